@@ -1,0 +1,77 @@
+// Package workflow runs sequential tasks: it binds each step's inputs to the
+// results of earlier steps, asks an injected assembler for the step's context,
+// renders the step's prompt, hands the prompt to an executor (any program the
+// user names), and records the run.
+//
+// # Steps and results
+//
+// A sequential task's steps run in order, depth first; a nested sequential
+// task runs all of its own steps before its next sibling starts. The first
+// step that fails stops the run; the steps before it keep their results and
+// the steps after it are marked skipped. Every step has a result: the
+// executor's stdout (Output), the files its context held (Files, absolute
+// paths), and, when the step declares <output_format type="json"/>, the JSON
+// it printed (Parsed) and that object's "notes" key (Notes). A nested
+// sequential task's result is its last step's output, notes and parsed JSON,
+// with the files of its own context (see below).
+//
+// # Bindings
+//
+// An input with from="STEP.output" (or STEP.files, STEP.notes, STEP.notes.KEY,
+// STEP.parsed, STEP.parsed.a.b; a numeric segment indexes an array) takes its
+// value from the result of STEP, which must have finished before the binding
+// step starts. Values are text: output without its trailing newlines, files
+// as absolute paths one per line (so that <path>{{found}}</path> lists them),
+// JSON strings as they are, numbers and booleans as written, null as "", an
+// array of scalars one element per line, anything else as indented JSON. A
+// step also sees the --var values and the bound inputs of the sequential
+// tasks that enclose it.
+//
+// # Context
+//
+// "The parent's files" of a step are the files of its enclosing sequential
+// task's own context, assembled once, when that task starts, with that task's
+// own inherit mode, from that task's parent's files. For the top-level task
+// this is its own file_paths (and fresh matches); for a nested sequential task
+// it is the share of its parent's files its inherit_context lets through plus
+// its own file_paths. That set is what the nested task passes down to its
+// steps. The assembler receives the step (already bound), the step's inherit
+// mode and the parent's files (nil when the mode is "none") and decides what
+// to include; workflow does not read files.
+//
+// Earlier results reach a prompt as a previous_outputs section when the step
+// accumulates: when its enclosing sequential task has accumulate_data=true
+// (the default for sequential tasks), in that task's accumulation_format, or
+// when the step itself sets accumulate_data=true, in the step's own format.
+// The history a step sees is the history its enclosing task saw plus that
+// task's steps that finished before it; a finished nested sequential task is
+// one entry.
+//
+// # Executor
+//
+// The executor is the user's own program, run unsandboxed as an ordinary
+// subprocess with the user's privileges: workflow gives it the prompt on
+// stdin, takes its stdout, streams its stderr to Options.Stderr, runs it in
+// the project directory with the user's environment plus TASKCTL_RUN_ID,
+// TASKCTL_RUN_DIR, TASKCTL_PROJECT_DIR, TASKCTL_TASK and TASKCTL_STEP, and
+// puts it in a process group of its own. When the step's time limit passes or
+// the run is cancelled, the group gets SIGTERM and, after a grace period,
+// SIGKILL; when the executor exits, anything left in its group is killed.
+// Without an executor, or with Options.DryRun, nothing is executed: the run
+// is a plan in which every step's context is assembled and every binding to
+// an earlier result shows as "<pending: STEP.FIELD>".
+//
+// # Records
+//
+// A run that executes is recorded under Options.RunsDir/<id>/: run.json and,
+// per step, NN-STEP.prompt.txt and NN-STEP.output.txt. run.json is written
+// before the first step (status "running", with the pid) and after every
+// step, each time to a temporary file in the same directory that is then
+// renamed over the old one, so a reader sees a whole record or none. A run
+// whose process died reads back as "interrupted" ([LoadRun]); a run whose
+// context is cancelled (SIGINT, SIGTERM) ends as "interrupted". Files are
+// created through an [os.Root] opened on RunsDir, so nothing is written
+// outside RunsDir, even through a symbolic link. A dry run writes nothing.
+// run.json holds the --var values and the bound inputs of every step, in
+// clear text.
+package workflow

@@ -1,0 +1,239 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// SplitCommand splits an executor command line into words the way a POSIX
+// shell does, with quote removal ('...', "...", backslashes) and nothing
+// else: a parameter expansion, command substitution, arithmetic or process
+// substitution, $'...' or $"..." is an error, and ~, globs and braces stay
+// as written. Operators (;, |, &, >, <) are errors; a # comment ends the
+// line.
+func SplitCommand(s string) ([]string, error) {
+	p := syntax.NewParser()
+	var out []string
+	for w, err := range p.WordsSeq(strings.NewReader(s)) {
+		if err != nil {
+			return nil, fmt.Errorf("executor command: %v", err)
+		}
+		var b strings.Builder
+		for _, part := range w.Parts {
+			switch x := part.(type) {
+			case *syntax.Lit:
+				b.WriteString(unescape(x.Value, false))
+			case *syntax.SglQuoted:
+				if x.Dollar {
+					return nil, denied(x.Pos(), "$'...' quoting")
+				}
+				b.WriteString(x.Value)
+			case *syntax.DblQuoted:
+				if x.Dollar {
+					return nil, denied(x.Pos(), `$"..." quoting`)
+				}
+				for _, q := range x.Parts {
+					lit, ok := q.(*syntax.Lit)
+					if !ok {
+						return nil, denied(q.Pos(), nodeName(q))
+					}
+					b.WriteString(unescape(lit.Value, true))
+				}
+			default:
+				return nil, denied(part.Pos(), nodeName(part))
+			}
+		}
+		out = append(out, b.String())
+	}
+	if len(out) == 0 {
+		return nil, errors.New("executor command: empty")
+	}
+	return out, nil
+}
+
+func denied(pos syntax.Pos, what string) error {
+	return fmt.Errorf("executor command: %d:%d: %s is not allowed; an executor command is plain words and quotes only",
+		pos.Line(), pos.Col(), what)
+}
+
+func nodeName(n syntax.Node) string {
+	switch n.(type) {
+	case *syntax.ParamExp:
+		return "parameter expansion"
+	case *syntax.CmdSubst:
+		return "command substitution"
+	case *syntax.ArithmExp:
+		return "arithmetic expansion"
+	case *syntax.ProcSubst:
+		return "process substitution"
+	case *syntax.ExtGlob:
+		return "extended glob"
+	}
+	return fmt.Sprintf("%T", n)
+}
+
+// unescape removes backslash quoting from literal text: outside double quotes
+// a backslash quotes any character (and a backslash-newline disappears);
+// inside them it quotes only $ ` " \ and newline.
+func unescape(s string, dquoted bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+		case !dquoted || strings.IndexByte("$`\"\\", next) >= 0:
+			b.WriteByte(next)
+		default:
+			b.WriteByte(c)
+			b.WriteByte(next)
+		}
+		i++
+	}
+	return b.String()
+}
+
+// maxOutput caps what workflow keeps of an executor's stdout.
+const maxOutput = 64 << 20
+
+// killGrace is how long an executor has between SIGTERM and SIGKILL.
+const killGrace = 3 * time.Second
+
+var errOutputTooLarge = fmt.Errorf("the executor's output exceeds %d MiB", maxOutput>>20)
+
+// capped keeps up to maxOutput bytes and then fails the write.
+type capped struct{ bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.Len()+len(p) > maxOutput {
+		return 0, errOutputTooLarge
+	}
+	return c.Buffer.Write(p)
+}
+
+// tail keeps the last n bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	n   int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.n {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.n:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(strings.ToValidUTF8(string(t.buf), "\uFFFD"))
+}
+
+// execution is what one executor run produced.
+type execution struct {
+	stdout   string
+	exitCode *int
+	status   string // StepOK, StepFailed, StepTimeout or StepInterrupted
+	err      error
+}
+
+// execute runs the executor with prompt on stdin.
+func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) execution {
+	sctx, cancel := ctx, context.CancelFunc(func() {})
+	if r.opt.StepTimeout > 0 {
+		sctx, cancel = context.WithTimeout(ctx, r.opt.StepTimeout)
+	}
+	defer cancel()
+
+	argv := r.opt.Executor
+	cmd := exec.CommandContext(sctx, argv[0], argv[1:]...)
+	cmd.Dir = r.opt.ProjectDir
+	env := r.opt.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(append([]string(nil), env...),
+		"TASKCTL_RUN_ID="+r.rec.ID,
+		"TASKCTL_RUN_DIR="+r.rec.Dir,
+		"TASKCTL_PROJECT_DIR="+r.opt.ProjectDir,
+		"TASKCTL_TASK="+r.rec.Task,
+		"TASKCTL_STEP="+step.label(),
+	)
+	cmd.Stdin = strings.NewReader(prompt)
+	var out capped
+	cmd.Stdout = &out
+	errTail := &tail{n: 2048}
+	var stderr io.Writer = errTail
+	if r.opt.Stderr != nil {
+		stderr = io.MultiWriter(r.opt.Stderr, errTail)
+	}
+	cmd.Stderr = stderr
+	setGroup(cmd)
+	cmd.Cancel = func() error { return signalGroup(cmd, sigTerm) }
+	cmd.WaitDelay = killGrace
+
+	err := cmd.Run()
+	// The step is over when the executor exits: nothing of its group may
+	// outlive it.
+	_ = signalGroup(cmd, sigKill)
+
+	ex := execution{stdout: out.String(), status: StepOK}
+	if cmd.ProcessState != nil {
+		code := cmd.ProcessState.ExitCode()
+		if code >= 0 {
+			ex.exitCode = &code
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		ex.status, ex.err = StepInterrupted, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+	case sctx.Err() != nil:
+		ex.status, ex.err = StepTimeout, fmt.Errorf("%w after %s", ErrTimeout, r.opt.StepTimeout)
+	case err != nil:
+		ex.status = StepFailed
+		var ee *exec.ExitError
+		msg := err.Error()
+		if errors.As(err, &ee) {
+			msg = "the executor " + ee.String()
+		} else if errors.Is(err, errOutputTooLarge) {
+			msg = errOutputTooLarge.Error()
+		} else {
+			msg = "the executor: " + msg
+		}
+		if t := errTail.String(); t != "" {
+			msg += ": " + lastLines(t, 5)
+		}
+		ex.err = errors.New(msg)
+	}
+	return ex
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,345 @@
+package workflow
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/taskctl/taskctl/template"
+)
+
+// recordVersion is the version of the run.json format.
+const recordVersion = 1
+
+// Record is a run: what run.json holds and what the CLI prints.
+type Record struct {
+	Version    int               `json:"version"`
+	ID         string            `json:"run_id"`
+	Task       string            `json:"task"`
+	Status     string            `json:"status"`
+	PID        int               `json:"pid,omitempty"`
+	Host       string            `json:"host,omitempty"`
+	Executor   []string          `json:"executor,omitempty"`
+	ProjectDir string            `json:"project_dir,omitempty"`
+	Started    time.Time         `json:"started"`
+	Ended      *time.Time        `json:"ended,omitempty"`
+	DurationMS int64             `json:"duration_ms"`
+	Vars       map[string]string `json:"vars,omitempty"`
+	// Files are the top-level task's own context, the parent's files of its
+	// steps.
+	Files    []string      `json:"files"`
+	Warnings []Warning     `json:"warnings,omitempty"`
+	Steps    []*StepResult `json:"steps"`
+	Error    string        `json:"error,omitempty"`
+
+	// Dir is the run's directory ("" for a dry run).
+	Dir string `json:"-"`
+}
+
+// StepResult is one step of a run. Steps are listed in the order they start,
+// nested steps right after the sequential task that holds them; Index (from
+// 1) numbers the step's files in the run directory.
+type StepResult struct {
+	Index  int    `json:"index"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`             // atomic or sequential
+	Parent string `json:"parent,omitempty"` // the enclosing sequential task ("#N" if unnamed), "" for the top-level task
+	Depth  int    `json:"depth"`            // 1 for the top-level task's steps
+	Status string `json:"status"`
+
+	Output string          `json:"output"`
+	Notes  json.RawMessage `json:"notes,omitempty"`
+	Parsed json.RawMessage `json:"parsed,omitempty"`
+	Files  []string        `json:"files"`
+
+	Inherit    InheritMode       `json:"inherit"`
+	Accumulate string            `json:"accumulate,omitempty"` // notes_only, full_output or ""
+	Inputs     map[string]string `json:"inputs,omitempty"`     // the bound values of the step's inputs
+	Bindings   map[string]string `json:"bindings,omitempty"`   // input name -> from
+	Warnings   []Warning         `json:"warnings,omitempty"`
+
+	Started    *time.Time `json:"started,omitempty"`
+	Ended      *time.Time `json:"ended,omitempty"`
+	DurationMS int64      `json:"duration_ms"`
+	ExitCode   *int       `json:"exit_code,omitempty"`
+	Error      string     `json:"error,omitempty"`
+
+	PromptFile string `json:"prompt_file,omitempty"` // relative to the run's directory
+	OutputFile string `json:"output_file,omitempty"`
+
+	// Prompt is the prompt rendered for the step (atomic steps that got as
+	// far); Context is what the assembler returned. Neither is in run.json.
+	Prompt  string     `json:"-"`
+	Context *Assembled `json:"-"`
+}
+
+func (s *StepResult) label() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return fmt.Sprintf("#%d", s.Index)
+}
+
+// fileBase is the NN-STEP prefix of a step's files.
+func (s *StepResult) fileBase() string {
+	name := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s.Name)
+	if name == "" || strings.Trim(name, ".") == "" {
+		name = "step"
+	}
+	return fmt.Sprintf("%02d-%s", s.Index, name)
+}
+
+// Step returns the result of the step named name (or "#N" for the unnamed
+// step with index N), or nil.
+func (r *Record) Step(name string) *StepResult {
+	if name == "" {
+		return nil
+	}
+	for _, s := range r.Steps {
+		if s.label() == name {
+			return s
+		}
+	}
+	return nil
+}
+
+var idPattern = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
+
+// newID makes a run ID that sorts by start time (UTC, to the second), with
+// four random hex digits.
+func newID(now time.Time) string {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// store writes one run's files through an os.Root on RunsDir.
+type store struct {
+	root *os.Root // RunsDir
+	id   string
+}
+
+// create makes a new run directory in runsDir.
+func create(runsDir string, now time.Time) (*store, error) {
+	if runsDir == "" {
+		return nil, errors.New("no runs directory")
+	}
+	root, err := os.OpenRoot(runsDir)
+	if err != nil {
+		return nil, err
+	}
+	for range 16 {
+		id := newID(now)
+		err = root.Mkdir(id, 0o755)
+		if err == nil {
+			return &store{root: root, id: id}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	root.Close()
+	return nil, err
+}
+
+func (s *store) close() { s.root.Close() }
+
+// write replaces name in the run directory atomically: a temporary file in
+// the same directory, synced, then renamed over name.
+func (s *store) write(name string, data []byte) error {
+	var tmp string
+	var f *os.File
+	var err error
+	for range 16 {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		tmp = filepath.Join(s.id, "."+name+"."+hex.EncodeToString(b[:])+".tmp")
+		f, err = s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = s.root.Rename(tmp, filepath.Join(s.id, name))
+	}
+	if err != nil {
+		_ = s.root.Remove(tmp)
+	}
+	return err
+}
+
+func (s *store) writeRecord(r *Record) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return s.write("run.json", append(data, '\n'))
+}
+
+// LoadRun reads the record of run id from runsDir. A record that says
+// "running" while the process that wrote it (on this host) is gone is
+// reported as "interrupted", as is its running step; the file is not changed.
+func LoadRun(runsDir, id string) (*Record, error) {
+	if !idPattern.MatchString(id) {
+		return nil, fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
+	}
+	root, err := os.OpenRoot(runsDir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	data, err := root.ReadFile(filepath.Join(id, "run.json"))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("run %s: %w", id, fs.ErrNotExist)
+		}
+		return nil, fmt.Errorf("run %s: %w", id, err)
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("run %s: run.json: %w", id, err)
+	}
+	if r.Version > recordVersion {
+		return nil, fmt.Errorf("run %s: run.json version %d is newer than this taskctl (%d)", id, r.Version, recordVersion)
+	}
+	r.Dir = filepath.Join(runsDir, id)
+	for _, s := range r.Steps {
+		// run.json is indented; keep the JSON compact as Run does.
+		if s.Notes != nil {
+			s.Notes = compact(string(s.Notes))
+		}
+		if s.Parsed != nil {
+			s.Parsed = compact(string(s.Parsed))
+		}
+	}
+	if r.Status == RunRunning && !alive(r.PID, r.Host) {
+		r.Status = RunInterrupted
+		if r.Error == "" {
+			r.Error = fmt.Sprintf("the process that ran it (pid %d) is gone", r.PID)
+		}
+		for _, s := range r.Steps {
+			switch s.Status {
+			case StepRunning:
+				s.Status = StepInterrupted
+			case StepPending:
+				s.Status = StepSkipped
+			}
+		}
+	}
+	return &r, nil
+}
+
+// Runs lists the IDs of the runs in runsDir, oldest first.
+func Runs(runsDir string) ([]string, error) {
+	ents, err := os.ReadDir(runsDir)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && idPattern.MatchString(e.Name()) {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// alive reports whether pid may still be the process that wrote a record on
+// host. A record from another host is assumed alive: it cannot be checked.
+// A recycled pid makes a dead run look alive; that errs on the safe side.
+func alive(pid int, host string) bool {
+	if pid <= 0 {
+		return false
+	}
+	if h, err := os.Hostname(); err == nil && host != "" && h != host {
+		return true
+	}
+	return processAlive(pid)
+}
+
+// Preview returns what step needs to be assembled as it would be in run r:
+// vars holds r's --var values, the bound inputs of the sequential tasks
+// around step as recorded, and step's from inputs bound from the recorded
+// results; parentFiles are the recorded files of its enclosing sequential
+// task (nil when step's inherit mode is "none"). Vars given on the command
+// line should be merged over vars.
+func (r *Record) Preview(step *template.Task) (vars map[string]string, parentFiles []string, err error) {
+	if step == nil || step.Name == "" {
+		return nil, nil, errors.New("preview: the step needs a name")
+	}
+	s := r.Step(step.Name)
+	if s == nil {
+		return nil, nil, fmt.Errorf("run %s has no step named %q", r.ID, step.Name)
+	}
+	vars = map[string]string{}
+	for k, v := range r.Vars {
+		vars[k] = v
+	}
+	// The enclosing tasks' inputs, outermost first.
+	var chain []*StepResult
+	for p := r.Step(s.Parent); p != nil; p = r.Step(p.Parent) {
+		chain = append([]*StepResult{p}, chain...)
+	}
+	for _, p := range chain {
+		for k, v := range p.Inputs {
+			vars[k] = v
+		}
+	}
+	for _, in := range step.Inputs {
+		if in.From == "" {
+			continue
+		}
+		rf, err := parseRef(in.From)
+		if err != nil {
+			return nil, nil, fmt.Errorf("input %s: %v", in.Name, err)
+		}
+		src := r.Step(rf.step)
+		if src == nil || src.Status != StepOK {
+			st := "no result"
+			if src != nil {
+				st = "status " + src.Status
+			}
+			return nil, nil, fmt.Errorf("input %s: from=%q: run %s has no result for step %s (%s)", in.Name, in.From, r.ID, rf.step, st)
+		}
+		v, err := src.value(rf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("input %s: %v", in.Name, err)
+		}
+		vars[in.Name] = v
+	}
+	if InheritMode(step.EffectiveContext().Inherit) == InheritNone {
+		return vars, nil, nil
+	}
+	if s.Parent == "" {
+		return vars, append([]string(nil), r.Files...), nil
+	}
+	if p := r.Step(s.Parent); p != nil {
+		return vars, append([]string(nil), p.Files...), nil
+	}
+	return vars, nil, nil
+}

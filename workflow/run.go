@@ -1,0 +1,494 @@
+package workflow
+
+import (
+	"context"
+
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/taskctl/taskctl/template"
+)
+
+// InputError is a required input that nothing sets: no --var, no default,
+// no from, and no enclosing task's input of that name.
+type InputError struct {
+	Task, Input string
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("task %s: missing required input %q (set it with --var %s=VALUE)", e.Task, e.Input, e.Input)
+}
+
+type runner struct {
+	opt   Options
+	root  *template.Task
+	rec   *Record
+	st    *store // nil in a dry run
+	dry   bool
+	nodes map[*template.Task]*StepResult
+}
+
+func newRunner(root *template.Task, opt Options) *runner {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	r := &runner{
+		opt:   opt,
+		root:  root,
+		dry:   opt.DryRun || len(opt.Executor) == 0,
+		nodes: map[*template.Task]*StepResult{},
+	}
+	r.rec = &Record{
+		Version:    recordVersion,
+		Task:       root.Name,
+		Status:     RunRunning,
+		ProjectDir: opt.ProjectDir,
+		Vars:       maps.Clone(opt.Vars),
+		Files:      []string{},
+		Steps:      []*StepResult{},
+	}
+	if !r.dry {
+		r.rec.Executor = opt.Executor
+	}
+	status := StepPending
+	if r.dry {
+		status = StepPlanned
+	}
+	var walk func(t *template.Task, parent string, depth int)
+	walk = func(t *template.Task, parent string, depth int) {
+		res := &StepResult{
+			Index:  len(r.rec.Steps) + 1,
+			Name:   t.Name,
+			Type:   kindOf(t),
+			Parent: parent,
+			Depth:  depth,
+			Status: status,
+			Files:  []string{},
+		}
+		r.rec.Steps = append(r.rec.Steps, res)
+		r.nodes[t] = res
+		for _, c := range t.Steps {
+			walk(c, res.label(), depth+1)
+		}
+	}
+	if root.Type == sequential {
+		for _, c := range root.Steps {
+			walk(c, "", 1)
+		}
+	} else {
+		walk(root, "", 1)
+	}
+	return r
+}
+
+func kindOf(t *template.Task) string {
+	if t.Type == "" {
+		return "atomic"
+	}
+	return t.Type
+}
+
+// checkInputs finds a required input nothing can set before anything runs.
+func checkInputs(t *template.Task, have map[string]bool) error {
+	for _, in := range t.Inputs {
+		if in.From == "" && !in.HasDefault && !have[in.Name] {
+			return &InputError{Task: label(t, 0), Input: in.Name}
+		}
+	}
+	inner := maps.Clone(have)
+	for _, in := range t.Inputs {
+		inner[in.Name] = true
+	}
+	for _, c := range t.Steps {
+		if err := checkInputs(c, inner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *runner) run(ctx context.Context) (*Record, error) {
+	have := map[string]bool{}
+	for k := range r.opt.Vars {
+		have[k] = true
+	}
+	if err := checkInputs(r.root, have); err != nil {
+		return nil, err
+	}
+	rec := r.rec
+	rec.Started = r.opt.Now().UTC()
+	seq := r.root.Type == sequential
+	var bound *template.Task
+	if seq {
+		var err error
+		if bound, err = bindShallow(r.root, maps.Clone(r.opt.Vars)); err != nil {
+			return nil, err
+		}
+	}
+	if !r.dry {
+		st, err := create(r.opt.RunsDir, rec.Started)
+		if err != nil {
+			return nil, fmt.Errorf("create the run record: %w", err)
+		}
+		defer st.close()
+		r.st = st
+		rec.ID = st.id
+		rec.Dir = filepath.Join(r.opt.RunsDir, st.id)
+		rec.PID = os.Getpid()
+		rec.Host, _ = os.Hostname()
+		if err := r.save(); err != nil {
+			return nil, fmt.Errorf("write the run record: %w", err)
+		}
+	}
+
+	var failed *StepResult
+	var err error
+	if seq {
+		eff := bound.EffectiveContext()
+		var asm *Assembled
+		asm, err = r.opt.Assemble(ctx, bound, InheritMode(eff.Inherit), nil)
+		if err == nil {
+			rec.Files = nonNil(asm.Files)
+			rec.Warnings = asm.Warnings
+			vars := maps.Clone(r.opt.Vars)
+			if vars == nil {
+				vars = map[string]string{}
+			}
+			maps.Copy(vars, bound.Vars())
+			failed, err = r.sequence(ctx, r.root, &eff, vars, rec.Files, nil)
+		} else {
+			err = fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
+		}
+	} else {
+		failed, err = r.task(ctx, r.root, nil, r.opt.Vars, nil, nil)
+	}
+
+	end := r.opt.Now().UTC()
+	rec.Ended = &end
+	rec.DurationMS = end.Sub(rec.Started).Milliseconds()
+	switch {
+	case err == nil && r.dry:
+		rec.Status = RunPlanned
+	case err == nil:
+		rec.Status = RunOK
+	case ctx.Err() != nil:
+		rec.Status = RunInterrupted
+	default:
+		rec.Status = RunFailed
+	}
+	if err != nil {
+		rec.Error = err.Error()
+		for _, s := range rec.Steps {
+			if s.Status == StepPending || s.Status == StepPlanned {
+				s.Status = StepSkipped
+			}
+		}
+	}
+	if r.st != nil {
+		if serr := r.save(); serr != nil && err == nil {
+			return rec, fmt.Errorf("write the run record: %w", serr)
+		}
+	}
+	if err != nil {
+		name := label(r.root, 0)
+		if failed != nil {
+			name = failed.label()
+		}
+		return rec, &StepError{Step: name, Run: rec, Err: err}
+	}
+	return rec, nil
+}
+
+func (r *runner) save() error {
+	if r.st == nil {
+		return nil
+	}
+	return r.st.writeRecord(r.rec)
+}
+
+// sequence runs the steps of t, a sequential task whose own context holds
+// files, and returns the step that stopped it.
+func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.Context, vars map[string]string, files []string, hist []*StepResult) (*StepResult, error) {
+	h := append([]*StepResult(nil), hist...)
+	for _, c := range t.Steps {
+		if err := ctx.Err(); err != nil {
+			res := r.nodes[c]
+			res.Status = StepInterrupted
+			res.Error = "interrupted before it started"
+			return res, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		}
+		if failed, err := r.task(ctx, c, eff, vars, files, h); err != nil {
+			return failed, err
+		}
+		h = append(h, r.nodes[c])
+	}
+	return nil, nil
+}
+
+// task runs one step t of a sequential task whose effective context is
+// parent (nil when t is the top-level task), and returns the step that
+// failed, if any.
+func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Context, vars map[string]string, parentFiles []string, hist []*StepResult) (*StepResult, error) {
+	res := r.nodes[t]
+	started := r.opt.Now().UTC()
+	res.Started = &started
+	if !r.dry {
+		res.Status = StepRunning
+	}
+	fail := func(status string, err error) (*StepResult, error) {
+		if ctx.Err() != nil && status == StepFailed {
+			status = StepInterrupted
+		}
+		res.Status = status
+		res.Error = err.Error()
+		r.finish(res)
+		if serr := r.save(); serr != nil {
+			err = fmt.Errorf("%w (and the run record: %v)", err, serr)
+		}
+		return res, err
+	}
+
+	// Bind the inputs.
+	bv := maps.Clone(vars)
+	if bv == nil {
+		bv = map[string]string{}
+	}
+	for _, in := range t.Inputs {
+		if in.From == "" {
+			continue
+		}
+		rf, err := parseRef(in.From)
+		if err != nil {
+			return fail(StepFailed, fmt.Errorf("input %s: %w", in.Name, err))
+		}
+		if res.Bindings == nil {
+			res.Bindings = map[string]string{}
+		}
+		res.Bindings[in.Name] = in.From
+		if r.dry {
+			bv[in.Name] = pending(rf.String())
+			continue
+		}
+		src := r.rec.Step(rf.step)
+		if src == nil || src.Status != StepOK {
+			return fail(StepFailed, fmt.Errorf("input %s: from=%q: step %s has no result", in.Name, in.From, rf.step))
+		}
+		v, err := src.value(rf)
+		if err != nil {
+			return fail(StepFailed, fmt.Errorf("input %s: %w", in.Name, err))
+		}
+		bv[in.Name] = v
+	}
+	bound, err := bindShallow(t, bv)
+	if err != nil {
+		return fail(StepFailed, err)
+	}
+	res.Inputs = maps.Clone(bound.Vars())
+	eff := bound.EffectiveContext()
+	inherit := InheritMode(eff.Inherit)
+	if inherit == "" {
+		inherit = InheritFull
+	}
+	res.Inherit = inherit
+	pf := parentFiles
+	if inherit == InheritNone {
+		pf = nil
+	}
+	var warns []Warning
+	if r.dry {
+		warns = dropPending(bound)
+	}
+
+	asm, err := r.opt.Assemble(ctx, bound, inherit, pf)
+	if err != nil {
+		return fail(StepFailed, fmt.Errorf("assemble the context: %w", err))
+	}
+	if asm == nil {
+		asm = &Assembled{}
+	}
+	res.Context = asm
+	res.Files = nonNil(asm.Files)
+	res.Warnings = append(warns, asm.Warnings...)
+
+	if t.Type == sequential {
+		vars := maps.Clone(bv)
+		maps.Copy(vars, bound.Vars())
+		if failed, err := r.sequence(ctx, t, &eff, vars, res.Files, hist); err != nil {
+			res.Status = failed.Status
+			if res.Status == StepTimeout {
+				res.Status = StepFailed
+			}
+			res.Error = "step " + failed.label() + " " + failed.Status
+			r.finish(res)
+			return failed, err
+		}
+		if n := len(t.Steps); n > 0 {
+			last := r.nodes[t.Steps[n-1]]
+			res.Output, res.Notes, res.Parsed = last.Output, last.Notes, last.Parsed
+		}
+		if !r.dry {
+			res.Status = StepOK
+		}
+		r.finish(res)
+		return nil, r.save()
+	}
+
+	// An atomic step.
+	acc, format := accumulation(parent, eff)
+	if acc {
+		res.Accumulate = format
+	} else {
+		hist = nil
+	}
+	if inherit == InheritNone && !acc && eff.Fresh != "enabled" && len(bound.Sources) == 0 && !hasCode(res.Warnings, CodeEmptyContext) {
+		res.Warnings = append(res.Warnings, Warning{Code: CodeEmptyContext,
+			Message: fmt.Sprintf("step %s inherits nothing, accumulates nothing, has no file sources and fresh context is disabled: its prompt has no context", res.label())})
+	}
+	p := prompt(bound, hist, format, asm.Document)
+	res.Prompt = p
+	if r.dry {
+		r.finish(res)
+		return nil, nil
+	}
+	base := res.fileBase()
+	res.PromptFile = base + ".prompt.txt"
+	if err := r.st.write(res.PromptFile, []byte(p)); err != nil {
+		return fail(StepFailed, fmt.Errorf("write the prompt: %w", err))
+	}
+	if err := r.save(); err != nil {
+		return fail(StepFailed, fmt.Errorf("write the run record: %w", err))
+	}
+
+	ex := r.execute(ctx, res, p)
+	res.Output, res.ExitCode = ex.stdout, ex.exitCode
+	res.OutputFile = base + ".output.txt"
+	if err := r.st.write(res.OutputFile, []byte(ex.stdout)); err != nil && ex.err == nil {
+		ex.status, ex.err = StepFailed, fmt.Errorf("write the output: %w", err)
+	}
+	if ex.err != nil {
+		return fail(ex.status, ex.err)
+	}
+	if err := r.parse(res, bound.Output); err != nil {
+		return fail(StepFailed, err)
+	}
+	res.Status = StepOK
+	r.finish(res)
+	if err := r.save(); err != nil {
+		return res, fmt.Errorf("write the run record: %w", err)
+	}
+	return nil, nil
+}
+
+// parse fills in Parsed and Notes. A step that declares JSON output must
+// print JSON (see parseOutput) of its schema's type; a step that declares
+// nothing gets them only if its whole output is a JSON object.
+func (r *runner) parse(res *StepResult, of *template.OutputFormat) error {
+	switch {
+	case of != nil && of.Type == "json":
+		raw, err := parseOutput(res.Output)
+		if err != nil {
+			return fmt.Errorf("output_format json: %w", err)
+		}
+		if of.Schema != "" {
+			if err := checkSchema(raw, of.Schema); err != nil {
+				return err
+			}
+		}
+		res.Parsed, res.Notes = raw, notesOf(raw)
+	case of == nil || of.Type == "":
+		s := strings.TrimSpace(res.Output)
+		if strings.HasPrefix(s, "{") {
+			if raw, err := parseOutput(s); err == nil {
+				res.Parsed, res.Notes = raw, notesOf(raw)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *runner) finish(res *StepResult) {
+	end := r.opt.Now().UTC()
+	res.Ended = &end
+	if res.Started != nil {
+		res.DurationMS = end.Sub(*res.Started).Milliseconds()
+	}
+}
+
+// accumulation decides whether a step gets a previous_outputs section and in
+// which format: its own, when it sets accumulate_data=true; else its
+// enclosing sequential task's, when that one accumulates.
+func accumulation(parent *template.Context, eff template.Context) (bool, string) {
+	format := func(f string) string {
+		if f == "" {
+			return NotesOnly
+		}
+		return f
+	}
+	if eff.Accumulate {
+		return true, format(eff.Format)
+	}
+	if parent != nil && parent.Accumulate {
+		return true, format(parent.Format)
+	}
+	return false, ""
+}
+
+// bindShallow binds t without its steps: a sequential task's steps are bound
+// one by one when their turn comes.
+func bindShallow(t *template.Task, vars map[string]string) (*template.Task, error) {
+	c := *t
+	c.Steps = nil
+	return c.Bind(vars)
+}
+
+func pending(what string) string { return "<pending: " + what + ">" }
+
+// dropPending removes from a dry run's step the literal paths and
+// descriptions that wait for an earlier step's result.
+func dropPending(t *template.Task) []Warning {
+	var warns []Warning
+	var kept []template.FileSource
+	for _, s := range t.Sources {
+		if strings.Contains(s.Description, "<pending: ") {
+			warns = append(warns, Warning{Code: CodeInputPending,
+				Message: fmt.Sprintf("description %q waits for an earlier step; left out of the dry run", s.Description)})
+			continue
+		}
+		var paths []template.PathSpec
+		for _, p := range s.Paths {
+			if strings.Contains(p.Value, "<pending: ") {
+				warns = append(warns, Warning{Code: CodeInputPending,
+					Message: fmt.Sprintf("path %q waits for an earlier step; left out of the dry run", p.Value)})
+				continue
+			}
+			paths = append(paths, p)
+		}
+		if len(s.Paths) > 0 && len(paths) == 0 {
+			continue
+		}
+		s.Paths = paths
+		kept = append(kept, s)
+	}
+	t.Sources = kept
+	return warns
+}
+
+func hasCode(ws []Warning, code string) bool {
+	for _, w := range ws {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,136 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/taskctl/taskctl/template"
+)
+
+// MaxDepth is how deeply sequential tasks may nest; the top-level task is
+// level 1.
+const MaxDepth = 8
+
+// Run statuses.
+const (
+	RunRunning     = "running"
+	RunOK          = "ok"
+	RunFailed      = "failed"
+	RunInterrupted = "interrupted"
+	RunPlanned     = "planned" // a dry run
+)
+
+// Step statuses.
+const (
+	StepPending     = "pending"
+	StepRunning     = "running"
+	StepOK          = "ok"
+	StepFailed      = "failed"
+	StepTimeout     = "timeout"
+	StepInterrupted = "interrupted"
+	StepSkipped     = "skipped"
+	StepPlanned     = "planned" // a dry run
+)
+
+// Warning codes workflow adds.
+const (
+	CodeEmptyContext = "EMPTY_CONTEXT"
+	CodeInputPending = "INPUT_PENDING"
+)
+
+// ErrTimeout is wrapped by the error of a step that ran out of time.
+var ErrTimeout = errors.New("step timed out")
+
+// InheritMode is a step's inherit_context: "full", "none" or "subset".
+type InheritMode string
+
+// Inherit modes.
+const (
+	InheritFull   InheritMode = "full"
+	InheritNone   InheritMode = "none"
+	InheritSubset InheritMode = "subset"
+)
+
+// Warning is something a step's context left out or included with a caveat.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Path    string `json:"path,omitempty"`
+}
+
+// Assembled is the context of one task.
+type Assembled struct {
+	Files    []string // absolute paths, in document order
+	Document string   // the rendered context document
+	Warnings []Warning
+	Data     any // opaque to workflow, e.g. the document for JSON output
+}
+
+// AssembleFunc assembles the context of step, which is already bound. inherit
+// is the step's inherit mode; parentFiles are the files of the enclosing
+// sequential task's context (nil when inherit is "none"). The error stops the
+// run; problems with single files belong in Warnings.
+type AssembleFunc func(ctx context.Context, step *template.Task, inherit InheritMode, parentFiles []string) (*Assembled, error)
+
+// Options configures a run.
+type Options struct {
+	// Assemble is required.
+	Assemble AssembleFunc
+	// Executor is the command and its arguments (see SplitCommand); nil
+	// makes the run a dry run.
+	Executor []string
+	// StepTimeout bounds each executor run (0: no limit).
+	StepTimeout time.Duration
+	// RunsDir is <project>/.taskctl/runs; it must exist unless the run is a
+	// dry run. Run creates one directory in it per run and writes nothing
+	// else anywhere.
+	RunsDir string
+	// ProjectDir is the executor's working directory.
+	ProjectDir string
+	// Stderr receives the executor's stderr (nil: discarded, though its end
+	// is kept for the step's error).
+	Stderr io.Writer
+	// Vars are the --var values; they bind the inputs of the top-level task
+	// and reach every step.
+	Vars map[string]string
+	// DryRun plans without executing anything or writing a record.
+	DryRun bool
+	// Env is the executor's environment before the TASKCTL_ variables are
+	// added (nil: this process's environment).
+	Env []string
+	// Now, when set, replaces the clock (for tests).
+	Now func() time.Time
+}
+
+// StepError is the error of a run that did not finish: a step failed, timed
+// out or was interrupted. Run holds every step's result so far.
+type StepError struct {
+	Step string // the step's name, or "#N" for an unnamed step
+	Run  *Record
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("step %s: %v", e.Step, e.Err) }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Run runs root, a sequential task (an atomic task runs as a one-step
+// workflow), and returns its record. The record is returned with a nil error
+// when every step succeeded, with a *StepError when a step failed, timed out
+// or was interrupted, and is nil when the run could not start (an invalid
+// plan, a missing required input of root, an unwritable RunsDir).
+func Run(ctx context.Context, root *template.Task, opt Options) (*Record, error) {
+	if root == nil {
+		return nil, errors.New("workflow: no task")
+	}
+	if opt.Assemble == nil {
+		return nil, errors.New("workflow: no assembler")
+	}
+	if err := Check(root); err != nil {
+		return nil, err
+	}
+	r := newRunner(root, opt)
+	return r.run(ctx)
+}

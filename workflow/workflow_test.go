@@ -1,0 +1,632 @@
+package workflow_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/taskctl/taskctl/template"
+	"github.com/taskctl/taskctl/workflow"
+)
+
+// call is one call of the fake assembler.
+type call struct {
+	step    string
+	inherit workflow.InheritMode
+	parent  []string
+}
+
+// fake is an assembler that needs no project: a literal <path> (one per line)
+// is joined to dir; "full" inherits every parent file, "subset" those whose
+// base name (without extension) is a word of the step's description. The
+// document lists the files as <file path="..."/> lines.
+type fake struct {
+	dir   string
+	mu    sync.Mutex
+	calls []call
+}
+
+func (f *fake) assemble(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, call{t.Name, inherit, slices.Clone(parent)})
+	f.mu.Unlock()
+	var files []string
+	add := func(p string) {
+		if !slices.Contains(files, p) {
+			files = append(files, p)
+		}
+	}
+	for _, s := range t.Sources {
+		for _, ps := range s.Paths {
+			for _, line := range strings.Split(ps.Value, "\n") {
+				if line = strings.TrimSpace(line); line == "" {
+					continue
+				}
+				if !filepath.IsAbs(line) {
+					line = filepath.Join(f.dir, line)
+				}
+				add(line)
+			}
+		}
+	}
+	words := strings.Fields(strings.ToLower(t.Description))
+	for _, p := range parent {
+		base := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
+		if inherit == workflow.InheritFull || inherit == workflow.InheritSubset && slices.Contains(words, base) {
+			add(p)
+		}
+	}
+	var doc strings.Builder
+	for _, p := range files {
+		fmt.Fprintf(&doc, "<file path=%q/>\n", p)
+	}
+	return &workflow.Assembled{Files: files, Document: doc.String()}, nil
+}
+
+func (f *fake) call(step string) (call, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.calls {
+		if c.step == step {
+			return c, true
+		}
+	}
+	return call{}, false
+}
+
+func parse(t *testing.T, src string) *template.Task {
+	t.Helper()
+	tf, err := template.Parse("test.xml", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return tf.Tasks[0]
+}
+
+func script(t *testing.T, name string) []string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{p}
+}
+
+// setup makes a project dir with a few files and its runs dir.
+func setup(t *testing.T) (project, runs string) {
+	t.Helper()
+	project = t.TempDir()
+	for _, f := range []string{"docs/architecture.md", "auth/login.go", "auth/session.go", "store/store.go"} {
+		p := filepath.Join(project, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs = filepath.Join(project, ".taskctl", "runs")
+	if err := os.MkdirAll(runs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return project, runs
+}
+
+func options(f *fake, project, runs string, executor []string) workflow.Options {
+	return workflow.Options{
+		Assemble:   f.assemble,
+		Executor:   executor,
+		RunsDir:    runs,
+		ProjectDir: project,
+		Stderr:     &bytes.Buffer{},
+	}
+}
+
+const threeSteps = `<task name="fix" type="sequential">
+  <description>Fix the login</description>
+  <file_paths><path>docs/architecture.md</path><path>auth/login.go</path></file_paths>
+  <steps>
+    <task name="find">
+      <description>Find the login code</description>
+      <output_format type="json"/>
+    </task>
+    <task name="plan">
+      <description>Plan the change</description>
+      <inputs>
+        <input name="summary" from="find.notes.summary"/>
+      </inputs>
+      <instructions>The finder said: {{summary}}</instructions>
+      <file_paths><path>store/store.go</path></file_paths>
+      <output_format type="json" schema="object"/>
+    </task>
+    <task name="write">
+      <description>Write the change</description>
+      <inputs>
+        <input name="plan" from="plan.output"/>
+        <input name="summary" from="find.notes.summary"/>
+        <input name="deep" from="plan.parsed.a.b"/>
+        <input name="found" from="find.files"/>
+      </inputs>
+      <instructions>Plan: {{plan}} Deep: {{deep}}</instructions>
+      <context_management><inherit_context>none</inherit_context></context_management>
+      <file_paths><path>{{found}}</path></file_paths>
+    </task>
+  </steps>
+</task>`
+
+func TestThreeSteps(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	rec, err := workflow.Run(context.Background(), parse(t, threeSteps), options(f, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rec.Status != workflow.RunOK {
+		t.Fatalf("status %q, want ok", rec.Status)
+	}
+	rootFiles := []string{filepath.Join(project, "docs/architecture.md"), filepath.Join(project, "auth/login.go")}
+	if !slices.Equal(rec.Files, rootFiles) {
+		t.Errorf("root files %q, want %q", rec.Files, rootFiles)
+	}
+	find, plan, write := rec.Step("find"), rec.Step("plan"), rec.Step("write")
+	if !slices.Equal(find.Files, rootFiles) {
+		t.Errorf("find files %q, want the parent's %q", find.Files, rootFiles)
+	}
+	var notes map[string]string
+	if err := json.Unmarshal(find.Notes, &notes); err != nil {
+		t.Fatalf("find notes %s: %v", find.Notes, err)
+	}
+	if notes["summary"] != "find saw 2 files" || notes["cwd"] != project || notes["run_dir"] != rec.Dir {
+		t.Errorf("find notes = %v; want summary, cwd %s, run_dir %s", notes, project, rec.Dir)
+	}
+	if !strings.Contains(plan.Prompt, "The finder said: find saw 2 files") {
+		t.Errorf("plan prompt lacks find's notes:\n%s", plan.Prompt)
+	}
+
+	// The third step's prompt holds what the first two produced.
+	wantIn := []string{
+		strings.TrimSpace(plan.Output),                                            // plan.output
+		"Deep: deep-plan",                                                         // plan.parsed.a.b
+		"<input name=\"summary\">find saw 2 files</input>",                        // find.notes.summary
+		"<input name=\"found\">\n" + strings.Join(rootFiles, "\n") + "\n</input>", // find.files
+	}
+	for _, w := range wantIn {
+		if !strings.Contains(write.Prompt, w) {
+			t.Errorf("write prompt lacks %q:\n%s", w, write.Prompt)
+		}
+	}
+	// find.files fed write's literal file list; it inherited nothing.
+	if !slices.Equal(write.Files, rootFiles) {
+		t.Errorf("write files %q, want find's %q", write.Files, rootFiles)
+	}
+	if c, _ := f.call("write"); c.inherit != workflow.InheritNone || c.parent != nil {
+		t.Errorf("write assembled with %q %q, want none and no parent files", c.inherit, c.parent)
+	}
+	if write.Inherit != workflow.InheritNone || write.Bindings["found"] != "find.files" {
+		t.Errorf("write recorded inherit %q bindings %v", write.Inherit, write.Bindings)
+	}
+
+	// The record on disk.
+	for _, s := range rec.Steps {
+		prompt, err := os.ReadFile(filepath.Join(rec.Dir, s.PromptFile))
+		if err != nil || string(prompt) != s.Prompt {
+			t.Errorf("%s: prompt file %s: %v (same as sent: %v)", s.Name, s.PromptFile, err, string(prompt) == s.Prompt)
+		}
+		out, err := os.ReadFile(filepath.Join(rec.Dir, s.OutputFile))
+		if err != nil || string(out) != s.Output {
+			t.Errorf("%s: output file %s: %v", s.Name, s.OutputFile, err)
+		}
+	}
+	if find.PromptFile != "01-find.prompt.txt" || write.OutputFile != "03-write.output.txt" {
+		t.Errorf("file names %q %q", find.PromptFile, write.OutputFile)
+	}
+	ents, _ := os.ReadDir(rec.Dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left a temporary file: %s", e.Name())
+		}
+	}
+	wroteOutsideRuns(t, project)
+
+	// LoadRun reads back what Run returned.
+	got, err := workflow.LoadRun(runs, rec.ID)
+	if err != nil {
+		t.Fatalf("LoadRun: %v", err)
+	}
+	if got.Status != workflow.RunOK || got.ID != rec.ID || got.Dir != rec.Dir || len(got.Steps) != 3 {
+		t.Fatalf("LoadRun = %+v", got)
+	}
+	for i, s := range got.Steps {
+		w := rec.Steps[i]
+		if s.Name != w.Name || s.Status != w.Status || s.Output != w.Output || !bytes.Equal(s.Notes, w.Notes) ||
+			!bytes.Equal(s.Parsed, w.Parsed) || !slices.Equal(s.Files, w.Files) || s.Inputs["plan"] != w.Inputs["plan"] {
+			t.Errorf("step %d read back as %+v, want %+v", i, s, w)
+		}
+	}
+
+	// Preview binds write's inputs from the recorded results.
+	root := parse(t, threeSteps)
+	vars, parent, err := got.Preview(root.Steps[2])
+	if err != nil {
+		t.Fatalf("Preview: %v", err)
+	}
+	if vars["plan"] != strings.TrimSpace(plan.Output) || vars["deep"] != "deep-plan" || vars["found"] != strings.Join(rootFiles, "\n") {
+		t.Errorf("Preview vars = %v", vars)
+	}
+	if parent != nil {
+		t.Errorf("Preview parent files of an inherit=none step = %q, want none", parent)
+	}
+	if _, parent, _ := got.Preview(root.Steps[1]); !slices.Equal(parent, rootFiles) {
+		t.Errorf("Preview parent files of plan = %q, want %q", parent, rootFiles)
+	}
+	ids, err := workflow.Runs(runs)
+	if err != nil || !slices.Equal(ids, []string{rec.ID}) {
+		t.Errorf("Runs = %q, %v", ids, err)
+	}
+}
+
+// wroteOutsideRuns fails if anything but the runs dir changed in project.
+func wroteOutsideRuns(t *testing.T, project string) {
+	t.Helper()
+	filepath.WalkDir(project, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(project, p)
+		switch rel {
+		case ".", "docs", "auth", "store", ".taskctl", "docs/architecture.md", "auth/login.go", "auth/session.go", "store/store.go":
+			return nil
+		}
+		if rel == filepath.Join(".taskctl", "runs") {
+			return filepath.SkipDir
+		}
+		t.Errorf("wrote %s outside the runs dir", rel)
+		return nil
+	})
+}
+
+const accumulate = `<task name="acc" type="sequential">
+  <description>Accumulate</description>
+  <context_management><accumulation_format>%s</accumulation_format></context_management>
+  <steps>
+    <task name="one"><description>one</description><output_format type="json"/></task>
+    <task name="two"><description>two</description><output_format type="json"/></task>
+    <task name="three"><description>three</description>
+      <context_management><accumulate_data>%s</accumulate_data></context_management>
+    </task>
+  </steps>
+</task>`
+
+func TestAccumulate(t *testing.T) {
+	for _, tc := range []struct {
+		seqFormat, stepAcc string
+		notes, outputs     bool
+	}{
+		{"notes_only", "false", true, false},
+		{"full_output", "false", true, true},
+		{"notes_only", "true", true, false}, // the step's own default format
+	} {
+		t.Run(tc.seqFormat+"/"+tc.stepAcc, func(t *testing.T) {
+			project, runs := setup(t)
+			f := &fake{dir: project}
+			src := fmt.Sprintf(accumulate, tc.seqFormat, tc.stepAcc)
+			rec, err := workflow.Run(context.Background(), parse(t, src), options(f, project, runs, script(t, "notes.sh")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := rec.Step("three").Prompt
+			for _, prev := range []string{"one", "two"} {
+				if got := strings.Contains(p, "\"summary\": \""+prev+" saw 0 files\""); got != tc.notes {
+					t.Errorf("prompt holds %s's notes: %v, want %v\n%s", prev, got, tc.notes, p)
+				}
+				if got := strings.Contains(p, "OUTPUT-MARKER-"+prev); got != tc.outputs {
+					t.Errorf("prompt holds %s's output: %v, want %v\n%s", prev, got, tc.outputs, p)
+				}
+			}
+			if !strings.Contains(p, "<previous_outputs format=\""+tc.seqFormat+"\">") {
+				t.Errorf("prompt lacks the previous_outputs section:\n%s", p)
+			}
+			if strings.Contains(rec.Step("one").Prompt, "<previous_outputs") {
+				t.Errorf("the first step has previous outputs:\n%s", rec.Step("one").Prompt)
+			}
+		})
+	}
+}
+
+func TestNoAccumulation(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	src := strings.Replace(fmt.Sprintf(accumulate, "full_output", "false"),
+		"<accumulation_format>", "<accumulate_data>false</accumulate_data><accumulation_format>", 1)
+	rec, err := workflow.Run(context.Background(), parse(t, src), options(f, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := rec.Step("three").Prompt; strings.Contains(p, "previous_outputs") {
+		t.Errorf("accumulate_data=false still passed earlier outputs:\n%s", p)
+	}
+}
+
+const nested = `<task name="outer" type="sequential">
+  <description>Outer</description>
+  <file_paths><path>auth/login.go</path><path>auth/session.go</path><path>store/store.go</path></file_paths>
+  <steps>
+    <task name="look"><description>Look at session handling</description>
+      <context_management><inherit_context>subset</inherit_context></context_management>
+      <output_format type="json"/>
+    </task>
+    <task name="inner" type="sequential">
+      <description>Inner store work</description>
+      <context_management><inherit_context>subset</inherit_context></context_management>
+      <file_paths><path>docs/architecture.md</path></file_paths>
+      <steps>
+        <task name="deep"><description>deep</description><output_format type="json"/></task>
+      </steps>
+    </task>
+    <task name="after"><description>after</description>
+      <inputs><input name="x" from="inner.notes.summary"/><input name="y" from="inner.files"/></inputs>
+      <instructions>{{x}}</instructions>
+    </task>
+  </steps>
+</task>`
+
+func TestSubsetAndNesting(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	rec, err := workflow.Run(context.Background(), parse(t, nested), options(f, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer := []string{filepath.Join(project, "auth/login.go"), filepath.Join(project, "auth/session.go"), filepath.Join(project, "store/store.go")}
+	c, _ := f.call("look")
+	if c.inherit != workflow.InheritSubset || !slices.Equal(c.parent, outer) {
+		t.Errorf("look assembled with %q %q, want subset of %q", c.inherit, c.parent, outer)
+	}
+	if want := []string{filepath.Join(project, "auth/session.go")}; !slices.Equal(rec.Step("look").Files, want) {
+		t.Errorf("look files %q, want %q", rec.Step("look").Files, want)
+	}
+	// The nested task's context is its own path plus its subset of outer's
+	// files; that is what its steps inherit.
+	inner := []string{filepath.Join(project, "docs/architecture.md"), filepath.Join(project, "store/store.go")}
+	if got := rec.Step("inner").Files; !slices.Equal(got, inner) {
+		t.Errorf("inner files %q, want %q", got, inner)
+	}
+	if c, _ := f.call("deep"); c.inherit != workflow.InheritFull || !slices.Equal(c.parent, inner) {
+		t.Errorf("deep assembled with %q %q, want full of %q", c.inherit, c.parent, inner)
+	}
+	in, deep := rec.Step("inner"), rec.Step("deep")
+	if in.Type != "sequential" || in.Depth != 1 || deep.Parent != "inner" || deep.Depth != 2 || in.Output != deep.Output {
+		t.Errorf("inner %+v / deep %+v", in, deep)
+	}
+	if p := rec.Step("after").Prompt; !strings.Contains(p, "deep saw 2 files") || !strings.Contains(p, strings.Join(inner, "\n")) {
+		t.Errorf("after's prompt lacks inner's notes or files:\n%s", p)
+	}
+	// The history of a nested step: outer's earlier steps, then its own.
+	if p := deep.Prompt; !strings.Contains(p, `<step name="look" status="ok">`) {
+		t.Errorf("deep's prompt lacks look's notes:\n%s", p)
+	}
+	if p := rec.Step("after").Prompt; !strings.Contains(p, `<step name="inner" status="ok">`) || strings.Contains(p, `<step name="deep"`) {
+		t.Errorf("after's history should hold inner as one entry:\n%s", p)
+	}
+	got, err := workflow.LoadRun(runs, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := parse(t, nested)
+	if _, parent, err := got.Preview(root.Steps[1].Steps[0]); err != nil || !slices.Equal(parent, inner) {
+		t.Errorf("Preview(deep) parent files %q, %v; want %q", parent, err, inner)
+	}
+}
+
+func TestDryRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  func(*workflow.Options, []string)
+	}{
+		{"DryRun", func(o *workflow.Options, marker []string) { o.Executor, o.DryRun = marker, true }},
+		{"NoExecutor", func(o *workflow.Options, _ []string) { o.Executor = nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			project, runs := setup(t)
+			marker := filepath.Join(t.TempDir(), "ran")
+			t.Setenv("MARKER", marker)
+			f := &fake{dir: project}
+			opt := options(f, project, runs, nil)
+			tc.opt(&opt, script(t, "marker.sh"))
+			rec, err := workflow.Run(context.Background(), parse(t, threeSteps), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the executor ran in a dry run (marker: %v)", err)
+			}
+			if rec.Status != workflow.RunPlanned || rec.ID != "" || rec.Dir != "" {
+				t.Errorf("record %q %q %q, want planned and unrecorded", rec.Status, rec.ID, rec.Dir)
+			}
+			if ents, _ := os.ReadDir(runs); len(ents) != 0 {
+				t.Errorf("a dry run wrote %d entries in the runs dir", len(ents))
+			}
+			if len(f.calls) != 4 {
+				t.Errorf("assembled %d contexts, want 4 (the root and three steps)", len(f.calls))
+			}
+			write := rec.Step("write")
+			for _, w := range []string{"Plan: <pending: plan.output> Deep: <pending: plan.parsed.a.b>",
+				`<input name="found"><pending: find.files></input>`,
+				`<step name="plan" status="pending">`} {
+				if !strings.Contains(write.Prompt, w) {
+					t.Errorf("write's planned prompt lacks %q:\n%s", w, write.Prompt)
+				}
+			}
+			for _, s := range rec.Steps {
+				if s.Status != workflow.StepPlanned {
+					t.Errorf("%s: status %q, want planned", s.Name, s.Status)
+				}
+			}
+			if len(write.Warnings) != 1 || write.Warnings[0].Code != workflow.CodeInputPending {
+				t.Errorf("write warnings %v, want one %s", write.Warnings, workflow.CodeInputPending)
+			}
+			var b strings.Builder
+			if err := workflow.WritePlan(&b, rec, workflow.PlanOptions{Files: true}); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []string{"03 write (atomic, inherit none, accumulates notes_only): 0 files", "found <- find.files"} {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("plan lacks %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
+
+const failing = `<task name="f" type="sequential">
+  <description>Fails in step 2</description>
+  <steps>
+    <task name="first"><description>first</description><output_format type="json"/></task>
+    <task name="fail_here"><description>second</description></task>
+    <task name="never"><description>third</description></task>
+  </steps>
+</task>`
+
+func TestFailure(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	opt := options(f, project, runs, script(t, "dispatch.sh"))
+	rec, err := workflow.Run(context.Background(), parse(t, failing), opt)
+	var se *workflow.StepError
+	if !errors.As(err, &se) {
+		t.Fatalf("Run error %v, want a *StepError", err)
+	}
+	if se.Step != "fail_here" || se.Run != rec || !strings.Contains(err.Error(), "exit status 3") || !strings.Contains(err.Error(), "boom in step fail_here") {
+		t.Errorf("StepError %q (step %q)", err, se.Step)
+	}
+	if !strings.Contains(opt.Stderr.(*bytes.Buffer).String(), "boom in step fail_here") {
+		t.Errorf("the executor's stderr did not reach Options.Stderr")
+	}
+	check := func(rec *workflow.Record) {
+		t.Helper()
+		if rec.Status != workflow.RunFailed {
+			t.Errorf("run status %q, want failed", rec.Status)
+		}
+		first, second, third := rec.Step("first"), rec.Step("fail_here"), rec.Step("never")
+		if first.Status != workflow.StepOK || !strings.Contains(first.Output, "OUTPUT-MARKER-first") || first.Notes == nil {
+			t.Errorf("step 1 kept %+v", first)
+		}
+		if second.Status != workflow.StepFailed || second.ExitCode == nil || *second.ExitCode != 3 || second.Error == "" {
+			t.Errorf("step 2 = %+v", second)
+		}
+		if third.Status != workflow.StepSkipped {
+			t.Errorf("step 3 status %q, want skipped", third.Status)
+		}
+	}
+	check(rec)
+	got, err := workflow.LoadRun(runs, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(got)
+	var b strings.Builder
+	workflow.WriteSummary(&b, got)
+	if !strings.Contains(b.String(), "failed      02 fail_here") || !strings.Contains(b.String(), "boom in step fail_here") {
+		t.Errorf("summary:\n%s", b.String())
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	build := func(levels int) string {
+		var b strings.Builder
+		for i := range levels {
+			fmt.Fprintf(&b, `<task name="s%d" type="sequential"><description>d</description><steps>`, i)
+		}
+		b.WriteString(`<task name="leaf"><description>leaf</description></task>`)
+		for range levels {
+			b.WriteString(`</steps></task>`)
+		}
+		return b.String()
+	}
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	if _, err := workflow.Run(context.Background(), parse(t, build(workflow.MaxDepth)), options(f, project, runs, nil)); err != nil {
+		t.Errorf("%d levels: %v", workflow.MaxDepth, err)
+	}
+	_, err := workflow.Run(context.Background(), parse(t, build(workflow.MaxDepth+1)), options(f, project, runs, script(t, "notes.sh")))
+	if err == nil || !strings.Contains(err.Error(), "the limit is 8") {
+		t.Errorf("%d levels: error %v, want the depth limit", workflow.MaxDepth+1, err)
+	}
+	if ents, _ := os.ReadDir(runs); len(ents) != 0 {
+		t.Errorf("a rejected plan left %d runs", len(ents))
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`<task name="a" type="sequential"><description>d</description><steps>
+			<task name="x"><description>d</description><inputs><input name="i" from="y.output"/></inputs></task>
+			<task name="y"><description>d</description></task></steps></task>`, `no step named "y" finishes before`},
+		{`<task name="a" type="sequential"><description>d</description><steps>
+			<task name="x"><description>d</description><inputs><input name="i" from="a.output"/></inputs></task></steps></task>`, `no step named "a"`},
+		{`<task name="a" type="sequential"><description>d</description><steps>
+			<task name="x"><description>d</description></task>
+			<task name="y"><description>d</description><inputs><input name="i" from="x.stdout"/></inputs></task></steps></task>`, `unknown field "stdout"`},
+		{`<task name="a" type="sequential"><description>d</description><steps>
+			<task name="x"><description>d</description></task><task name="x"><description>d</description></task></steps></task>`, `two tasks are named "x"`},
+	} {
+		err := workflow.Check(parse(t, tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check = %v, want %q", err, tc.want)
+		}
+	}
+}
+
+func TestMissingInput(t *testing.T) {
+	project, runs := setup(t)
+	src := `<task name="a" type="sequential"><description>d</description><steps>
+		<task name="x"><description>{{area}}</description><inputs><input name="area"/></inputs></task></steps></task>`
+	_, err := workflow.Run(context.Background(), parse(t, src), options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
+	var ie *workflow.InputError
+	if !errors.As(err, &ie) || ie.Task != "x" || ie.Input != "area" {
+		t.Fatalf("Run = %v, want an InputError for x's area", err)
+	}
+	opt := options(&fake{dir: project}, project, runs, script(t, "notes.sh"))
+	opt.Vars = map[string]string{"area": "auth"}
+	rec, err := workflow.Run(context.Background(), parse(t, src), opt)
+	if err != nil || !strings.Contains(rec.Step("x").Prompt, "<description>auth</description>") {
+		t.Fatalf("with --var: %v", err)
+	}
+}
+
+func TestJSONOutputRequired(t *testing.T) {
+	project, runs := setup(t)
+	src := `<task name="a" type="sequential"><description>d</description><steps>
+		<task name="x"><description>d</description><output_format type="json" schema="array"/></task></steps></task>`
+	rec, err := workflow.Run(context.Background(), parse(t, src), options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
+	if err == nil || !strings.Contains(err.Error(), `schema "array": the output is an object`) {
+		t.Fatalf("Run = %v, want a schema mismatch", err)
+	}
+	if x := rec.Step("x"); x.Status != workflow.StepFailed || !strings.Contains(x.Output, "OUTPUT-MARKER") {
+		t.Errorf("x = %+v; want failed with its output kept", x)
+	}
+}
+
+func TestAtomicRoot(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	src := `<task name="solo"><description>d</description><file_paths><path>auth/login.go</path></file_paths></task>`
+	rec, err := workflow.Run(context.Background(), parse(t, src), options(f, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Steps) != 1 || rec.Steps[0].Name != "solo" || !strings.Contains(rec.Steps[0].Output, "solo saw 1 files") {
+		t.Errorf("record %+v", rec.Steps)
+	}
+}

@@ -1,0 +1,323 @@
+package tokens
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// MaxCacheEntries bounds a [Cache]: beyond it the least recently used counts
+// are dropped (down to nine tenths of the bound, so eviction is amortised).
+const MaxCacheEntries = 200_000
+
+// CacheFile is the name of the cache's file inside its directory.
+const CacheFile = "counts.v1"
+
+// maxCacheFileSize caps what OpenCache reads; a bigger file is ignored.
+const maxCacheFileSize = 64 << 20
+
+var magic = []byte("taskctl token counts v1\n")
+
+// A Cache remembers token counts by sha256 of the content and encoding name.
+// The zero value is not usable; a nil *Cache is, and caches nothing.
+type Cache struct {
+	path string
+
+	mu      sync.Mutex
+	entries map[cacheKey]cacheEntry
+	clock   uint64 // recency stamp of the last use
+	dirty   bool
+}
+
+type cacheKey struct {
+	sum [sha256.Size]byte
+	enc string
+}
+
+type cacheEntry struct {
+	n    int
+	used uint64
+}
+
+// OpenCache returns the cache kept in dir (its file is dir/[CacheFile]). A
+// missing, unreadable, oversized or corrupt file, or one that is not a
+// regular file (a symlink, say), gives an empty cache: the cache can only
+// make a run faster, never stop it. OpenCache does not create dir.
+func OpenCache(dir string) *Cache {
+	c := &Cache{path: filepath.Join(dir, CacheFile), entries: make(map[cacheKey]cacheEntry)}
+	data, err := readRegular(c.path, maxCacheFileSize)
+	if err != nil {
+		return c
+	}
+	if err := c.decode(data); err != nil {
+		clear(c.entries)
+		c.clock = 0
+	}
+	return c
+}
+
+// Count returns the number of tokens in content for counter c, from the
+// cache when it holds them (hit is then true and c is not called), otherwise
+// from c, remembering the result. Safe for concurrent use; the tokenizer runs
+// outside the cache's lock, so counts of different contents proceed in
+// parallel.
+func (ch *Cache) Count(c Counter, content []byte) (n int, hit bool) {
+	if ch == nil {
+		return c.Count(content), false
+	}
+	k := cacheKey{sum: sha256.Sum256(content), enc: c.Name()}
+	ch.mu.Lock()
+	if e, ok := ch.entries[k]; ok {
+		ch.clock++
+		e.used = ch.clock
+		ch.entries[k] = e
+		ch.dirty = true
+		ch.mu.Unlock()
+		return e.n, true
+	}
+	ch.mu.Unlock()
+
+	n = c.Count(content)
+
+	ch.mu.Lock()
+	ch.clock++
+	ch.entries[k] = cacheEntry{n: n, used: ch.clock}
+	ch.dirty = true
+	if len(ch.entries) > MaxCacheEntries {
+		ch.evict(MaxCacheEntries * 9 / 10)
+	}
+	ch.mu.Unlock()
+	return n, false
+}
+
+// Len returns the number of counts the cache holds.
+func (ch *Cache) Len() int {
+	if ch == nil {
+		return 0
+	}
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return len(ch.entries)
+}
+
+// evict drops the least recently used entries until keep remain.
+// ch.mu must be held.
+func (ch *Cache) evict(keep int) {
+	if keep <= 0 || keep >= len(ch.entries) {
+		return
+	}
+	stamps := make([]uint64, 0, len(ch.entries))
+	for _, e := range ch.entries {
+		stamps = append(stamps, e.used)
+	}
+	slices.Sort(stamps)
+	cut := stamps[len(stamps)-keep] // stamps are unique: keep those ≥ cut
+	for k, e := range ch.entries {
+		if e.used < cut {
+			delete(ch.entries, k)
+		}
+	}
+}
+
+// Save writes the cache to its file if anything changed since it was opened
+// or last saved. It creates the directory if needed (with a .gitignore that
+// ignores everything, so the cache is never committed), writes a temporary
+// file in the same directory and renames it over the old one, so readers see
+// the old or the new cache, never a mix. It refuses to replace anything but
+// a regular file: a symlink at the destination is an error and is left as
+// it is. Concurrent processes saving the same cache: the last one wins.
+func (ch *Cache) Save() error {
+	if ch == nil {
+		return nil
+	}
+	ch.mu.Lock()
+	if !ch.dirty {
+		ch.mu.Unlock()
+		return nil
+	}
+	data := ch.encode()
+	ch.dirty = false
+	ch.mu.Unlock()
+
+	if err := ch.write(data); err != nil {
+		ch.mu.Lock()
+		ch.dirty = true
+		ch.mu.Unlock()
+		return fmt.Errorf("saving token cache: %w", err)
+	}
+	return nil
+}
+
+func (ch *Cache) write(data []byte) error {
+	dir := filepath.Dir(ch.path)
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := writeNew(filepath.Join(dir, ".gitignore"), []byte("*\n")); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	if fi, err := os.Lstat(ch.path); err == nil && !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "save", Path: ch.path, Err: errors.New("not a regular file (refusing to replace a symlink or special file)")}
+	}
+	tmp, err := os.CreateTemp(dir, "."+CacheFile+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// rename replaces a symlink that appeared since the check above
+		// rather than writing through it.
+		err = os.Rename(tmp.Name(), ch.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// writeNew creates path exclusively (never through a symlink) and writes data.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// readRegular reads path if it is a regular file of at most limit bytes.
+func readRegular(path string, limit int64) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > limit {
+		return nil, errors.New("not a regular file of acceptable size")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+// The file: magic, uvarint count of encoding names and each name
+// (uvarint length, bytes), uvarint count of entries and each entry (32-byte
+// sha256, uvarint name index, uvarint token count) from least to most
+// recently used, then the CRC-32C of everything before it (4 bytes, little
+// endian).
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// encode serialises the cache; ch.mu must be held.
+func (ch *Cache) encode() []byte {
+	type rec struct {
+		k cacheKey
+		e cacheEntry
+	}
+	recs := make([]rec, 0, len(ch.entries))
+	nameIdx := map[string]uint64{}
+	var names []string
+	for k, e := range ch.entries {
+		recs = append(recs, rec{k, e})
+		if _, ok := nameIdx[k.enc]; !ok {
+			nameIdx[k.enc] = uint64(len(names))
+			names = append(names, k.enc)
+		}
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(a.e.used, b.e.used) })
+
+	buf := make([]byte, 0, len(magic)+len(recs)*40+64)
+	buf = append(buf, magic...)
+	buf = binary.AppendUvarint(buf, uint64(len(names)))
+	for _, n := range names {
+		buf = binary.AppendUvarint(buf, uint64(len(n)))
+		buf = append(buf, n...)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(recs)))
+	for _, r := range recs {
+		buf = append(buf, r.k.sum[:]...)
+		buf = binary.AppendUvarint(buf, nameIdx[r.k.enc])
+		buf = binary.AppendUvarint(buf, uint64(r.e.n))
+	}
+	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable))
+}
+
+var errCorrupt = errors.New("corrupt token cache")
+
+// decode fills an empty cache from data; on error the cache may be partly
+// filled and the caller clears it.
+func (ch *Cache) decode(data []byte) error {
+	if len(data) < len(magic)+4 || !bytes.HasPrefix(data, magic) {
+		return errCorrupt
+	}
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(sum) {
+		return errCorrupt
+	}
+	r := bufio.NewReader(bytes.NewReader(body[len(magic):]))
+	nNames, err := binary.ReadUvarint(r)
+	if err != nil || nNames > 1024 {
+		return errCorrupt
+	}
+	names := make([]string, nNames)
+	for i := range names {
+		l, err := binary.ReadUvarint(r)
+		if err != nil || l > 256 {
+			return errCorrupt
+		}
+		b := make([]byte, l)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return errCorrupt
+		}
+		names[i] = string(b)
+	}
+	nRecs, err := binary.ReadUvarint(r)
+	if err != nil || nRecs > uint64(len(body))/(sha256.Size+2) {
+		return errCorrupt
+	}
+	for range nRecs {
+		var k cacheKey
+		if _, err := io.ReadFull(r, k.sum[:]); err != nil {
+			return errCorrupt
+		}
+		idx, err := binary.ReadUvarint(r)
+		if err != nil || idx >= uint64(len(names)) {
+			return errCorrupt
+		}
+		n, err := binary.ReadUvarint(r)
+		if err != nil || n > 1<<40 {
+			return errCorrupt
+		}
+		k.enc = names[idx]
+		ch.clock++
+		ch.entries[k] = cacheEntry{n: int(n), used: ch.clock}
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		return errCorrupt
+	}
+	if len(ch.entries) > MaxCacheEntries {
+		ch.evict(MaxCacheEntries)
+	}
+	return nil
+}

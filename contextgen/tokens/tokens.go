@@ -1,0 +1,111 @@
+package tokens
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// Encoding names.
+const (
+	O200kBase  = "o200k_base"
+	Cl100kBase = "cl100k_base"
+
+	// Default is the encoding used when none is named.
+	Default = O200kBase
+)
+
+// A Counter counts the tokens of text in one encoding.
+type Counter interface {
+	// Name is the canonical encoding name, e.g. "o200k_base".
+	Name() string
+	// Count returns the number of tokens in text.
+	Count(text []byte) int
+}
+
+// aliases maps every accepted name, lower-cased, to an encoding.
+var aliases = map[string]string{
+	"":            Default,
+	"o200k_base":  O200kBase,
+	"o200k":       O200kBase,
+	"gpt-4o":      O200kBase,
+	"gpt-4o-mini": O200kBase,
+	"gpt-4.1":     O200kBase,
+	"gpt-5":       O200kBase,
+	"o1":          O200kBase,
+	"o3":          O200kBase,
+	"o4-mini":     O200kBase,
+	"cl100k_base": Cl100kBase,
+	"cl100k":      Cl100kBase,
+	"gpt-4":       Cl100kBase,
+	"gpt-4-turbo": Cl100kBase,
+	"gpt-3.5":     Cl100kBase,
+
+	"gpt-3.5-turbo": Cl100kBase,
+}
+
+// codecs loads each encoding at most once per process, on first use.
+var codecs = map[string]func() tokenizer.Codec{
+	O200kBase:  sync.OnceValue(func() tokenizer.Codec { return load(tokenizer.O200kBase) }),
+	Cl100kBase: sync.OnceValue(func() tokenizer.Codec { return load(tokenizer.Cl100kBase) }),
+}
+
+func load(enc tokenizer.Encoding) tokenizer.Codec {
+	c, err := tokenizer.Get(enc)
+	if err != nil {
+		// Both encodings are compiled in; Get fails only for unknown names.
+		panic(fmt.Sprintf("tokens: loading %s: %v", enc, err))
+	}
+	c.SetErrorMode(tokenizer.ErrorModeReplace)
+	return c
+}
+
+// Names returns the names [New] accepts: the canonical encoding names first,
+// then the aliases, each group sorted.
+func Names() []string {
+	names := []string{Cl100kBase, O200kBase}
+	var more []string
+	for a := range aliases {
+		if a != "" && a != O200kBase && a != Cl100kBase {
+			more = append(more, a)
+		}
+	}
+	slices.Sort(more)
+	return append(names, more...)
+}
+
+// New returns a Counter for the named encoding: "o200k_base" (also "o200k",
+// "gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3", "o4-mini") or "cl100k_base"
+// (also "cl100k", "gpt-4", "gpt-4-turbo", "gpt-3.5-turbo"); names are
+// case-insensitive and "" means [Default]. Any other name is an error that
+// lists the valid ones. New does not load the vocabulary.
+func New(name string) (Counter, error) {
+	enc, ok := aliases[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return nil, fmt.Errorf("unknown token encoding %q (valid: %s)", name, strings.Join(Names(), ", "))
+	}
+	return bpe{name: enc, codec: codecs[enc]}, nil
+}
+
+type bpe struct {
+	name  string
+	codec func() tokenizer.Codec
+}
+
+func (b bpe) Name() string { return b.name }
+
+func (b bpe) Count(text []byte) int {
+	if len(text) == 0 {
+		return 0
+	}
+	n, err := b.codec().Count(string(text))
+	if err != nil {
+		// Only a regexp timeout can fail here, and none is set; fall back
+		// to the usual estimate rather than report nothing.
+		return (len(text) + 3) / 4
+	}
+	return n
+}

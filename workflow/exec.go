@@ -167,8 +167,8 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 	}
 	defer cancel()
 
-	argv := r.opt.Executor
-	cmd := exec.CommandContext(sctx, argv[0], argv[1:]...)
+	cmd := exec.CommandContext(sctx, r.exe, r.opt.Executor[1:]...)
+	cmd.Args[0] = r.opt.Executor[0]
 	cmd.Dir = r.opt.ProjectDir
 	env := r.opt.Env
 	if env == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,7 +30,30 @@ type runner struct {
 	rec   *Record
 	st    *store // nil in a dry run
 	dry   bool
+	exe   string // the executor's resolved path
 	nodes map[*template.Task]*StepResult
+}
+
+// executable resolves the executor's program before anything runs: a path
+// with a slash against WorkDir, a bare name through PATH.
+func (r *runner) executable() (string, error) {
+	name := r.opt.Executor[0]
+	if strings.Contains(name, "/") && !filepath.IsAbs(name) {
+		dir := r.opt.WorkDir
+		if dir == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return "", fmt.Errorf("executor %s: %w", name, err)
+			}
+			dir = wd
+		}
+		name = filepath.Join(dir, name)
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("executor: %w", err)
+	}
+	return path, nil
 }
 
 func newRunner(root *template.Task, opt Options) *runner {
@@ -118,6 +142,13 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 	}
 	if err := checkInputs(r.root, have); err != nil {
 		return nil, err
+	}
+	if !r.dry {
+		path, err := r.executable()
+		if err != nil {
+			return nil, err
+		}
+		r.exe = path
 	}
 	rec := r.rec
 	rec.Started = r.opt.Now().UTC()

@@ -90,6 +90,10 @@ type Options struct {
 	RunsDir string
 	// ProjectDir is the executor's working directory.
 	ProjectDir string
+	// WorkDir is the directory a relative executor path (one with a slash,
+	// like scripts/llm.sh) is resolved against (default: this process's
+	// working directory). A bare name is looked up in PATH.
+	WorkDir string
 	// Stderr receives the executor's stderr (nil: discarded, though its end
 	// is kept for the step's error).
 	Stderr io.Writer

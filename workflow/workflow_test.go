@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -628,5 +629,24 @@ func TestAtomicRoot(t *testing.T) {
 	}
 	if len(rec.Steps) != 1 || rec.Steps[0].Name != "solo" || !strings.Contains(rec.Steps[0].Output, "solo saw 1 files") {
 		t.Errorf("record %+v", rec.Steps)
+	}
+}
+
+func TestExecutorPath(t *testing.T) {
+	project, runs := setup(t)
+	src := `<task name="solo"><description>d</description></task>`
+	// A relative path with a slash is resolved against WorkDir (here the
+	// process's working dir, the package dir), not the project dir the
+	// executor runs in.
+	rec, err := workflow.Run(context.Background(), parse(t, src), options(&fake{dir: project}, project, runs, []string{"testdata/notes.sh"}))
+	if err != nil || !strings.Contains(rec.Steps[0].Output, `"cwd":"`+project+`"`) {
+		t.Fatalf("relative executor: %v", err)
+	}
+	_, err = workflow.Run(context.Background(), parse(t, src), options(&fake{dir: project}, project, runs, []string{"no-such-executor-here"}))
+	if !errors.Is(err, exec.ErrNotFound) {
+		t.Errorf("missing executor: %v, want exec.ErrNotFound", err)
+	}
+	if ids, _ := workflow.Runs(runs); len(ids) != 1 {
+		t.Errorf("runs %q; a missing executor should not start a run", ids)
 	}
 }

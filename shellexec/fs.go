@@ -1,0 +1,216 @@
+package shellexec
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// errOutside is the error for any path that leaves the project.
+var errOutside = errors.New("outside the project (permission denied)")
+
+// projectFS is the only way shellexec reaches files: every access goes
+// through the project's os.Root, so neither a "..", nor an absolute path,
+// nor a symlink can leave it.
+type projectFS struct {
+	root    *os.Root
+	rootDir string
+}
+
+// relInside reports the root-relative form of the absolute path p and
+// whether p lies inside root, comparing path components.
+func relInside(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", false
+	}
+	return rel, true
+}
+
+// abs joins name onto dir unless name is absolute.
+func abs(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(dir, name)
+}
+
+// rel maps name (relative to dir) to a path for the os.Root.
+func (f *projectFS) rel(dir, name string) (string, error) {
+	r, ok := relInside(f.rootDir, abs(dir, name))
+	if !ok {
+		return "", &fs.PathError{Op: "open", Path: name, Err: errOutside}
+	}
+	return r, nil
+}
+
+func pathErr(op, name string, err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		err = pe.Err
+	}
+	if strings.Contains(err.Error(), "escapes") {
+		err = errOutside
+	}
+	return &fs.PathError{Op: op, Path: name, Err: err}
+}
+
+// openFile opens name for reading. It refuses anything that is neither a
+// regular file nor a directory, so a FIFO or device in the tree can
+// neither block nor stream forever.
+func (f *projectFS) openFile(dir, name string) (*os.File, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	fh, err := f.root.OpenFile(r, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	fi, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, pathErr("open", name, err)
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		fh.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
+	}
+	return fh, nil
+}
+
+// readFile reads a whole regular file in as few syscalls as its size allows.
+func (f *projectFS) readFile(dir, name string) ([]byte, error) {
+	fh, err := f.openFile(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, pathErr("read", name, err)
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	}
+	size := fi.Size()
+	if size > maxFileBytes {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("file too large")}
+	}
+	buf := make([]byte, size+1)
+	n := 0
+	for {
+		m, err := fh.Read(buf[n:])
+		n += m
+		if err == io.EOF || m == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return nil, pathErr("read", name, err)
+		}
+		if n == len(buf) {
+			if int64(n) > maxFileBytes {
+				return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("file too large")}
+			}
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+	}
+	return buf[:n], nil
+}
+
+// maxFileBytes bounds one file read into memory.
+const maxFileBytes = 256 << 20
+
+func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.root.Stat(r)
+	if err != nil {
+		return nil, pathErr("stat", name, err)
+	}
+	return fi, nil
+}
+
+func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.root.Lstat(r)
+	if err != nil {
+		return nil, pathErr("lstat", name, err)
+	}
+	return fi, nil
+}
+
+// readDir lists a directory in the order the OS returns it (like GNU
+// tools, which do not sort).
+func (f *projectFS) readDir(dir, name string) ([]fs.DirEntry, error) {
+	fh, err := f.openFile(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	ents, err := fh.ReadDir(-1)
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	return ents, nil
+}
+
+// The interpreter's handlers.
+
+type devNull struct{}
+
+func (devNull) Read([]byte) (int, error)    { return 0, io.EOF }
+func (devNull) Write(p []byte) (int, error) { return len(p), nil }
+func (devNull) Close() error                { return nil }
+
+func (s *session) open(ctx context.Context, path string, flag int, _ os.FileMode) (io.ReadWriteCloser, error) {
+	if path == "/dev/null" {
+		return devNull{}, nil
+	}
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("writing is not allowed (read-only)")}
+	}
+	hc := interp.HandlerCtx(ctx)
+	f, err := s.fs.openFile(hc.Dir, path)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (s *session) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
+	hc := interp.HandlerCtx(ctx)
+	return s.fs.readDir(hc.Dir, path)
+}
+
+func (s *session) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
+	hc := interp.HandlerCtx(ctx)
+	if follow {
+		return s.fs.stat(hc.Dir, name)
+	}
+	return s.fs.lstat(hc.Dir, name)
+}
+
+func (s *session) access(ctx context.Context, path string, mode interp.AccessMode) error {
+	hc := interp.HandlerCtx(ctx)
+	if _, err := s.fs.stat(hc.Dir, path); err != nil {
+		return err
+	}
+	if mode&interp.AccessWrite != 0 {
+		return &fs.PathError{Op: "access", Path: path, Err: syscall.EACCES}
+	}
+	return nil
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,583 @@
+package shellexec
+
+import (
+	"bytes"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+type grepOpts struct {
+	recursive, filesWith, filesWithout, count, lineNum, noName, withName bool
+	fold, invert, word, line, onlyMatch, quiet, silent, nulData, nulName  bool
+	text, skipBinary                                                      bool
+	maxCount                                                              int64
+	includes                                                              []globRule
+}
+
+type globRule struct {
+	pat     string
+	include bool
+}
+
+var grepLong = map[string]bool{
+	"recursive": false, "files-with-matches": false, "files-without-match": false, "count": false,
+	"line-number": false, "no-filename": false, "with-filename": false, "ignore-case": false,
+	"invert-match": false, "word-regexp": false, "line-regexp": false, "extended-regexp": false,
+	"fixed-strings": false, "basic-regexp": false, "regexp": true, "file": true, "max-count": true,
+	"only-matching": false, "quiet": false, "silent": false, "no-messages": false, "null-data": false,
+	"null": false, "include": true, "exclude": true, "exclude-dir": true, "color": true, "colour": true,
+	"text": false, "dereference-recursive": false, "no-ignore-case": false, "binary-files": true,
+	"perl-regexp": false, "after-context": true, "before-context": true, "context": true,
+}
+
+type grepRun struct {
+	c       *cmd
+	o       grepOpts
+	m       *matcher
+	names   bool // print file names
+	matched bool
+	errored bool
+	excDirs []string
+}
+
+func runGrep(c *cmd, args []string) int {
+	opts, operands, err := parseOpts(args, "rRlLcnhHiyvwxEFGe:f:m:oqszZaIPA:B:C:", grepLong)
+	if err != nil {
+		return c.usage("%v", err)
+	}
+	g := &grepRun{c: c, o: grepOpts{maxCount: -1}}
+	var patterns []string
+	havePattern := false
+	ere, fixed := false, false
+	for _, op := range opts {
+		switch op.name {
+		case "r", "recursive":
+			g.o.recursive = true
+		case "R", "dereference-recursive":
+			return c.refuse("-R", "following symbolic links during recursion could leave the project; use -r")
+		case "l", "files-with-matches":
+			g.o.filesWith, g.o.filesWithout = true, false
+		case "L", "files-without-match":
+			g.o.filesWithout, g.o.filesWith = true, false
+		case "c", "count":
+			g.o.count = true
+		case "n", "line-number":
+			g.o.lineNum = true
+		case "h", "no-filename":
+			g.o.noName, g.o.withName = true, false
+		case "H", "with-filename":
+			g.o.withName, g.o.noName = true, false
+		case "i", "y", "ignore-case":
+			g.o.fold = true
+		case "no-ignore-case":
+			g.o.fold = false
+		case "v", "invert-match":
+			g.o.invert = true
+		case "w", "word-regexp":
+			g.o.word = true
+		case "x", "line-regexp":
+			g.o.line = true
+		case "E", "extended-regexp":
+			ere, fixed = true, false
+		case "F", "fixed-strings":
+			fixed, ere = true, false
+		case "G", "basic-regexp":
+			fixed, ere = false, false
+		case "P", "perl-regexp":
+			return c.usage("-P is not supported; patterns use RE2 syntax with -E")
+		case "e", "regexp":
+			patterns = append(patterns, strings.Split(op.val, "\n")...)
+			havePattern = true
+		case "f", "file":
+			data, err := c.readInput(op.val)
+			if err != nil {
+				return c.usage("%s", c.pathMsg(err))
+			}
+			s := strings.TrimSuffix(string(data), "\n")
+			if s != "" || len(data) > 0 {
+				patterns = append(patterns, strings.Split(s, "\n")...)
+			}
+			havePattern = true
+		case "m", "max-count":
+			n, err := strconv.ParseInt(op.val, 10, 64)
+			if err != nil {
+				return c.usage("invalid max count")
+			}
+			g.o.maxCount = n
+		case "o", "only-matching":
+			g.o.onlyMatch = true
+		case "q", "quiet", "silent":
+			g.o.quiet = true
+		case "s", "no-messages":
+			g.o.silent = true
+		case "z", "null-data":
+			g.o.nulData = true
+		case "Z", "null":
+			g.o.nulName = true
+		case "a", "text":
+			g.o.text = true
+		case "I":
+			g.o.skipBinary = true
+		case "binary-files":
+			switch op.val {
+			case "text":
+				g.o.text = true
+			case "without-match":
+				g.o.skipBinary = true
+			case "binary":
+			default:
+				return c.usage("unknown binary-files type")
+			}
+		case "include":
+			g.o.includes = append(g.o.includes, globRule{op.val, true})
+		case "exclude":
+			g.o.includes = append(g.o.includes, globRule{op.val, false})
+		case "exclude-dir":
+			g.excDirs = append(g.excDirs, op.val)
+		case "color", "colour":
+			if op.val != "never" && op.val != "auto" {
+				return c.usage("--color=%s is not supported", op.val)
+			}
+		case "A", "B", "C", "after-context", "before-context", "context":
+			return c.usage("context lines (-%s) are not supported", op.name)
+		}
+	}
+	if !havePattern {
+		if len(operands) == 0 {
+			return c.usage("Usage: grep [OPTION]... PATTERNS [FILE]...")
+		}
+		patterns = strings.Split(operands[0], "\n")
+		operands = operands[1:]
+	}
+	g.m, err = newMatcher(patterns, fixed, ere, g.o)
+	if err != nil {
+		return c.usage("%v", err)
+	}
+	if g.o.maxCount == 0 {
+		return 1
+	}
+	implicitDot := false
+	if len(operands) == 0 {
+		if g.o.recursive {
+			operands = []string{"."}
+			implicitDot = true
+		} else {
+			operands = []string{"-"}
+		}
+	}
+	g.names = (len(operands) > 1 || g.o.recursive) && !g.o.noName || g.o.withName
+	for _, name := range operands {
+		if g.stop() {
+			break
+		}
+		if name == "-" {
+			data, err := readAllLimited(c.stdin, maxFileBytes)
+			if err != nil {
+				g.fileErr("(standard input)", err)
+				continue
+			}
+			g.search("(standard input)", data)
+			continue
+		}
+		if !g.included(name, true) {
+			continue
+		}
+		fi, err := c.fs.stat(c.dir, name)
+		if err != nil {
+			g.fileErr(name, err)
+			continue
+		}
+		if fi.IsDir() {
+			if !g.o.recursive {
+				if !g.o.silent {
+					c.errorf("%s: Is a directory", name)
+				}
+				g.errored = true
+				continue
+			}
+			prefix := name
+			if implicitDot {
+				prefix = ""
+			}
+			g.walk(name, prefix)
+			continue
+		}
+		g.searchFile(name, name)
+	}
+	switch {
+	case g.o.quiet && g.matched:
+		return 0
+	case g.errored:
+		return 2
+	case g.matched:
+		return 0
+	}
+	return 1
+}
+
+func (g *grepRun) stop() bool {
+	return g.c.ctx.Err() != nil || g.o.quiet && g.matched || g.c.writeErr()
+}
+
+func (g *grepRun) fileErr(name string, err error) {
+	g.errored = true
+	if !g.o.silent {
+		g.c.errorf("%s: %s", name, errText(err))
+	}
+}
+
+// included applies --include/--exclude: the last matching rule wins; with
+// any --include and no match, the file is skipped.
+func (g *grepRun) included(name string, cmdline bool) bool {
+	if len(g.o.includes) == 0 {
+		return true
+	}
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	anyInclude := false
+	for i := len(g.o.includes) - 1; i >= 0; i-- {
+		r := g.o.includes[i]
+		anyInclude = anyInclude || r.include
+		if fnmatch(r.pat, base, false) || cmdline && fnmatch(r.pat, name, false) {
+			return r.include
+		}
+	}
+	for _, r := range g.o.includes {
+		if r.include {
+			return false
+		}
+	}
+	return !anyInclude
+}
+
+// walk searches a directory tree in readdir order, like GNU grep -r:
+// symbolic links found while walking are skipped.
+func (g *grepRun) walk(dir, shown string) {
+	ents, err := g.c.fs.readDir(g.c.dir, dir)
+	if err != nil {
+		g.fileErr(dir, err)
+		return
+	}
+	for _, e := range ents {
+		if g.stop() {
+			return
+		}
+		name := e.Name()
+		path := joinPath(dir, name)
+		disp := joinPath(shown, name)
+		switch t := e.Type(); {
+		case t.IsDir():
+			if g.excludedDir(name) {
+				continue
+			}
+			g.walk(path, disp)
+		case t.IsRegular():
+			if g.included(name, false) {
+				g.searchFile(path, disp)
+			}
+		}
+	}
+}
+
+func (g *grepRun) excludedDir(name string) bool {
+	for _, p := range g.excDirs {
+		if fnmatch(p, name, false) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinPath(dir, name string) string {
+	switch {
+	case dir == "":
+		return name
+	case strings.HasSuffix(dir, "/"):
+		return dir + name
+	}
+	return dir + "/" + name
+}
+
+func (g *grepRun) searchFile(path, shown string) {
+	data, err := g.c.fs.readFile(g.c.dir, path)
+	if err != nil {
+		if pe, ok := err.(*fs.PathError); ok && pe.Err.Error() == "not a regular file" && g.o.recursive {
+			return // devices and FIFOs are skipped under -r
+		}
+		g.fileErr(shown, err)
+		return
+	}
+	g.search(shown, data)
+}
+
+// search runs the matcher over one file's contents.
+func (g *grepRun) search(name string, data []byte) {
+	o := &g.o
+	c := g.c
+	sep := byte('\n')
+	if o.nulData {
+		sep = 0
+	}
+	binary := !o.text && !o.nulData && bytes.IndexByte(data, 0) >= 0
+	if binary && o.skipBinary {
+		return
+	}
+	listOnly := o.filesWith || o.filesWithout || o.quiet
+	var count int64
+	lastLineNo, lastOff := 1, 0
+	lineNumber := func(off int) int {
+		lastLineNo += bytes.Count(data[lastOff:off], []byte{sep})
+		lastOff = off
+		return lastLineNo
+	}
+	emit := func(start, end int) bool {
+		count++
+		if listOnly {
+			return false
+		}
+		if o.count {
+			return o.maxCount < 0 || count < o.maxCount
+		}
+		if binary {
+			c.errorf("%s: binary file matches", name)
+			return false
+		}
+		line := data[start:end]
+		if o.onlyMatch {
+			if o.invert {
+				return o.maxCount < 0 || count < o.maxCount
+			}
+			n := lineNumber(start)
+			for _, m := range g.m.all(line) {
+				g.prefix(name, n)
+				c.out.Write(line[m[0]:m[1]])
+				c.out.WriteByte(sep)
+			}
+		} else {
+			if o.lineNum {
+				g.prefix(name, lineNumber(start))
+			} else {
+				g.prefix(name, 0)
+			}
+			c.out.Write(line)
+			c.out.WriteByte(sep)
+		}
+		return (o.maxCount < 0 || count < o.maxCount) && !c.writeErr()
+	}
+	if !o.invert {
+		for from := 0; from < len(data); {
+			start, end := g.m.next(data, from, sep)
+			if start < 0 {
+				break
+			}
+			if !emit(start, end) {
+				break
+			}
+			from = end + 1
+			if c.ctx.Err() != nil {
+				return
+			}
+		}
+	} else {
+		for start := 0; start < len(data); {
+			end := bytes.IndexByte(data[start:], sep)
+			if end < 0 {
+				end = len(data)
+			} else {
+				end += start
+			}
+			if !g.m.match(data[start:end]) {
+				if !emit(start, end) {
+					break
+				}
+			}
+			start = end + 1
+		}
+	}
+	if count > 0 {
+		g.matched = true
+	}
+	switch {
+	case o.quiet:
+	case o.filesWith:
+		if count > 0 {
+			g.printName(name)
+		}
+	case o.filesWithout:
+		if count == 0 {
+			g.printName(name)
+		}
+	case o.count:
+		if g.names {
+			c.out.WriteString(name)
+			g.nameSep()
+		}
+		c.out.WriteString(strconv.FormatInt(count, 10))
+		c.out.WriteByte('\n')
+	}
+}
+
+func (g *grepRun) printName(name string) {
+	g.c.out.WriteString(name)
+	if g.o.nulName {
+		g.c.out.WriteByte(0)
+	} else {
+		g.c.out.WriteByte('\n')
+	}
+}
+
+func (g *grepRun) nameSep() {
+	if g.o.nulName {
+		g.c.out.WriteByte(0)
+	} else {
+		g.c.out.WriteByte(':')
+	}
+}
+
+func (g *grepRun) prefix(name string, lineNo int) {
+	if g.names {
+		g.c.out.WriteString(name)
+		g.nameSep()
+	}
+	if lineNo > 0 {
+		g.c.out.WriteString(strconv.Itoa(lineNo))
+		g.c.out.WriteByte(':')
+	}
+}
+
+// matcher finds lines matching any of the patterns.
+type matcher struct {
+	lit   []byte         // a single literal: bytes.Index fast path
+	empty bool           // an empty pattern matches every line
+	re    *regexp.Regexp // matches within one line
+	bufRe *regexp.Regexp // (?m) form for scanning a whole buffer, or nil
+	group bool           // -w: the match is submatch 1
+}
+
+func newMatcher(patterns []string, fixed, ere bool, o grepOpts) (*matcher, error) {
+	m := &matcher{}
+	if len(patterns) == 1 && !o.word && !o.line {
+		p := patterns[0]
+		isLit := fixed || !strings.ContainsAny(p, `\.[]*^$`) && (!ere || !strings.ContainsAny(p, `+?(){}|`))
+		if isLit && (!o.fold || !hasLetter(p)) {
+			if p == "" {
+				m.empty = true
+			}
+			m.lit = []byte(p)
+		}
+	}
+	var alts []string
+	for _, p := range patterns {
+		if fixed {
+			alts = append(alts, regexp.QuoteMeta(p))
+			continue
+		}
+		t, err := translateRegex(p, ere)
+		if err != nil {
+			return nil, err
+		}
+		alts = append(alts, t)
+	}
+	expr := "(?:" + strings.Join(alts, ")|(?:") + ")"
+	if o.line {
+		expr = "^(?:" + expr + ")$"
+	}
+	if o.word {
+		expr = `(?:^|[^0-9A-Za-z_])(` + expr + `)(?:[^0-9A-Za-z_]|$)`
+		m.group = true
+	}
+	flags := ""
+	if o.fold {
+		flags = "(?i)"
+	}
+	var err error
+	m.re, err = regexp.Compile(flags + expr)
+	if err != nil {
+		return nil, err
+	}
+	if !o.nulData {
+		m.bufRe, _ = regexp.Compile("(?m" + strings.TrimPrefix(strings.TrimSuffix(flags, ")"), "(?") + ")" + expr)
+	}
+	return m, nil
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'a' <= lower(s[i]) && lower(s[i]) <= 'z' || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *matcher) match(line []byte) bool {
+	if m.lit != nil {
+		return bytes.Contains(line, m.lit)
+	}
+	return m.re.Match(line)
+}
+
+// all returns the non-empty matches in line (for -o).
+func (m *matcher) all(line []byte) [][2]int {
+	var out [][2]int
+	for from := 0; from <= len(line); {
+		loc := m.re.FindSubmatchIndex(line[from:])
+		if loc == nil {
+			break
+		}
+		s, e := loc[0], loc[1]
+		if m.group {
+			s, e = loc[2], loc[3]
+		}
+		s, e = s+from, e+from
+		if e > s {
+			out = append(out, [2]int{s, e})
+			from = e
+		} else {
+			from = e + 1
+		}
+	}
+	return out
+}
+
+// next returns the bounds of the first line at or after from that
+// matches, or -1.
+func (m *matcher) next(data []byte, from int, sep byte) (int, int) {
+	for from < len(data) {
+		var at int
+		switch {
+		case m.empty:
+			at = from
+		case m.lit != nil:
+			i := bytes.Index(data[from:], m.lit)
+			if i < 0 {
+				return -1, -1
+			}
+			at = from + i
+		case m.bufRe != nil:
+			loc := m.bufRe.FindIndex(data[from:])
+			if loc == nil {
+				return -1, -1
+			}
+			at = from + loc[0]
+		default:
+			at = from
+		}
+		if at >= len(data) {
+			return -1, -1
+		}
+		start := bytes.LastIndexByte(data[from:at], sep) + 1 + from
+		end := bytes.IndexByte(data[at:], sep)
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += at
+		}
+		if m.lit != nil || m.re.Match(data[start:end]) {
+			return start, end
+		}
+		from = end + 1
+	}
+	return -1, -1
+}

@@ -1,0 +1,558 @@
+package shellexec
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// sedAddr is a line number, "$" or a regular expression.
+type sedAddr struct {
+	kind byte // 'n' line, '$' last, '/' regex
+	line int
+	re   *regexp.Regexp
+}
+
+type sedCmd struct {
+	a1, a2  *sedAddr
+	neg     bool
+	inRange bool
+	name    byte
+	// s
+	re       *regexp.Regexp
+	repl     string
+	global   bool
+	nth      int
+	print    bool
+	text     string     // a, i, c
+	exit     int        // q, Q
+	block    []*sedCmd  // { }
+	from, to []byte     // y
+}
+
+type sedParser struct {
+	s   string
+	i   int
+	ere bool
+}
+
+func runSed(c *cmd, args []string) int {
+	opts, operands, err := parseOpts(args, "ne:f:Erszi", map[string]bool{"quiet": false, "silent": false, "expression": true, "file": true, "regexp-extended": false, "separate": false, "null-data": false, "in-place": false, "posix": false, "debug": false, "sandbox": false})
+	if err != nil {
+		return c.usage("%v", err)
+	}
+	quiet, ere := false, false
+	sep := byte('\n')
+	var scripts []string
+	for _, o := range opts {
+		switch o.name {
+		case "n", "quiet", "silent":
+			quiet = true
+		case "e", "expression":
+			scripts = append(scripts, o.val)
+		case "f", "file":
+			data, err := c.readInput(o.val)
+			if err != nil {
+				return c.usage("%s", c.pathMsg(err))
+			}
+			scripts = append(scripts, strings.TrimSuffix(string(data), "\n"))
+		case "E", "r", "regexp-extended":
+			ere = true
+		case "z", "null-data":
+			sep = 0
+		case "i", "in-place":
+			return c.refuse("-i", "sed may not edit files")
+		}
+	}
+	if len(scripts) == 0 {
+		if len(operands) == 0 {
+			return c.usage("no script specified")
+		}
+		scripts = []string{operands[0]}
+		operands = operands[1:]
+	}
+	p := &sedParser{s: strings.Join(scripts, "\n"), ere: ere}
+	prog, perr := p.parseBlock(false)
+	if perr != nil {
+		if d, ok := perr.(*DeniedError); ok {
+			c.refuse(d.Construct, d.Msg)
+			return 1
+		}
+		return c.usage("-e expression #1, char %d: %v", p.i, perr)
+	}
+	var lines [][]byte
+	status := c.inputs(operands, func(_ string, data []byte) {
+		lines = append(lines, splitLines(data, sep)...)
+	})
+	r := &sedRun{c: c, lines: lines, quiet: quiet, sep: sep}
+	r.run(prog)
+	if r.exit != 0 {
+		return r.exit
+	}
+	return status
+}
+
+type sedRun struct {
+	c      *cmd
+	lines  [][]byte
+	next   int // index of the next input line
+	lineNo int
+	quiet  bool
+	sep    byte
+	quit   bool
+	exit   int
+	append []string
+}
+
+func (r *sedRun) run(prog []*sedCmd) {
+	for r.next < len(r.lines) && !r.quit {
+		if r.c.writeErr() {
+			return
+		}
+		ps := append([]byte(nil), r.lines[r.next]...)
+		r.next++
+		r.lineNo++
+		ps, printIt := r.exec(prog, ps)
+		if printIt && !r.quiet {
+			r.emit(ps)
+		}
+		r.flushAppend()
+	}
+}
+
+func (r *sedRun) emit(b []byte) {
+	r.c.out.Write(b)
+	r.c.out.WriteByte(r.sep)
+}
+
+func (r *sedRun) flushAppend() {
+	for _, t := range r.append {
+		r.c.out.WriteString(t)
+		r.c.out.WriteByte('\n')
+	}
+	r.append = r.append[:0]
+}
+
+func (r *sedRun) last() bool { return r.next >= len(r.lines) }
+
+func (r *sedRun) matchAddr(a *sedAddr, ps []byte) bool {
+	switch a.kind {
+	case 'n':
+		return r.lineNo == a.line
+	case '$':
+		return r.last()
+	}
+	return a.re.Match(ps)
+}
+
+func (r *sedRun) selected(c *sedCmd, ps []byte) bool {
+	var sel bool
+	switch {
+	case c.a1 == nil:
+		sel = true
+	case c.a2 == nil:
+		sel = r.matchAddr(c.a1, ps)
+	case c.inRange:
+		sel = true
+		if c.a2.kind == 'n' && r.lineNo >= c.a2.line || c.a2.kind != 'n' && r.matchAddr(c.a2, ps) {
+			c.inRange = false
+		}
+	default:
+		if r.matchAddr(c.a1, ps) {
+			sel = true
+			c.inRange = !(c.a2.kind == 'n' && c.a2.line <= r.lineNo) && !(c.a2.kind == '$' && r.last())
+		}
+	}
+	return sel != c.neg
+}
+
+// exec runs prog on the pattern space; it returns the pattern space and
+// whether the cycle ends normally (auto-print applies).
+func (r *sedRun) exec(prog []*sedCmd, ps []byte) ([]byte, bool) {
+	for _, c := range prog {
+		if !r.selected(c, ps) {
+			continue
+		}
+		switch c.name {
+		case '{':
+			var ok bool
+			ps, ok = r.exec(c.block, ps)
+			if !ok || r.quit {
+				return ps, ok
+			}
+		case 'p':
+			r.emit(ps)
+		case 'd':
+			return ps, false
+		case 'q':
+			r.quit, r.exit = true, c.exit
+			return ps, true
+		case 'Q':
+			r.quit, r.exit = true, c.exit
+			return ps, false
+		case '=':
+			fmt.Fprintf(r.c.out, "%d\n", r.lineNo)
+		case 'n':
+			if !r.quiet {
+				r.emit(ps)
+			}
+			if r.last() {
+				r.quit = true
+				return ps, false
+			}
+			ps = append([]byte(nil), r.lines[r.next]...)
+			r.next++
+			r.lineNo++
+		case 'a':
+			r.append = append(r.append, c.text)
+		case 'i':
+			r.c.out.WriteString(c.text)
+			r.c.out.WriteByte('\n')
+		case 'c':
+			if c.a2 == nil || !c.inRange {
+				r.c.out.WriteString(c.text)
+				r.c.out.WriteByte('\n')
+			}
+			return ps, false
+		case 'y':
+			for i, b := range ps {
+				if j := bytes.IndexByte(c.from, b); j >= 0 {
+					ps[i] = c.to[j]
+				}
+			}
+		case 's':
+			var did bool
+			ps, did = r.subst(c, ps)
+			if did && c.print {
+				r.emit(ps)
+			}
+		}
+	}
+	return ps, true
+}
+
+func (r *sedRun) subst(c *sedCmd, ps []byte) ([]byte, bool) {
+	matches := c.re.FindAllSubmatchIndex(ps, -1)
+	if len(matches) == 0 {
+		return ps, false
+	}
+	var out []byte
+	last, n, did := 0, 0, false
+	for _, m := range matches {
+		n++
+		if n < c.nth || !c.global && n > c.nth {
+			continue
+		}
+		out = append(out, ps[last:m[0]]...)
+		out = appendRepl(out, c.repl, ps, m)
+		last = m[1]
+		did = true
+	}
+	out = append(out, ps[last:]...)
+	return out, did
+}
+
+func appendRepl(out []byte, repl string, src []byte, m []int) []byte {
+	for i := 0; i < len(repl); i++ {
+		ch := repl[i]
+		switch {
+		case ch == '&':
+			out = append(out, src[m[0]:m[1]]...)
+		case ch == '\\' && i+1 < len(repl):
+			i++
+			d := repl[i]
+			switch {
+			case d >= '0' && d <= '9':
+				k := int(d - '0')
+				if 2*k+1 < len(m) && m[2*k] >= 0 {
+					out = append(out, src[m[2*k]:m[2*k+1]]...)
+				}
+			case d == 'n':
+				out = append(out, '\n')
+			case d == 't':
+				out = append(out, '\t')
+			default:
+				out = append(out, d)
+			}
+		default:
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+func (p *sedParser) eof() bool { return p.i >= len(p.s) }
+
+func (p *sedParser) skipSpace() {
+	for !p.eof() && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+func (p *sedParser) parseBlock(inner bool) ([]*sedCmd, error) {
+	var prog []*sedCmd
+	for {
+		for !p.eof() && strings.IndexByte(" \t\n;", p.s[p.i]) >= 0 {
+			p.i++
+		}
+		if p.eof() {
+			if inner {
+				return nil, fmt.Errorf("unmatched `{'")
+			}
+			return prog, nil
+		}
+		if p.s[p.i] == '}' {
+			if !inner {
+				return nil, fmt.Errorf("unexpected `}'")
+			}
+			p.i++
+			return prog, nil
+		}
+		if p.s[p.i] == '#' {
+			for !p.eof() && p.s[p.i] != '\n' {
+				p.i++
+			}
+			continue
+		}
+		c, err := p.parseCmd()
+		if err != nil {
+			return nil, err
+		}
+		prog = append(prog, c)
+	}
+}
+
+func (p *sedParser) parseAddr() (*sedAddr, error) {
+	if p.eof() {
+		return nil, nil
+	}
+	switch ch := p.s[p.i]; {
+	case ch >= '0' && ch <= '9':
+		j := p.i
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+		}
+		n, _ := strconv.Atoi(p.s[j:p.i])
+		return &sedAddr{kind: 'n', line: n}, nil
+	case ch == '$':
+		p.i++
+		return &sedAddr{kind: '$'}, nil
+	case ch == '/' || ch == '\\':
+		if ch == '\\' {
+			p.i++
+		}
+		re, err := p.regex()
+		if err != nil {
+			return nil, err
+		}
+		if !p.eof() && p.s[p.i] == 'I' {
+			p.i++
+			re = regexp.MustCompile("(?i)" + re.String())
+		}
+		return &sedAddr{kind: '/', re: re}, nil
+	}
+	return nil, nil
+}
+
+// delimited reads text up to an unescaped delimiter (the current byte).
+func (p *sedParser) delimited() (string, error) {
+	if p.eof() {
+		return "", fmt.Errorf("unterminated address regex")
+	}
+	delim := p.s[p.i]
+	p.i++
+	var b strings.Builder
+	for !p.eof() {
+		ch := p.s[p.i]
+		if ch == '\\' && p.i+1 < len(p.s) {
+			if p.s[p.i+1] == delim {
+				b.WriteByte(delim)
+			} else if p.s[p.i+1] == 'n' {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte('\\')
+				b.WriteByte(p.s[p.i+1])
+			}
+			p.i += 2
+			continue
+		}
+		if ch == delim {
+			p.i++
+			return b.String(), nil
+		}
+		b.WriteByte(ch)
+		p.i++
+	}
+	return "", fmt.Errorf("unterminated `s' command")
+}
+
+func (p *sedParser) regex() (*regexp.Regexp, error) {
+	s, err := p.delimited()
+	if err != nil {
+		return nil, err
+	}
+	return compileSedRegex(s, p.ere, "")
+}
+
+func compileSedRegex(s string, ere bool, flags string) (*regexp.Regexp, error) {
+	t, err := translateRegex(s, ere)
+	if err != nil {
+		return nil, err
+	}
+	return regexp.Compile(flags + t)
+}
+
+func (p *sedParser) parseCmd() (*sedCmd, error) {
+	c := &sedCmd{}
+	var err error
+	if c.a1, err = p.parseAddr(); err != nil {
+		return nil, err
+	}
+	if c.a1 != nil && !p.eof() && p.s[p.i] == ',' {
+		p.i++
+		if c.a2, err = p.parseAddr(); err != nil {
+			return nil, err
+		}
+		if c.a2 == nil {
+			return nil, fmt.Errorf("unexpected `,'")
+		}
+	}
+	p.skipSpace()
+	for !p.eof() && p.s[p.i] == '!' {
+		c.neg = true
+		p.i++
+		p.skipSpace()
+	}
+	if p.eof() {
+		return nil, fmt.Errorf("missing command")
+	}
+	c.name = p.s[p.i]
+	p.i++
+	switch c.name {
+	case '{':
+		c.block, err = p.parseBlock(true)
+		return c, err
+	case 'p', 'd', '=', 'n':
+	case 'q', 'Q':
+		p.skipSpace()
+		j := p.i
+		for !p.eof() && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+		}
+		c.exit, _ = strconv.Atoi(p.s[j:p.i])
+	case 'a', 'i', 'c':
+		if !p.eof() && p.s[p.i] == '\\' {
+			p.i++
+			if !p.eof() && p.s[p.i] == '\n' {
+				p.i++
+			}
+		}
+		p.skipSpace()
+		j := p.i
+		for !p.eof() && p.s[p.i] != '\n' {
+			p.i++
+		}
+		c.text = p.s[j:p.i]
+	case 'y':
+		from, err := p.delimited()
+		if err != nil {
+			return nil, err
+		}
+		p.i--
+		to, err := p.delimited()
+		if err != nil {
+			return nil, err
+		}
+		if len(from) != len(to) {
+			return nil, fmt.Errorf("strings for `y' command are different lengths")
+		}
+		c.from, c.to = []byte(from), []byte(to)
+	case 's':
+		pat, err := p.delimited()
+		if err != nil {
+			return nil, err
+		}
+		p.i--
+		repl, err := p.delimitedRaw()
+		if err != nil {
+			return nil, err
+		}
+		c.repl = repl
+		flags := ""
+		c.nth = 1
+	loop:
+		for !p.eof() {
+			switch ch := p.s[p.i]; {
+			case ch == 'g':
+				c.global = true
+			case ch == 'p':
+				c.print = true
+			case ch == 'i' || ch == 'I':
+				flags = "(?i)"
+			case ch == 'm' || ch == 'M':
+			case ch >= '1' && ch <= '9':
+				j := p.i
+				for p.i+1 < len(p.s) && p.s[p.i+1] >= '0' && p.s[p.i+1] <= '9' {
+					p.i++
+				}
+				c.nth, _ = strconv.Atoi(p.s[j : p.i+1])
+			case ch == 'w' || ch == 'W':
+				return nil, &DeniedError{Construct: "s///w", Msg: "sed may not write files"}
+			case ch == 'e':
+				return nil, &DeniedError{Construct: "s///e", Msg: "sed may not run commands"}
+			default:
+				break loop
+			}
+			p.i++
+		}
+		if c.re, err = compileSedRegex(pat, p.ere, flags); err != nil {
+			return nil, err
+		}
+	case 'w', 'W':
+		return nil, &DeniedError{Construct: "w", Msg: "sed may not write files"}
+	case 'e':
+		return nil, &DeniedError{Construct: "e", Msg: "sed may not run commands"}
+	case 'r', 'R':
+		return nil, &DeniedError{Construct: string(c.name), Msg: "reading other files from a sed script is not supported"}
+	default:
+		return nil, fmt.Errorf("unknown command: `%c'", c.name)
+	}
+	p.skipSpace()
+	if !p.eof() && p.s[p.i] == '}' {
+		return c, nil
+	}
+	if !p.eof() && p.s[p.i] != ';' && p.s[p.i] != '\n' {
+		return nil, fmt.Errorf("extra characters after command")
+	}
+	return c, nil
+}
+
+// delimitedRaw reads the replacement of s, keeping escapes for appendRepl.
+func (p *sedParser) delimitedRaw() (string, error) {
+	delim := p.s[p.i]
+	p.i++
+	var b strings.Builder
+	for !p.eof() {
+		ch := p.s[p.i]
+		if ch == '\\' && p.i+1 < len(p.s) {
+			if p.s[p.i+1] == delim {
+				b.WriteByte(delim)
+			} else if p.s[p.i+1] == '\n' {
+				b.WriteByte('\n')
+			} else {
+				b.WriteString(p.s[p.i : p.i+2])
+			}
+			p.i += 2
+			continue
+		}
+		if ch == delim {
+			p.i++
+			return b.String(), nil
+		}
+		b.WriteByte(ch)
+		p.i++
+	}
+	return "", fmt.Errorf("unterminated `s' command")
+}

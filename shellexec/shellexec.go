@@ -1,0 +1,343 @@
+package shellexec
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Defaults applied by [Run] to zero fields of [Config].
+const (
+	DefaultTimeout        = 10 * time.Second
+	DefaultMaxStdoutBytes = 1 << 20
+	DefaultMaxStdoutLines = 10000
+	DefaultMaxPipeline    = 16
+	DefaultMaxCommands    = 64
+	// MaxScriptBytes is the longest script Run accepts.
+	MaxScriptBytes = 16 << 10
+	maxStderrBytes = 64 << 10
+)
+
+// Config says where and under which limits a script runs.
+// Root, RootDir and Dir are required; zero limits take the defaults above.
+type Config struct {
+	// Root is the project directory opened with [os.OpenRoot]. Every file
+	// the script or its commands read goes through it.
+	Root *os.Root
+	// RootDir is the absolute real path Root was opened at. It is used to
+	// turn absolute paths into Root-relative ones and for cd checks.
+	RootDir string
+	// Dir is the absolute directory the script starts in; it must lie
+	// inside RootDir.
+	Dir string
+	// Vars are set as shell variables before the script runs (task
+	// inputs, read as "$area"). Values are data, never parsed as syntax.
+	// Names must be shell identifiers and may not shadow the fixed
+	// environment (PATH, HOME, TMPDIR, IFS, PWD, OLDPWD, LC_*, LANG).
+	Vars map[string]string
+
+	Timeout        time.Duration
+	MaxStdoutBytes int64 // counts top-level stdout and all $(...) output
+	MaxStdoutLines int   // counts top-level stdout and all $(...) output
+	MaxPipeline    int   // commands in one pipeline
+	MaxCommands    int   // simple commands in the script
+}
+
+// Record is one candidate path printed by the script.
+type Record struct {
+	Text string // the line (or NUL-terminated record) without its terminator
+	Dir  string // absolute directory of the command that printed it
+}
+
+// Result is what a script printed and how it ended.
+type Result struct {
+	Records    []Record
+	Stdout     []byte // top-level standard output, up to the caps
+	Stderr     []byte // standard error, at most 64 KiB
+	ExitStatus int
+	Truncated  bool // an output cap was hit and the run was stopped
+	TimedOut   bool // the time limit was hit and the run was stopped
+	NUL        bool // records are NUL-separated (stdout held a NUL byte)
+	// LastGrep is true when the last command to finish in the top-level
+	// pipeline was grep (or git grep); its exit status 1 means "no match".
+	LastGrep bool
+}
+
+// DeniedError reports a construct or command the policy does not allow.
+// Line and Col are 1-based positions in the script; they are 0 when the
+// denial has no position (a bad Config value, say).
+type DeniedError struct {
+	Line, Col int
+	Construct string // e.g. "output redirection", "command rm", "builtin eval"
+	Msg       string
+}
+
+func (e *DeniedError) Error() string {
+	msg := e.Construct + " is not allowed"
+	if e.Msg != "" {
+		msg += ": " + e.Msg
+	}
+	if e.Line > 0 {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, msg)
+	}
+	return msg
+}
+
+func deniedAt(pos syntax.Pos, construct, format string, args ...any) *DeniedError {
+	d := &DeniedError{Construct: construct, Msg: fmt.Sprintf(format, args...)}
+	if pos.IsValid() {
+		d.Line, d.Col = int(pos.Line()), int(pos.Col())
+	}
+	return d
+}
+
+// Warning codes, stable across releases.
+const (
+	CodeFailed    = "COMMAND_FAILED"
+	CodeTimeout   = "COMMAND_TIMEOUT"
+	CodeTruncated = "COMMAND_OUTPUT_TRUNCATED"
+	CodeDenied    = "COMMAND_DENIED"
+)
+
+// Warning is one problem with a run, in the shape of the CLI's warnings.
+type Warning struct {
+	Code       string
+	Message    string
+	ExitStatus int
+	Stderr     string // the first 200 bytes of standard error
+}
+
+// Warnings maps the way a run ended to warnings: a timeout, a cap hit and
+// a non-zero exit each give one. A pipeline whose last command is grep and
+// which exits 1 (no match) is an empty result, not a failure. Records
+// printed before the problem are still in r.Records.
+func (r *Result) Warnings() []Warning {
+	var ws []Warning
+	head := stderrHead(r.Stderr)
+	if r.TimedOut {
+		ws = append(ws, Warning{Code: CodeTimeout, Message: "command timed out; output so far is kept", ExitStatus: r.ExitStatus, Stderr: head})
+	}
+	if r.Truncated {
+		ws = append(ws, Warning{Code: CodeTruncated, Message: "command output hit a cap and the command was stopped; output so far is kept", ExitStatus: r.ExitStatus, Stderr: head})
+	}
+	if !r.TimedOut && !r.Truncated && r.ExitStatus != 0 && !(r.LastGrep && r.ExitStatus == 1) {
+		msg := fmt.Sprintf("command exited with status %d", r.ExitStatus)
+		if head != "" {
+			msg += ": " + firstLine(head)
+		}
+		ws = append(ws, Warning{Code: CodeFailed, Message: msg, ExitStatus: r.ExitStatus, Stderr: head})
+	}
+	return ws
+}
+
+// WarningFor maps an error returned by [Run] to a warning: a
+// [*DeniedError] gives COMMAND_DENIED; any other error gives
+// COMMAND_FAILED.
+func WarningFor(err error) Warning {
+	if d, ok := errors.AsType[*DeniedError](err); ok {
+		return Warning{Code: CodeDenied, Message: d.Error(), ExitStatus: 2}
+	}
+	return Warning{Code: CodeFailed, Message: err.Error(), ExitStatus: 2}
+}
+
+func stderrHead(b []byte) string {
+	if len(b) > 200 {
+		b = b[:200]
+	}
+	return strings.ToValidUTF8(string(b), "?")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+var reservedVars = map[string]bool{
+	"PATH": true, "HOME": true, "TMPDIR": true, "IFS": true, "PWD": true, "OLDPWD": true,
+	"LANG": true, "SHELL": true, "ENV": true, "BASH_ENV": true, "CDPATH": true, "GLOBIGNORE": true,
+	"PS4": true, "OPTIND": true, "RANDOM": true, "SECONDS": true, "UID": true, "EUID": true, "PPID": true,
+}
+
+// fixedTempDir is where the interpreter believes temporary files live. It
+// does not exist, so the interpreter's FIFO short-cut past the open
+// handler (paths "$TMPDIR/sh-interp-*") can never create anything.
+const fixedTempDir = "/nonexistent/taskctl-shellexec-no-tmp"
+
+// Run vets script, then interprets it under cfg's policy and limits.
+//
+// A script the vetting or the runtime policy rejects gives a
+// [*DeniedError] and possibly a partial Result. A non-zero exit, a timeout
+// or a hit cap is not an error: it is reported in the Result (see
+// [Result.Warnings]). Any other error is a bad Config or an internal fault.
+func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
+	}
+	file, err := parseAndVet(script, &cfg)
+	if err != nil {
+		return &Result{ExitStatus: 2}, err
+	}
+	fsys := &projectFS{root: cfg.Root, rootDir: cfg.RootDir}
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ctx, cancelT := context.WithTimeoutCause(ctx, cfg.Timeout, errTimeout)
+	defer cancelT()
+
+	s := &session{
+		cfg:    &cfg,
+		fs:     fsys,
+		cancel: cancel,
+	}
+	s.budget.maxBytes = cfg.MaxStdoutBytes
+	s.budget.maxLines = int64(cfg.MaxStdoutLines)
+	s.budget.cancel = cancel
+	s.sink = &sink{budget: &s.budget}
+	s.stderr = &limitedBuffer{max: maxStderrBytes}
+
+	env := []string{
+		"TMPDIR=" + fixedTempDir,
+		"LC_ALL=C",
+		"IFS= \t\n",
+	}
+	for k, v := range cfg.Vars {
+		env = append(env, k+"="+v)
+	}
+	runner, err := interp.New(
+		interp.Env(expand.ListEnviron(env...)),
+		interp.Dir(cfg.Dir),
+		interp.StdIO(nil, s.sink, s.stderr),
+		interp.CallHandler(s.call),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+			// The chain ends here: next (the real exec) is never called.
+			return s.exec
+		}),
+		interp.OpenHandler(s.open),
+		interp.ReadDirHandler2(s.readDir),
+		interp.StatHandler(s.stat),
+		interp.AccessHandler(s.access),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("shellexec: %w", err)
+	}
+	runErr := runner.Run(ctx, file)
+
+	res := &Result{Stdout: s.sink.buf.Bytes(), Stderr: s.stderr.buf.Bytes()}
+	res.Truncated = errors.Is(context.Cause(ctx), errTruncated)
+	res.TimedOut = !res.Truncated && errors.Is(context.Cause(ctx), errTimeout)
+	res.LastGrep = s.lastTopGrep()
+	var denied *DeniedError
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &denied):
+		res.ExitStatus = 2
+	default:
+		if st, ok := interp.IsExitStatus(runErr); ok {
+			res.ExitStatus = int(st)
+		} else if res.TimedOut || res.Truncated || ctx.Err() != nil {
+			if res.ExitStatus == 0 {
+				res.ExitStatus = 124
+			}
+		} else {
+			res.ExitStatus = 2
+			fmt.Fprintf(s.stderr, "shellexec: %v\n", runErr)
+		}
+	}
+	if d := s.denial(); d != nil {
+		denied = d
+	}
+	res.Stderr = s.stderr.buf.Bytes()
+	res.NUL = bytes.IndexByte(res.Stdout, 0) >= 0
+	res.Records = s.sink.records(res.NUL, cfg.Dir)
+	if denied != nil {
+		return res, denied
+	}
+	return res, nil
+}
+
+var (
+	errTimeout   = errors.New("time limit exceeded")
+	errTruncated = errors.New("output cap exceeded")
+)
+
+func (c *Config) setDefaults() error {
+	if c.Root == nil {
+		return errors.New("shellexec: Config.Root is nil")
+	}
+	if !filepath.IsAbs(c.RootDir) || !filepath.IsAbs(c.Dir) {
+		return errors.New("shellexec: Config.RootDir and Config.Dir must be absolute")
+	}
+	c.RootDir = filepath.Clean(c.RootDir)
+	c.Dir = filepath.Clean(c.Dir)
+	if _, ok := relInside(c.RootDir, c.Dir); !ok {
+		return fmt.Errorf("shellexec: working dir %s is outside the project %s", c.Dir, c.RootDir)
+	}
+	for k := range c.Vars {
+		if !syntax.ValidName(k) || reservedVars[k] || strings.HasPrefix(k, "LC_") || strings.HasPrefix(k, "BASH") {
+			return &DeniedError{Construct: "variable " + k, Msg: "task input names must be identifiers that do not shadow the fixed environment"}
+		}
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxStdoutBytes <= 0 {
+		c.MaxStdoutBytes = DefaultMaxStdoutBytes
+	}
+	if c.MaxStdoutLines <= 0 {
+		c.MaxStdoutLines = DefaultMaxStdoutLines
+	}
+	if c.MaxPipeline <= 0 {
+		c.MaxPipeline = DefaultMaxPipeline
+	}
+	if c.MaxCommands <= 0 {
+		c.MaxCommands = DefaultMaxCommands
+	}
+	return nil
+}
+
+// session is the state of one Run.
+type session struct {
+	cfg    *Config
+	fs     *projectFS
+	cancel context.CancelCauseFunc
+	budget budget
+	sink   *sink
+	stderr *limitedBuffer
+
+	mu       sync.Mutex
+	denied   *DeniedError
+	lastName string // last command to finish writing to the sink
+}
+
+func (s *session) deny(d *DeniedError) error {
+	s.mu.Lock()
+	if s.denied == nil {
+		s.denied = d
+	}
+	s.mu.Unlock()
+	return d
+}
+
+func (s *session) denial() *DeniedError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.denied
+}
+
+func (s *session) lastTopGrep() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastName == "grep" || s.lastName == "git grep"
+}

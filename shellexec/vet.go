@@ -1,0 +1,343 @@
+package shellexec
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxBraceFields bounds the words one brace expansion may produce.
+const maxBraceFields = 4096
+
+// maxParamExps bounds parameter expansions, which each may copy a value.
+const maxParamExps = 512
+
+// parseAndVet parses script as bash and walks the whole tree against an
+// allowlist. Nothing has run when it returns.
+func parseAndVet(script string, cfg *Config) (*syntax.File, error) {
+	if len(script) > MaxScriptBytes {
+		return nil, &DeniedError{Construct: "script", Msg: fmt.Sprintf("longer than %d bytes", MaxScriptBytes)}
+	}
+	if strings.IndexByte(script, 0) >= 0 {
+		return nil, &DeniedError{Construct: "NUL byte", Msg: "scripts are text"}
+	}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		if pe, ok := errors.AsType[syntax.ParseError](err); ok {
+			return nil, deniedAt(pe.Pos, "unparsable script", "%s", pe.Text)
+		}
+		var pe *syntax.ParseError
+		if errors.As(err, &pe) {
+			return nil, deniedAt(pe.Pos, "unparsable script", "%s", pe.Text)
+		}
+		return nil, &DeniedError{Construct: "unparsable script", Msg: err.Error()}
+	}
+	v := &vetter{cfg: cfg}
+	syntax.Walk(file, v.visit)
+	if v.err != nil {
+		return nil, v.err
+	}
+	return file, nil
+}
+
+type vetter struct {
+	cfg      *Config
+	err      *DeniedError
+	commands int
+	params   int
+}
+
+func (v *vetter) deny(pos syntax.Pos, construct, format string, args ...any) bool {
+	if v.err == nil {
+		v.err = deniedAt(pos, construct, format, args...)
+	}
+	return false
+}
+
+func (v *vetter) visit(node syntax.Node) bool {
+	if v.err != nil || node == nil {
+		return false
+	}
+	switch n := node.(type) {
+	case *syntax.File, *syntax.Comment, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted,
+		*syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WordIter,
+		*syntax.CaseClause, *syntax.CaseItem, *syntax.TestClause, *syntax.BinaryTest,
+		*syntax.UnaryTest, *syntax.ParenTest, *syntax.CmdSubst, *syntax.ArithmExp,
+		*syntax.ParenArithm:
+		return true
+	case *syntax.Stmt:
+		if n.Background {
+			return v.deny(n.Pos(), "background job (&)", "commands must finish before the script does")
+		}
+		if n.Coprocess {
+			return v.deny(n.Pos(), "coprocess", "")
+		}
+		return true
+	case *syntax.Word:
+		return v.word(n)
+	case *syntax.CallExpr:
+		return v.call(n)
+	case *syntax.BinaryCmd:
+		switch n.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			return true
+		case syntax.Pipe, syntax.PipeAll:
+			if n.Op == syntax.PipeAll {
+				return v.deny(n.OpPos, "|&", "write 2>&1 | instead")
+			}
+			if stages := pipelineLen(n); stages > v.cfg.MaxPipeline {
+				return v.deny(n.OpPos, "pipeline", "%d commands, at most %d", stages, v.cfg.MaxPipeline)
+			}
+			return true
+		}
+		return v.deny(n.OpPos, "operator "+n.Op.String(), "")
+	case *syntax.ForClause:
+		if _, ok := n.Loop.(*syntax.WordIter); !ok {
+			return v.deny(n.Pos(), "C-style for loop", "only for NAME in WORDS")
+		}
+		if n.Select {
+			return v.deny(n.Pos(), "select", "")
+		}
+		return true
+	case *syntax.Redirect:
+		return v.redirect(n)
+	case *syntax.ParamExp:
+		v.params++
+		if v.params > maxParamExps {
+			return v.deny(n.Pos(), "parameter expansion", "more than %d in one script", maxParamExps)
+		}
+		if n.Repl != nil {
+			return v.deny(n.Pos(), "pattern substitution ${x/a/b}", "")
+		}
+		if n.Excl {
+			return v.deny(n.Pos(), "indirect expansion ${!x}", "")
+		}
+		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+			return v.deny(n.Pos(), "assignment ${x:=y}", "")
+		}
+		return true
+	case *syntax.BinaryArithm:
+		if n.Op >= syntax.Assgn && n.Op <= syntax.ShrAssgn || n.Op == syntax.Assgn {
+			return v.deny(n.OpPos, "arithmetic assignment", "")
+		}
+		return true
+	case *syntax.UnaryArithm:
+		if n.Op == syntax.Inc || n.Op == syntax.Dec {
+			return v.deny(n.OpPos, "arithmetic assignment", "")
+		}
+		return true
+	case *syntax.WhileClause:
+		if n.Until {
+			return v.deny(n.Pos(), "until loop", "loops may only iterate over a word list (for NAME in WORDS)")
+		}
+		return v.deny(n.Pos(), "while loop", "loops may only iterate over a word list (for NAME in WORDS)")
+	case *syntax.FuncDecl:
+		return v.deny(n.Pos(), "function definition", "")
+	case *syntax.ProcSubst:
+		return v.deny(n.Pos(), "process substitution", "")
+	case *syntax.DeclClause:
+		return v.deny(n.Pos(), n.Variant.Value, "declarations and exports are not allowed")
+	case *syntax.CoprocClause:
+		return v.deny(n.Pos(), "coprocess", "")
+	case *syntax.TimeClause:
+		return v.deny(n.Pos(), "time", "")
+	case *syntax.LetClause:
+		return v.deny(n.Pos(), "let", "")
+	case *syntax.ArithmCmd:
+		return v.deny(n.Pos(), "arithmetic command ((...))", "")
+	case *syntax.TestDecl:
+		return v.deny(n.Pos(), "test declaration", "")
+	case *syntax.ExtGlob:
+		return v.deny(n.Pos(), "extended glob", "")
+	case *syntax.ArrayExpr:
+		return v.deny(n.Pos(), "array", "")
+	case *syntax.Assign:
+		return v.deny(n.Pos(), "assignment", "variables are read-only; use the task's inputs")
+	}
+	return v.deny(node.Pos(), fmt.Sprintf("%T", node), "construct not in the allowlist")
+}
+
+func pipelineLen(n *syntax.BinaryCmd) int {
+	count := 0
+	var walk func(s *syntax.Stmt)
+	walk = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Negated {
+			walk(b.X)
+			walk(b.Y)
+			return
+		}
+		count++
+	}
+	walk(n.X)
+	walk(n.Y)
+	return count
+}
+
+func (v *vetter) call(n *syntax.CallExpr) bool {
+	if len(n.Assigns) > 0 {
+		return v.deny(n.Assigns[0].Pos(), "assignment", "variables are read-only; use the task's inputs")
+	}
+	if len(n.Args) == 0 {
+		return true
+	}
+	v.commands++
+	if v.commands > v.cfg.MaxCommands {
+		return v.deny(n.Pos(), "script", "more than %d commands", v.cfg.MaxCommands)
+	}
+	if name, ok := literalWord(n.Args[0]); ok {
+		if d := checkName(name, literalArgs(n.Args[1:])); d != nil {
+			d.Line, d.Col = int(n.Args[0].Pos().Line()), int(n.Args[0].Pos().Col())
+			v.err = d
+			return false
+		}
+	}
+	return true
+}
+
+// literalWord returns a word's value if it needs no expansion.
+func literalWord(w *syntax.Word) (string, bool) {
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[{~\\") {
+				return "", false
+			}
+			sb.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			sb.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.ContainsAny(l.Value, "\\") {
+					return "", false
+				}
+				sb.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
+
+// literalArgs returns the literal args up to the first non-literal one.
+func literalArgs(ws []*syntax.Word) []string {
+	var out []string
+	for _, w := range ws {
+		s, ok := literalWord(w)
+		if !ok {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (v *vetter) redirect(r *syntax.Redirect) bool {
+	fd := -1
+	if r.N != nil {
+		n, err := strconv.Atoi(r.N.Value)
+		if err != nil || n > 2 {
+			return v.deny(r.Pos(), "redirection of fd "+r.N.Value, "only 0, 1 and 2 exist")
+		}
+		fd = n
+	}
+	switch r.Op {
+	case syntax.RdrIn:
+		if fd > 0 {
+			return v.deny(r.Pos(), "input redirection to fd "+r.N.Value, "")
+		}
+		return true
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		if fd > 0 {
+			return v.deny(r.Pos(), "here-document to fd "+r.N.Value, "")
+		}
+		return true
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+		if fd == 0 {
+			return v.deny(r.Pos(), "output redirection of fd 0", "")
+		}
+		if s, ok := literalWord(r.Word); ok && s == "/dev/null" {
+			return true
+		}
+		return v.deny(r.Pos(), "output redirection ("+r.Op.String()+")", "output may only go to /dev/null")
+	case syntax.DplOut:
+		s, ok := literalWord(r.Word)
+		if ok && (s == "1" || s == "2") && fd != 0 {
+			return true
+		}
+		return v.deny(r.Pos(), "redirection "+r.Op.String(), "only 2>&1 and 1>&2 are allowed")
+	}
+	return v.deny(r.Pos(), "redirection "+r.Op.String(), "only < FILE, here-documents, >/dev/null and 2>&1 are allowed")
+}
+
+// word bounds brace expansion, which runs before any handler sees the result.
+func (v *vetter) word(w *syntax.Word) bool {
+	if !slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool {
+		l, ok := p.(*syntax.Lit)
+		return ok && strings.Contains(l.Value, "{")
+	}) {
+		return true
+	}
+	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+	if !syntax.SplitBraces(cp) {
+		return true
+	}
+	if n := braceFields(cp); n > maxBraceFields {
+		return v.deny(w.Pos(), "brace expansion", "expands to more than %d words", maxBraceFields)
+	}
+	return true
+}
+
+func braceFields(w *syntax.Word) int {
+	total := 1
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		n := 0
+		if b.Sequence {
+			n = seqLen(b)
+		} else {
+			for _, e := range b.Elems {
+				n += braceFields(e)
+			}
+		}
+		if n > maxBraceFields {
+			n = maxBraceFields + 1
+		}
+		total *= max(n, 1)
+		if total > maxBraceFields {
+			return total
+		}
+	}
+	return total
+}
+
+func seqLen(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, e1 := strconv.Atoi(b.Elems[0].Lit())
+	to, e2 := strconv.Atoi(b.Elems[1].Lit())
+	if e1 != nil || e2 != nil {
+		return 64 // letters: a..z at most
+	}
+	d := to - from
+	if d < 0 {
+		d = -d
+	}
+	if d > maxBraceFields || d < 0 {
+		return maxBraceFields + 1
+	}
+	return d + 1
+}

@@ -1,0 +1,69 @@
+// Package project is taskctl's path resolver: it finds the project dir,
+// keeps the three directories (project dir, working dir, workspace
+// <project>/.taskctl), resolves the paths and globs of templates, flags and
+// command output, applies the policy, walks the tree, and reads files.
+// Every other package gets its files from here.
+//
+// # Resolution
+//
+// A literal path is taken as it is when absolute, else relative to the
+// working dir (or, in ResolveFrom, to the directory a command ran in). A glob
+// (doublestar syntax: *, ?, [...], {a,b}, **) starting with "./" or "../" is
+// relative to the working dir, an absolute one is itself, any other is
+// relative to the project dir. Nothing is expanded or decoded: "~", "$HOME"
+// and "%2e%2e" are literal names, and no Unicode normalisation is done.
+// Inputs that are empty, longer than 4096 bytes (or with a component over
+// 255), hold a NUL, a control character, a backslash, invalid UTF-8, a drive
+// letter ("C:") or a leading "//" are refused as PATH_INVALID before the file
+// system is touched. Windows device names ("NUL", "aux.txt") are ordinary
+// names on Unix and are looked up as such.
+//
+// # Guarantees
+//
+//   - Containment: symlinks are evaluated as the kernel would (".." after a
+//     symlink is applied to its target, not lexically), and the real path
+//     must lie in the project dir or an extra root, compared by path
+//     components ("/p-evil" is not inside "/p"). Every path returned is that
+//     real, absolute path.
+//   - Reads go through an *os.Root (Go ≥ 1.24.3), opened with
+//     O_NONBLOCK|O_NOCTTY and accepted only if fstat says regular file, so a
+//     symlink or FIFO swapped in after the check can neither lead outside nor
+//     block. Content comes from the same descriptor, capped by an
+//     io.LimitReader at Policy.MaxFileBytes.
+//   - Absolute symlinks whose target lies inside the root work (os.Root
+//     alone refuses them): they are resolved, checked, and the real path is
+//     opened through the Root.
+//   - The working dir and project dir are never changed (no os.Chdir); the
+//     only write is EnsureWorkspace, through the Root, refusing symlinks, so
+//     nothing is written outside <project>/.taskctl.
+//   - Every refusal is a *Warning with a stable code; nothing is fatal except
+//     a project that cannot be opened.
+//
+// # Not guaranteed
+//
+//   - A hard link inside the project to a file outside it cannot be told
+//     from an ordinary file and is read (whoever can make it can read the
+//     file anyway). Bind mounts and other mount points inside the project
+//     are followed as directories. /proc-like file systems mounted inside are
+//     read like any other (their files are often "regular").
+//   - Name checks (sensitive names, .git/) are case-insensitive; ignore
+//     rules are case-sensitive, as git's are on Linux.
+//   - The global core.excludesFile of git is not read.
+//   - Globs do not follow symlinked directories.
+//   - Between a walk and a Read a file may change or vanish; Read reports
+//     what it finds then.
+//
+// # Ignore rules
+//
+// Precedence, highest first: .git/ and .taskctl/ (anywhere, always, even when
+// named); node_modules/ (unless the path or pattern names it); the policy's
+// Exclude patterns; the .gitignore family: .taskctlignore then .gitignore of
+// the deepest directory, up to the root's, then .git/info/exclude, the last
+// matching line of a file deciding. A directory that is ignored is not
+// entered, so nothing inside it can be re-included (git's rule). A bad
+// pattern line is skipped and reported (Project.IgnoreErrors); it never
+// stops a walk. Matcher does the same matching without walking.
+//
+// An explicitly named file is taken even if ignored; globs skip ignored
+// files. A directory named literally stands for its non-ignored files.
+package project

@@ -1,0 +1,675 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// A Candidate is a file a source selected: not read yet, but inside an
+// allowed root and through the policy's name checks when it was resolved.
+type Candidate struct {
+	Path string // absolute real path (symlinks evaluated)
+	Rel  string // Path relative to the project dir, slash-separated ("../x" for an extra root)
+	Spec string // the spec, or command-output line, it came from
+}
+
+// hasMeta reports whether s holds a glob metacharacter.
+func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[{") }
+
+// resolved is a path that passed resolution: real path, root, rel in root.
+type resolved struct {
+	real string
+	root *rootDir
+	rel  string // relative to root, slash-separated, "." for the root itself
+	info fs.FileInfo
+}
+
+// resolve turns s (already through checkInput) into a real path inside an
+// allowed root, relative paths taken from base (absolute).
+func (p *Project) resolve(base, s string) (*resolved, *Warning) {
+	abs := s
+	if !strings.HasPrefix(s, "/") {
+		abs = base + "/" + s
+	}
+	lexical := filepath.Clean(abs)
+	real, err := evalPath(abs)
+	if err != nil {
+		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
+			return nil, warnf(CodeOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
+		}
+		code, msg := classifyErr(err)
+		return nil, warnf(code, lexical, "%s", msg)
+	}
+	r, rel := p.rootOf(real)
+	if r == nil {
+		if real != lexical {
+			return nil, warnf(CodeOutsideProject, lexical, "%s resolves to %s, outside the project dir %s", quote(s), real, p.dir)
+		}
+		return nil, warnf(CodeOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
+	}
+	st, err := r.root.Lstat(rel)
+	if err != nil {
+		code, msg := classifyErr(err)
+		return nil, warnf(code, real, "%s", msg)
+	}
+	return &resolved{real: real, root: r, rel: rel, info: st}, nil
+}
+
+// checkName applies the name rules to a file: .git/ and .taskctl/ anywhere
+// in its path relative to its root, the policy's Exclude patterns, and the
+// sensitive names (of the file and of the name it was given by).
+func (p *Project) checkName(res *resolved, given string) *Warning {
+	for _, c := range strings.Split(res.rel, "/") {
+		if alwaysExcluded(c) {
+			return warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
+		}
+	}
+	rel := p.relToProject(res.real)
+	if pat := p.excluded(rel); pat != "" {
+		return warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
+	}
+	if !p.policy.AllowSensitive {
+		if pat := p.sensitive.match(rel, filepath.Base(res.real)); pat != "" {
+			return warnf(CodeSensitive, res.real, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
+		}
+		if g := filepath.Base(given); given != "" && g != filepath.Base(res.real) {
+			if pat := p.sensitive.match(rel, g); pat != "" {
+				return warnf(CodeSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)
+			}
+		}
+	}
+	return nil
+}
+
+// fileKind refuses what is not a regular file.
+func fileKind(res *resolved) *Warning {
+	m := res.info.Mode()
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return warnf(CodeIsDir, res.real, "is a directory")
+	}
+	return warnf(CodeSpecialFile, res.real, "special file (%s): never opened", kindName(m))
+}
+
+func kindName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return m.Type().String()
+}
+
+// ResolveFrom resolves one plain path, as a command printed it while
+// running in dir (absolute): absolute paths as they are, others relative to
+// dir. Glob characters are taken literally. The rules are those of a path
+// named explicitly: the .gitignore family and node_modules/ do not apply, the
+// policy's name rules do (.git/, .taskctl/, Exclude, sensitive names), and
+// the path must be a regular file (a directory gives PATH_IS_DIR).
+func (p *Project) ResolveFrom(dir, s string) (Candidate, *Warning) {
+	if msg := checkInput(s); msg != "" {
+		return Candidate{}, warnf(CodeInvalid, s, "%s: %s", quote(s), msg)
+	}
+	if !filepath.IsAbs(dir) {
+		return Candidate{}, warnf(CodeInvalid, s, "base directory %s is not absolute", quote(dir))
+	}
+	res, w := p.resolve(filepath.Clean(dir), s)
+	if w != nil {
+		return Candidate{}, w
+	}
+	if w := fileKind(res); w != nil {
+		return Candidate{}, w
+	}
+	if w := p.checkName(res, s); w != nil {
+		return Candidate{}, w
+	}
+	return Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: s}, nil
+}
+
+// globSpec is one glob, or one directory named literally, to match in the
+// walk of one root.
+type globSpec struct {
+	idx     int // position among the specs, for warnings
+	spec    string
+	root    *rootDir
+	start   string // directory to walk, relative to root ("" for the root)
+	pattern string // doublestar pattern relative to root; "" with all
+	segs    []string
+	all     bool // everything under start matches
+	allowNM bool // names node_modules: may see inside it
+	fresh   bool // a named directory that is itself ignored: only rules from start down apply
+	isDir   bool // a directory named literally
+	count   int
+}
+
+// under reports whether rel lies strictly below start.
+func under(start, rel string) bool {
+	if start == "" {
+		return true
+	}
+	return len(rel) > len(start) && rel[len(start)] == '/' && rel[:len(start)] == start
+}
+
+func (g *globSpec) matchFile(rel string, inNM bool) bool {
+	if inNM && !g.allowNM || !under(g.start, rel) {
+		return false
+	}
+	return g.all || doublestar.MatchUnvalidated(g.pattern, rel)
+}
+
+// couldHold reports whether directory rel (at or below start) can hold a
+// match.
+func (g *globSpec) couldHold(rel string) bool {
+	if g.all || g.segs == nil {
+		return true
+	}
+	i := 0
+	for len(rel) > 0 {
+		seg := rel
+		if k := strings.IndexByte(rel, '/'); k >= 0 {
+			seg, rel = rel[:k], rel[k+1:]
+		} else {
+			rel = ""
+		}
+		if i >= len(g.segs)-1 {
+			return false // files match the last segment; no deeper dir can
+		}
+		if g.segs[i] == "**" {
+			return true
+		}
+		if !doublestar.MatchUnvalidated(g.segs[i], seg) {
+			return false
+		}
+		i++
+	}
+	return true
+}
+
+func hasSeg(p, seg string) bool {
+	for _, s := range strings.Split(p, "/") {
+		if s == seg {
+			return true
+		}
+	}
+	return false
+}
+
+// escapeMeta escapes glob metacharacters of a literal path.
+func escapeMeta(s string) string {
+	if !strings.ContainsAny(s, `*?[]{}\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`*?[]{}\`, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func doublestarMatch(pat, rel string) bool {
+	ok, _ := doublestar.Match(pat, rel)
+	return ok
+}
+
+// compileGlob resolves a glob's literal base directory and anchors the
+// pattern to the root that directory lies in.
+func (p *Project) compileGlob(idx int, s string) (*globSpec, *Warning) {
+	anchor := p.dir
+	switch {
+	case strings.HasPrefix(s, "/"):
+		anchor = ""
+	case s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../"):
+		anchor = p.workingDir
+	}
+	base, pat := doublestar.SplitPattern(s)
+	if hasSeg(pat, "..") {
+		return nil, warnf(CodeInvalid, s, "glob %s: \"..\" after a glob metacharacter is not allowed", quote(s))
+	}
+	if !doublestar.ValidatePattern(pat) {
+		return nil, warnf(CodeInvalid, s, "glob %s: bad pattern", quote(s))
+	}
+	baseAbs := base
+	if anchor != "" {
+		baseAbs = anchor + "/" + base
+	}
+	lexical := filepath.Clean(baseAbs)
+	real, err := evalPath(baseAbs)
+	if err != nil {
+		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
+			return nil, warnf(CodeOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
+		}
+		_, msg := classifyErr(err)
+		return nil, warnf(CodeNoMatch, lexical, "glob %s matched no file: its base directory: %s", quote(s), msg)
+	}
+	r, rel := p.rootOf(real)
+	if r == nil {
+		return nil, warnf(CodeOutsideProject, lexical, "glob %s: its base directory %s lies outside the project dir %s", quote(s), real, p.dir)
+	}
+	if st, err := os.Lstat(real); err != nil || !st.IsDir() {
+		return nil, warnf(CodeNoMatch, lexical, "glob %s matched no file: its base is not a directory", quote(s))
+	}
+	g := &globSpec{idx: idx, spec: s, root: r}
+	full := pat
+	if rel != "." {
+		g.start = rel
+		full = escapeMeta(rel) + "/" + pat
+	}
+	g.pattern = full
+	g.allowNM = hasSeg(full, "node_modules")
+	g.all = pat == "**" || pat == "**/*"
+	if !strings.Contains(full, "{") {
+		g.segs = strings.Split(full, "/")
+	}
+	if g.start != "" {
+		if ign, why := p.ignoredIn(r, g.start, true, g.allowNM); ign {
+			return nil, warnf(CodeNoMatch, real, "glob %s matched no file: its base directory is ignored (%s)", quote(s), why)
+		}
+	}
+	return g, nil
+}
+
+// ignoredIn is Ignored for any root; allowNM lets node_modules through.
+func (p *Project) ignoredIn(r *rootDir, rel string, isDir, allowNM bool) (bool, string) {
+	comps := strings.Split(rel, "/")
+	for i, c := range comps {
+		if alwaysExcluded(c) {
+			return true, "always excluded: " + c + "/"
+		}
+		if !allowNM && isNodeModules(c) && (i < len(comps)-1 || isDir) {
+			return true, "node_modules/ (name it explicitly to include it)"
+		}
+	}
+	if pat := p.excluded(p.relToProject(filepath.Join(r.dir, rel))); pat != "" {
+		return true, "policy exclude: " + pat
+	}
+	if ign, rule := r.ignore.Match(rel, isDir); ign {
+		return true, explain(rule)
+	}
+	return false, ""
+}
+
+// Expand resolves the specs of one source: literal paths (DESIGN §2:
+// absolute as they are; "./p", "../p" and bare relative paths against the
+// working dir) and globs (doublestar syntax; a glob starting with "./" or
+// "../" against the working dir, an absolute one as it is, any other against
+// the project dir).
+//
+//   - A literal file is taken even if the .gitignore family ignores it; the
+//     policy's name rules still apply (.git/, .taskctl/, Exclude, sensitive
+//     names). A spec with glob characters that names an existing path
+//     literally (e.g. "app/[id]/page.tsx") is taken literally.
+//   - A literal directory ("src" or "src/") stands for the files under it
+//     that the ignore rules let through; if the directory itself is ignored,
+//     only the ignore files inside it apply.
+//   - Globs skip ignored files, never enter .git/, .taskctl/ or (unless the
+//     pattern names it) node_modules/, and do not follow symlinked
+//     directories; a symlinked file they match is taken at its real path if
+//     that lies inside an allowed root.
+//
+// All globs and directories share one walk of the tree. The result holds the
+// literal files in the order given, then every file globs and directories
+// yielded, sorted by Rel; each real path appears once. At most
+// Policy.MaxFiles candidates are returned (one TOO_MANY_FILES warning says
+// how many were dropped). Every refusal is a Warning; none is fatal. If ctx
+// is cancelled the walk stops and the candidates found so far are returned
+// with a warning.
+func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Warning) {
+	var out []Candidate
+	var warns []Warning
+	seen := make(map[string]bool)
+	var globs []*globSpec
+	for i, s := range specs {
+		if msg := checkInput(s); msg != "" {
+			warns = append(warns, *warnf(CodeInvalid, s, "%s: %s", quote(s), msg))
+			continue
+		}
+		var res *resolved
+		var w *Warning
+		if hasMeta(s) {
+			res, w = p.resolve(p.workingDir, s)
+			if w != nil {
+				g, gw := p.compileGlob(i, s)
+				if gw != nil {
+					warns = append(warns, *gw)
+				} else {
+					globs = append(globs, g)
+				}
+				continue
+			}
+		} else if res, w = p.resolve(p.workingDir, s); w != nil {
+			warns = append(warns, *w)
+			continue
+		}
+		if res.info.IsDir() {
+			g, w := p.dirSpec(i, s, res)
+			if w != nil {
+				warns = append(warns, *w)
+			} else {
+				globs = append(globs, g)
+			}
+			continue
+		}
+		if w := fileKind(res); w != nil {
+			warns = append(warns, *w)
+			continue
+		}
+		if w := p.checkName(res, s); w != nil {
+			warns = append(warns, *w)
+			continue
+		}
+		if !seen[res.real] {
+			seen[res.real] = true
+			out = append(out, Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: s})
+		}
+	}
+	if len(globs) > 0 {
+		found, gw := p.expandGlobs(ctx, globs)
+		warns = append(warns, gw...)
+		for _, c := range found {
+			if !seen[c.Path] {
+				seen[c.Path] = true
+				out = append(out, c)
+			}
+		}
+	}
+	if max := p.policy.MaxFiles; len(out) > max {
+		warns = append(warns, Warning{Code: CodeTooManyFiles,
+			Message: fmt.Sprintf("%d files matched; kept the first %d (max files per source)", len(out), max)})
+		out = out[:max:max]
+	}
+	return out, warns
+}
+
+// dirSpec turns a directory named literally into a walk of it.
+func (p *Project) dirSpec(idx int, s string, res *resolved) (*globSpec, *Warning) {
+	g := &globSpec{idx: idx, spec: s, root: res.root, all: true, isDir: true}
+	if res.rel != "." {
+		g.start = res.rel
+		for _, c := range strings.Split(res.rel, "/") {
+			if alwaysExcluded(c) {
+				return nil, warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
+			}
+		}
+		if pat := p.excluded(p.relToProject(res.real)); pat != "" {
+			return nil, warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
+		}
+		g.allowNM = hasSeg(res.rel, "node_modules")
+		if ign, _ := res.root.ignore.Match(res.rel, true); ign {
+			g.fresh = true
+		}
+	}
+	return g, nil
+}
+
+// found is one file a walk yielded.
+type found struct {
+	path, rel string
+	spec      int
+}
+
+// expandGlobs runs the walks the globs need (one per root, plus one per
+// ignored directory named literally) and returns the matches sorted by Rel.
+func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candidate, []Warning) {
+	type walkKey struct {
+		root  *rootDir
+		fresh string
+	}
+	groups := make(map[walkKey][]*globSpec)
+	var keys []walkKey
+	for _, g := range globs {
+		k := walkKey{root: g.root}
+		if g.fresh {
+			k.fresh = g.start
+		}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], g)
+	}
+	var all []found
+	var warns []Warning
+	for _, k := range keys {
+		f, w, err := p.walkGlobs(ctx, k.root, groups[k], k.fresh != "")
+		all = append(all, f...)
+		warns = append(warns, w...)
+		if err != nil {
+			warns = append(warns, Warning{Code: CodeNoMatch, Message: fmt.Sprintf("walk stopped: %v", err)})
+			break
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].rel < all[j].rel })
+	out := make([]Candidate, 0, len(all))
+	for _, f := range all {
+		out = append(out, Candidate{Path: f.path, Rel: f.rel, Spec: globs[f.spec].spec})
+	}
+	for _, g := range globs {
+		if g.count == 0 {
+			what := "glob"
+			if g.isDir {
+				what = "directory"
+			}
+			warns = append(warns, Warning{Code: CodeNoMatch, Path: filepath.Join(g.root.dir, g.start),
+				Message: fmt.Sprintf("%s %s yielded no file (after ignore rules and policy)", what, quote(g.spec))})
+		}
+	}
+	sort.SliceStable(warns, func(i, j int) bool { return warns[i].Path < warns[j].Path })
+	return out, warns
+}
+
+// walkGlobs walks one root once for a group of globs.
+func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, fresh bool) ([]found, []Warning, error) {
+	// Start directories: the distinct starts, minus those below another.
+	starts := make([]string, 0, len(specs))
+	for _, g := range specs {
+		starts = append(starts, g.start)
+	}
+	sort.Strings(starts)
+	var roots []string
+	for _, s := range starts {
+		if len(roots) > 0 && (roots[len(roots)-1] == s || under(roots[len(roots)-1], s)) {
+			continue
+		}
+		roots = append(roots, s)
+	}
+	allowNM := false
+	for _, g := range specs {
+		allowNM = allowNM || g.allowNM
+	}
+	var jobs []dirJob
+	for _, s := range roots {
+		var ch *chain
+		if fresh {
+			ch = ch.push(r.ignore.dir(s))
+		} else {
+			ch = r.ignore.chainFor(s)
+		}
+		jobs = append(jobs, dirJob{rel: s, chain: ch, inNM: hasSeg(s, "node_modules"), start: true})
+	}
+	type result struct {
+		found  []found
+		warns  []Warning
+		counts []int
+	}
+	wk := &walker{r: r, p: p, allowNM: allowNM}
+	res := make([]result, wk.workers())
+	for i := range res {
+		res[i].counts = make([]int, len(specs))
+	}
+	onlyAll := true
+	for _, g := range specs {
+		onlyAll = onlyAll && g.all
+	}
+	if !onlyAll {
+		wk.enter = func(rel string) bool {
+			for _, g := range specs {
+				if (g.start == rel || under(g.start, rel)) && g.couldHold(rel) {
+					return true
+				}
+				if under(rel, g.start) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	prefix := r.dir + "/"
+	if r.dir == "/" {
+		prefix = "/"
+	}
+	isProject := r == p.roots[0]
+	wk.file = func(w int, inNM bool, rel, name string, ent fs.DirEntry) {
+		rs := &res[w]
+		first := -1
+		for i, g := range specs {
+			if g.matchFile(rel, inNM) {
+				rs.counts[i]++
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		if first < 0 {
+			return
+		}
+		path := prefix + rel
+		if !p.policy.AllowSensitive {
+			if pat := p.sensitive.match(rel, name); pat != "" {
+				rs.warns = append(rs.warns, *warnf(CodeSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat))
+				return
+			}
+		}
+		t := ent.Type()
+		switch {
+		case t.IsRegular():
+			projRel := rel
+			if !isProject {
+				projRel = p.relToProject(path)
+			} else {
+				projRel = path[len(prefix):]
+			}
+			rs.found = append(rs.found, found{path: path, rel: projRel, spec: specs[first].idx})
+		case t&fs.ModeSymlink != 0:
+			res, wn := p.resolve(r.dir, rel)
+			if wn != nil {
+				rs.warns = append(rs.warns, *wn)
+				return
+			}
+			if res.info.IsDir() {
+				return // symlinked directories are not followed
+			}
+			if wn := fileKind(res); wn != nil {
+				rs.warns = append(rs.warns, *wn)
+				return
+			}
+			if wn := p.checkName(res, rel); wn != nil {
+				rs.warns = append(rs.warns, *wn)
+				return
+			}
+			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].idx})
+		default:
+			rs.warns = append(rs.warns, *warnf(CodeSpecialFile, path, "special file (%s): never opened", kindName(t)))
+		}
+	}
+	err := wk.run(ctx, jobs)
+	var out []found
+	var warns []Warning
+	for _, rs := range res {
+		out = append(out, rs.found...)
+		warns = append(warns, rs.warns...)
+		for i, c := range rs.counts {
+			specs[i].count += c
+		}
+	}
+	return out, warns, err
+}
+
+// Walk calls fn, in order of Rel, for every file of the project dir that a
+// glob "**" would yield: regular files (and symlinks to regular files inside
+// an allowed root, at their real path, each once) that no ignore rule, no
+// always-excluded directory, no node_modules/, no sensitive name and no size
+// over the cap leaves out. Special files are skipped. info describes the
+// file (for a symlink, its target). The walk itself is parallel; fn is called
+// from one goroutine. If fn returns fs.SkipAll, Walk stops and returns nil;
+// another error stops it and is returned.
+func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInfo) error) error {
+	r := p.roots[0]
+	type entry struct {
+		c    Candidate
+		info fs.FileInfo
+	}
+	wk := &walker{r: r, p: p}
+	res := make([][]entry, wk.workers())
+	prefix := r.dir + "/"
+	if r.dir == "/" {
+		prefix = "/"
+	}
+	wk.file = func(w int, _ bool, rel, name string, ent fs.DirEntry) {
+		if !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
+			return
+		}
+		t := ent.Type()
+		var c Candidate
+		var info fs.FileInfo
+		switch {
+		case t.IsRegular():
+			var err error
+			if info, err = ent.Info(); err != nil {
+				return
+			}
+			c = Candidate{Path: prefix + rel, Rel: rel, Spec: "**"}
+		case t&fs.ModeSymlink != 0:
+			res, wn := p.resolve(r.dir, rel)
+			if wn != nil || fileKind(res) != nil || p.checkName(res, rel) != nil {
+				return
+			}
+			c, info = Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: "**"}, res.info
+		default:
+			return
+		}
+		if info.Size() > p.policy.MaxFileBytes {
+			return
+		}
+		res[w] = append(res[w], entry{c, info})
+	}
+	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true}})
+	if err != nil {
+		return err
+	}
+	var all []entry
+	for _, r := range res {
+		all = append(all, r...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].c.Rel < all[j].c.Rel })
+	seen := make(map[string]bool, len(all))
+	for _, e := range all {
+		if seen[e.c.Path] {
+			continue
+		}
+		seen[e.c.Path] = true
+		if err := fn(e.c, e.info); err != nil {
+			if errors.Is(err, fs.SkipAll) {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,411 @@
+package project
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Names of the ignore files read in every directory, in increasing order of
+// precedence within one directory.
+const (
+	gitignoreName     = ".gitignore"
+	taskctlignoreName = ".taskctlignore"
+	infoExcludeName   = ".git/info/exclude"
+	maxIgnoreFile     = 1 << 20
+)
+
+// A Rule is one pattern line of a .gitignore-family file.
+type Rule struct {
+	Source  string // the file, slash-separated relative to the root: ".gitignore", "sub/.taskctlignore", ".git/info/exclude"
+	Line    int    // 1-based line number in Source
+	Pattern string // the line as written (trailing CR removed)
+	Negate  bool   // "!pattern": re-includes
+	DirOnly bool   // "pattern/": matches directories only
+
+	domain   string // the directory of Source ("" for the root and info/exclude)
+	glob     string // doublestar pattern (anchored rules: relative to domain)
+	anchored bool   // the pattern held a slash: matched against the path below domain
+	kind     byte   // basename fast paths: kindLiteral, kindSuffix, kindPrefix, kindGlob
+	lit      string
+	dirStar  bool // anchored pattern ending in "/**": matches below the directory, not the directory itself
+}
+
+const (
+	kindGlob byte = iota
+	kindLiteral
+	kindSuffix
+	kindPrefix
+)
+
+// String renders a rule as "file:line: pattern", the form used in explanations.
+func (r *Rule) String() string {
+	return fmt.Sprintf("%s:%d: %s", r.Source, r.Line, r.Pattern)
+}
+
+// PatternError is a line of an ignore file that could not be parsed; the line
+// is skipped and the rest of the file still applies.
+type PatternError struct {
+	Source string
+	Line   int
+	Text   string
+	Err    error
+}
+
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("%s:%d: bad pattern %q: %v", e.Source, e.Line, e.Text, e.Err)
+}
+
+func (e *PatternError) Unwrap() error { return e.Err }
+
+// ParseRules parses the content of one .gitignore-family file with git's
+// rules: blank lines and lines starting with "#" are skipped, "\#" and "\!"
+// escape a leading "#" or "!", trailing spaces are dropped unless escaped
+// with a backslash, "!" negates, a trailing "/" matches directories only, and
+// a pattern holding a slash elsewhere is anchored to domain (the directory of
+// the file, slash-separated, "" for the root). Braces are literal, as in git.
+//
+// A line that is not a valid pattern is reported in the returned errors and
+// skipped; the other rules are still returned (a partial error).
+func ParseRules(source, domain string, data []byte) ([]Rule, []error) {
+	var rules []Rule
+	var errs []error
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	line := 0
+	for len(data) > 0 {
+		line++
+		var text []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			text, data = data[:i], data[i+1:]
+		} else {
+			text, data = data, nil
+		}
+		text = bytes.TrimSuffix(text, []byte("\r"))
+		r, err := parseRule(string(text))
+		if err != nil {
+			errs = append(errs, &PatternError{Source: source, Line: line, Text: string(text), Err: err})
+			continue
+		}
+		if r == nil {
+			continue
+		}
+		r.Source, r.Line, r.domain = source, line, domain
+		rules = append(rules, *r)
+	}
+	return rules, errs
+}
+
+var errBadPattern = errors.New("syntax error in pattern")
+
+func parseRule(text string) (*Rule, error) {
+	r := &Rule{Pattern: text}
+	p := text
+	if p == "" || p[0] == '#' {
+		return nil, nil
+	}
+	// Trailing spaces are dropped unless the last one is escaped.
+	for strings.HasSuffix(p, " ") && !strings.HasSuffix(p, "\\ ") {
+		p = p[:len(p)-1]
+	}
+	if strings.HasSuffix(p, "\\ ") {
+		p = p[:len(p)-2] + " "
+	}
+	if p == "" {
+		return nil, nil
+	}
+	switch {
+	case p[0] == '!':
+		r.Negate = true
+		p = p[1:]
+	case strings.HasPrefix(p, `\!`), strings.HasPrefix(p, `\#`):
+		p = p[1:]
+	}
+	if strings.HasSuffix(p, "/") {
+		r.DirOnly = true
+		p = strings.TrimRight(p, "/")
+	}
+	if p == "" {
+		return nil, nil
+	}
+	if strings.Contains(p, "/") {
+		r.anchored = true
+		p = strings.TrimPrefix(p, "/")
+		if strings.HasSuffix(p, "/**") {
+			r.dirStar = true
+		}
+	}
+	p = escapeBraces(p)
+	if !doublestar.ValidatePattern(p) {
+		return nil, errBadPattern
+	}
+	r.glob = p
+	if !r.anchored {
+		r.kind, r.lit = classify(p)
+	}
+	return r, nil
+}
+
+// escapeBraces escapes unescaped "{" and "}": git's wildmatch has no
+// alternatives, doublestar has.
+func escapeBraces(p string) string {
+	if !strings.ContainsAny(p, "{}") {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\\' && i+1 < len(p) {
+			b.WriteByte(c)
+			b.WriteByte(p[i+1])
+			i++
+			continue
+		}
+		if c == '{' || c == '}' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// classify finds the cheap shapes of a basename pattern: "name", "*suffix",
+// "prefix*".
+func classify(p string) (byte, string) {
+	const meta = `*?[\`
+	if !strings.ContainsAny(p, meta) {
+		return kindLiteral, p
+	}
+	if p[0] == '*' && !strings.ContainsAny(p[1:], meta) {
+		return kindSuffix, p[1:]
+	}
+	if p[len(p)-1] == '*' && !strings.ContainsAny(p[:len(p)-1], meta) {
+		return kindPrefix, p[:len(p)-1]
+	}
+	return kindGlob, ""
+}
+
+// match reports whether r matches the path rel (relative to the root, with
+// base name name). The caller guarantees rel lies below r.domain.
+func (r *Rule) match(rel, name string, isDir bool) bool {
+	if r.DirOnly && !isDir {
+		return false
+	}
+	if !r.anchored {
+		switch r.kind {
+		case kindLiteral:
+			return name == r.lit
+		case kindSuffix:
+			return strings.HasSuffix(name, r.lit)
+		case kindPrefix:
+			return strings.HasPrefix(name, r.lit)
+		}
+		return doublestar.MatchUnvalidated(r.glob, name)
+	}
+	sub := rel
+	if r.domain != "" {
+		sub = rel[len(r.domain)+1:]
+	}
+	if !doublestar.MatchUnvalidated(r.glob, sub) {
+		return false
+	}
+	if r.dirStar && doublestar.MatchUnvalidated(r.glob[:len(r.glob)-3], sub) {
+		return false // "dir/**" matches what is inside dir, not dir itself
+	}
+	return true
+}
+
+// ruleSet holds the rules that apply from one directory down, in increasing
+// precedence: for the root, .git/info/exclude then .gitignore then
+// .taskctlignore; for other directories the last two.
+type ruleSet struct {
+	rules []Rule
+}
+
+// chain is the stack of rule sets of a directory and its ancestors; the
+// deepest comes first.
+type chain struct {
+	set    *ruleSet
+	parent *chain
+}
+
+func (c *chain) push(s *ruleSet) *chain {
+	if s == nil || len(s.rules) == 0 {
+		return c
+	}
+	return &chain{set: s, parent: c}
+}
+
+// match returns the deciding rule for rel, or nil when no rule matches. The
+// deepest file wins, and within a file the last matching line.
+func (c *chain) match(rel, name string, isDir bool) *Rule {
+	for n := c; n != nil; n = n.parent {
+		rs := n.set.rules
+		for i := len(rs) - 1; i >= 0; i-- {
+			if rs[i].match(rel, name, isDir) {
+				return &rs[i]
+			}
+		}
+	}
+	return nil
+}
+
+// A Matcher answers "is this path ignored, and why" for one tree, using the
+// .gitignore family: .git/info/exclude, then .gitignore and .taskctlignore in
+// every directory (deeper files take precedence, .taskctlignore over
+// .gitignore in the same directory, and within a file the last matching line
+// wins). It is usable without the walker: Match checks every ancestor
+// directory first, as git does, so a file inside an ignored directory is
+// ignored even when a negation names it ("logs/" then "!logs/keep.txt").
+//
+// The global core.excludesFile is not read: what taskctl sees must not
+// depend on the user's home directory.
+//
+// Ignore files are read through fsys (for a project, the os.Root's FS, so a
+// .gitignore that is a symlink out of the project is not followed). A
+// Matcher is safe for concurrent use; files are read once and cached.
+type Matcher struct {
+	fsys fs.FS
+
+	mu   sync.Mutex
+	sets map[string]*ruleSet
+	errs []error
+}
+
+// NewMatcher returns a Matcher reading ignore files from fsys, whose root is
+// the top of the tree.
+func NewMatcher(fsys fs.FS) *Matcher {
+	return &Matcher{fsys: fsys, sets: make(map[string]*ruleSet)}
+}
+
+// Errors returns the problems met so far reading ignore files: bad pattern
+// lines (*PatternError) and unreadable files. None of them stops matching.
+func (m *Matcher) Errors() []error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]error(nil), m.errs...)
+}
+
+// dir returns the rule set of directory dir ("" for the root), reading it on
+// first use.
+func (m *Matcher) dir(dir string) *ruleSet {
+	m.mu.Lock()
+	s, ok := m.sets[dir]
+	m.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = &ruleSet{}
+	var errs []error
+	read := func(name string) {
+		file := name
+		if dir != "" {
+			file = dir + "/" + name
+		}
+		data, err := readSmall(m.fsys, file)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("read %s: %w", file, err))
+			}
+			return
+		}
+		rules, perrs := ParseRules(file, dir, data)
+		s.rules = append(s.rules, rules...)
+		errs = append(errs, perrs...)
+	}
+	if dir == "" {
+		read(infoExcludeName)
+	}
+	read(gitignoreName)
+	read(taskctlignoreName)
+	m.mu.Lock()
+	if prev, ok := m.sets[dir]; ok {
+		s = prev
+	} else {
+		m.sets[dir] = s
+		m.errs = append(m.errs, errs...)
+	}
+	m.mu.Unlock()
+	return s
+}
+
+// readSmall reads a regular file of at most maxIgnoreFile bytes.
+func readSmall(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxIgnoreFile {
+		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
+	}
+	return data, nil
+}
+
+// chainFor returns the rule chain that applies inside directory dir: the
+// rule sets of the root, every ancestor and dir itself.
+func (m *Matcher) chainFor(dir string) *chain {
+	c := (*chain)(nil).push(m.dir(""))
+	if dir == "" {
+		return c
+	}
+	for i := 0; i <= len(dir); i++ {
+		if i == len(dir) || dir[i] == '/' {
+			c = c.push(m.dir(dir[:i]))
+		}
+	}
+	return c
+}
+
+// Match reports whether rel (slash-separated, relative to the root, no "."
+// or ".." components) is ignored, and the rule that decided. A nil rule
+// means no rule matched. When an ancestor directory is ignored, that
+// directory's rule is returned.
+func (m *Matcher) Match(rel string, isDir bool) (bool, *Rule) {
+	rel = strings.Trim(rel, "/")
+	if rel == "" || rel == "." {
+		return false, nil
+	}
+	c := (*chain)(nil).push(m.dir(""))
+	start := 0
+	for i := 0; i <= len(rel); i++ {
+		if i < len(rel) && rel[i] != '/' {
+			continue
+		}
+		sub, name, last := rel[:i], rel[start:i], i == len(rel)
+		start = i + 1
+		r := c.match(sub, name, !last || isDir)
+		if r != nil && !r.Negate {
+			return true, r
+		}
+		if last {
+			return false, r
+		}
+		c = c.push(m.dir(sub))
+	}
+	return false, nil
+}
+
+// explain renders the reason a path is ignored.
+func explain(r *Rule) string {
+	if r == nil {
+		return ""
+	}
+	return r.String()
+}

@@ -1,0 +1,157 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+const (
+	maxPathLen  = 4096 // PATH_MAX on Linux
+	maxNameLen  = 255  // NAME_MAX
+	maxSymlinks = 40   // the kernel's limit on links followed in one lookup
+)
+
+// checkInput rejects what is never a portable path, before anything touches
+// the file system. It returns a message, or "".
+func checkInput(s string) string {
+	switch {
+	case s == "":
+		return "empty path"
+	case len(s) > maxPathLen:
+		return fmt.Sprintf("path is %d bytes long (the limit is %d)", len(s), maxPathLen)
+	case strings.IndexByte(s, 0) >= 0:
+		return "path holds a NUL byte"
+	case strings.IndexByte(s, '\\') >= 0:
+		return `path holds a backslash (use "/"; Windows forms are not accepted)`
+	case len(s) >= 2 && s[1] == ':' && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z'):
+		return "path has a Windows drive letter"
+	case strings.HasPrefix(s, "//"):
+		return "path has a UNC-style leading //"
+	case !utf8.ValidString(s):
+		return "path is not valid UTF-8"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Sprintf("path holds control character %U", r)
+		}
+	}
+	for _, c := range strings.Split(s, "/") {
+		if len(c) > maxNameLen {
+			return fmt.Sprintf("a path component is %d bytes long (the limit is %d)", len(c), maxNameLen)
+		}
+	}
+	return ""
+}
+
+// quote shortens and quotes raw input for a message.
+func quote(s string) string {
+	if len(s) > 120 {
+		s = s[:120] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// within reports whether p lies in or is dir, comparing path components.
+// Both are clean absolute paths.
+func within(dir, p string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	if len(p) < len(dir) || p[:len(dir)] != dir {
+		return false
+	}
+	return len(p) == len(dir) || p[len(dir)] == '/'
+}
+
+// errLoop and errNotDir are the failures of evalPath besides *PathError.
+var (
+	errLoop   = errors.New("too many levels of symbolic links")
+	errNotDir = errors.New("not a directory")
+)
+
+// evalPath resolves every symlink of the absolute path p the way the kernel
+// would: component by component, ".." applied to the directory reached so far
+// (not lexically), a relative link target relative to the link's directory,
+// an absolute one from "/". It returns the real path, which has no symlink
+// left at the time of the lookup. On failure it also returns how far it got:
+// the real path of the part resolved, joined lexically with the rest; the
+// caller uses it only to tell "outside" from "not found".
+func evalPath(p string) (real string, err error) {
+	resolved := "/"
+	rest := p
+	links := 0
+	for rest != "" {
+		comp, more := rest, false
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			comp, rest, more = rest[:i], rest[i+1:], true
+		} else {
+			rest = ""
+		}
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, comp)
+		st, err := os.Lstat(next)
+		if err != nil {
+			return filepath.Join(next, rest), err
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			if more && !st.IsDir() {
+				return filepath.Join(next, rest), errNotDir
+			}
+			resolved = next
+			continue
+		}
+		links++
+		if links > maxSymlinks {
+			return filepath.Join(next, rest), errLoop
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return filepath.Join(next, rest), err
+		}
+		if target == "" {
+			return filepath.Join(next, rest), syscall.ENOENT
+		}
+		if strings.HasPrefix(target, "/") {
+			resolved = "/"
+		}
+		if more {
+			rest = target + "/" + rest
+		} else {
+			rest = target
+		}
+	}
+	return resolved, nil
+}
+
+// classifyErr maps a lookup failure to a warning code and a short message.
+func classifyErr(err error) (code, msg string) {
+	switch {
+	case errors.Is(err, errLoop), errors.Is(err, syscall.ELOOP):
+		return CodeInvalid, "too many levels of symbolic links"
+	case errors.Is(err, errNotDir), errors.Is(err, syscall.ENOTDIR):
+		return CodeNotFound, "a path component is not a directory"
+	case errors.Is(err, fs.ErrNotExist):
+		return CodeNotFound, "no such file or directory"
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return CodeInvalid, "file name too long"
+	case errors.Is(err, fs.ErrPermission):
+		return CodeUnreadable, "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return CodeUnreadable, pe.Err.Error()
+	}
+	return CodeUnreadable, err.Error()
+}

@@ -1,0 +1,143 @@
+package project
+
+import (
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Policy is what the resolver lets through. The zero value of a field means
+// its default (see DefaultPolicy); a template may only narrow a policy, never
+// widen it: that is the caller's rule to keep.
+type Policy struct {
+	// MaxFileBytes caps the size of one file (default 10 MiB). Larger files
+	// are refused with FILE_TOO_LARGE; the size a stat reports is never
+	// trusted, reads stop at the cap.
+	MaxFileBytes int64
+	// MaxFiles caps the files one source (one Expand call) yields (default
+	// 1000); the rest are dropped with one TOO_MANY_FILES warning.
+	MaxFiles int
+	// Sensitive are base-name patterns (path.Match syntax, compared
+	// case-insensitively; a pattern holding "/" is a doublestar pattern on the
+	// whole slash path relative to the project) of files refused with
+	// PATH_SENSITIVE unless AllowSensitive.
+	Sensitive      []string
+	AllowSensitive bool
+	// Exclude are extra doublestar patterns, on slash paths relative to the
+	// project dir, that are excluded like .git/ (PATH_IGNORED), even when
+	// named explicitly.
+	Exclude []string
+	// ExtraRoots are more directories (absolute) paths may lie in besides the
+	// project dir. Only configuration or a flag may add them.
+	ExtraRoots []string
+}
+
+// DefaultSensitive is the built-in list of sensitive base names.
+var defaultSensitive = []string{
+	".env", ".env.*", ".envrc",
+	"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",
+	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	".netrc", "_netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials",
+	".htpasswd", "credentials", "credentials.*", "*.credentials",
+}
+
+// DefaultPolicy returns the default policy: 10 MiB a file, 1000 files a
+// source, the built-in sensitive names, nothing extra excluded, no extra
+// roots.
+func DefaultPolicy() Policy {
+	return Policy{
+		MaxFileBytes: 10 << 20,
+		MaxFiles:     1000,
+		Sensitive:    append([]string(nil), defaultSensitive...),
+	}
+}
+
+// withDefaults fills zero fields.
+func (p Policy) withDefaults() Policy {
+	d := DefaultPolicy()
+	if p.MaxFileBytes <= 0 {
+		p.MaxFileBytes = d.MaxFileBytes
+	}
+	if p.MaxFiles <= 0 {
+		p.MaxFiles = d.MaxFiles
+	}
+	if p.Sensitive == nil {
+		p.Sensitive = d.Sensitive
+	}
+	return p
+}
+
+// nameSet is a compiled list of case-insensitive name patterns.
+type nameSet struct {
+	exact    map[string]string // lower-case name -> pattern
+	prefixes []namePat
+	suffixes []namePat
+	globs    []namePat
+	paths    []namePat // patterns with a slash, on the whole rel path
+}
+
+type namePat struct{ lit, pat string }
+
+func compileNames(pats []string) *nameSet {
+	s := &nameSet{exact: make(map[string]string)}
+	for _, p := range pats {
+		lp := strings.ToLower(p)
+		switch {
+		case strings.Contains(lp, "/"):
+			s.paths = append(s.paths, namePat{lp, p})
+		case !strings.ContainsAny(lp, `*?[\`):
+			s.exact[lp] = p
+		case strings.HasSuffix(lp, "*") && !strings.ContainsAny(lp[:len(lp)-1], `*?[\`):
+			s.prefixes = append(s.prefixes, namePat{lp[:len(lp)-1], p})
+		case strings.HasPrefix(lp, "*") && !strings.ContainsAny(lp[1:], `*?[\`):
+			s.suffixes = append(s.suffixes, namePat{lp[1:], p})
+		default:
+			s.globs = append(s.globs, namePat{lp, p})
+		}
+	}
+	return s
+}
+
+// match returns the pattern that matches base name name (or rel, for
+// slash patterns), or "".
+func (s *nameSet) match(rel, name string) string {
+	ln := strings.ToLower(name)
+	if p, ok := s.exact[ln]; ok {
+		return p
+	}
+	for _, np := range s.prefixes {
+		if strings.HasPrefix(ln, np.lit) {
+			return np.pat
+		}
+	}
+	for _, np := range s.suffixes {
+		if strings.HasSuffix(ln, np.lit) {
+			return np.pat
+		}
+	}
+	for _, np := range s.globs {
+		if ok, _ := path.Match(np.lit, ln); ok {
+			return np.pat
+		}
+	}
+	if len(s.paths) > 0 {
+		lr := strings.ToLower(rel)
+		for _, np := range s.paths {
+			if doublestar.MatchUnvalidated(np.lit, lr) {
+				return np.pat
+			}
+		}
+	}
+	return ""
+}
+
+// alwaysExcluded reports whether a directory name is never entered nor read:
+// .git and .taskctl, compared case-insensitively (macOS and Windows file
+// systems fold case).
+func alwaysExcluded(name string) bool {
+	return len(name) == 4 && strings.EqualFold(name, ".git") ||
+		len(name) == 8 && strings.EqualFold(name, ".taskctl")
+}
+
+func isNodeModules(name string) bool { return name == "node_modules" }

@@ -1,0 +1,318 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Markers are the built-in project markers, in order of priority: the
+// nearest ".git" wins, else the nearest "package.json", else the first of the
+// rest found upwards. Extra markers come after them.
+var builtinMarkers = []string{".git", "package.json", "pyproject.toml", "Cargo.toml", "go.mod", "pom.xml", "build.gradle", ".taskctl"}
+
+// Markers returns the built-in project markers in priority order.
+func Markers() []string { return append([]string(nil), builtinMarkers...) }
+
+// WorkspaceName is the directory, in the project dir, taskctl writes to.
+const WorkspaceName = ".taskctl"
+
+// Options say where a project is.
+type Options struct {
+	WorkingDir string   // absolute (a relative one is made absolute); "" means os.Getwd()
+	ProjectDir string   // "" means Detect from WorkingDir; relative means relative to WorkingDir
+	Markers    []string // extra markers, tried after the built-in ones
+	Policy     Policy   // zero fields take their defaults
+}
+
+// A Project is an opened project: its three directories, its policy, and an
+// *os.Root at the project dir (plus one per extra root) that every read goes
+// through. Its methods are safe for concurrent use. Close it when done.
+type Project struct {
+	dir, workingDir, marker string
+	policy                  Policy
+	roots                   []*rootDir // roots[0] is the project dir
+	sensitive               *nameSet
+}
+
+// rootDir is one allowed root: its real path, its os.Root, its ignore rules.
+type rootDir struct {
+	dir    string
+	root   *os.Root
+	ignore *Matcher
+}
+
+// Detect finds the project dir of workingDir: upwards from the real path of
+// workingDir, the nearest directory holding ".git" (a directory, or a file as
+// in worktrees and submodules); else the nearest holding "package.json";
+// else, for each of the other markers in order ("pyproject.toml",
+// "Cargo.toml", "go.mod", "pom.xml", "build.gradle", ".taskctl", then
+// extraMarkers), the nearest holding it. marker names what decided; when
+// nothing is found dir is workingDir's real path and marker is "".
+func Detect(workingDir string, extraMarkers []string) (dir, marker string, err error) {
+	wd, err := realDir(workingDir)
+	if err != nil {
+		return "", "", err
+	}
+	markers := append(Markers(), extraMarkers...)
+	for _, m := range markers {
+		if m == "" || strings.ContainsRune(m, '/') || m == "." || m == ".." {
+			continue
+		}
+		for d := wd; ; d = filepath.Dir(d) {
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				return d, m, nil
+			}
+			if d == "/" || d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return wd, "", nil
+}
+
+// realDir returns the real absolute path of an existing directory.
+func realDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", &fs.PathError{Op: "open", Path: abs, Err: errors.New("not a directory")}
+	}
+	return real, nil
+}
+
+// Open opens the project that opts describe. The working dir and the
+// project dir must exist; both are kept as real paths (symlinks evaluated),
+// so every path the Project returns is real and absolute.
+func Open(opts Options) (*Project, error) {
+	wd := opts.WorkingDir
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("working dir: %w", err)
+		}
+	}
+	wd, err := realDir(wd)
+	if err != nil {
+		return nil, fmt.Errorf("working dir: %w", err)
+	}
+	p := &Project{workingDir: wd, policy: opts.Policy.withDefaults()}
+	if opts.ProjectDir != "" {
+		pd := opts.ProjectDir
+		if !filepath.IsAbs(pd) {
+			pd = filepath.Join(wd, pd)
+		}
+		if p.dir, err = realDir(pd); err != nil {
+			return nil, fmt.Errorf("project dir: %w", err)
+		}
+		for _, m := range append(Markers(), opts.Markers...) {
+			if _, err := os.Lstat(filepath.Join(p.dir, m)); err == nil && m != "" && !strings.Contains(m, "/") {
+				p.marker = m
+				break
+			}
+		}
+	} else if p.dir, p.marker, err = Detect(wd, opts.Markers); err != nil {
+		return nil, fmt.Errorf("detect project: %w", err)
+	}
+	dirs := []string{p.dir}
+	for _, r := range p.policy.ExtraRoots {
+		if !filepath.IsAbs(r) {
+			return nil, fmt.Errorf("extra root %s: not an absolute path", r)
+		}
+		rd, err := realDir(r)
+		if err != nil {
+			return nil, fmt.Errorf("extra root: %w", err)
+		}
+		dirs = append(dirs, rd)
+	}
+	for _, d := range dirs {
+		root, err := os.OpenRoot(d)
+		if err != nil {
+			p.Close()
+			return nil, fmt.Errorf("open root: %w", err)
+		}
+		p.roots = append(p.roots, &rootDir{dir: d, root: root, ignore: NewMatcher(root.FS())})
+	}
+	p.sensitive = compileNames(p.policy.Sensitive)
+	return p, nil
+}
+
+// Close closes the roots.
+func (p *Project) Close() error {
+	var errs []error
+	for _, r := range p.roots {
+		errs = append(errs, r.root.Close())
+	}
+	p.roots = nil
+	return errors.Join(errs...)
+}
+
+// Dir returns the project dir (real, absolute).
+func (p *Project) Dir() string { return p.dir }
+
+// WorkingDir returns the working dir (real, absolute).
+func (p *Project) WorkingDir() string { return p.workingDir }
+
+// Workspace returns <project>/.taskctl, whether or not it exists yet.
+func (p *Project) Workspace() string { return filepath.Join(p.dir, WorkspaceName) }
+
+// Marker returns the marker that decided the project dir (".git",
+// "package.json", ...), or "" when it fell back to the working dir. When the
+// project dir was given, it is the first marker present in it, or "".
+func (p *Project) Marker() string { return p.marker }
+
+// Root returns the *os.Root opened at the project dir. Everything read
+// through it stays inside the project dir, whatever symlinks say; it follows
+// only relative symlinks that stay inside.
+func (p *Project) Root() *os.Root { return p.roots[0].root }
+
+// Policy returns the effective policy (defaults filled in).
+func (p *Project) Policy() Policy { return p.policy }
+
+// Ignored reports whether rel (slash-separated, relative to the project
+// dir) is left out of walks and globs, and why: "always excluded: .git/",
+// "node_modules/ (name it explicitly to include it)", "policy exclude:
+// PATTERN", or the deciding ignore-file rule as "FILE:LINE: PATTERN". The
+// precedence, highest first: .git/ and .taskctl/; node_modules/; the policy's
+// Exclude patterns; the .gitignore family (see Matcher).
+func (p *Project) Ignored(rel string, isDir bool) (bool, string) {
+	rel = strings.Trim(filepath.ToSlash(rel), "/")
+	if rel == "" || rel == "." {
+		return false, ""
+	}
+	comps := strings.Split(rel, "/")
+	for i, c := range comps {
+		if alwaysExcluded(c) {
+			return true, "always excluded: " + c + "/"
+		}
+		if isNodeModules(c) && (i < len(comps)-1 || isDir) {
+			return true, "node_modules/ (name it explicitly to include it)"
+		}
+	}
+	if pat := p.excluded(rel); pat != "" {
+		return true, "policy exclude: " + pat
+	}
+	ign, r := p.roots[0].ignore.Match(rel, isDir)
+	if ign {
+		return true, explain(r)
+	}
+	return false, ""
+}
+
+// IgnoreErrors returns the problems met reading ignore files so far (bad
+// pattern lines, unreadable files). They never stop a walk.
+func (p *Project) IgnoreErrors() []error {
+	var errs []error
+	for _, r := range p.roots {
+		errs = append(errs, r.ignore.Errors()...)
+	}
+	return errs
+}
+
+// EnsureWorkspace creates <project>/.taskctl/<sub...> if needed and returns
+// its absolute path. It is the only method that writes. It works through the
+// project's os.Root and refuses any component that is a symlink, so nothing
+// is ever written outside the project; into every directory it creates it
+// writes a ".gitignore" holding "*" so the workspace never gets committed.
+// Each sub must be a single plain name (no "/", ".", ".." or NUL).
+func (p *Project) EnsureWorkspace(sub ...string) (string, error) {
+	rel := WorkspaceName
+	for i := -1; i < len(sub); i++ {
+		if i >= 0 {
+			s := sub[i]
+			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
+				return "", fmt.Errorf("workspace: bad directory name %q", s)
+			}
+			rel += "/" + s
+		}
+		st, err := p.Root().Lstat(rel)
+		switch {
+		case err == nil && st.Mode()&fs.ModeSymlink != 0:
+			return "", fmt.Errorf("workspace: %s is a symlink; refusing to write through it", filepath.Join(p.dir, rel))
+		case err == nil && !st.IsDir():
+			return "", fmt.Errorf("workspace: %s is not a directory", filepath.Join(p.dir, rel))
+		case err == nil:
+			continue
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", fmt.Errorf("workspace: %w", err)
+		}
+		if err := p.Root().Mkdir(rel, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("workspace: %w", err)
+		}
+		f, err := p.Root().OpenFile(rel+"/.gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("workspace: %w", err)
+		}
+		if err == nil {
+			_, werr := f.WriteString("*\n")
+			if cerr := f.Close(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				return "", fmt.Errorf("workspace: %w", werr)
+			}
+		}
+	}
+	return filepath.Join(p.dir, filepath.FromSlash(rel)), nil
+}
+
+// excluded returns the policy Exclude pattern matching rel, or "".
+func (p *Project) excluded(rel string) string {
+	for _, pat := range p.policy.Exclude {
+		if doublestarMatch(pat, rel) {
+			return pat
+		}
+	}
+	return ""
+}
+
+// rootOf returns the allowed root that real lies in, and real relative to
+// it (slash-separated, "." for the root itself).
+func (p *Project) rootOf(real string) (*rootDir, string) {
+	for _, r := range p.roots {
+		if within(r.dir, real) {
+			if real == r.dir {
+				return r, "."
+			}
+			off := len(r.dir) + 1
+			if r.dir == "/" {
+				off = 1
+			}
+			return r, filepath.ToSlash(real[off:])
+		}
+	}
+	return nil, ""
+}
+
+// relToProject renders real relative to the project dir, slash-separated
+// (with "../" when it lies in an extra root).
+func (p *Project) relToProject(real string) string {
+	if within(p.dir, real) {
+		if real == p.dir {
+			return "."
+		}
+		off := len(p.dir) + 1
+		if p.dir == "/" {
+			off = 1
+		}
+		return filepath.ToSlash(real[off:])
+	}
+	rel, err := filepath.Rel(p.dir, real)
+	if err != nil {
+		return filepath.ToSlash(real)
+	}
+	return filepath.ToSlash(rel)
+}

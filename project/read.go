@@ -1,0 +1,160 @@
+package project
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// A File is a file read through the project's root.
+type File struct {
+	Path    string      // absolute real path
+	Rel     string      // relative to the project dir, slash-separated
+	Size    int64       // bytes read (not what stat said)
+	ModTime time.Time   // from fstat of the descriptor read
+	Mode    fs.FileMode // from fstat of the descriptor read
+	Content []byte      // nil when Binary
+	Binary  bool        // a NUL byte in the first 8 KiB and no UTF-16/UTF-32 byte-order mark
+}
+
+const (
+	openFlags   = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
+	binaryProbe = 8 << 10
+)
+
+// Read reads a candidate through the os.Root of the allowed root its path
+// lies in. The file is opened with O_RDONLY|O_NONBLOCK|O_NOCTTY (so a FIFO
+// swapped in cannot block and a terminal cannot become the controlling one),
+// fstat'ed, and refused unless it is a regular file; its content comes from
+// that same descriptor, so a symlink swapped in after the candidate was
+// resolved cannot make Read return bytes from outside the root. The size cap
+// is enforced on the bytes actually read. A path that is (or, after a swap,
+// has become) an absolute symlink staying inside the root is resolved again
+// and opened at its real path; one leading outside is refused.
+//
+// The name rules (.git/, .taskctl/, Exclude, sensitive names) are checked
+// again, so a Candidate made by hand gets no more than one from Expand.
+func (p *Project) Read(c Candidate) (*File, *Warning) {
+	path := c.Path
+	if !filepath.IsAbs(path) {
+		return nil, warnf(CodeInvalid, path, "candidate path %s is not absolute", quote(path))
+	}
+	if msg := checkInput(path); msg != "" {
+		return nil, warnf(CodeInvalid, path, "%s: %s", quote(path), msg)
+	}
+	path = filepath.Clean(path)
+	r, rel := p.rootOf(path)
+	if r == nil {
+		return nil, warnf(CodeOutsideProject, path, "outside the project dir %s", p.dir)
+	}
+	f, err := r.root.OpenFile(rel, openFlags, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Perhaps a symlink os.Root will not follow (an absolute one):
+		// resolve it ourselves, check the real path, open that.
+		res, w := p.resolve(r.dir, rel)
+		if w != nil {
+			return nil, w
+		}
+		if res.real != path {
+			path, r, rel = res.real, res.root, res.rel
+			f, err = r.root.OpenFile(rel, openFlags, 0)
+		}
+	}
+	if err != nil {
+		code, msg := classifyErr(err)
+		if isEscape(err) {
+			code, msg = CodeOutsideProject, "resolves outside the project dir "+p.dir
+		}
+		return nil, warnf(code, path, "%s", msg)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		code, msg := classifyErr(err)
+		return nil, warnf(code, path, "%s", msg)
+	}
+	res := &resolved{real: path, root: r, rel: rel, info: st}
+	if w := fileKind(res); w != nil {
+		return nil, w
+	}
+	if w := p.checkName(res, c.Path); w != nil {
+		return nil, w
+	}
+	max := p.policy.MaxFileBytes
+	if st.Size() > max {
+		return nil, warnf(CodeTooLarge, path, "%d bytes, over the %d-byte cap", st.Size(), max)
+	}
+	data, err := readCapped(f, st.Size(), max)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, warnf(CodeTooLarge, path, "grew past the %d-byte cap while read", max)
+		}
+		code, msg := classifyErr(err)
+		return nil, warnf(code, path, "%s", msg)
+	}
+	file := &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: st.ModTime(), Mode: st.Mode()}
+	if IsBinary(data) {
+		file.Binary = true
+	} else {
+		file.Content = data
+	}
+	return file, nil
+}
+
+var errTooLarge = errors.New("file too large")
+
+// readCapped reads r to the end, failing with errTooLarge past max bytes;
+// hint (the stat size) only sizes the first buffer.
+func readCapped(r io.Reader, hint, max int64) ([]byte, error) {
+	if hint < 0 || hint > max {
+		hint = max
+	}
+	buf := make([]byte, 0, hint+1)
+	lr := io.LimitReader(r, max+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > max {
+			return nil, errTooLarge
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			if errors.Is(err, syscall.EAGAIN) {
+				return nil, &fs.PathError{Op: "read", Err: err}
+			}
+			return nil, err
+		}
+	}
+}
+
+// IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB,
+// unless it starts with a UTF-16 or UTF-32 byte-order mark (such text is full
+// of NULs).
+func IsBinary(data []byte) bool {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}), bytes.HasPrefix(data, []byte{0xfe, 0xff}),
+		bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}):
+		return false
+	}
+	if len(data) > binaryProbe {
+		data = data[:binaryProbe]
+	}
+	return bytes.IndexByte(data, 0) >= 0
+}
+
+// isEscape reports os.Root's "path escapes from parent" refusal, which has
+// no exported sentinel.
+func isEscape(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
+}

@@ -10,10 +10,10 @@ import (
 
 type grepOpts struct {
 	recursive, filesWith, filesWithout, count, lineNum, noName, withName bool
-	fold, invert, word, line, onlyMatch, quiet, silent, nulData, nulName  bool
-	text, skipBinary                                                      bool
-	maxCount                                                              int64
-	includes                                                              []globRule
+	fold, invert, word, line, onlyMatch, quiet, silent, nulData, nulName bool
+	text, skipBinary                                                     bool
+	maxCount                                                             int64
+	includes                                                             []globRule
 }
 
 type globRule struct {
@@ -181,10 +181,10 @@ func runGrep(c *cmd, args []string) int {
 			g.search("(standard input)", data)
 			continue
 		}
-		if !g.included(name, true) {
+		fi, err := c.fs.stat(c.dir, name)
+		if err == nil && !fi.IsDir() && !g.included(name, true) {
 			continue
 		}
-		fi, err := c.fs.stat(c.dir, name)
 		if err != nil {
 			g.fileErr(name, err)
 			continue
@@ -348,7 +348,10 @@ func (g *grepRun) search(name string, data []byte) {
 			if o.invert {
 				return o.maxCount < 0 || count < o.maxCount
 			}
-			n := lineNumber(start)
+			n := 0
+			if o.lineNum {
+				n = lineNumber(start)
+			}
 			for _, m := range g.m.all(line) {
 				g.prefix(name, n)
 				c.out.Write(line[m[0]:m[1]])

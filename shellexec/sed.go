@@ -26,10 +26,10 @@ type sedCmd struct {
 	global   bool
 	nth      int
 	print    bool
-	text     string     // a, i, c
-	exit     int        // q, Q
-	block    []*sedCmd  // { }
-	from, to []byte     // y
+	text     string    // a, i, c
+	exit     int       // q, Q
+	block    []*sedCmd // { }
+	from, to []byte    // y
 }
 
 type sedParser struct {
@@ -104,6 +104,7 @@ type sedRun struct {
 	quit   bool
 	exit   int
 	append []string
+	hold   []byte
 }
 
 func (r *sedRun) run(prog []*sedCmd) {
@@ -205,6 +206,36 @@ func (r *sedRun) exec(prog []*sedCmd, ps []byte) ([]byte, bool) {
 			ps = append([]byte(nil), r.lines[r.next]...)
 			r.next++
 			r.lineNo++
+		case 'h':
+			r.hold = append(r.hold[:0], ps...)
+		case 'H':
+			r.hold = append(append(r.hold, '\n'), ps...)
+		case 'g':
+			ps = append(ps[:0:0], r.hold...)
+		case 'G':
+			ps = append(append(ps, '\n'), r.hold...)
+		case 'x':
+			ps, r.hold = r.hold, ps
+			if ps == nil {
+				ps = []byte{}
+			}
+		case 'N':
+			if r.last() {
+				if !r.quiet {
+					r.emit(ps)
+				}
+				r.quit = true
+				return ps, false
+			}
+			ps = append(append(ps, '\n'), r.lines[r.next]...)
+			r.next++
+			r.lineNo++
+		case 'P':
+			line := ps
+			if i := bytes.IndexByte(ps, '\n'); i >= 0 {
+				line = ps[:i]
+			}
+			r.emit(line)
 		case 'a':
 			r.append = append(r.append, c.text)
 		case 'i':
@@ -434,7 +465,7 @@ func (p *sedParser) parseCmd() (*sedCmd, error) {
 	case '{':
 		c.block, err = p.parseBlock(true)
 		return c, err
-	case 'p', 'd', '=', 'n':
+	case 'p', 'd', '=', 'n', 'h', 'H', 'g', 'G', 'x', 'N', 'P':
 	case 'q', 'Q':
 		p.skipSpace()
 		j := p.i

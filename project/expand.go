@@ -421,8 +421,7 @@ func (p *Project) dirSpec(idx int, s string, res *resolved) (*globSpec, *Warning
 
 // found is one file a walk yielded.
 type found struct {
-	path, rel string
-	spec      int
+	path, rel, spec string
 }
 
 // expandGlobs runs the walks the globs need (one per root, plus one per
@@ -458,7 +457,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candida
 	sort.Slice(all, func(i, j int) bool { return all[i].rel < all[j].rel })
 	out := make([]Candidate, 0, len(all))
 	for _, f := range all {
-		out = append(out, Candidate{Path: f.path, Rel: f.rel, Spec: globs[f.spec].spec})
+		out = append(out, Candidate{Path: f.path, Rel: f.rel, Spec: f.spec})
 	}
 	for _, g := range globs {
 		if g.count == 0 {
@@ -565,7 +564,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			} else {
 				projRel = path[len(prefix):]
 			}
-			rs.found = append(rs.found, found{path: path, rel: projRel, spec: specs[first].idx})
+			rs.found = append(rs.found, found{path: path, rel: projRel, spec: specs[first].spec})
 		case t&fs.ModeSymlink != 0:
 			res, wn := p.resolve(r.dir, rel)
 			if wn != nil {
@@ -583,7 +582,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 				rs.warns = append(rs.warns, *wn)
 				return
 			}
-			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].idx})
+			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].spec})
 		default:
 			rs.warns = append(rs.warns, *warnf(CodeSpecialFile, path, "special file (%s): never opened", kindName(t)))
 		}

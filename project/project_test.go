@@ -1,0 +1,239 @@
+package project_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/project"
+)
+
+func TestDetect(t *testing.T) {
+	base := realTemp(t)
+	writeTree(t, base,
+		"plain/sub/",
+		"node/package.json = {}",
+		"node/lib/pkg/package.json = {}",
+		"node/lib/pkg/src/",
+		"py/pyproject.toml", "py/sub/go.mod", "py/sub/deep/",
+		"mono/go.mod", "mono/svc/Cargo.toml", "mono/svc/x/",
+		"custom/.myroot", "custom/a/b/",
+		"tc/.taskctl/", "tc/x/",
+		"wt/.git = gitdir: /elsewhere\n", "wt/pkg/package.json = {}", "wt/pkg/src/",
+	)
+	repo := filepath.Join(base, "repo")
+	mkdirAll(t, filepath.Join(repo, "a/b"))
+	git(t, repo, "init", "-q")
+	writeTree(t, repo, "a/package.json = {}", "a/b/go.mod")
+	writeTree(t, base, "link -> repo/a")
+
+	tests := []struct {
+		wd, extra         string
+		wantDir, wantMark string
+	}{
+		{"repo/a/b", "", "repo", ".git"}, // .git beats a nearer package.json
+		{"repo", "", "repo", ".git"},
+		{"link/b", "", "repo", ".git"}, // from the real path
+		{"node/lib/pkg/src", "", "node/lib/pkg", "package.json"},
+		{"py/sub/deep", "", "py", "pyproject.toml"}, // pyproject.toml comes before go.mod
+		{"mono/svc/x", "", "mono/svc", "Cargo.toml"},
+		{"custom/a/b", "", "custom/a/b", ""},
+		{"custom/a/b", ".myroot", "custom", ".myroot"},
+		{"tc/x", "", "tc", ".taskctl"},
+		{"wt/pkg/src", "", "wt", ".git"}, // a .git file (worktree, submodule)
+	}
+	for _, tt := range tests {
+		var extra []string
+		if tt.extra != "" {
+			extra = []string{tt.extra}
+		}
+		dir, mark, err := project.Detect(filepath.Join(base, tt.wd), extra)
+		if err != nil {
+			t.Errorf("Detect(%s): %v", tt.wd, err)
+			continue
+		}
+		if want := filepath.Join(base, tt.wantDir); dir != want || mark != tt.wantMark {
+			t.Errorf("Detect(%s, %v) = %s, %q; want %s, %q", tt.wd, extra, dir, mark, want, tt.wantMark)
+		}
+	}
+	// The plain dir has no marker up to /tmp... unless the test machine has
+	// one above; only check the fallback when nothing is above.
+	if _, _, err := project.Detect(filepath.Join(base, "missing"), nil); err == nil {
+		t.Error("Detect(missing dir): no error")
+	}
+}
+
+func TestOpenDirs(t *testing.T) {
+	base := realTemp(t)
+	writeTree(t, base, "p/go.mod", "p/src/a.go", "p/src/b/c.go", "p/docs/x.md", "p/node_modules/m/i.js", "p/build.log")
+	proj := filepath.Join(base, "p")
+	p := open(t, project.Options{WorkingDir: filepath.Join(proj, "src")})
+	if p.Dir() != proj || p.WorkingDir() != filepath.Join(proj, "src") || p.Workspace() != filepath.Join(proj, ".taskctl") || p.Marker() != "go.mod" {
+		t.Fatalf("dirs: %s %s %s %q", p.Dir(), p.WorkingDir(), p.Workspace(), p.Marker())
+	}
+	if p.Policy().MaxFiles != 1000 || p.Policy().MaxFileBytes != 10<<20 {
+		t.Errorf("policy defaults not filled: %+v", p.Policy())
+	}
+	tests := []struct {
+		specs []string
+		want  string
+	}{
+		// DESIGN §2: bare and ./ paths against the working dir, globs against the project dir
+		{[]string{"a.go"}, "src/a.go"},
+		{[]string{"./a.go", "../docs/x.md"}, "src/a.go docs/x.md"},
+		{[]string{"src/*.go"}, "src/a.go"},
+		{[]string{"./*.go"}, "src/a.go"},
+		{[]string{"./**/*.go"}, "src/a.go src/b/c.go"},
+		{[]string{"../docs/*"}, "docs/x.md"},
+		{[]string{proj + "/src/b/*.go"}, "src/b/c.go"},
+		{[]string{"**/*.go"}, "src/a.go src/b/c.go"},
+		{[]string{"{src,docs}/**"}, "docs/x.md src/a.go src/b/c.go"},
+		// a directory named literally, with or without a slash
+		{[]string{"b"}, "src/b/c.go"},
+		{[]string{"b/"}, "src/b/c.go"},
+		{[]string{"."}, "src/a.go src/b/c.go"},
+		// literal files first, in order, then the sorted matches; each once
+		{[]string{"../docs/x.md", "**/*.go", "b/c.go", "a.go"}, "docs/x.md src/b/c.go src/a.go"},
+		{[]string{"../node_modules/m/i.js"}, "node_modules/m/i.js"},
+		{[]string{"../**/*.js"}, ""},
+	}
+	for _, tt := range tests {
+		cands, warns := p.Expand(bg, tt.specs)
+		if got := strings.Join(rels(cands), " "); got != tt.want {
+			t.Errorf("Expand(%q) = %q, %v; want %q", tt.specs, got, warns, tt.want)
+		}
+		for _, c := range cands {
+			if !filepath.IsAbs(c.Path) || c.Path != filepath.Join(proj, c.Rel) {
+				t.Errorf("Expand(%q): candidate %+v", tt.specs, c)
+			}
+		}
+	}
+}
+
+func TestMaxFiles(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "go.mod", "a/1", "a/2", "a/3", "a/4", "a/5")
+	pol := project.DefaultPolicy()
+	pol.MaxFiles = 3
+	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
+	cands, warns := p.Expand(bg, []string{"a/5", "a/*"})
+	if got := strings.Join(rels(cands), " "); got != "a/5 a/1 a/2" || !hasCode(warns, project.CodeTooManyFiles) {
+		t.Errorf("Expand = %s %v", got, codes(warns))
+	}
+}
+
+func TestPolicyExcludeAndSensitive(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "go.mod", "vendor/x.go", "main.go", ".env.local = K=V\n", "certs/tls.key = k\n", "creds -> .env.local")
+	pol := project.DefaultPolicy()
+	pol.Exclude = []string{"vendor/**"}
+	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
+	cands, warns := p.Expand(bg, []string{"**", "vendor/x.go", ".env.local", "creds"})
+	if got := strings.Join(rels(cands), " "); got != "go.mod main.go" {
+		t.Errorf("Expand = %s", got)
+	}
+	for _, c := range []string{project.CodeIgnored, project.CodeSensitive} {
+		if !hasCode(warns, c) {
+			t.Errorf("warnings %v lack %s", codes(warns), c)
+		}
+	}
+	pol.AllowSensitive = true
+	p2 := open(t, project.Options{WorkingDir: dir, Policy: pol})
+	cands, _ = p2.Expand(bg, []string{"**"})
+	if got := strings.Join(rels(cands), " "); got != ".env.local certs/tls.key go.mod main.go" {
+		t.Errorf("Expand with AllowSensitive = %s", got)
+	}
+}
+
+func TestExtraRoots(t *testing.T) {
+	base := realTemp(t)
+	writeTree(t, base, "p/go.mod", "p/a.go", "shared/x.proto", "shared/sub/y.proto", "other/z")
+	pol := project.DefaultPolicy()
+	pol.ExtraRoots = []string{filepath.Join(base, "shared")}
+	p := open(t, project.Options{WorkingDir: filepath.Join(base, "p"), Policy: pol})
+	cands, warns := p.Expand(bg, []string{"../shared/x.proto", "../shared/**/*.proto", "../other/z"})
+	if got := strings.Join(rels(cands), " "); got != "../shared/x.proto ../shared/sub/y.proto" || !hasCode(warns, project.CodeOutsideProject) {
+		t.Errorf("Expand = %s %v", got, codes(warns))
+	}
+	for _, c := range cands {
+		if _, w := p.Read(c); w != nil {
+			t.Errorf("Read(%s): %v", c.Path, w)
+		}
+	}
+}
+
+func TestReadRules(t *testing.T) {
+	dir := realTemp(t)
+	big := strings.Repeat("x", 2000)
+	writeTree(t, dir, "go.mod", "big.txt = "+big, "bin.dat = a\x00b", "u16.txt = \xff\xfeh\x00i\x00", "ok.txt = hi", "d/")
+	pol := project.DefaultPolicy()
+	pol.MaxFileBytes = 1000
+	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
+	read := func(rel string) (*project.File, *project.Warning) {
+		return p.Read(project.Candidate{Path: filepath.Join(dir, rel), Rel: rel})
+	}
+	if _, w := read("big.txt"); w == nil || w.Code != project.CodeTooLarge {
+		t.Errorf("big: %v", w)
+	}
+	if f, w := read("bin.dat"); w != nil || !f.Binary || f.Content != nil || f.Size != 3 {
+		t.Errorf("bin: %+v %v", f, w)
+	}
+	if f, w := read("u16.txt"); w != nil || f.Binary {
+		t.Errorf("utf16: %+v %v", f, w)
+	}
+	if f, w := read("ok.txt"); w != nil || string(f.Content) != "hi" || f.Rel != "ok.txt" || !f.Mode.IsRegular() {
+		t.Errorf("ok: %+v %v", f, w)
+	}
+	if _, w := read("d"); w == nil || w.Code != project.CodeIsDir {
+		t.Errorf("dir: %v", w)
+	}
+	if _, w := p.Read(project.Candidate{Path: "rel/path"}); w == nil || w.Code != project.CodeInvalid {
+		t.Errorf("relative candidate: %v", w)
+	}
+	if _, w := p.Read(project.Candidate{Path: "/etc/passwd"}); w == nil || w.Code != project.CodeOutsideProject {
+		t.Errorf("outside candidate: %v", w)
+	}
+}
+
+func TestEnsureWorkspace(t *testing.T) {
+	base := realTemp(t)
+	writeTree(t, base, "p/go.mod", "elsewhere/")
+	proj := filepath.Join(base, "p")
+	p := open(t, project.Options{WorkingDir: proj})
+	got, err := p.EnsureWorkspace("index", "v1")
+	if err != nil || got != filepath.Join(proj, ".taskctl/index/v1") {
+		t.Fatalf("EnsureWorkspace = %s, %v", got, err)
+	}
+	for _, d := range []string{".taskctl", ".taskctl/index", ".taskctl/index/v1"} {
+		b, err := os.ReadFile(filepath.Join(proj, d, ".gitignore"))
+		if err != nil || string(b) != "*\n" {
+			t.Errorf("%s/.gitignore = %q, %v", d, b, err)
+		}
+	}
+	if _, err := p.EnsureWorkspace("index", "v1"); err != nil {
+		t.Errorf("second call: %v", err)
+	}
+	for _, bad := range []string{"..", "a/b", "", "."} {
+		if _, err := p.EnsureWorkspace(bad); err == nil {
+			t.Errorf("EnsureWorkspace(%q): no error", bad)
+		}
+	}
+	// A symlinked component is refused, nothing is written through it.
+	if err := os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(proj, ".taskctl/runs")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.EnsureWorkspace("runs", "x"); err == nil {
+		t.Error("EnsureWorkspace through a symlink: no error")
+	}
+	if ents, _ := os.ReadDir(filepath.Join(base, "elsewhere")); len(ents) != 0 {
+		t.Errorf("wrote outside: %v", ents)
+	}
+	// A workspace that is itself a symlink.
+	proj2 := filepath.Join(base, "q")
+	writeTree(t, base, "q/go.mod", "q/.taskctl -> ../elsewhere")
+	p2 := open(t, project.Options{WorkingDir: proj2})
+	if _, err := p2.EnsureWorkspace(); err == nil {
+		t.Error("symlinked .taskctl: no error")
+	}
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// blob is one file of a git tree.
+type blob struct {
+	rel  string
+	id   string // object name
+	size int64
+}
+
+// treeSource is a memory.Source over a commit's tree, read through git
+// itself: the tree at a commit is what a checkout of it would contain, so
+// no work tree needs to be written. Its "modification time" is derived from
+// the blob's object name, so the index sees a file as changed exactly when
+// its content changed.
+type treeSource struct {
+	files []blob
+	byRel map[string]*blob
+	cat   *catFile
+}
+
+func listTree(repo, commit string) ([]blob, error) {
+	out, err := exec.Command("git", "-C", repo, "ls-tree", "-r", "-l", "-z", "--full-tree", commit).Output()
+	if err != nil {
+		return nil, fmt.Errorf("git ls-tree %s: %w", commit, err)
+	}
+	var files []blob
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		// <mode> SP <type> SP <object> SP+ <size> TAB <path>
+		tab := bytes.IndexByte(rec, '\t')
+		if tab < 0 {
+			continue
+		}
+		meta := bytes.Fields(rec[:tab])
+		if len(meta) != 4 || string(meta[1]) != "blob" || string(meta[0]) == "120000" {
+			continue
+		}
+		size, err := strconv.ParseInt(string(meta[3]), 10, 64)
+		if err != nil {
+			continue
+		}
+		files = append(files, blob{rel: string(rec[tab+1:]), id: string(meta[2]), size: size})
+	}
+	return files, nil
+}
+
+func newTreeSource(files []blob, cat *catFile) *treeSource {
+	s := &treeSource{files: files, byRel: make(map[string]*blob, len(files)), cat: cat}
+	for i := range files {
+		s.byRel[files[i].rel] = &files[i]
+	}
+	return s
+}
+
+func (s *treeSource) Walk(ctx context.Context, fn func(string, int64, time.Time) error) error {
+	for _, f := range s.files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		id, _ := hex.DecodeString(f.id)
+		var ns int64
+		if len(id) >= 8 {
+			ns = int64(binary.LittleEndian.Uint64(id) >> 2)
+		}
+		if err := fn(f.rel, f.size, time.Unix(0, ns)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *treeSource) ReadFile(rel string) ([]byte, error) {
+	b, ok := s.byRel[rel]
+	if !ok {
+		return nil, fmt.Errorf("%s: not in tree", rel)
+	}
+	return s.cat.read(b.id)
+}
+
+var _ memory.Source = (*treeSource)(nil)
+
+// catFile serves blobs from one long-running "git cat-file --batch".
+type catFile struct {
+	mu  sync.Mutex
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func newCatFile(repo string) (*catFile, error) {
+	cmd := exec.Command("git", "-C", repo, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+}
+
+func (c *catFile) read(id string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := io.WriteString(c.in, id+"\n"); err != nil {
+		return nil, err
+	}
+	line, err := c.out.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	f := bytes.Fields([]byte(line))
+	if len(f) != 3 {
+		return nil, fmt.Errorf("cat-file %s: %s", id, bytes.TrimSpace([]byte(line)))
+	}
+	n, err := strconv.Atoi(string(f[2]))
+	if err != nil {
+		return nil, err
+	}
+	data := make([]byte, n+1)
+	if _, err := io.ReadFull(c.out, data); err != nil {
+		return nil, err
+	}
+	return data[:n], nil
+}
+
+func (c *catFile) close() {
+	c.in.Close()
+	c.cmd.Wait()
+}

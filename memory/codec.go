@@ -1,0 +1,442 @@
+package memory
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"strings"
+)
+
+// The index file:
+//
+//	header (32 bytes): magic "TCTLIDX\n", version u32, flags u32,
+//	                   body length u64, CRC-32C of the body u32, reserved u32
+//	body:              documents, then the text dictionary (content and
+//	                   identifier fields), then the path dictionary (path and
+//	                   file-name fields)
+//
+// A document is: uvarint length of the prefix shared with the previous
+// path, uvarint suffix length, suffix, uvarint size, varint mtime (Unix
+// nanoseconds), 16-byte content hash, flags byte, and four uvarint field
+// lengths (content, ident, path, name).
+//
+// A dictionary is: u32 term count n, (n+1) u32 offsets into the term
+// strings, (n+1) u32 offsets into the postings, the term strings (sorted),
+// the postings. A posting list is uvarint df, then df entries of uvarint
+// doc-ID delta (the first is absolute) and two uvarint term frequencies.
+// Integers are little-endian.
+const (
+	magic         = "TCTLIDX\n"
+	formatVersion = 1
+	headerSize    = 32
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fields, in the order used by lengths and weights.
+const (
+	fContent = iota
+	fIdent
+	fPath
+	fName
+	nFields
+)
+
+var fieldNames = [nFields]string{"content", "ident", "path", "name"}
+
+const docSkipped = 1 // not indexed: binary, oversized or unreadable
+
+type docInfo struct {
+	rel   string
+	size  int64
+	mtime int64
+	hash  [16]byte
+	flags byte
+	lens  [nFields]uint32
+}
+
+// dict is a read-only view of one dictionary section.
+type dict struct {
+	n       int
+	strOff  []byte
+	postOff []byte
+	strs    []byte
+	posts   []byte
+}
+
+func (d *dict) off(tab []byte, i int) int { return int(binary.LittleEndian.Uint32(tab[4*i:])) }
+
+func (d *dict) term(i int) string {
+	return string(d.strs[d.off(d.strOff, i):d.off(d.strOff, i+1)])
+}
+
+func (d *dict) termBytes(i int) []byte {
+	return d.strs[d.off(d.strOff, i):d.off(d.strOff, i+1)]
+}
+
+func (d *dict) postings(i int) []byte {
+	return d.posts[d.off(d.postOff, i):d.off(d.postOff, i+1)]
+}
+
+// find returns the posting list of term, or nil.
+func (d *dict) find(term string) []byte {
+	lo, hi := 0, d.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(d.termBytes(m), []byte(term)) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < d.n && string(d.termBytes(lo)) == term {
+		return d.postings(lo)
+	}
+	return nil
+}
+
+// ErrCorrupt is wrapped by decoding errors: the file is not a complete index
+// of the current format.
+var ErrCorrupt = errors.New("corrupt index")
+
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+}
+
+// decoded is the result of decoding an index file.
+type decoded struct {
+	docs []docInfo
+	text dict
+	path dict
+}
+
+// decode checks and decodes an index file. It never panics: every length
+// and offset is checked against the data before use.
+func decode(data []byte) (*decoded, error) {
+	if len(data) < headerSize || string(data[:8]) != magic {
+		return nil, corrupt("bad magic")
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != formatVersion {
+		return nil, corrupt("format version %d, want %d", v, formatVersion)
+	}
+	body := data[headerSize:]
+	if n := binary.LittleEndian.Uint64(data[16:]); n != uint64(len(body)) {
+		return nil, corrupt("body is %d bytes, header says %d", len(body), n)
+	}
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[24:]) {
+		return nil, corrupt("checksum mismatch")
+	}
+	r := reader{b: body}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(body)) {
+		return nil, corrupt("bad document count")
+	}
+	dec := &decoded{docs: make([]docInfo, 0, n)}
+	prev := ""
+	var sb strings.Builder
+	for i := uint64(0); i < n; i++ {
+		var d docInfo
+		shared := r.uvarint()
+		suffix := r.bytes(r.uvarint())
+		if r.err != nil || shared > uint64(len(prev)) {
+			return nil, corrupt("bad path of document %d", i)
+		}
+		sb.Reset()
+		sb.WriteString(prev[:shared])
+		sb.Write(suffix)
+		d.rel = sb.String()
+		d.size = int64(r.uvarint())
+		d.mtime = r.varint()
+		copy(d.hash[:], r.bytes(16))
+		d.flags = r.byte()
+		for f := range d.lens {
+			l := r.uvarint()
+			if l > math.MaxUint32 {
+				r.err = ErrCorrupt
+			}
+			d.lens[f] = uint32(l)
+		}
+		if r.err != nil {
+			return nil, corrupt("truncated document %d", i)
+		}
+		dec.docs = append(dec.docs, d)
+		prev = d.rel
+	}
+	var err error
+	if dec.text, err = r.dict(); err != nil {
+		return nil, err
+	}
+	if dec.path, err = r.dict(); err != nil {
+		return nil, err
+	}
+	if len(r.b) != 0 {
+		return nil, corrupt("%d trailing bytes", len(r.b))
+	}
+	return dec, nil
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = ErrCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = ErrCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes(n uint64) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b)) {
+		r.err = ErrCorrupt
+		return nil
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
+}
+
+func (r *reader) byte() byte {
+	b := r.bytes(1)
+	if b == nil {
+		return 0
+	}
+	return b[0]
+}
+
+func (r *reader) u32() uint32 {
+	b := r.bytes(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+func (r *reader) dict() (dict, error) {
+	n := uint64(r.u32())
+	if r.err != nil || (n+1)*8 > uint64(len(r.b)) {
+		return dict{}, corrupt("bad dictionary size")
+	}
+	d := dict{n: int(n)}
+	d.strOff = r.bytes((n + 1) * 4)
+	d.postOff = r.bytes((n + 1) * 4)
+	if r.err != nil {
+		return dict{}, corrupt("truncated dictionary")
+	}
+	for _, tab := range [][]byte{d.strOff, d.postOff} {
+		if d.off(tab, 0) != 0 {
+			return dict{}, corrupt("dictionary offsets do not start at 0")
+		}
+		for i := 1; i <= d.n; i++ {
+			if d.off(tab, i) < d.off(tab, i-1) {
+				return dict{}, corrupt("dictionary offsets not monotonic")
+			}
+		}
+	}
+	d.strs = r.bytes(uint64(d.off(d.strOff, d.n)))
+	d.posts = r.bytes(uint64(d.off(d.postOff, d.n)))
+	if r.err != nil {
+		return dict{}, corrupt("truncated dictionary data")
+	}
+	for i := 1; i < d.n; i++ {
+		if bytes.Compare(d.termBytes(i-1), d.termBytes(i)) >= 0 {
+			return dict{}, corrupt("dictionary not sorted")
+		}
+	}
+	return d, nil
+}
+
+// posting is one decoded entry of a posting list.
+type posting struct {
+	doc    uint32
+	tf1    uint32
+	tf2    uint32
+	packed bool
+}
+
+// iter walks a posting list. Malformed data or a document ID of n or more
+// ends the walk early; it never panics.
+type iter struct {
+	b   []byte
+	n   uint32
+	doc uint32
+	df  uint64
+	i   uint64
+	tf  [2]uint32
+}
+
+func newIter(list []byte, nDocs int) iter {
+	it := iter{b: list, n: uint32(nDocs)}
+	v, k := binary.Uvarint(list)
+	if k <= 0 {
+		it.b = nil
+		return it
+	}
+	it.df = v
+	it.b = list[k:]
+	return it
+}
+
+func (it *iter) next() bool {
+	if it.i >= it.df || len(it.b) == 0 {
+		return false
+	}
+	var v [3]uint64
+	for j := range v {
+		x, k := binary.Uvarint(it.b)
+		if k <= 0 || x > math.MaxUint32 {
+			it.b = nil
+			return false
+		}
+		v[j] = x
+		it.b = it.b[k:]
+	}
+	doc := uint64(it.doc) + v[0]
+	if it.i == 0 {
+		doc = v[0]
+	} else if v[0] == 0 {
+		it.b = nil
+		return false
+	}
+	if doc >= uint64(it.n) {
+		it.b = nil
+		return false
+	}
+	it.doc = uint32(doc)
+	it.tf[0], it.tf[1] = uint32(v[1]), uint32(v[2])
+	it.i++
+	return true
+}
+
+// listBuilder accumulates one posting list in the file's encoding, without
+// the df header.
+type listBuilder struct {
+	buf  []byte
+	last uint32
+	df   uint32
+}
+
+func (l *listBuilder) add(doc, tf1, tf2 uint32) {
+	delta := doc - l.last
+	if l.df == 0 {
+		delta = doc
+	}
+	l.buf = binary.AppendUvarint(l.buf, uint64(delta))
+	l.buf = binary.AppendUvarint(l.buf, uint64(tf1))
+	l.buf = binary.AppendUvarint(l.buf, uint64(tf2))
+	l.last = doc
+	l.df++
+}
+
+// dictWriter writes a dictionary section term by term, in sorted order.
+type dictWriter struct {
+	strOff, postOff []byte
+	strs, posts     []byte
+	n               uint32
+}
+
+func newDictWriter() *dictWriter {
+	w := &dictWriter{}
+	w.strOff = binary.LittleEndian.AppendUint32(w.strOff, 0)
+	w.postOff = binary.LittleEndian.AppendUint32(w.postOff, 0)
+	return w
+}
+
+func (w *dictWriter) add(term string, df uint32, entries []byte) {
+	w.strs = append(w.strs, term...)
+	w.posts = binary.AppendUvarint(w.posts, uint64(df))
+	w.posts = append(w.posts, entries...)
+	w.strOff = binary.LittleEndian.AppendUint32(w.strOff, uint32(len(w.strs)))
+	w.postOff = binary.LittleEndian.AppendUint32(w.postOff, uint32(len(w.posts)))
+	w.n++
+}
+
+// addRaw adds a posting list already in file encoding (df header included).
+func (w *dictWriter) addRaw(term string, list []byte) {
+	w.strs = append(w.strs, term...)
+	w.posts = append(w.posts, list...)
+	w.strOff = binary.LittleEndian.AppendUint32(w.strOff, uint32(len(w.strs)))
+	w.postOff = binary.LittleEndian.AppendUint32(w.postOff, uint32(len(w.posts)))
+	w.n++
+}
+
+func (w *dictWriter) size() int { return 4 + len(w.strOff) + len(w.postOff) + len(w.strs) + len(w.posts) }
+
+func (w *dictWriter) appendTo(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, w.n)
+	b = append(b, w.strOff...)
+	b = append(b, w.postOff...)
+	b = append(b, w.strs...)
+	return append(b, w.posts...)
+}
+
+// rawDict re-emits an existing dictionary section unchanged.
+func rawDict(d *dict, b []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(d.n))
+	b = append(b, d.strOff...)
+	b = append(b, d.postOff...)
+	b = append(b, d.strs...)
+	return append(b, d.posts...)
+}
+
+// encode assembles an index file from its documents and two dictionary
+// sections (each already in section encoding).
+func encode(docs []docInfo, text, path []byte) ([]byte, error) {
+	if len(text) > math.MaxUint32 || len(path) > math.MaxUint32 {
+		return nil, errors.New("index too large")
+	}
+	b := make([]byte, headerSize, headerSize+len(docs)*40+len(text)+len(path))
+	copy(b, magic)
+	binary.LittleEndian.PutUint32(b[8:], formatVersion)
+	b = binary.AppendUvarint(b, uint64(len(docs)))
+	prev := ""
+	for _, d := range docs {
+		shared := 0
+		for shared < len(prev) && shared < len(d.rel) && prev[shared] == d.rel[shared] {
+			shared++
+		}
+		b = binary.AppendUvarint(b, uint64(shared))
+		b = binary.AppendUvarint(b, uint64(len(d.rel)-shared))
+		b = append(b, d.rel[shared:]...)
+		b = binary.AppendUvarint(b, uint64(d.size))
+		b = binary.AppendVarint(b, d.mtime)
+		b = append(b, d.hash[:]...)
+		b = append(b, d.flags)
+		for _, l := range d.lens {
+			b = binary.AppendUvarint(b, uint64(l))
+		}
+		prev = d.rel
+	}
+	b = append(b, text...)
+	b = append(b, path...)
+	body := b[headerSize:]
+	binary.LittleEndian.PutUint64(b[16:], uint64(len(body)))
+	binary.LittleEndian.PutUint32(b[24:], crc32.Checksum(body, castagnoli))
+	return b, nil
+}

@@ -1,0 +1,54 @@
+// Package memory is taskctl's lexical index of a project's text files and
+// the matcher behind <file_paths source="description">: it ranks files
+// against a natural-language description, from a short request ("Python
+// files related to authentication") to a whole bug report with stack
+// traces.
+//
+// # Index
+//
+// Files come from a Source (the project walker in production, DirSource in
+// tests and benchmarks). Each file is analysed into four fields: its
+// directory path, its file name, the identifiers it contains (compound
+// identifiers kept whole, and the names it defines after keywords such as
+// func, class or def) and its content. Words are split on camelCase,
+// snake_case, kebab-case and letter/digit boundaries, lower-cased, stripped
+// of English and code stop words and stemmed (Snowball English). Binary
+// files (with a NUL byte) and files over MaxFileSize are listed but not
+// indexed.
+//
+// # Ranking
+//
+// Search scores with BM25F (Robertson and Zaragoza's field-weighted BM25):
+// per term, the field frequencies are length-normalised per field, weighted
+// and summed before one k1 saturation, so a term seen in the name and the
+// content is not counted twice as two independent matches. The score is the
+// share of the query's IDF mass a file matches, in [0,1], times boosts.
+// Long queries are de-duplicated, stop words dropped and capped at the 64
+// rarest terms. Short queries treat file-type words and path scopes as
+// filters; long ones (more than 15 content words) only as boosts, so a
+// passing "the tests fail" never hides the source file a report is about.
+// Test files are demoted unless the query asks for tests; files named in
+// the query ("tsdb/head.go", "head.go:123") are boosted.
+//
+// # Persistence and guarantees
+//
+// The index is one file, index.bin, in the index directory (the caller
+// passes <project>/.taskctl/index; a .gitignore holding "*" is written
+// there). Its format is versioned and checksummed (CRC-32C); postings are
+// delta and varint encoded. Refresh is incremental: a file whose size and
+// modification time are unchanged is not read; a file whose content hash is
+// unchanged is not analysed; a file found under a new path with the content
+// of a vanished one is moved, not re-analysed.
+//
+//   - Writers exclude each other with a lock file (flock on Unix); the lock
+//     dies with its process.
+//   - A new index is written to a temporary file, synced and renamed over
+//     the old one, so a reader sees either the old index or the new one, and
+//     a writer killed at any point leaves the old one usable.
+//   - A corrupt, truncated or old-format index is detected (magic, version,
+//     length, checksum and bounds checks), reported as a Warning and rebuilt
+//     by the next Refresh; it is never trusted. Decoding never panics.
+//   - An Index is safe for concurrent use.
+//
+// The package never writes outside the index directory.
+package memory

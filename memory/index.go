@@ -1,0 +1,713 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// File names inside the index directory.
+const (
+	indexFile = "index.bin"
+	lockName  = "lock"
+	tmpPrefix = "index.bin.tmp-"
+)
+
+// Warning is a problem that did not stop the operation, with a stable code.
+type Warning struct {
+	Code    string // INDEX_CORRUPT, INDEX_UNREADABLE
+	Message string
+	Path    string // the file concerned, absolute when known
+}
+
+func (w Warning) String() string { return w.Code + ": " + w.Message }
+
+// Stats describes an index after Refresh.
+type Stats struct {
+	Files      int           // indexed files
+	Skipped    int           // listed but not indexed: binary, oversized or unreadable
+	Terms      int           // distinct terms (content/ident dictionary plus path/name dictionary)
+	Bytes      int64         // bytes of the indexed files
+	IndexBytes int64         // size of the index file
+	Duration   time.Duration // time Refresh took
+	Reread     int           // files read and analysed again
+	Reused     int           // files whose postings were kept without analysing them
+	Renamed    int           // files found under a new path by content hash
+	Removed    int           // files that left the index
+	Written    bool          // whether a new index file was written
+	Warnings   []Warning     // a corrupt index found under the lock, and the like
+}
+
+// Index is a loaded index. Its methods are safe for concurrent use; Search
+// sees either the index before a Refresh or the one after it.
+type Index struct {
+	dir string
+
+	mu  sync.RWMutex
+	st  *state
+	gen int64
+}
+
+// state is one immutable loaded index.
+type state struct {
+	docs  []docInfo
+	text  dict
+	path  dict
+	live  int                // documents that are indexed (not skipped)
+	norm  [][nFields]float32 // BM25 length normalisers per document and field
+	bytes int64
+	size  int64 // file size
+}
+
+// Open loads the index kept in dir. A missing index gives an empty one; a
+// corrupt, truncated or old-format index gives an empty one and a warning
+// (it is never trusted; the next Refresh rebuilds it). The error is non-nil
+// only if dir exists but cannot be read.
+func Open(dir string) (*Index, []Warning, error) {
+	ix := &Index{dir: dir}
+	st, warns, err := load(dir)
+	if err != nil {
+		return nil, warns, err
+	}
+	ix.st = st
+	return ix, warns, nil
+}
+
+// Dir returns the index directory.
+func (ix *Index) Dir() string { return ix.dir }
+
+// Len returns the number of indexed files.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.st.live
+}
+
+func load(dir string) (*state, []Warning, error) {
+	name := filepath.Join(dir, indexFile)
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newState(nil, dict{}, dict{}, 0), nil, nil
+	}
+	if err != nil {
+		if _, serr := os.Stat(dir); serr != nil {
+			return nil, nil, err
+		}
+		return newState(nil, dict{}, dict{}, 0), []Warning{{Code: "INDEX_UNREADABLE", Message: err.Error(), Path: name}}, nil
+	}
+	dec, err := decode(data)
+	if err != nil {
+		return newState(nil, dict{}, dict{}, 0), []Warning{{Code: "INDEX_CORRUPT",
+			Message: fmt.Sprintf("%s: %v; it will be rebuilt", name, err), Path: name}}, nil
+	}
+	return newState(dec.docs, dec.text, dec.path, int64(len(data))), nil, nil
+}
+
+// BM25F parameters: per-field weight and length normalisation, and the
+// term-frequency saturation k1.
+var (
+	fieldWeight = [nFields]float64{fContent: 1.0, fIdent: 1.0, fPath: 2.0, fName: 3.0}
+	fieldB      = [nFields]float64{fContent: 0.75, fIdent: 0.5, fPath: 0.3, fName: 0.3}
+)
+
+const k1 = 1.2
+
+func newState(docs []docInfo, text, path dict, size int64) *state {
+	st := &state{docs: docs, text: text, path: path, size: size}
+	var sum [nFields]float64
+	for _, d := range docs {
+		if d.flags&docSkipped != 0 {
+			continue
+		}
+		st.live++
+		st.bytes += d.size
+		for f, l := range d.lens {
+			sum[f] += float64(l)
+		}
+	}
+	st.norm = make([][nFields]float32, len(docs))
+	for i, d := range docs {
+		for f := range nFields {
+			avg := sum[f] / float64(max(st.live, 1))
+			n := 1.0
+			if avg > 0 {
+				n = 1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg
+			}
+			st.norm[i][f] = float32(fieldWeight[f] / n)
+		}
+	}
+	return st
+}
+
+type walkEntry struct {
+	rel   string
+	size  int64
+	mtime int64
+}
+
+// work is one file that must be read.
+type work struct {
+	e      walkEntry
+	oldID  int // same path in the old index, or -1
+	result docInfo
+	reuse  int // old document whose postings can be reused, or -1
+	fresh  int // index among the freshly analysed documents, or -1
+}
+
+// freshLists gathers the posting lists of freshly analysed documents, whose
+// IDs are their order of arrival (offset later by the number of documents
+// kept from the old index).
+type freshLists struct {
+	lists  map[string]*listBuilder
+	local  [][]*listBuilder // per analyser: local term ID → list
+	n      uint32
+	nTerms int
+}
+
+func newFreshLists() *freshLists {
+	return &freshLists{lists: make(map[string]*listBuilder, 1<<16)}
+}
+
+func (f *freshLists) register(a *analyzer) {
+	a.id = len(f.local)
+	f.local = append(f.local, nil)
+}
+
+// add appends a document's postings and returns its fresh index.
+func (f *freshLists) add(a int, dt *docTerms) int {
+	loc := f.local[a]
+	for len(loc) < int(dt.firstNew)+len(dt.newNames) {
+		name := dt.newNames[len(loc)-int(dt.firstNew)]
+		l := f.lists[name]
+		if l == nil {
+			l = &listBuilder{}
+			f.lists[name] = l
+		}
+		loc = append(loc, l)
+	}
+	f.local[a] = loc
+	id := f.n
+	for i, t := range dt.ids {
+		loc[t].add(id, dt.tfs[i][0], dt.tfs[i][1])
+	}
+	f.n++
+	return int(id)
+}
+
+// Refresh brings the index up to date with src and persists it. Files whose
+// size and modification time are unchanged are not read; a changed file
+// whose content hash is unchanged is not analysed again; a file that
+// disappeared while a file with its content appeared is taken as renamed.
+// Refresh holds an exclusive lock on the index directory, writes the new
+// index to a temporary file and renames it into place, so readers and a
+// killed writer always leave a complete index behind. progress, if not nil,
+// is called with the files done and the files to read.
+func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
+	start := time.Now()
+	var stats Stats
+	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
+		return stats, err
+	}
+	gi := filepath.Join(ix.dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+		os.WriteFile(gi, []byte("*\n"), 0o644)
+	}
+	unlock, err := lockFile(filepath.Join(ix.dir, lockName))
+	if err != nil {
+		return stats, fmt.Errorf("lock index: %w", err)
+	}
+	defer unlock()
+	removeTemps(ix.dir)
+
+	old, warns, err := load(ix.dir) // the newest committed index, under the lock
+	if err != nil {
+		return stats, err
+	}
+	stats.Warnings = warns
+
+	var entries []walkEntry
+	err = src.Walk(ctx, func(rel string, size int64, mtime time.Time) error {
+		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
+		return nil
+	})
+	if err != nil {
+		return stats, fmt.Errorf("walk: %w", err)
+	}
+
+	byRel := make(map[string]int, len(old.docs))
+	for i, d := range old.docs {
+		byRel[d.rel] = i
+	}
+	seen := make([]bool, len(old.docs))
+	type slot struct {
+		old  int   // reuse this old document's postings, or -1
+		w    *work // or the file read
+		info docInfo
+	}
+	var slots []slot
+	var todo []*work
+	for _, e := range entries {
+		i, ok := byRel[e.rel]
+		if ok {
+			if seen[i] {
+				continue // duplicate path from the walker
+			}
+			seen[i] = true
+		}
+		if ok && old.docs[i].size == e.size && old.docs[i].mtime == e.mtime {
+			slots = append(slots, slot{old: i, info: old.docs[i]})
+			continue
+		}
+		if e.size > MaxFileSize {
+			slots = append(slots, slot{old: -1, info: docInfo{rel: e.rel, size: e.size, mtime: e.mtime, flags: docSkipped}})
+			continue
+		}
+		w := &work{e: e, oldID: -1, reuse: -1, fresh: -1}
+		if ok {
+			w.oldID = i
+		}
+		todo = append(todo, w)
+		slots = append(slots, slot{old: -1, w: w})
+	}
+	gone := make(map[[16]byte][]int)
+	for i, d := range old.docs {
+		if !seen[i] && d.flags&docSkipped == 0 {
+			gone[d.hash] = append(gone[d.hash], i)
+		}
+	}
+
+	// Read, hash and analyse the files that may have changed, in parallel.
+	fl := newFreshLists()
+	if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
+		return stats, err
+	}
+
+	// Resolve reuse claims; a second file claiming the same old document
+	// is analysed here.
+	claimed := make(map[int]bool)
+	var late *analyzer
+	for k := range slots {
+		s := &slots[k]
+		if s.w == nil {
+			continue
+		}
+		s.info = s.w.result
+		if r := s.w.reuse; r >= 0 {
+			if !claimed[r] {
+				claimed[r] = true
+				s.old = r
+				if r != s.w.oldID {
+					stats.Renamed++
+				}
+				continue
+			}
+			if late == nil {
+				late = newAnalyzer()
+				fl.register(late)
+			}
+			data, err := src.ReadFile(s.info.rel)
+			if err != nil {
+				s.info.flags |= docSkipped
+				continue
+			}
+			dt := late.document(string(data))
+			s.w.fresh = fl.add(late.id, &dt)
+			s.info.lens[fContent], s.info.lens[fIdent] = dt.lens[0], dt.lens[1]
+		}
+		if s.info.flags&docSkipped == 0 {
+			stats.Reread++
+		}
+	}
+
+	// Final IDs: documents reusing old postings first, in old order, then
+	// fresh documents in arrival order, then documents without postings.
+	keep := make([]int, len(old.docs)) // old ID → final ID, or -1
+	for i := range keep {
+		keep[i] = -1
+	}
+	var reused []int
+	for k := range slots {
+		if slots[k].old >= 0 {
+			reused = append(reused, k)
+		}
+	}
+	slices.SortFunc(reused, func(a, b int) int { return slots[a].old - slots[b].old })
+	finalDocs := make([]docInfo, 0, len(slots))
+	for _, k := range reused {
+		s := slots[k]
+		d := s.info
+		o := old.docs[s.old]
+		d.lens[fContent], d.lens[fIdent] = o.lens[fContent], o.lens[fIdent]
+		d.flags = o.flags
+		keep[s.old] = len(finalDocs)
+		finalDocs = append(finalDocs, d)
+	}
+	stats.Reused = len(finalDocs) - stats.Renamed
+	nOld := len(finalDocs)
+	freshDocs := make([]docInfo, fl.n)
+	for _, s := range slots {
+		if s.old < 0 && s.w != nil && s.w.fresh >= 0 {
+			freshDocs[s.w.fresh] = s.info
+		}
+	}
+	finalDocs = append(finalDocs, freshDocs...)
+	for _, s := range slots {
+		if s.old < 0 && (s.w == nil || s.w.fresh < 0) {
+			s.info.flags |= docSkipped
+			finalDocs = append(finalDocs, s.info)
+		}
+	}
+	for i := range old.docs {
+		if !seen[i] && keep[i] < 0 && old.docs[i].flags&docSkipped == 0 {
+			stats.Removed++
+		}
+	}
+
+	changed := len(finalDocs) != len(old.docs) || fl.n > 0
+	for i := range keep {
+		if changed {
+			break
+		}
+		if keep[i] != i || finalDocs[i] != old.docs[i] {
+			changed = true
+		}
+	}
+	if !changed {
+		ix.install(old)
+		stats.fill(old, time.Since(start))
+		return stats, nil
+	}
+
+	// The content/ident section: copied when no old document moved or left
+	// and none was added, else merged.
+	identity := nOld == len(old.docs) && fl.n == 0
+	for i := range keep {
+		if keep[i] != i {
+			identity = false
+		}
+	}
+	var text []byte
+	if identity {
+		text = rawDict(&old.text, nil)
+	} else {
+		text = mergeText(&old.text, len(old.docs), keep, nOld, fl)
+	}
+	if err := ctx.Err(); err != nil {
+		return stats, err
+	}
+	pathSec := buildPaths(finalDocs)
+	data, err := encode(finalDocs, text, pathSec)
+	if err != nil {
+		return stats, err
+	}
+	if err := writeAtomic(ix.dir, data); err != nil {
+		return stats, err
+	}
+	dec, err := decode(data)
+	if err != nil {
+		return stats, fmt.Errorf("index written but unreadable: %w", err)
+	}
+	st := newState(dec.docs, dec.text, dec.path, int64(len(data)))
+	ix.install(st)
+	stats.Written = true
+	stats.fill(st, time.Since(start))
+	return stats, nil
+}
+
+func (s *Stats) fill(st *state, d time.Duration) {
+	s.Files = st.live
+	s.Skipped = len(st.docs) - st.live
+	s.Terms = st.text.n + st.path.n
+	s.Bytes = st.bytes
+	s.IndexBytes = st.size
+	s.Duration = d
+}
+
+func (ix *Index) install(st *state) {
+	ix.mu.Lock()
+	ix.st = st
+	ix.gen++
+	ix.mu.Unlock()
+}
+
+type analysed struct {
+	w  *work
+	a  int
+	dt *docTerms
+}
+
+// analyse reads and analyses todo on GOMAXPROCS workers; this goroutine
+// gathers their postings as they arrive.
+func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[16]byte][]int, todo []*work, fl *freshLists, progress func(int, int)) error {
+	var wg sync.WaitGroup
+	next := make(chan *work)
+	done := make(chan analysed, 64)
+	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
+	for range workers {
+		a := newAnalyzer()
+		fl.register(a)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w := range next {
+				done <- analysed{w, a.id, analyseOne(a, src, old, gone, w)}
+			}
+		}()
+	}
+	go func() {
+		for _, w := range todo {
+			if ctx.Err() != nil {
+				break
+			}
+			next <- w
+		}
+		close(next)
+		wg.Wait()
+		close(done)
+	}()
+	n := 0
+	for r := range done {
+		if r.dt != nil {
+			r.w.fresh = fl.add(r.a, r.dt)
+		}
+		n++
+		if progress != nil {
+			progress(n, len(todo))
+		}
+	}
+	return ctx.Err()
+}
+
+func analyseOne(a *analyzer, src Source, old *state, gone map[[16]byte][]int, w *work) *docTerms {
+	w.result = docInfo{rel: w.e.rel, size: w.e.size, mtime: w.e.mtime}
+	data, err := src.ReadFile(w.e.rel)
+	if err != nil || len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		w.result.flags = docSkipped
+		return nil
+	}
+	w.result.hash = contentHash(data)
+	w.result.size = int64(len(data))
+	if w.oldID >= 0 {
+		o := old.docs[w.oldID]
+		if o.hash == w.result.hash && o.flags&docSkipped == 0 {
+			w.reuse = w.oldID
+			return nil
+		}
+	}
+	if ids := gone[w.result.hash]; len(ids) > 0 {
+		w.reuse = ids[0] // Refresh analyses it if another file claims it first
+		return nil
+	}
+	dt := a.document(string(data))
+	w.result.lens[fContent], w.result.lens[fIdent] = dt.lens[0], dt.lens[1]
+	return &dt
+}
+
+// contentHash is the change-detection hash of a file: CRC-32C and CRC-32
+// (IEEE) of the content and its length. It is not a cryptographic hash; a
+// file crafted to collide only makes its own index entry stale.
+func contentHash(data []byte) [16]byte {
+	var h [16]byte
+	binary.LittleEndian.PutUint32(h[0:], crc32.Checksum(data, castagnoli))
+	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(data))
+	binary.LittleEndian.PutUint64(h[8:], uint64(len(data)))
+	return h
+}
+
+// mergeText writes the content/ident dictionary: the old postings with
+// document IDs mapped through keep (dropping -1), followed by the fresh
+// postings, whose IDs are offset by nOld.
+func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []byte {
+	terms := make([]string, 0, len(fl.lists))
+	for t := range fl.lists {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+
+	w := newDictWriter()
+	var scratch listBuilder
+	same := sortedIdentity(keep) && len(keep) == nOldDocs
+	i, j := 0, 0
+	for i < old.n || j < len(terms) {
+		var term string
+		fromOld, fromNew := false, false
+		switch {
+		case j >= len(terms):
+			term, fromOld = old.term(i), true
+		case i >= old.n:
+			term, fromNew = terms[j], true
+		default:
+			c := bytes.Compare(old.termBytes(i), []byte(terms[j]))
+			switch {
+			case c < 0:
+				term, fromOld = old.term(i), true
+			case c > 0:
+				term, fromNew = terms[j], true
+			default:
+				term, fromOld, fromNew = terms[j], true, true
+			}
+		}
+		if fromOld && !fromNew && same {
+			w.addRaw(term, old.postings(i))
+			i++
+			continue
+		}
+		scratch.buf, scratch.df, scratch.last = scratch.buf[:0], 0, 0
+		if fromOld {
+			it := newIter(old.postings(i), nOldDocs)
+			for it.next() {
+				if nd := keep[it.doc]; nd >= 0 {
+					scratch.add(uint32(nd), it.tf[0], it.tf[1])
+				}
+			}
+			i++
+		}
+		if fromNew {
+			appendList(&scratch, fl.lists[term], uint32(nOld))
+			j++
+		}
+		if scratch.df > 0 {
+			w.add(term, scratch.df, scratch.buf)
+		}
+	}
+	return w.appendTo(nil)
+}
+
+func sortedIdentity(keep []int) bool {
+	for i, k := range keep {
+		if k != i {
+			return false
+		}
+	}
+	return true
+}
+
+// appendList appends src, with its IDs offset by off (all exceeding dst's),
+// to dst.
+func appendList(dst, src *listBuilder, off uint32) {
+	if src.df == 0 {
+		return
+	}
+	first, k := binary.Uvarint(src.buf)
+	first += uint64(off)
+	if dst.df == 0 {
+		dst.buf = binary.AppendUvarint(dst.buf, first)
+	} else {
+		dst.buf = binary.AppendUvarint(dst.buf, first-uint64(dst.last))
+	}
+	dst.buf = append(dst.buf, src.buf[k:]...)
+	dst.df += src.df
+	dst.last = src.last + off
+}
+
+// buildPaths writes the path/name dictionary and sets each document's path
+// and name field lengths.
+func buildPaths(docs []docInfo) []byte {
+	a := newAnalyzer()
+	lists := make(map[string]*listBuilder)
+	var tf map[string]*[2]uint32 = make(map[string]*[2]uint32)
+	var order []string
+	for id := range docs {
+		d := &docs[id]
+		d.lens[fPath], d.lens[fName] = 0, 0
+		if d.flags&docSkipped != 0 {
+			continue
+		}
+		clear(tf)
+		order = order[:0]
+		a.pathTerms(d.rel, func(term string, field int) {
+			c := tf[term]
+			if c == nil {
+				c = new([2]uint32)
+				tf[term] = c
+				order = append(order, term)
+			}
+			c[field-fPath]++
+			d.lens[field]++
+		})
+		for _, t := range order {
+			l := lists[t]
+			if l == nil {
+				l = &listBuilder{}
+				lists[t] = l
+			}
+			c := tf[t]
+			l.add(uint32(id), c[0], c[1])
+		}
+	}
+	terms := make([]string, 0, len(lists))
+	for t := range lists {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	w := newDictWriter()
+	for _, t := range terms {
+		w.add(t, lists[t].df, lists[t].buf)
+	}
+	return w.appendTo(nil)
+}
+
+// writeHook, when set (by tests), is called after each chunk of the index
+// file is written.
+var writeHook func(written int)
+
+func writeAtomic(dir string, data []byte) error {
+	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	const chunk = 1 << 16
+	for off := 0; off < len(data); off += chunk {
+		if _, err := f.Write(data[off:min(off+chunk, len(data))]); err != nil {
+			return err
+		}
+		if writeHook != nil {
+			writeHook(min(off+chunk, len(data)))
+		}
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, indexFile)); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// removeTemps deletes temporary files left by a killed writer; it runs
+// under the lock, when no other writer can be using them.
+func removeTemps(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}

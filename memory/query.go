@@ -1,0 +1,273 @@
+package memory
+
+import (
+	"path"
+	"strings"
+)
+
+// longQuery is the number of content words above which a query is read as
+// running text (a bug report, a commit message) rather than a request:
+// file-type words and path scopes then only boost, never filter.
+const longQuery = 15
+
+// langExts maps language and format words to file extensions.
+var langExts = map[string][]string{
+	"python": {".py", ".pyi", ".pyx"}, "py": {".py", ".pyi"},
+	"go": {".go"}, "golang": {".go"},
+	"typescript": {".ts", ".tsx", ".mts", ".cts"}, "ts": {".ts", ".tsx"}, "tsx": {".tsx"},
+	"javascript": {".js", ".jsx", ".mjs", ".cjs"}, "js": {".js", ".jsx", ".mjs", ".cjs"}, "jsx": {".jsx"},
+	"rust": {".rs"}, "java": {".java"}, "kotlin": {".kt", ".kts"}, "scala": {".scala"},
+	"ruby": {".rb"}, "php": {".php"}, "swift": {".swift"}, "cpp": {".cc", ".cpp", ".cxx", ".hpp", ".hh", ".h"},
+	"shell": {".sh", ".bash", ".zsh"}, "bash": {".sh", ".bash"}, "sh": {".sh"},
+	"markdown": {".md", ".markdown", ".mdx"}, "md": {".md"}, "rst": {".rst"},
+	"yaml": {".yaml", ".yml"}, "yml": {".yaml", ".yml"}, "json": {".json"}, "toml": {".toml"},
+	"xml": {".xml", ".xsd"}, "html": {".html", ".htm"}, "css": {".css", ".scss", ".sass", ".less"},
+	"sql": {".sql"}, "proto": {".proto"}, "protobuf": {".proto"}, "terraform": {".tf", ".tfvars"},
+	"hcl": {".hcl", ".tf"}, "lua": {".lua"}, "perl": {".pl", ".pm"}, "elixir": {".ex", ".exs"},
+	"haskell": {".hs"}, "csharp": {".cs"}, "dart": {".dart"}, "vue": {".vue"}, "svelte": {".svelte"},
+}
+
+// ambiguous language words count only when a type noun follows them
+// ("Go files", "go code"), never alone ("go to the page").
+var ambiguous = map[string]bool{"go": true, "py": true, "ts": true, "js": true, "sh": true, "md": true, "rst": true, "yml": true}
+
+var typeNouns = map[string]bool{
+	"file": true, "files": true, "code": true, "source": true, "sources": true, "module": true, "modules": true,
+	"package": true, "packages": true, "script": true, "scripts": true, "program": true, "programs": true,
+}
+
+// Roles are kinds of file across languages.
+const (
+	roleTest = 1 << iota
+	roleDoc
+	roleConfig
+)
+
+var roleWords = map[string]int{
+	"test": roleTest, "tests": roleTest, "testing": roleTest, "spec": roleTest, "specs": roleTest, "unittest": roleTest, "unittests": roleTest,
+	"doc": roleDoc, "docs": roleDoc, "documentation": roleDoc, "readme": roleDoc, "readmes": roleDoc, "guide": roleDoc, "guides": roleDoc,
+	"config": roleConfig, "configs": roleConfig, "configuration": roleConfig, "configurations": roleConfig, "settings": roleConfig,
+}
+
+var negators = map[string]bool{"not": true, "no": true, "non": true, "except": true, "excluding": true, "without": true, "exclude": true, "ignore": true, "ignoring": true}
+
+var scopeWords = map[string]bool{"in": true, "under": true, "within": true, "inside": true, "beneath": true, "below": true, "from": true}
+
+var dirNouns = map[string]bool{"directory": true, "dir": true, "folder": true, "package": true, "module": true, "tree": true, "subtree": true}
+
+// queryNoise are words of requests ("files related to …") that name nothing.
+var queryNoise = map[string]bool{
+	"file": true, "files": true, "code": true, "source": true, "sources": true, "related": true, "relating": true,
+	"regarding": true, "concerning": true, "find": true, "show": true, "list": true, "look": true, "looking": true,
+	"directory": true, "folder": true, "dir": true,
+}
+
+// parsed is a query after analysis.
+type parsed struct {
+	long     bool
+	langs    []string // extensions; filter when short, boost when long
+	langWord []string
+	roles    int // wanted roles
+	notRoles int // unwanted roles
+	scopes   []string
+	mentions []string
+	words    []string // content words, lower-case, in order
+}
+
+// isTest reports whether rel is test code (by name or by a test directory)
+// or test data (under testdata/ or fixtures/).
+func isTest(rel string) bool { return isTestCode(rel) || isTestData(rel) }
+
+func isTestData(rel string) bool {
+	for _, c := range strings.Split(path.Dir(rel), "/") {
+		switch strings.ToLower(c) {
+		case "testdata", "fixtures", "__fixtures__", "__snapshots__":
+			return true
+		}
+	}
+	return false
+}
+
+func isTestCode(rel string) bool {
+	base := path.Base(rel)
+	lower := strings.ToLower(base)
+	stem := strings.TrimSuffix(lower, path.Ext(lower))
+	switch {
+	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), strings.HasSuffix(stem, ".test"),
+		strings.HasSuffix(stem, ".spec"), strings.HasSuffix(stem, "_spec"), strings.HasSuffix(base, "Test.java"),
+		strings.HasSuffix(base, "Tests.java"), strings.HasSuffix(base, "Test.kt"), stem == "conftest", stem == "tests", stem == "test":
+		return true
+	}
+	for _, c := range strings.Split(path.Dir(rel), "/") {
+		switch strings.ToLower(c) {
+		case "test", "tests", "__tests__", "spec", "specs", "e2e":
+			return true
+		}
+	}
+	return false
+}
+
+func isDoc(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt", ".org":
+		return true
+	}
+	for _, c := range strings.Split(path.Dir(rel), "/") {
+		switch strings.ToLower(c) {
+		case "doc", "docs", "documentation", "website":
+			return true
+		}
+	}
+	return false
+}
+
+func isConfig(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".yaml", ".yml", ".toml", ".json", ".ini", ".cfg", ".conf", ".properties", ".env", ".hcl", ".tfvars":
+		return true
+	}
+	switch strings.ToLower(path.Base(rel)) {
+	case "makefile", "dockerfile", ".editorconfig", "setup.cfg", "go.mod", "package.json", "pyproject.toml", "cargo.toml":
+		return true
+	}
+	return false
+}
+
+func roleOf(rel string) int {
+	r := 0
+	if isTestCode(rel) {
+		r |= roleTest
+	}
+	if isDoc(rel) {
+		r |= roleDoc
+	}
+	if isConfig(rel) {
+		r |= roleConfig
+	}
+	return r
+}
+
+func hasExt(rel string, exts []string) bool {
+	e := strings.ToLower(path.Ext(rel))
+	for _, x := range exts {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+// parseQuery finds file-type words, path scopes and file mentions in q and
+// returns the words left for scoring. dirExists says whether a slash path
+// is a directory of the index.
+func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
+	var p parsed
+	// Whitespace fields, for paths.
+	fields := strings.Fields(q)
+	for i, f := range fields {
+		t := cleanPathToken(f)
+		if t == "" {
+			continue
+		}
+		if i > 0 && scopeWords[strings.ToLower(fields[i-1])] && strings.Contains(f, "/") {
+			s := strings.Trim(strings.TrimPrefix(t, "./"), "/")
+			if s != "" && dirExists(s) {
+				p.scopes = append(p.scopes, s)
+				continue
+			}
+		}
+		if strings.Contains(t, "/") || looksLikeFile(t) {
+			if len(p.mentions) < 32 {
+				p.mentions = append(p.mentions, strings.TrimPrefix(t, "./"))
+			}
+		}
+	}
+	// Words, for types and content.
+	var words []string
+	a.words(q, func(w string) { words = append(words, strings.ToLower(w)) })
+	content := 0
+	for _, w := range words {
+		if !stopWords[w] && !queryNoise[w] {
+			content++
+		}
+	}
+	p.long = content > longQuery
+	consumed := make([]bool, len(words))
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		prev := ""
+		if i > 0 {
+			prev = words[i-1]
+		}
+		// "in the api directory"
+		if dirNouns[next] && i > 0 && (scopeWords[prev] || prev == "the" && i > 1 && scopeWords[words[i-2]]) && dirExists(w) {
+			p.scopes = append(p.scopes, w)
+			consumed[i] = true
+			continue
+		}
+		neg := negators[prev]
+		if strings.HasPrefix(w, "non-") || strings.HasPrefix(w, "non_") {
+			w, neg = w[4:], true
+		}
+		if r, ok := roleWords[w]; ok {
+			consumed[i] = true
+			if neg {
+				p.notRoles |= r
+			} else if !p.long {
+				p.roles |= r
+			}
+			continue
+		}
+		if exts, ok := langExts[w]; ok && (!ambiguous[w] || typeNouns[next]) {
+			p.langs = append(p.langs, exts...)
+			p.langWord = append(p.langWord, w)
+			consumed[i] = true
+		}
+	}
+	for i, w := range words {
+		if !consumed[i] && !queryNoise[w] {
+			p.words = append(p.words, w)
+		}
+	}
+	return p
+}
+
+// cleanPathToken strips quotes, brackets, trailing punctuation and line
+// suffixes (":12", ":12:3", "#L12") from a whitespace field.
+func cleanPathToken(f string) string {
+	f = strings.Trim(f, "\"'`()[]{}<>,;")
+	if i := strings.Index(f, "#L"); i > 0 {
+		f = f[:i]
+	}
+	for {
+		i := strings.LastIndexByte(f, ':')
+		if i <= 0 || !allDigits([]byte(f[i+1:])) {
+			break
+		}
+		f = f[:i]
+	}
+	f = strings.TrimRight(f, ".:")
+	if strings.Contains(f, "://") {
+		return ""
+	}
+	return f
+}
+
+// looksLikeFile reports whether t is a bare file name with a known extension.
+func looksLikeFile(t string) bool {
+	ext := strings.ToLower(path.Ext(t))
+	if len(ext) < 2 || ext == t {
+		return false
+	}
+	for _, exts := range langExts {
+		for _, x := range exts {
+			if x == ext {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,416 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// SearchOptions tune Search.
+type SearchOptions struct {
+	Limit    int      // maximum matches; 0 means 10, negative means no limit
+	MinScore float64  // drop matches scoring below this
+	Include  []string // if any, keep only files matching one of these doublestar globs (slash paths relative to the project)
+	Exclude  []string // drop files matching any of these globs
+	Explain  bool     // fill Reason.Scores with each term's contribution
+	// Source, if set, is read for the best-matching line of each match.
+	Source Source
+}
+
+// Match is one file that matches a query.
+type Match struct {
+	Rel    string  // slash path relative to the project
+	Score  float64 // in [0,1]
+	Reason Reason
+}
+
+// Reason says why a file matched.
+type Reason struct {
+	Terms  map[string][]string // field ("path", "name", "ident", "content") → matched query terms
+	Line   int                 // best-matching line, 1-based; 0 if unknown
+	Text   string              // that line, trimmed and capped at 200 bytes
+	Notes  []string            // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
+	Scores map[string]float64  // with Explain: query term → contribution to the raw score
+}
+
+// String returns a one-line summary: "name: auth; content: auth, token;
+// line 12: func Authenticate(…)".
+func (r Reason) String() string {
+	var b strings.Builder
+	for _, f := range []string{"name", "path", "ident", "content"} {
+		if ts := r.Terms[f]; len(ts) > 0 {
+			if b.Len() > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s: %s", f, strings.Join(ts, ", "))
+		}
+	}
+	for _, n := range r.Notes {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(n)
+	}
+	if r.Line > 0 {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "line %d: %s", r.Line, r.Text)
+	}
+	return b.String()
+}
+
+// maxQueryTerms caps the terms of a long query; the rarest are kept.
+const maxQueryTerms = 64
+
+// Boosts and demotions, multiplied into the score.
+const (
+	boostMention = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
+	boostScope   = 1.3  // a long query says "in cmd/"
+	boostLang    = 1.1  // a long query names the file's language
+	demoteRole   = 0.75 // a test file (or doc) when the query does not ask for one
+)
+
+type qterm struct {
+	term    string
+	surface string
+	weight  float64 // query-term weight times IDF
+	idf     float64
+	text    []byte
+	path    []byte
+}
+
+// Search ranks the indexed files against query and returns the best,
+// highest score first (ties by path). The score is the share of the
+// query's IDF mass the file matches, each term saturated by BM25F, times
+// the boosts, capped at 1.
+//
+// File-type words ("Python files", "tests", "markdown docs", "config") and
+// path scopes ("in src/api", "under cmd/", "in the api directory") filter
+// when the query is short; in a long text (more than 15 content words) they
+// only boost, so a bug report that says "the tests fail" still finds the
+// source file. Test files are demoted unless the query asks for tests.
+func (ix *Index) Search(query string, opt SearchOptions) []Match {
+	ix.mu.RLock()
+	st := ix.st
+	ix.mu.RUnlock()
+	if st.live == 0 {
+		return nil
+	}
+	a := newAnalyzer()
+	p := parseQuery(query, a, st.dirExists)
+
+	// Query terms with their weights.
+	qtf := make(map[string]float64)
+	surface := make(map[string]string)
+	var order []string
+	for _, w := range p.words {
+		a.identifier(w, func(term string, whole bool) {
+			if _, ok := qtf[term]; !ok {
+				order = append(order, term)
+				surface[term] = term
+				if !whole {
+					surface[term] = strings.ToLower(a.lastPart(w, term))
+				}
+			}
+			qtf[term]++
+		})
+	}
+	N := float64(st.live)
+	var qs []qterm
+	for _, t := range order {
+		q := qterm{term: t, surface: surface[t], text: st.text.find(t), path: st.path.find(t)}
+		if q.text == nil && q.path == nil {
+			continue
+		}
+		df := float64(max(listDF(q.text), listDF(q.path)))
+		q.idf = math.Log(1 + (N-df+0.5)/(df+0.5))
+		q.weight = q.idf * (1 + math.Log(qtf[t]))
+		qs = append(qs, q)
+	}
+	if len(qs) > maxQueryTerms {
+		slices.SortStableFunc(qs, func(x, y qterm) int { return cmpFloat(y.weight, x.weight) })
+		qs = qs[:maxQueryTerms]
+	}
+
+	// BM25F accumulation.
+	n := len(st.docs)
+	acc := make([]float64, n)
+	tilde := make([]float64, n)
+	var touched []uint32
+	var total float64
+	for _, q := range qs {
+		total += q.weight
+		touched = touched[:0]
+		for _, sec := range [2]struct {
+			list []byte
+			f0   int
+		}{{q.text, fContent}, {q.path, fPath}} {
+			it := newIter(sec.list, n)
+			for it.next() {
+				d := it.doc
+				if tilde[d] == 0 {
+					touched = append(touched, d)
+				}
+				nm := &st.norm[d]
+				tilde[d] += float64(it.tf[0])*float64(nm[sec.f0]) + float64(it.tf[1])*float64(nm[sec.f0+1])
+			}
+		}
+		for _, d := range touched {
+			t := tilde[d]
+			acc[d] += q.weight * t / (k1 + t)
+			tilde[d] = 0
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+
+	// Filters, boosts, normalisation.
+	type cand struct {
+		doc   int
+		score float64
+		notes []string
+	}
+	var cands []cand
+	for d, s := range acc {
+		if s == 0 {
+			continue
+		}
+		rel := st.docs[d].rel
+		if !globsAllow(rel, opt.Include, opt.Exclude) {
+			continue
+		}
+		c := cand{doc: d, score: s / total}
+		role := roleOf(rel)
+		ok := true
+		if p.notRoles&role != 0 {
+			ok = false
+		}
+		if len(p.langs) > 0 {
+			if hasExt(rel, p.langs) {
+				if p.long {
+					c.score *= boostLang
+					c.notes = append(c.notes, "language "+strings.Join(p.langWord, "/"))
+				}
+			} else if !p.long {
+				ok = false
+			}
+		}
+		if p.roles != 0 && role&p.roles == 0 {
+			ok = false
+		}
+		if p.roles&roleTest == 0 && isTest(rel) {
+			c.score *= demoteRole
+			c.notes = append(c.notes, "test file demoted")
+		}
+		if len(p.scopes) > 0 {
+			in := false
+			for _, s := range p.scopes {
+				if rel == s || strings.HasPrefix(rel, s+"/") {
+					in = true
+					c.notes = append(c.notes, "scope "+s)
+					break
+				}
+			}
+			if in && p.long {
+				c.score *= boostScope
+			} else if !in && !p.long {
+				ok = false
+			}
+		}
+		for _, m := range p.mentions {
+			if pathMentioned(rel, m) {
+				c.score *= boostMention
+				c.notes = append(c.notes, "mentioned as "+m)
+				break
+			}
+		}
+		c.score = min(c.score, 1)
+		if c.score < opt.MinScore {
+			continue
+		}
+		if ok {
+			cands = append(cands, c)
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return st.docs[cands[i].doc].rel < st.docs[cands[j].doc].rel
+	})
+	limit := opt.Limit
+	if limit == 0 {
+		limit = 10
+	}
+	if limit > 0 && len(cands) > limit {
+		cands = cands[:limit]
+	}
+
+	// Reasons for the matches kept.
+	out := make([]Match, len(cands))
+	pos := make(map[uint32]int, len(cands))
+	for i, c := range cands {
+		out[i] = Match{Rel: st.docs[c.doc].rel, Score: c.score, Reason: Reason{Terms: map[string][]string{}, Notes: c.notes}}
+		if opt.Explain {
+			out[i].Reason.Scores = map[string]float64{}
+		}
+		pos[uint32(c.doc)] = i
+	}
+	for _, q := range qs {
+		for k, list := range [2][]byte{q.text, q.path} {
+			it := newIter(list, n)
+			for it.next() {
+				i, ok := pos[it.doc]
+				if !ok {
+					continue
+				}
+				r := &out[i].Reason
+				for j := range 2 {
+					if it.tf[j] > 0 {
+						f := fieldNames[2*k+j]
+						r.Terms[f] = append(r.Terms[f], q.surface)
+					}
+				}
+				if opt.Explain {
+					nm := &st.norm[it.doc]
+					t := float64(it.tf[0])*float64(nm[2*k]) + float64(it.tf[1])*float64(nm[2*k+1])
+					r.Scores[q.surface] += t // combined below
+				}
+			}
+		}
+	}
+	if opt.Explain {
+		for i := range out {
+			for _, q := range qs {
+				if t, ok := out[i].Reason.Scores[q.surface]; ok {
+					out[i].Reason.Scores[q.surface] = q.weight * t / (k1 + t)
+				}
+			}
+		}
+	}
+	if opt.Source != nil {
+		idf := make(map[string]float64, len(qs))
+		for _, q := range qs {
+			idf[q.term] = q.idf
+		}
+		for i := range out {
+			out[i].Reason.Line, out[i].Reason.Text = bestLine(a, opt.Source, out[i].Rel, idf)
+		}
+	}
+	return out
+}
+
+// lastPart returns the part of word w that analyses to term, for display.
+func (a *analyzer) lastPart(w, term string) string {
+	for _, p := range a.split(w) {
+		if a.term(p) == term {
+			return p
+		}
+	}
+	return term
+}
+
+func listDF(list []byte) uint64 {
+	it := newIter(list, 0)
+	return it.df
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func globsAllow(rel string, include, exclude []string) bool {
+	for _, g := range exclude {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return false
+		}
+	}
+	if len(include) == 0 {
+		return true
+	}
+	for _, g := range include {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// pathMentioned reports whether mention m names rel: the same path, a
+// suffix of it on a component boundary, or a longer path (from a stack
+// trace) that ends with it.
+func pathMentioned(rel, m string) bool {
+	if m == "" {
+		return false
+	}
+	if !strings.Contains(m, "/") {
+		return path.Base(rel) == m
+	}
+	return rel == m || strings.HasSuffix(rel, "/"+m) || strings.HasSuffix(m, "/"+rel)
+}
+
+func (st *state) dirExists(dir string) bool {
+	dir = strings.Trim(dir, "/")
+	if dir == "" {
+		return false
+	}
+	for _, d := range st.docs {
+		if strings.HasPrefix(d.rel, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// bestLine finds the line of rel with the most query IDF mass.
+func bestLine(a *analyzer, src Source, rel string, idf map[string]float64) (int, string) {
+	data, err := src.ReadFile(rel)
+	if err != nil {
+		return 0, ""
+	}
+	if len(data) > 1<<20 {
+		data = data[:1<<20]
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	best, bestN, n := 0.0, 0, 0
+	var bestText string
+	seen := make(map[string]bool)
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		clear(seen)
+		s := 0.0
+		a.words(line, func(w string) {
+			a.identifier(w, func(term string, _ bool) {
+				if v, ok := idf[term]; ok && !seen[term] {
+					seen[term] = true
+					s += v
+				}
+			})
+		})
+		if s > best {
+			best, bestN, bestText = s, n, line
+		}
+	}
+	text := strings.TrimSpace(bestText)
+	if len(text) > 200 {
+		text = strings.ToValidUTF8(text[:200], "")
+	}
+	return bestN, text
+}

@@ -1,0 +1,302 @@
+package memory
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// maxTermLen bounds the length of a term; longer runs (hashes, base64,
+// minified code) carry no lexical meaning and only bloat the dictionary.
+const maxTermLen = 40
+
+// Tokenize returns the index terms of text, in order, as the content analyser
+// produces them: every word or identifier is split on camelCase, snake_case,
+// kebab-case and letter/digit boundaries; the parts are lower-cased, English
+// and code stop words are dropped and the rest are stemmed (Snowball
+// English). A compound identifier (one with more than one part) is also
+// kept whole, lower-cased and without separators, right after its parts:
+// "parseHTTPRequest" gives "pars", "http", "request", "parsehttprequest".
+//
+// Tokenize is deterministic and never panics, whatever the input (invalid
+// UTF-8 included).
+func Tokenize(text string) []string {
+	var out []string
+	a := newAnalyzer()
+	a.words(text, func(w string) {
+		a.identifier(w, func(term string, whole bool) { out = append(out, term) })
+	})
+	return out
+}
+
+// analyzer holds the per-goroutine caches of the tokeniser. It is not safe
+// for concurrent use; each worker has its own.
+type analyzer struct {
+	stems map[string]string
+	parts []string
+	buf   []byte
+
+	// document analysis: word cache, local term IDs and per-document counts
+	words1  map[string]*wordInfo
+	ids     map[string]uint32
+	names   []string
+	counts  [][2]uint32
+	touched []uint32
+	sent    uint32 // names up to here were handed out with a document
+	id      int    // index among the analysers of one Refresh
+}
+
+func newAnalyzer() *analyzer {
+	return &analyzer{stems: make(map[string]string, 1<<14)}
+}
+
+// isWordByte reports whether b may be part of a word. Non-ASCII letters and
+// digits are handled by words through utf8 decoding.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
+}
+
+// words calls fn for every maximal run of letters, digits and underscores in
+// text. Hyphens join words only inside words (kebab-case), so "foo-bar" is
+// one word that identifier then splits; a leading or trailing hyphen and
+// "--flag" are separators.
+func (a *analyzer) words(text string, fn func(string)) {
+	i := 0
+	n := len(text)
+	for i < n {
+		// skip separators
+		for i < n {
+			c := text[i]
+			if isWordByte(c) {
+				break
+			}
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(text[i:])
+				if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+					break
+				}
+				i += size
+				continue
+			}
+			i++
+		}
+		start := i
+		for i < n {
+			c := text[i]
+			if isWordByte(c) {
+				i++
+				continue
+			}
+			if c == '-' && i+1 < n && isWordByte(text[i+1]) && i > start {
+				i++
+				continue
+			}
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(text[i:])
+				if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+					i += size
+					continue
+				}
+			}
+			break
+		}
+		if i > start {
+			fn(text[start:i])
+		}
+	}
+}
+
+// charClass classifies a rune for identifier splitting.
+func charClass(r rune) int {
+	switch {
+	case unicode.IsUpper(r):
+		return 1
+	case unicode.IsDigit(r):
+		return 3
+	case unicode.IsLetter(r):
+		return 2
+	}
+	return 0 // separator: '_' or '-'
+}
+
+// split appends the parts of identifier w to a.parts (cleared first):
+// separators '_' and '-' split, a lower→upper change splits ("fooBar"), an
+// upper run followed by lower splits before its last upper ("HTTPServer" →
+// "HTTP", "Server"), letter↔digit changes split ("utf8" → "utf", "8").
+func (a *analyzer) split(w string) []string {
+	a.parts = a.parts[:0]
+	start := -1
+	prev, prevPrev := 0, 0
+	prevPos := 0
+	for i, r := range w {
+		c := charClass(r)
+		if c == 0 {
+			if start >= 0 {
+				a.parts = append(a.parts, w[start:i])
+				start = -1
+			}
+			prev, prevPrev = 0, 0
+			continue
+		}
+		if start < 0 {
+			start = i
+		} else {
+			switch {
+			case c == 1 && prev == 2: // fooBar
+				a.parts = append(a.parts, w[start:i])
+				start = i
+			case c == 2 && prev == 1 && prevPrev == 1: // HTTPServer: split before 'S'
+				a.parts = append(a.parts, w[start:prevPos])
+				start = prevPos
+			case (c == 3) != (prev == 3): // letter/digit boundary
+				a.parts = append(a.parts, w[start:i])
+				start = i
+			}
+		}
+		prevPrev, prev = prev, c
+		prevPos = i
+	}
+	if start >= 0 {
+		a.parts = append(a.parts, w[start:])
+	}
+	return a.parts
+}
+
+// identifier analyses one word and calls emit for each term: the stemmed
+// parts that are not stop words, then the whole identifier (whole=true) if it
+// had more than one part.
+func (a *analyzer) identifier(w string, emit func(term string, whole bool)) {
+	if len(w) > 4*maxTermLen {
+		return
+	}
+	if simpleWord(w) { // the common case: one lower-case ASCII part
+		if t := a.term(w); t != "" {
+			emit(t, false)
+		}
+		return
+	}
+	parts := a.split(w)
+	if len(parts) == 0 {
+		return
+	}
+	a.buf = a.buf[:0]
+	for _, p := range parts {
+		a.buf = appendLower(a.buf, p)
+		if t := a.term(p); t != "" {
+			emit(t, false)
+		}
+	}
+	if len(parts) > 1 && len(a.buf) <= maxTermLen && !allDigits(a.buf) {
+		emit(a.intern(a.buf), true)
+	}
+}
+
+// term normalises one part: lower-case, drop stop words, numbers longer than
+// four digits and over-long runs, then stem. The result is interned.
+func (a *analyzer) term(p string) string {
+	if s, ok := a.stems[p]; ok {
+		return s
+	}
+	s := a.normalise(p)
+	if len(a.stems) < 1<<18 {
+		a.stems[strings.Clone(p)] = s
+	}
+	return s
+}
+
+func (a *analyzer) normalise(p string) string {
+	if len(p) > maxTermLen {
+		return ""
+	}
+	lower := strings.ToLower(p)
+	if len(lower) == 1 && lower[0] < utf8.RuneSelf {
+		return "" // single letters and digits are noise
+	}
+	if allDigits([]byte(lower)) {
+		if len(lower) > 4 {
+			return ""
+		}
+		return lower
+	}
+	if stopWords[lower] {
+		return ""
+	}
+	s := english.Stem(lower, true)
+	if s == "" || stopWords[s] {
+		return ""
+	}
+	return s
+}
+
+func (a *analyzer) intern(b []byte) string {
+	if s, ok := a.stems[string(b)]; ok && s == string(b) {
+		return s
+	}
+	s := string(b)
+	if len(a.stems) < 1<<18 {
+		a.stems[s] = s
+	}
+	return s
+}
+
+// simpleWord reports whether w is lower-case ASCII letters only.
+func simpleWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(s[i:])...)
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// stopWords holds English function words and the keywords and noise words of
+// common programming languages, compared before and after stemming.
+var stopWords = func() map[string]bool {
+	const prose = `a about above after again against all also am an and any are as at be because been
+before being below between both but by can could did do does doing done down during each either else
+ever few for from further get got had has have having he her here hers herself him himself his how however
+i if in into is it its itself just let me more most my myself neither no nor not now of off on once only or
+other our ours ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through thus to too under until up upon us very via was we
+were what when where which while who whom why will with within without would yet you your yours yourself
+yourselves etc eg ie e.g i.e`
+	const code = `func function def fn return returns var val let const import imports package
+true false nil null none undefined void self this super new delete
+int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float float32 float64 bool boolean str
+byte bytes rune char long short double unsigned signed
+public private protected static final abstract extends implements override virtual
+elif endif begin end lambda yield async await pass break continue goto switch case default
+try catch finally throw throws raise except assert
+todo fixme xxx nolint noqa pragma
+www com org`
+	m := make(map[string]bool, 400)
+	for _, w := range strings.Fields(prose + " " + code) {
+		m[w] = true
+	}
+	return m
+}()

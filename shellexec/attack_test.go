@@ -241,17 +241,17 @@ func attackSetup(t *testing.T) (base string, cfg shellexec.Config) {
 		"home/.bashrc": marker + "\n",
 	})
 	buildTree(t, proj, map[string]string{
-		"README.md":      "readme\nTODO one\n",
-		"src/a.go":       "package a // TODO\n",
-		"script.sh":      "#!/bin/sh\ntouch pwned\n",
-		"hook.sh":        "#!/bin/sh\ntouch " + filepath.Join(outside, "FSMONITOR-RAN") + "\n",
-		"link-out":       "->../outside/secret.txt",
-		"link-abs":       "->" + filepath.Join(outside, "secret.txt"),
-		"link-dir-out":   "->../outside",
-		"link-etc":       "->/etc/passwd",
-		".gitignore":     "*.log\n",
-		"ignored.log":    "x\n",
-		"untracked.txt":  "u\n",
+		"README.md":     "readme\nTODO one\n",
+		"src/a.go":      "package a // TODO\n",
+		"script.sh":     "#!/bin/sh\ntouch pwned\n",
+		"hook.sh":       "#!/bin/sh\ntouch " + filepath.Join(outside, "FSMONITOR-RAN") + "\n",
+		"link-out":      "->../outside/secret.txt",
+		"link-abs":      "->" + filepath.Join(outside, "secret.txt"),
+		"link-dir-out":  "->../outside",
+		"link-etc":      "->/etc/passwd",
+		".gitignore":    "*.log\n",
+		"ignored.log":   "x\n",
+		"untracked.txt": "u\n",
 	})
 	os.Chmod(filepath.Join(proj, "hook.sh"), 0o755)
 	os.Chmod(filepath.Join(proj, "script.sh"), 0o755)

@@ -2,6 +2,7 @@ package shellexec
 
 import (
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -103,7 +104,17 @@ func runFind(c *cmd, args []string) int {
 			name = "/"
 		}
 		e := &findEntry{path: s, name: name, typ: fi.Mode().Type(), info: fi}
-		r.visit(expr, e)
+		var d *os.Root
+		if e.typ.IsDir() {
+			if d, err = c.fs.openDir(c.dir, s); err != nil {
+				c.errorf("'%s': %s", s, errText(err))
+				r.status = 1
+			}
+		}
+		r.visit(expr, e, d)
+		if d != nil {
+			d.Close()
+		}
 	}
 	if c.ctx.Err() != nil {
 		return 1
@@ -116,7 +127,9 @@ func (r *findRun) print(s string, term byte) {
 	r.c.out.WriteByte(term)
 }
 
-func (r *findRun) visit(expr findExpr, e *findEntry) {
+// visit evaluates e and walks into it if it is a directory; d is e
+// opened as a Root (nil when e is not a directory or failed to open).
+func (r *findRun) visit(expr findExpr, e *findEntry, d *os.Root) {
 	if r.quit || r.c.writeErr() {
 		return
 	}
@@ -124,8 +137,8 @@ func (r *findRun) visit(expr findExpr, e *findEntry) {
 	if !r.depthFirst && e.depth >= r.minDepth {
 		expr(r, e)
 	}
-	if e.typ.IsDir() && !r.prune && (r.maxDepth < 0 || e.depth < r.maxDepth) {
-		ents, err := r.c.fs.readDir(r.c.dir, e.path)
+	if d != nil && !r.prune && (r.maxDepth < 0 || e.depth < r.maxDepth) {
+		ents, err := readDirAt(d, e.path)
 		if err != nil {
 			r.c.errorf("'%s': %s", e.path, errText(err))
 			r.status = 1
@@ -134,11 +147,22 @@ func (r *findRun) visit(expr findExpr, e *findEntry) {
 		if !strings.HasSuffix(prefix, "/") {
 			prefix += "/"
 		}
-		for _, d := range ents {
+		for _, de := range ents {
 			if r.quit || r.c.ctx.Err() != nil {
 				return
 			}
-			r.visit(expr, &findEntry{path: prefix + d.Name(), name: d.Name(), depth: e.depth + 1, typ: d.Type()})
+			child := &findEntry{path: prefix + de.Name(), name: de.Name(), depth: e.depth + 1, typ: de.Type()}
+			var sub *os.Root
+			if child.typ.IsDir() && (r.maxDepth < 0 || child.depth < r.maxDepth) {
+				if sub, err = subDir(d, de.Name(), child.path); err != nil {
+					r.c.errorf("'%s': %s", child.path, errText(err))
+					r.status = 1
+				}
+			}
+			r.visit(expr, child, sub)
+			if sub != nil {
+				sub.Close()
+			}
 		}
 	}
 	if r.depthFirst && e.depth >= r.minDepth {

@@ -80,7 +80,7 @@ func (f *projectFS) openFile(dir, name string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() && !fi.IsDir() {
 		fh.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
 	}
 	return fh, nil
 }
@@ -92,36 +92,7 @@ func (f *projectFS) readFile(dir, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, pathErr("read", name, err)
-	}
-	if fi.IsDir() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
-	}
-	size := fi.Size()
-	if size > maxFileBytes {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("file too large")}
-	}
-	buf := make([]byte, size+1)
-	n := 0
-	for {
-		m, err := fh.Read(buf[n:])
-		n += m
-		if err == io.EOF || m == 0 && err == nil {
-			break
-		}
-		if err != nil {
-			return nil, pathErr("read", name, err)
-		}
-		if n == len(buf) {
-			if int64(n) > maxFileBytes {
-				return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("file too large")}
-			}
-			buf = append(buf, make([]byte, len(buf))...)
-		}
-	}
-	return buf[:n], nil
+	return readOpened(fh, name, nil)
 }
 
 // maxFileBytes bounds one file read into memory.
@@ -214,3 +185,103 @@ func (s *session) access(ctx context.Context, path string, mode interp.AccessMod
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// Directory-handle walking: a walk holds an *os.Root per directory, so
+// opening an entry costs one openat instead of one per path component.
+// A child Root is confined to its own directory, which only narrows what
+// a swapped-in symlink could reach.
+
+// openDir opens the directory name (relative to dir) as a Root.
+func (f *projectFS) openDir(dir, name string) (*os.Root, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	d, err := f.root.OpenRoot(r)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	return d, nil
+}
+
+// dent is a directory entry: its name and type bits (as lstat gives).
+type dent struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e dent) Name() string      { return e.name }
+func (e dent) Type() fs.FileMode { return e.typ }
+
+func readDirAt(d *os.Root, shown string) ([]dent, error) {
+	fh, err := d.Open(".")
+	if err != nil {
+		return nil, pathErr("open", shown, err)
+	}
+	defer fh.Close()
+	ents, err := readDirents(d, fh)
+	if err != nil {
+		return nil, pathErr("readdir", shown, err)
+	}
+	return ents, nil
+}
+
+func subDir(d *os.Root, name, shown string) (*os.Root, error) {
+	s, err := d.OpenRoot(name)
+	if err != nil {
+		return nil, pathErr("open", shown, err)
+	}
+	return s, nil
+}
+
+// readFileAt reads the regular file name in d into buf (grown as needed).
+func readFileAt(d *os.Root, name, shown string, buf []byte) ([]byte, error) {
+	fh, err := d.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, pathErr("open", shown, err)
+	}
+	defer fh.Close()
+	return readOpened(fh, shown, buf)
+}
+
+func readOpened(fh *os.File, shown string, buf []byte) ([]byte, error) {
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, pathErr("read", shown, err)
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: shown, Err: syscall.EISDIR}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: shown, Err: errNotRegular}
+	}
+	size := fi.Size()
+	if size > maxFileBytes {
+		return nil, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
+	}
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, size+1, max(size+1, 64<<10))
+	}
+	buf = buf[:cap(buf)]
+	n := 0
+	for {
+		m, err := fh.Read(buf[n:])
+		n += m
+		if err == io.EOF || m == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return nil, pathErr("read", shown, err)
+		}
+		if n == len(buf) {
+			if int64(n) > maxFileBytes {
+				return nil, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
+			}
+			buf = append(buf, make([]byte, len(buf))...)
+			buf = buf[:cap(buf)]
+		}
+	}
+	return buf[:n], nil
+}
+
+var errNotRegular = errors.New("not a regular file")

@@ -2,7 +2,10 @@ package shellexec
 
 import (
 	"bytes"
-	"io/fs"
+	"errors"
+	"os"
+	"sync"
+	"sync/atomic"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,6 +43,9 @@ type grepRun struct {
 	matched bool
 	errored bool
 	excDirs []string
+	buf     []byte // reused file buffer
+
+	quietHit atomic.Bool // -q: a match was found; stop
 }
 
 func runGrep(c *cmd, args []string) int {
@@ -178,7 +184,9 @@ func runGrep(c *cmd, args []string) int {
 				g.fileErr("(standard input)", err)
 				continue
 			}
-			g.search("(standard input)", data)
+			if g.search(c.out, "(standard input)", data) {
+				g.matched = true
+			}
 			continue
 		}
 		fi, err := c.fs.stat(c.dir, name)
@@ -254,28 +262,116 @@ func (g *grepRun) included(name string, cmdline bool) bool {
 // walk searches a directory tree in readdir order, like GNU grep -r:
 // symbolic links found while walking are skipped.
 func (g *grepRun) walk(dir, shown string) {
-	ents, err := g.c.fs.readDir(g.c.dir, dir)
+	d, err := g.c.fs.openDir(g.c.dir, dir)
 	if err != nil {
 		g.fileErr(dir, err)
 		return
+	}
+	g.walkAt(d, dir, shown)
+	d.Close()
+}
+
+func (g *grepRun) walkAt(d *os.Root, dir, shown string) {
+	ents, err := readDirAt(d, dir)
+	if err != nil {
+		g.fileErr(dir, err)
+		return
+	}
+	var batch []grepJob
+	flush := func() {
+		g.searchBatch(d, batch)
+		batch = batch[:0]
 	}
 	for _, e := range ents {
 		if g.stop() {
 			return
 		}
 		name := e.Name()
-		path := joinPath(dir, name)
-		disp := joinPath(shown, name)
 		switch t := e.Type(); {
 		case t.IsDir():
+			flush()
 			if g.excludedDir(name) {
 				continue
 			}
-			g.walk(path, disp)
+			disp := joinPath(shown, name)
+			sub, err := subDir(d, name, disp)
+			if err != nil {
+				g.fileErr(disp, err)
+				continue
+			}
+			g.walkAt(sub, joinPath(dir, name), disp)
+			sub.Close()
 		case t.IsRegular():
 			if g.included(name, false) {
-				g.searchFile(path, disp)
+				batch = append(batch, grepJob{name: name, shown: joinPath(shown, name)})
+				if len(batch) == maxGrepBatch {
+					flush()
+				}
 			}
+		}
+	}
+	flush()
+}
+
+// grepJob is one file of a batch searched in parallel; output is
+// buffered per file and written in readdir order.
+type grepJob struct {
+	name, shown string
+	out         bytes.Buffer
+	matched     bool
+	err         error
+}
+
+const (
+	maxGrepBatch = 64
+	grepWorkers  = 2
+)
+
+func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
+	if len(jobs) == 0 {
+		return
+	}
+	var next atomic.Int64
+	work := func(buf []byte) {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(jobs) || g.c.ctx.Err() != nil || g.o.quiet && g.quietHit.Load() {
+				return
+			}
+			j := &jobs[i]
+			data, err := readFileAt(d, j.name, j.shown, buf)
+			if err != nil {
+				j.err = err
+				continue
+			}
+			buf = data[:0]
+			j.matched = g.search(&j.out, j.shown, data)
+			if j.matched && g.o.quiet {
+				g.quietHit.Store(true)
+			}
+		}
+	}
+	if len(jobs) == 1 {
+		work(g.buf)
+	} else {
+		var wg sync.WaitGroup
+		for range grepWorkers - 1 {
+			wg.Go(func() { work(nil) })
+		}
+		work(g.buf)
+		wg.Wait()
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		if j.err != nil {
+			if !errors.Is(j.err, errNotRegular) {
+				g.fileErr(j.shown, j.err)
+			}
+			continue
+		}
+		g.c.out.Write(j.out.Bytes())
+		if j.matched {
+			g.matched = true
 		}
 	}
 }
@@ -302,28 +398,40 @@ func joinPath(dir, name string) string {
 func (g *grepRun) searchFile(path, shown string) {
 	data, err := g.c.fs.readFile(g.c.dir, path)
 	if err != nil {
-		if pe, ok := err.(*fs.PathError); ok && pe.Err.Error() == "not a regular file" && g.o.recursive {
+		if errors.Is(err, errNotRegular) && g.o.recursive {
 			return // devices and FIFOs are skipped under -r
 		}
 		g.fileErr(shown, err)
 		return
 	}
-	g.search(shown, data)
+	if g.search(g.c.out, shown, data) {
+		g.matched = true
+	}
 }
 
-// search runs the matcher over one file's contents.
-func (g *grepRun) search(name string, data []byte) {
+// byteWriter is what search writes to: the command's output, or a
+// per-file buffer when files are searched in parallel.
+type byteWriter interface {
+	Write([]byte) (int, error)
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+}
+
+// search runs the matcher over one file's contents, writing to w, and
+// reports whether a line was selected. It is safe for concurrent use.
+func (g *grepRun) search(w byteWriter, name string, data []byte) bool {
 	o := &g.o
 	c := g.c
 	sep := byte('\n')
 	if o.nulData {
 		sep = 0
 	}
-	binary := !o.text && !o.nulData && bytes.IndexByte(data, 0) >= 0
-	if binary && o.skipBinary {
-		return
-	}
 	listOnly := o.filesWith || o.filesWithout || o.quiet
+	// Binary files only change how lines are printed (and -I).
+	binary := !o.text && !o.nulData && (!listOnly && !o.count || o.skipBinary) && bytes.IndexByte(data, 0) >= 0
+	if binary && o.skipBinary {
+		return false
+	}
 	var count int64
 	lastLineNo, lastOff := 1, 0
 	lineNumber := func(off int) int {
@@ -353,20 +461,20 @@ func (g *grepRun) search(name string, data []byte) {
 				n = lineNumber(start)
 			}
 			for _, m := range g.m.all(line) {
-				g.prefix(name, n)
-				c.out.Write(line[m[0]:m[1]])
-				c.out.WriteByte(sep)
+				g.prefix(w, name, n)
+				w.Write(line[m[0]:m[1]])
+				w.WriteByte(sep)
 			}
 		} else {
 			if o.lineNum {
-				g.prefix(name, lineNumber(start))
+				g.prefix(w, name, lineNumber(start))
 			} else {
-				g.prefix(name, 0)
+				g.prefix(w, name, 0)
 			}
-			c.out.Write(line)
-			c.out.WriteByte(sep)
+			w.Write(line)
+			w.WriteByte(sep)
 		}
-		return (o.maxCount < 0 || count < o.maxCount) && !c.writeErr()
+		return (o.maxCount < 0 || count < o.maxCount) && c.ctx.Err() == nil
 	}
 	if !o.invert {
 		for from := 0; from < len(data); {
@@ -379,7 +487,7 @@ func (g *grepRun) search(name string, data []byte) {
 			}
 			from = end + 1
 			if c.ctx.Err() != nil {
-				return
+				return count > 0
 			}
 		}
 	} else {
@@ -398,54 +506,52 @@ func (g *grepRun) search(name string, data []byte) {
 			start = end + 1
 		}
 	}
-	if count > 0 {
-		g.matched = true
-	}
 	switch {
 	case o.quiet:
 	case o.filesWith:
 		if count > 0 {
-			g.printName(name)
+			g.printName(w, name)
 		}
 	case o.filesWithout:
 		if count == 0 {
-			g.printName(name)
+			g.printName(w, name)
 		}
 	case o.count:
 		if g.names {
-			c.out.WriteString(name)
-			g.nameSep()
+			w.WriteString(name)
+			g.nameSep(w)
 		}
-		c.out.WriteString(strconv.FormatInt(count, 10))
-		c.out.WriteByte('\n')
+		w.WriteString(strconv.FormatInt(count, 10))
+		w.WriteByte('\n')
 	}
+	return count > 0
 }
 
-func (g *grepRun) printName(name string) {
-	g.c.out.WriteString(name)
+func (g *grepRun) printName(w byteWriter, name string) {
+	w.WriteString(name)
 	if g.o.nulName {
-		g.c.out.WriteByte(0)
+		w.WriteByte(0)
 	} else {
-		g.c.out.WriteByte('\n')
+		w.WriteByte('\n')
 	}
 }
 
-func (g *grepRun) nameSep() {
+func (g *grepRun) nameSep(w byteWriter) {
 	if g.o.nulName {
-		g.c.out.WriteByte(0)
+		w.WriteByte(0)
 	} else {
-		g.c.out.WriteByte(':')
+		w.WriteByte(':')
 	}
 }
 
-func (g *grepRun) prefix(name string, lineNo int) {
+func (g *grepRun) prefix(w byteWriter, name string, lineNo int) {
 	if g.names {
-		g.c.out.WriteString(name)
-		g.nameSep()
+		w.WriteString(name)
+		g.nameSep(w)
 	}
 	if lineNo > 0 {
-		g.c.out.WriteString(strconv.Itoa(lineNo))
-		g.c.out.WriteByte(':')
+		w.WriteString(strconv.Itoa(lineNo))
+		w.WriteByte(':')
 	}
 }
 

@@ -1,0 +1,53 @@
+package shellexec_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/taskctl/taskctl/shellexec"
+)
+
+// benchPipelines are the pipelines bench/command.sh compares with GNU
+// find and grep in bash.
+var benchPipelines = map[string]string{
+	"FindGrep": `find . -name "*.go" | grep -v _test`,
+	"GrepRL":   `grep -rl TODO .`,
+}
+
+func benchConfig(b *testing.B) shellexec.Config {
+	dir := os.Getenv("SHELLEXEC_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join(runtime.GOROOT(), "src")
+	}
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		b.Skip(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { root.Close() })
+	return shellexec.Config{Root: root, RootDir: dir, Dir: dir, Timeout: time.Minute,
+		MaxStdoutBytes: 256 << 20, MaxStdoutLines: 1 << 24}
+}
+
+func BenchmarkPipeline(b *testing.B) {
+	cfg := benchConfig(b)
+	for _, name := range []string{"FindGrep", "GrepRL"} {
+		script := benchPipelines[name]
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := shellexec.Run(context.Background(), script, cfg)
+				if err != nil || res.ExitStatus != 0 || res.Truncated {
+					b.Fatalf("Run(%q): %v status %d truncated %v: %s", script, err, res.ExitStatus, res.Truncated, res.Stderr)
+				}
+				b.ReportMetric(float64(len(res.Records)), "records")
+			}
+		})
+	}
+}

@@ -1,0 +1,178 @@
+package shellexec_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskctl/taskctl/shellexec"
+)
+
+func bigFiles() map[string]string {
+	files := map[string]string{}
+	for k, v := range fixtureFiles {
+		files[k] = v
+	}
+	files["big/lines.txt"] = strings.Repeat("line\n", 300000) // 1.5 MB
+	return files
+}
+
+func TestCaps(t *testing.T) {
+	_, cfg := project(t, bigFiles())
+	cfg.MaxStdoutBytes = 64 << 10
+	cfg.MaxStdoutLines = 100
+	for _, tt := range []struct {
+		script    string
+		truncated bool
+		maxBytes  int
+	}{
+		{`cat big/lines.txt`, true, 500},
+		{`echo "$(cat big/lines.txt)" | wc -l`, true, 100},
+		{`for x in $(cat big/lines.txt); do echo $x; done`, true, 500},
+		{`grep -c line big/lines.txt`, false, 100},
+		{`head -100 big/lines.txt`, false, 500},
+		{`head -101 big/lines.txt`, true, 500},
+		{`printf '%4096s\n' a b c d e f g h i j | cat`, false, 64 << 10},
+		{`printf '%4096s\n' a b c d e f g h i j k l m n o p q r s t u v w x y z | cat`, true, 64 << 10},
+	} {
+		res, err := run(t, tt.script, cfg)
+		if err != nil {
+			t.Errorf("Run(%q): %v", tt.script, err)
+			continue
+		}
+		if res.Truncated != tt.truncated || len(res.Stdout) > tt.maxBytes {
+			t.Errorf("Run(%q): truncated=%v, %d bytes; want truncated=%v, at most %d bytes", tt.script, res.Truncated, len(res.Stdout), tt.truncated, tt.maxBytes)
+		}
+		if tt.truncated && (len(res.Warnings()) == 0 || res.Warnings()[0].Code != shellexec.CodeTruncated) {
+			t.Errorf("Run(%q): warnings %+v, want %s", tt.script, res.Warnings(), shellexec.CodeTruncated)
+		}
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	_, cfg := project(t, fixtureFiles)
+	cfg.Timeout = 300 * time.Millisecond
+	res, err := run(t, `for a in {1..1000}; do for b in {1..1000}; do for c in {1..1000}; do :; done; done; done`, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut {
+		t.Fatalf("TimedOut = false, status %d", res.ExitStatus)
+	}
+	ws := res.Warnings()
+	if len(ws) != 1 || ws[0].Code != shellexec.CodeTimeout {
+		t.Errorf("Warnings() = %+v, want one %s", ws, shellexec.CodeTimeout)
+	}
+}
+
+func TestDeniedPosition(t *testing.T) {
+	_, cfg := project(t, fixtureFiles)
+	for _, tt := range []struct{ script, want string }{
+		{"ls\necho hi > out", "2:9: output redirection (>) is not allowed"},
+		{"ls | rm x", "1:6: command rm is not allowed"},
+		{"ls; eval x", "1:5: builtin eval is not allowed"},
+		{"cat <(ls)", "1:5: process substitution is not allowed"},
+		{"ls &", "1:1: background job (&) is not allowed"},
+		{"echo $(ls; rm -f x)", "1:12: command rm is not allowed"},
+		{"find . -delete", "1:1: find -delete is not allowed"},
+		{"f() { ls; }", "1:1: function definition is not allowed"},
+		{"while true; do ls; done", "1:1: while loop is not allowed"},
+		{"ls |", "1:4: unparsable script"},
+		{"cmd=rm; $cmd x", "1:1: assignment is not allowed"},
+	} {
+		res, err := run(t, tt.script, cfg)
+		d, ok := errors.AsType[*shellexec.DeniedError](err)
+		if !ok || !strings.HasPrefix(d.Error(), tt.want) {
+			t.Errorf("Run(%q) = %v, want an error starting %q", tt.script, err, tt.want)
+			continue
+		}
+		if w := shellexec.WarningFor(err); w.Code != shellexec.CodeDenied {
+			t.Errorf("WarningFor(%v).Code = %s", err, w.Code)
+		}
+		if res == nil {
+			t.Errorf("Run(%q) returned a nil Result", tt.script)
+		}
+	}
+}
+
+func TestRecordsAndWarnings(t *testing.T) {
+	dir, cfg := project(t, fixtureFiles)
+	for _, tt := range []struct {
+		script   string
+		records  []shellexec.Record
+		status   int
+		warnings []string
+	}{
+		{`(cd src && find . -name 'a*.py'); ls go.mod`,
+			[]shellexec.Record{{Text: "./app.py", Dir: filepath.Join(dir, "src")}, {Text: "go.mod", Dir: dir}}, 0, nil},
+		{`find src -name '*.json' -print0`,
+			[]shellexec.Record{{Text: "src/pkg/data.json", Dir: dir}}, 0, nil},
+		{`grep -l nomatch -r src`, nil, 1, nil},
+		{`find . -name '*.py' | grep nomatch`, nil, 1, nil},
+		{`grep -l x missing.txt`, nil, 2, []string{shellexec.CodeFailed}},
+		{`ls missing`, nil, 2, []string{shellexec.CodeFailed}},
+		{`grep nomatch data/words.txt; true`, nil, 0, nil},
+		{`(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: filepath.Join(dir, "docs")}}, 0, nil},
+		{`echo $(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: dir}}, 0, nil},
+	} {
+		res, err := run(t, tt.script, cfg)
+		if err != nil {
+			t.Errorf("Run(%q): %v", tt.script, err)
+			continue
+		}
+		if !equalRecords(res.Records, tt.records) || res.ExitStatus != tt.status {
+			t.Errorf("Run(%q) = %+v status %d, want %+v status %d", tt.script, res.Records, res.ExitStatus, tt.records, tt.status)
+		}
+		var codes []string
+		for _, w := range res.Warnings() {
+			codes = append(codes, w.Code)
+		}
+		if strings.Join(codes, ",") != strings.Join(tt.warnings, ",") {
+			t.Errorf("Run(%q).Warnings() = %v, want %v", tt.script, codes, tt.warnings)
+		}
+	}
+}
+
+func equalRecords(a, b []shellexec.Record) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestVars(t *testing.T) {
+	_, cfg := project(t, fixtureFiles)
+	cfg.Vars = map[string]string{"area": "src; rm -rf / $(touch x)", "ext": "*.py"}
+	res, err := run(t, `echo "$area"; find src -name "$ext" | head -1`, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "src; rm -rf / $(touch x)\nsrc/util.py\n"; string(res.Stdout) != want {
+		t.Errorf("stdout = %q, want %q", res.Stdout, want)
+	}
+	cfg.Vars = map[string]string{"PATH": "/bin"}
+	if _, err := run(t, `ls`, cfg); err == nil {
+		t.Errorf("a task input named PATH was accepted")
+	}
+}
+
+func TestCancel(t *testing.T) {
+	_, cfg := project(t, fixtureFiles)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := shellexec.Run(ctx, `find .`, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitStatus == 0 {
+		t.Errorf("a cancelled run succeeded: %+v", res)
+	}
+}

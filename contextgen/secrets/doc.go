@@ -1,0 +1,51 @@
+// Package secrets finds credentials in file content before it goes into a
+// context document, and redacts them.
+//
+// [Scan] reports each secret as a [Finding]: the ID of the rule that found
+// it, its line and column, and the byte range of the secret itself. A
+// Finding never holds the secret's text, so findings can be logged, printed
+// and put in JSON envelopes safely. [Redact] replaces exactly those bytes
+// with "[REDACTED:<rule>]" and keeps everything around them.
+//
+// The rules (their IDs are stable; see [Rules]):
+//
+//	private-key            -----BEGIN … PRIVATE KEY----- blocks (RSA, EC, DSA, OPENSSH,
+//	                       ENCRYPTED, PGP … PRIVATE KEY BLOCK); the secret is the body
+//	gcp-service-account    the same block as the "private_key" of a service-account JSON
+//	aws-access-key-id      AKIA…/ASIA… key IDs (20 characters)
+//	aws-secret-access-key  40-character secret keys assigned to aws_secret_access_key & co.
+//	gcp-api-key            AIza… API keys
+//	azure-storage-key      AccountKey=… in storage connection strings
+//	azure-shared-access-key SharedAccessKey=… in Service Bus / Event Hubs connection strings
+//	github-token           ghp_ gho_ ghu_ ghs_ ghr_ tokens and github_pat_ fine-grained tokens
+//	gitlab-token           glpat- personal access tokens
+//	slack-token            xoxb- xoxp- xoxa- xoxe- xoxr- xoxs- xapp- tokens
+//	slack-webhook          hooks.slack.com/services|workflows|triggers/… URLs; the secret is the path
+//	stripe-key             sk_live_ and rk_live_ keys
+//	anthropic-api-key      sk-ant-… keys
+//	openai-api-key         sk-… keys (also sk-proj-, sk-svcacct-, sk-admin-)
+//	npm-token              npm_… tokens
+//	jwt                    three base64url segments whose first decodes to a JSON header with "alg"
+//	generic-secret         password, passwd, secret, token, api_key, access_key, auth_key and
+//	                       private_key assignments (=, :, :=, =>, in code, YAML, JSON, .env,
+//	                       INI) whose value looks random (see below)
+//
+// A generic assignment counts only when its value is at least 12 bytes, has
+// high Shannon entropy, mixes letters with digits (or with upper case and
+// symbols), and is not a placeholder or a reference: values such as
+// changeme, <your-key>, xxxx, ***, example, ${VAR}, $VAR, os.Getenv(…), a
+// bare identifier, a path or a URL are ignored, as are keys that name
+// metadata rather than a secret (token_type, secret_name, password_file …).
+// Token rules ignore values that are visibly fake (xxxx, EXAMPLE, 123456…).
+//
+// Scanning is fast: one pass of a keyword automaton over the content finds
+// every place a rule could match; the rules' regular expressions (RE2, so
+// linear time) then run only on a bounded window at each such place. Content
+// without any keyword costs one pass.
+//
+// Non-guarantees: the rules find common credential formats, not every
+// secret. A password without digits, a passphrase with spaces, a key split
+// over string concatenations or encoded differently is not found.
+// Conversely a well-formed but revoked or test credential (a fixture key in
+// a test) is still reported: the caller decides what to do with findings.
+package secrets

@@ -1,0 +1,166 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"regexp"
+)
+
+// Rule IDs.
+const (
+	RulePrivateKey         = "private-key"
+	RuleGCPServiceAccount  = "gcp-service-account"
+	RuleAWSAccessKeyID     = "aws-access-key-id"
+	RuleAWSSecretAccessKey = "aws-secret-access-key"
+	RuleGCPAPIKey          = "gcp-api-key"
+	RuleAzureStorageKey    = "azure-storage-key"
+	RuleAzureSharedAccess  = "azure-shared-access-key"
+	RuleGitHubToken        = "github-token"
+	RuleGitLabToken        = "gitlab-token"
+	RuleSlackToken         = "slack-token"
+	RuleSlackWebhook       = "slack-webhook"
+	RuleStripeKey          = "stripe-key"
+	RuleAnthropicAPIKey    = "anthropic-api-key"
+	RuleOpenAIAPIKey       = "openai-api-key"
+	RuleNPMToken           = "npm-token"
+	RuleJWT                = "jwt"
+	RuleGenericSecret      = "generic-secret"
+)
+
+// Rules returns the IDs of all rules, most specific first: when two rules
+// match overlapping bytes, the earlier one in this list wins.
+func Rules() []string {
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.id
+	}
+	return ids
+}
+
+type ruleKind int
+
+const (
+	// prefixRule: the keyword is where the secret's match starts; re is
+	// anchored (^) and runs on the bytes from the keyword on.
+	prefixRule ruleKind = iota
+	// lineRule: the keyword is inside a key name; re runs on a window of
+	// the line around the keyword.
+	lineRule
+	// pemRule: private-key blocks, handled by scanPEM.
+	pemRule
+)
+
+type rule struct {
+	id       string
+	kind     ruleKind
+	keywords []string // matched case-sensitively unless fold
+	fold     bool
+	re       *regexp.Regexp
+	group    int  // submatch holding the secret; 0 = whole match
+	boundary bool // prefixRule: the keyword must not follow a word character
+	maxLen   int  // prefixRule: longest match
+	// valid vets the secret bytes (and, for lineRule, the key name).
+	valid func(secret, key []byte) bool
+}
+
+// Shared pieces of the assignment rules: an optional closing quote after
+// the key, an optional Go type, the operator, then a quoted or bare value.
+const (
+	assignOp    = "[\"'`]?(?:\\s+string)?\\s*(?::=|=>|=|:)[ \\t]*"
+	quotedValue = "(?:\"([^\"\\\\\\s]{12,})\"|'([^'\\\\\\s]{12,})'|`([^`\\s]{12,})`|([^\\s\"'`,;()\\[\\]{}<>]{12,}))"
+)
+
+var (
+	genericKeywords = []string{
+		"password", "passwd", "secret", "token",
+		"api_key", "api-key", "apikey",
+		"access_key", "access-key", "accesskey",
+		"auth_key", "auth-key", "authkey",
+		"private_key", "private-key", "privatekey",
+	}
+
+	genericRe = regexp.MustCompile("(?i)(?:^|[^a-z0-9_.\\-])[\"'`]?" +
+		"([a-z0-9_.\\-]*(?:password|passwd|secret|token|api[_\\-]?key|access[_\\-]?key|auth[_\\-]?key|private[_\\-]?key)[a-z0-9_.\\-]*)" +
+		assignOp + quotedValue)
+
+	awsSecretRe = regexp.MustCompile("(?i)(?:^|[^a-z0-9_.\\-])[\"'`]?" +
+		"((?:aws_?)?secret_?access_?key|aws_?secret_?key)" + assignOp +
+		"[\"'`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)")
+
+	pemHeaderRe = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----`)
+)
+
+// rules, most specific first (the order decides overlaps).
+var rules = []*rule{
+	{id: RulePrivateKey, kind: pemRule, keywords: []string{"PRIVATE KEY"}},
+	{id: RuleGCPServiceAccount, kind: pemRule}, // found by the private-key rule
+	{id: RuleAWSAccessKeyID, kind: prefixRule, keywords: []string{"AKIA", "ASIA"}, boundary: true, maxLen: 20,
+		re: regexp.MustCompile(`^A(?:KI|SI)A[A-Z0-9]{16}`), valid: tokenBody(4, 3.0)},
+	{id: RuleGCPAPIKey, kind: prefixRule, keywords: []string{"AIza"}, boundary: true, maxLen: 39,
+		re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{35}`), valid: tokenBody(4, 3.5)},
+	{id: RuleAzureStorageKey, kind: prefixRule, keywords: []string{"AccountKey="}, maxLen: 11 + 88,
+		re: regexp.MustCompile(`^AccountKey=([A-Za-z0-9+/]{86}==)`), group: 1, valid: tokenBody(0, 4.0)},
+	{id: RuleAzureSharedAccess, kind: prefixRule, keywords: []string{"SharedAccessKey="}, maxLen: 16 + 44,
+		re: regexp.MustCompile(`^SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`), group: 1, valid: tokenBody(0, 3.5)},
+	{id: RuleGitHubToken, kind: prefixRule, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true, maxLen: 255,
+		re: regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,}`), valid: tokenBody(4, 3.5)},
+	{id: RuleGitHubToken, kind: prefixRule, keywords: []string{"github_pat_"}, boundary: true, maxLen: 255,
+		re: regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{40,}`), valid: tokenBody(11, 3.5)},
+	{id: RuleGitLabToken, kind: prefixRule, keywords: []string{"glpat-"}, boundary: true, maxLen: 320,
+		re: regexp.MustCompile(`^glpat-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`), valid: tokenBody(6, 3.5)},
+	{id: RuleSlackToken, kind: prefixRule, keywords: []string{"xoxb-", "xoxp-", "xoxa-", "xoxe-", "xoxr-", "xoxs-", "xapp-"}, boundary: true, maxLen: 260,
+		re: regexp.MustCompile(`^(?:xox[bpaers]|xapp)-[0-9A-Za-z\-]{20,}`), valid: tokenBody(5, 3.0)},
+	{id: RuleSlackWebhook, kind: prefixRule, keywords: []string{"hooks.slack.com/"}, maxLen: 200,
+		re: regexp.MustCompile(`^hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,})`), group: 1,
+		valid: tokenBody(0, 3.5)},
+	{id: RuleStripeKey, kind: prefixRule, keywords: []string{"sk_live_", "rk_live_"}, boundary: true, maxLen: 255,
+		re: regexp.MustCompile(`^[sr]k_live_[0-9A-Za-z]{20,}`), valid: tokenBody(8, 3.5)},
+	{id: RuleAnthropicAPIKey, kind: prefixRule, keywords: []string{"sk-"}, boundary: true, maxLen: 255,
+		re: regexp.MustCompile(`^sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_\-]{32,}`), valid: tokenBody(7, 3.5)},
+	{id: RuleOpenAIAPIKey, kind: prefixRule, keywords: []string{"sk-"}, boundary: true, maxLen: 255,
+		re: regexp.MustCompile(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), valid: tokenBody(3, 3.5)},
+	{id: RuleNPMToken, kind: prefixRule, keywords: []string{"npm_"}, boundary: true, maxLen: 40,
+		re: regexp.MustCompile(`^npm_[A-Za-z0-9]{36}`), valid: tokenBody(4, 3.5)},
+	{id: RuleJWT, kind: prefixRule, keywords: []string{"eyJ"}, boundary: true, maxLen: 16 << 10,
+		re:    regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*`),
+		valid: validJWT},
+	{id: RuleAWSSecretAccessKey, kind: lineRule, keywords: []string{"secret"}, fold: true,
+		re: awsSecretRe, group: 2, valid: func(s, _ []byte) bool { return plausibleToken(s, 3.5) }},
+	{id: RuleGenericSecret, kind: lineRule, keywords: genericKeywords, fold: true,
+		re: genericRe, valid: validGeneric},
+}
+
+// tokenBody vets a token whose random part starts after prefix bytes.
+func tokenBody(prefix int, minEntropy float64) func(secret, key []byte) bool {
+	return func(s, _ []byte) bool {
+		if len(s) < prefix {
+			return false
+		}
+		return plausibleToken(s[prefix:], minEntropy)
+	}
+}
+
+// plausibleToken reports whether b looks like random key material rather
+// than a placeholder: no placeholder words, enough entropy, some digits.
+func plausibleToken(b []byte, minEntropy float64) bool {
+	if isPlaceholder(b) || entropy(b) < minEntropy {
+		return false
+	}
+	return classes(b)&hasDigit != 0 || len(b) >= 40
+}
+
+// validJWT accepts a JWT whose header decodes to a JSON object with "alg".
+func validJWT(tok, _ []byte) bool {
+	header, _, _ := bytes.Cut(tok, []byte("."))
+	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(header, "=")))
+	if err != nil {
+		return false
+	}
+	var h map[string]any
+	if json.Unmarshal(raw, &h) != nil {
+		return false
+	}
+	alg, ok := h["alg"].(string)
+	return ok && alg != ""
+}

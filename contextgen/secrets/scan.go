@@ -1,0 +1,403 @@
+package secrets
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+)
+
+// A Finding is one secret in scanned content. It never holds the secret's
+// text, only where it is.
+type Finding struct {
+	Rule string // rule ID, see [Rules]
+	Line int    // 1-based line of Start
+	Col  int    // 1-based byte column of Start within its line
+	// Start and End are the byte offsets of the secret itself
+	// (content[Start:End]), not of its key name or surrounding syntax.
+	Start, End int
+}
+
+// Scan returns the secrets in content, ordered by Start, without overlaps
+// (where two rules match overlapping bytes, the more specific rule wins, in
+// the order of [Rules]). Scan never modifies content and is safe for
+// concurrent use.
+func Scan(content []byte) []Finding {
+	m := loadMatcher()
+	var s scanner
+	s.data = content
+	m.run(content, func(kw, end int) { s.keyword(m, kw, end) })
+	return s.finish()
+}
+
+// Redact returns a copy of content in which the bytes of each finding are
+// replaced by "[REDACTED:<rule>]". Findings whose range is out of bounds,
+// empty or overlaps an earlier finding are skipped; everything outside the
+// findings is kept byte for byte. content is not modified.
+func Redact(content []byte, fs []Finding) []byte {
+	fs = slices.Clone(fs)
+	slices.SortStableFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
+	out := make([]byte, 0, len(content))
+	last := 0
+	for _, f := range fs {
+		if f.Start < last || f.End <= f.Start || f.End > len(content) {
+			continue
+		}
+		out = append(out, content[last:f.Start]...)
+		out = append(out, "[REDACTED:"...)
+		out = append(out, f.Rule...)
+		out = append(out, ']')
+		last = f.End
+	}
+	return append(out, content[last:]...)
+}
+
+type scanner struct {
+	data  []byte
+	found []Finding
+	prio  []int // rule index of each finding
+	// last window scanned per line rule, to skip windows already covered.
+	lastWin map[*rule][2]int
+}
+
+func (s *scanner) add(ri, start, end int) {
+	s.found = append(s.found, Finding{Rule: rules[ri].id, Start: start, End: end})
+	s.prio = append(s.prio, ri)
+}
+
+func isWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// keyword handles keyword kw found ending at byte end.
+func (s *scanner) keyword(m *matcher, kw, end int) {
+	k := &m.keywords[kw]
+	start := end - len(k.text)
+	if !k.fold && !bytes.Equal(s.data[start:end], k.text) {
+		return
+	}
+	for _, ri := range k.rules {
+		r := rules[ri]
+		switch r.kind {
+		case prefixRule:
+			s.prefix(ri, start)
+		case lineRule:
+			s.line(ri, start, end)
+		case pemRule:
+			s.pem(ri, start, end)
+		}
+	}
+}
+
+func (s *scanner) prefix(ri, start int) {
+	r := rules[ri]
+	if r.boundary && start > 0 && isWord(s.data[start-1]) {
+		return
+	}
+	seg := s.data[start:min(len(s.data), start+r.maxLen+1)]
+	loc := r.re.FindSubmatchIndex(seg)
+	if loc == nil {
+		return
+	}
+	if loc[1] > r.maxLen || loc[1] < len(seg) && isWord(seg[loc[1]]) {
+		return // the token goes on: not this format
+	}
+	a, b := loc[2*r.group], loc[2*r.group+1]
+	if a < 0 || !r.valid(seg[a:b], nil) {
+		return
+	}
+	s.add(ri, start+a, start+b)
+}
+
+const (
+	lineBack  = 256 // bytes of a line scanned before a keyword
+	lineAhead = 640 // and after it
+)
+
+func (s *scanner) line(ri, start, end int) {
+	r := rules[ri]
+	ws := start - lineBack
+	if i := bytes.LastIndexByte(s.data[max(0, ws):start], '\n'); i >= 0 {
+		ws = max(0, ws) + i + 1
+	}
+	ws = max(0, ws)
+	we := min(len(s.data), end+lineAhead)
+	if i := bytes.IndexByte(s.data[end:we], '\n'); i >= 0 {
+		we = end + i
+	}
+	if !bytes.ContainsAny(s.data[end:we], ":=") {
+		return // no assignment after the keyword
+	}
+	if s.lastWin == nil {
+		s.lastWin = make(map[*rule][2]int)
+	}
+	if w, ok := s.lastWin[r]; ok && w[0] <= ws && we <= w[1] {
+		return
+	}
+	s.lastWin[r] = [2]int{ws, we}
+	win := s.data[ws:we]
+	for _, loc := range r.re.FindAllSubmatchIndex(win, -1) {
+		key := win[loc[2]:loc[3]]
+		g := 2
+		for g < len(loc)/2 && loc[2*g] < 0 {
+			g++
+		}
+		if g == len(loc)/2 {
+			continue
+		}
+		a, b := loc[2*g], loc[2*g+1]
+		if r == genericRule && g == len(loc)/2-1 && !bareValueOK(win[a:b], win[b:]) {
+			continue
+		}
+		if !r.valid(win[a:b], key) {
+			continue
+		}
+		s.add(ri, ws+a, ws+b)
+	}
+}
+
+// pem handles "PRIVATE KEY" found at [start, end): a private-key block if a
+// BEGIN header surrounds it; the secret is the body up to the END line.
+func (s *scanner) pem(ri, start, end int) {
+	hs := max(0, start-64)
+	hdr := s.data[hs:min(len(s.data), end+16)]
+	loc := pemHeaderRe.FindIndex(hdr)
+	if loc == nil || hs+loc[1] < end {
+		return
+	}
+	hdrStart, bodyStart := hs+loc[0], hs+loc[1]
+	const maxBody = 64 << 10
+	rest := s.data[bodyStart:min(len(s.data), bodyStart+maxBody)]
+	bodyEnd := bodyStart
+	if i := bytes.Index(rest, []byte("-----END ")); i >= 0 {
+		bodyEnd = bodyStart + i
+	} else {
+		// No footer (truncated): the body is the run of base64 text.
+		for _, c := range rest {
+			if !isBase64(c) && c != '\r' && c != '\n' && c != ' ' && c != '\t' && c != '\\' && c != ':' && c != ',' && c != '-' {
+				break
+			}
+			bodyEnd++
+		}
+	}
+	a, b := trimBody(s.data, bodyStart, bodyEnd)
+	n := 0
+	for _, c := range s.data[a:b] {
+		if isBase64(c) {
+			n++
+		}
+	}
+	if n < 64 || bytes.Contains(s.data[a:b], []byte("...")) {
+		return // an example or a placeholder, not key material
+	}
+	id := ri
+	ls := bytes.LastIndexByte(s.data[max(0, hdrStart-128):hdrStart], '\n') + 1 + max(0, hdrStart-128)
+	if bytes.Contains(s.data[ls:hdrStart], []byte(`"private_key"`)) {
+		id = gcpRuleIndex
+	}
+	s.add(id, a, b)
+}
+
+func isBase64(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+// trimBody trims white space and escaped newlines (\n, \r) from both ends.
+func trimBody(d []byte, a, b int) (int, int) {
+	for a < b {
+		switch {
+		case d[a] == ' ' || d[a] == '\t' || d[a] == '\r' || d[a] == '\n':
+			a++
+		case d[a] == '\\' && a+1 < b && (d[a+1] == 'n' || d[a+1] == 'r'):
+			a += 2
+		default:
+			goto end
+		}
+	}
+end:
+	for b > a {
+		switch {
+		case d[b-1] == ' ' || d[b-1] == '\t' || d[b-1] == '\r' || d[b-1] == '\n':
+			b--
+		case b-2 >= a && d[b-2] == '\\' && (d[b-1] == 'n' || d[b-1] == 'r'):
+			b -= 2
+		default:
+			return a, b
+		}
+	}
+	return a, b
+}
+
+// bareValueOK vets an unquoted value: it must hold a digit (a bare word or
+// identifier is code, not a secret) and end its line, up to a comment or a
+// separator (anything else after it makes it an expression).
+func bareValueOK(v, rest []byte) bool {
+	if classes(v)&hasDigit == 0 {
+		return false
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	return len(rest) == 0 || rest[0] == '#' || rest[0] == ';' || rest[0] == ',' || rest[0] == '\r' ||
+		bytes.HasPrefix(rest, []byte("//"))
+}
+
+var (
+	genericRule  = rules[ruleIndex(RuleGenericSecret)]
+	gcpRuleIndex = ruleIndex(RuleGCPServiceAccount)
+)
+
+func ruleIndex(id string) int {
+	return slices.IndexFunc(rules, func(r *rule) bool { return r.id == id })
+}
+
+// finish resolves overlaps and fills in lines and columns.
+func (s *scanner) finish() []Finding {
+	if len(s.found) == 0 {
+		return nil
+	}
+	idx := make([]int, len(s.found))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if pa, pb := s.prio[a], s.prio[b]; pa != pb {
+			return pa - pb
+		}
+		return s.found[a].Start - s.found[b].Start
+	})
+	var kept []Finding
+	for _, i := range idx {
+		f := s.found[i]
+		if !slices.ContainsFunc(kept, func(k Finding) bool { return f.Start < k.End && k.Start < f.End }) {
+			kept = append(kept, f)
+		}
+	}
+	slices.SortFunc(kept, func(a, b Finding) int { return a.Start - b.Start })
+	line, lineStart, pos := 1, 0, 0
+	for i := range kept {
+		seg := s.data[pos:kept[i].Start]
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			line += n
+			lineStart = pos + bytes.LastIndexByte(seg, '\n') + 1
+		}
+		pos = kept[i].Start
+		kept[i].Line = line
+		kept[i].Col = kept[i].Start - lineStart + 1
+	}
+	return kept
+}
+
+// matcher finds all keywords in one pass: an Aho-Corasick automaton over
+// ASCII-case-folded bytes, compiled to a full transition table.
+type matcher struct {
+	keywords []keyword
+	delta    []uint32 // state*256+byte → next state*256 | acceptFlag
+	out      [][]int  // state → keywords ending here
+}
+
+type keyword struct {
+	text  []byte
+	fold  bool
+	rules []int
+}
+
+const acceptFlag = 1 << 31
+
+var loadMatcher = sync.OnceValue(buildMatcher)
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func buildMatcher() *matcher {
+	m := &matcher{}
+	byText := map[string]int{}
+	for ri, r := range rules {
+		for _, kw := range r.keywords {
+			key := kw
+			if r.fold {
+				key = "\x00" + string(bytes.ToLower([]byte(kw)))
+			}
+			i, ok := byText[key]
+			if !ok {
+				i = len(m.keywords)
+				byText[key] = i
+				m.keywords = append(m.keywords, keyword{text: []byte(kw), fold: r.fold})
+			}
+			m.keywords[i].rules = append(m.keywords[i].rules, ri)
+		}
+	}
+	// Trie over folded bytes.
+	type node struct {
+		next [256]int32
+		fail int32
+		out  []int
+	}
+	nodes := []*node{{}}
+	newNode := func() int32 {
+		nodes = append(nodes, &node{})
+		return int32(len(nodes) - 1)
+	}
+	for i, kw := range m.keywords {
+		s := int32(0)
+		for _, c := range kw.text {
+			c = lower(c)
+			if nodes[s].next[c] == 0 {
+				nodes[s].next[c] = newNode()
+			}
+			s = nodes[s].next[c]
+		}
+		nodes[s].out = append(nodes[s].out, i)
+	}
+	// Breadth-first: failure links and the full DFA.
+	var queue []int32
+	for c := range 256 {
+		if t := nodes[0].next[c]; t != 0 {
+			queue = append(queue, t)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		nodes[s].out = append(nodes[s].out, nodes[nodes[s].fail].out...)
+		for c := range 256 {
+			t := nodes[s].next[c]
+			if t == 0 {
+				nodes[s].next[c] = nodes[nodes[s].fail].next[c]
+				continue
+			}
+			nodes[t].fail = nodes[nodes[s].fail].next[c]
+			queue = append(queue, t)
+		}
+	}
+	m.delta = make([]uint32, len(nodes)*256)
+	m.out = make([][]int, len(nodes))
+	for s, n := range nodes {
+		m.out[s] = n.out
+		for c := range 256 {
+			t := n.next[lower(byte(c))]
+			v := uint32(t) << 8
+			if len(nodes[t].out) > 0 {
+				v |= acceptFlag
+			}
+			m.delta[s*256+c] = v
+		}
+	}
+	return m
+}
+
+// run calls hit(keyword, end) for every keyword occurrence, in order of end.
+func (m *matcher) run(data []byte, hit func(kw, end int)) {
+	delta := m.delta
+	s := uint32(0)
+	for i, c := range data {
+		v := delta[s|uint32(c)]
+		s = v &^ acceptFlag
+		if v&acceptFlag != 0 {
+			for _, kw := range m.out[s>>8] {
+				hit(kw, i+1)
+			}
+		}
+	}
+}

@@ -386,7 +386,9 @@ func (w *dictWriter) addRaw(term string, list []byte) {
 	w.n++
 }
 
-func (w *dictWriter) size() int { return 4 + len(w.strOff) + len(w.postOff) + len(w.strs) + len(w.posts) }
+func (w *dictWriter) size() int {
+	return 4 + len(w.strOff) + len(w.postOff) + len(w.strs) + len(w.posts)
+}
 
 func (w *dictWriter) appendTo(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint32(b, w.n)

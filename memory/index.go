@@ -68,6 +68,9 @@ type state struct {
 	norm  [][nFields]float32 // BM25 length normalisers per document and field
 	bytes int64
 	size  int64 // file size
+
+	altOnce sync.Once
+	alts    map[string][]string
 }
 
 // Open loads the index kept in dir. A missing index gives an empty one; a

@@ -75,7 +75,8 @@ const (
 	boostMention = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
 	boostScope   = 1.3  // a long query says "in cmd/"
 	boostLang    = 1.1  // a long query names the file's language
-	demoteRole   = 0.75 // a test file (or doc) when the query does not ask for one
+	demoteRole   = 0.75 // a test file when the query does not ask for tests
+	demoteDoc    = 0.85 // documentation when the query does not ask for docs
 )
 
 type qterm struct {
@@ -85,6 +86,7 @@ type qterm struct {
 	idf     float64
 	text    []byte
 	path    []byte
+	alts    [][2][]byte // text and path lists of abbreviation partners
 }
 
 // Search ranks the indexed files against query and returns the best,
@@ -96,7 +98,8 @@ type qterm struct {
 // path scopes ("in src/api", "under cmd/", "in the api directory") filter
 // when the query is short; in a long text (more than 15 content words) they
 // only boost, so a bug report that says "the tests fail" still finds the
-// source file. Test files are demoted unless the query asks for tests.
+// source file. Test files and documentation are demoted a little unless
+// the query asks for them: a description usually means the code.
 func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	ix.mu.RLock()
 	st := ix.st
@@ -125,12 +128,22 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	}
 	N := float64(st.live)
 	var qs []qterm
+	alts := st.alternates()
 	for _, t := range order {
 		q := qterm{term: t, surface: surface[t], text: st.text.find(t), path: st.path.find(t)}
-		if q.text == nil && q.path == nil {
+		df := float64(max(listDF(q.text), listDF(q.path)))
+		for _, alt := range alts[t] {
+			at, ap := st.text.find(alt), st.path.find(alt)
+			if at != nil || ap != nil {
+				q.alts = append(q.alts, [2][]byte{at, ap})
+				if df == 0 {
+					df = float64(max(listDF(at), listDF(ap)))
+				}
+			}
+		}
+		if df == 0 {
 			continue
 		}
-		df := float64(max(listDF(q.text), listDF(q.path)))
 		q.idf = math.Log(1 + (N-df+0.5)/(df+0.5))
 		q.weight = q.idf * (1 + math.Log(qtf[t]))
 		qs = append(qs, q)
@@ -149,19 +162,22 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	for _, q := range qs {
 		total += q.weight
 		touched = touched[:0]
-		for _, sec := range [2]struct {
-			list []byte
-			f0   int
-		}{{q.text, fContent}, {q.path, fPath}} {
-			it := newIter(sec.list, n)
+		accumulate := func(list []byte, f0 int, w float64) {
+			it := newIter(list, n)
 			for it.next() {
 				d := it.doc
 				if tilde[d] == 0 {
 					touched = append(touched, d)
 				}
 				nm := &st.norm[d]
-				tilde[d] += float64(it.tf[0])*float64(nm[sec.f0]) + float64(it.tf[1])*float64(nm[sec.f0+1])
+				tilde[d] += w * (float64(it.tf[0])*float64(nm[f0]) + float64(it.tf[1])*float64(nm[f0+1]))
 			}
+		}
+		accumulate(q.text, fContent, 1)
+		accumulate(q.path, fPath, 1)
+		for _, alt := range q.alts {
+			accumulate(alt[0], fContent, altWeight)
+			accumulate(alt[1], fPath, altWeight)
 		}
 		for _, d := range touched {
 			t := tilde[d]
@@ -210,11 +226,14 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		if p.roles&roleTest == 0 && isTest(rel) {
 			c.score *= demoteRole
 			c.notes = append(c.notes, "test file demoted")
+		} else if p.roles&roleDoc == 0 && role&roleDoc != 0 && len(p.langs) == 0 {
+			c.score *= demoteDoc
+			c.notes = append(c.notes, "documentation demoted")
 		}
 		if len(p.scopes) > 0 {
 			in := false
 			for _, s := range p.scopes {
-				if rel == s || strings.HasPrefix(rel, s+"/") {
+				if inScope(rel, s) {
 					in = true
 					c.notes = append(c.notes, "scope "+s)
 					break
@@ -364,17 +383,31 @@ func pathMentioned(rel, m string) bool {
 	return rel == m || strings.HasSuffix(rel, "/"+m) || strings.HasSuffix(m, "/"+rel)
 }
 
+// alternates returns the abbreviation partners of terms (built once per
+// loaded index).
+func (st *state) alternates() map[string][]string {
+	st.altOnce.Do(func() { st.alts = alternates(newAnalyzer()) })
+	return st.alts
+}
+
 func (st *state) dirExists(dir string) bool {
 	dir = strings.Trim(dir, "/")
 	if dir == "" {
 		return false
 	}
 	for _, d := range st.docs {
-		if strings.HasPrefix(d.rel, dir+"/") {
+		if inScope(d.rel, dir) {
 			return true
 		}
 	}
 	return false
+}
+
+// inScope reports whether rel lies under directory dir, given from the
+// project root ("src/api") or as a trailing run of components anywhere
+// ("api", "api/v1").
+func inScope(rel, dir string) bool {
+	return strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/")
 }
 
 // bestLine finds the line of rel with the most query IDF mass.

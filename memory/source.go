@@ -155,4 +155,3 @@ func readIgnore(name string, domain []string) []gitignore.Pattern {
 	}
 	return ps
 }
-

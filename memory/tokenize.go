@@ -49,7 +49,7 @@ type analyzer struct {
 }
 
 func newAnalyzer() *analyzer {
-	return &analyzer{stems: make(map[string]string, 1<<14)}
+	return &analyzer{stems: make(map[string]string, 256)}
 }
 
 // isWordByte reports whether b may be part of a word. Non-ASCII letters and

@@ -1,0 +1,287 @@
+package memory_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// writeTree writes files (slash path → content) under a new temporary
+// directory and returns it.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// build indexes root into a fresh index directory.
+func build(t testing.TB, root string) (*memory.Index, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "index")
+	ix, warns, err := memory.Open(dir)
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("Open(%s) = %v, %v", dir, warns, err)
+	}
+	if _, err := ix.Refresh(context.Background(), memory.DirSource(root), nil); err != nil {
+		t.Fatalf("Refresh: %v", err)
+	}
+	return ix, dir
+}
+
+func rels(ms []memory.Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Rel)
+	}
+	return out
+}
+
+var appFiles = map[string]string{
+	"src/auth/login.py": `"""User authentication: password login and session tokens."""
+import hashlib
+
+def authenticate(username, password):
+    user = find_user(username)
+    if user is None or not check_password(user, password):
+        raise AuthenticationError("invalid credentials")
+    return issue_session_token(user)
+
+def check_password(user, password):
+    return hashlib.sha256(password.encode()).hexdigest() == user.password_hash
+`,
+	"src/auth/tokens.py": `def issue_session_token(user):
+    """Create a signed session token for an authenticated user."""
+    return sign({"sub": user.id})
+`,
+	"src/api/handlers.py": `from auth.login import authenticate
+
+def login_handler(request):
+    token = authenticate(request.form["user"], request.form["password"])
+    return {"token": token}
+
+def health_handler(request):
+    return {"status": "ok"}
+`,
+	"src/api/routes.go": `package api
+
+// RegisterRoutes wires the HTTP handlers of the API.
+func RegisterRoutes(mux *Mux) {
+	mux.Handle("/login", loginHandler)
+	mux.Handle("/health", healthHandler)
+}
+`,
+	"cmd/server/main.go": `package main
+
+func main() {
+	srv := NewServer(loadConfig())
+	srv.ListenAndServe()
+}
+`,
+	"src/billing/invoice.py": `def render_invoice(order):
+    """Render an invoice as PDF for the order's customer."""
+    lines = [format_line(item) for item in order.items]
+    return pdf(lines)
+`,
+	"tests/test_login.py": `from auth.login import authenticate
+
+def test_authenticate_rejects_bad_password():
+    with raises(AuthenticationError):
+        authenticate("alice", "wrong")
+
+def test_authenticate_accepts_good_password():
+    assert authenticate("alice", "secret")
+`,
+	"docs/authentication.md": `# Authentication
+
+Users log in with a password; the server answers with a session token.
+`,
+	"config/settings.yaml": "session:\n  token_ttl: 3600\ndatabase:\n  url: postgres://localhost/app\n",
+	"README.md":            "# App\n\nA small web application with login and billing.\n",
+}
+
+func TestSearchAuthFileFirst(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	ms := ix.Search("authentication", memory.SearchOptions{Source: memory.DirSource(root), Explain: true})
+	for _, m := range ms {
+		t.Logf("%.3f %s %v", m.Score, m.Rel, m.Reason)
+	}
+	if len(ms) == 0 || ms[0].Rel != "src/auth/login.py" {
+		t.Fatalf(`Search("authentication") = %q, want src/auth/login.py first`, rels(ms))
+	}
+	r := ms[0].Reason
+	if len(r.Terms["content"]) == 0 || r.Line == 0 || !strings.Contains(strings.ToLower(r.Text), "authent") {
+		t.Errorf("reason of the first match = %+v, want content terms and a best line mentioning authentication", r)
+	}
+	if s := r.String(); !strings.Contains(s, "line ") {
+		t.Errorf("Reason.String() = %q, want the best line in it", s)
+	}
+	for _, m := range ms {
+		if m.Score <= 0 || m.Score > 1 {
+			t.Errorf("%s: score %v outside (0,1]", m.Rel, m.Score)
+		}
+	}
+}
+
+func TestSearchFilters(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	tests := []struct {
+		query string
+		ok    func(rel string) bool
+		first string
+	}{
+		{"Python files related to authentication", func(r string) bool { return strings.HasSuffix(r, ".py") }, "src/auth/login.py"},
+		{"Go code for handlers", func(r string) bool { return strings.HasSuffix(r, ".go") }, "src/api/routes.go"},
+		{"login handler in src/api", func(r string) bool { return strings.HasPrefix(r, "src/api/") }, "src/api/handlers.py"},
+		{"main under cmd/", func(r string) bool { return strings.HasPrefix(r, "cmd/") }, "cmd/server/main.go"},
+		{"tests for authenticate", func(r string) bool { return strings.HasPrefix(r, "tests/") }, "tests/test_login.py"},
+		{"markdown docs about authentication", func(r string) bool { return strings.HasSuffix(r, ".md") }, "docs/authentication.md"},
+		{"config files for the session token", func(r string) bool { return strings.HasSuffix(r, ".yaml") }, "config/settings.yaml"},
+		{"authentication in the auth directory", func(r string) bool { return strings.HasPrefix(r, "src/auth/") }, ""},
+	}
+	for _, tt := range tests {
+		ms := ix.Search(tt.query, memory.SearchOptions{})
+		if len(ms) == 0 {
+			t.Errorf("Search(%q) found nothing", tt.query)
+			continue
+		}
+		for _, m := range ms {
+			if !tt.ok(m.Rel) {
+				t.Errorf("Search(%q) = %q: %s passed the filter", tt.query, rels(ms), m.Rel)
+				break
+			}
+		}
+		if tt.first != "" && ms[0].Rel != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, rels(ms), tt.first)
+		}
+	}
+}
+
+func TestSearchBugReportMentioningTests(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	report := `Login fails with a valid password after the upgrade.
+
+Steps: start the server, post the login form with the right user name and password. The response is
+"invalid credentials" although the password is correct; the tests fail too (see the docs for how
+authentication should behave). I think check_password compares the password hash the wrong way, maybe
+the encoding changed. Stack trace:
+
+  File "src/api/handlers.py", line 4, in login_handler
+  File "src/auth/login.py", line 7, in authenticate
+    raise AuthenticationError("invalid credentials")
+AuthenticationError: invalid credentials`
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "src/auth/login.py" {
+		t.Fatalf("Search(bug report) = %q, want src/auth/login.py first", rels(ms))
+	}
+	// The test file and the docs are still candidates: a long text never filters.
+	found := map[string]bool{}
+	for _, m := range ms {
+		found[m.Rel] = true
+	}
+	if !found["tests/test_login.py"] {
+		t.Errorf("Search(bug report) = %q, want the test file among the matches (demoted, not dropped)", rels(ms))
+	}
+}
+
+func TestSearchOptions(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	q := "authentication session token password"
+	all := ix.Search(q, memory.SearchOptions{Limit: -1})
+	if len(all) < 5 {
+		t.Fatalf("Search(%q) = %q, want at least 5 matches", q, rels(all))
+	}
+	if got := ix.Search(q, memory.SearchOptions{Limit: 2}); len(got) != 2 || got[0].Rel != all[0].Rel {
+		t.Errorf("Limit 2 gave %q", rels(got))
+	}
+	min := all[2].Score
+	for _, m := range ix.Search(q, memory.SearchOptions{Limit: -1, MinScore: min}) {
+		if m.Score < min {
+			t.Errorf("MinScore %v let %s (%v) through", min, m.Rel, m.Score)
+		}
+	}
+	for _, m := range ix.Search(q, memory.SearchOptions{Include: []string{"src/**/*.py"}, Exclude: []string{"**/tokens.py"}}) {
+		if !strings.HasPrefix(m.Rel, "src/") || !strings.HasSuffix(m.Rel, ".py") || strings.HasSuffix(m.Rel, "tokens.py") {
+			t.Errorf("include/exclude let %s through", m.Rel)
+		}
+	}
+	ex := ix.Search(q, memory.SearchOptions{Explain: true})
+	if len(ex[0].Reason.Scores) == 0 {
+		t.Errorf("Explain gave no per-term scores: %+v", ex[0].Reason)
+	}
+	if got := ix.Search("zzzunknownword", memory.SearchOptions{}); len(got) != 0 {
+		t.Errorf("a query of unknown words matched %q", rels(got))
+	}
+	if got := ix.Search("", memory.SearchOptions{}); len(got) != 0 {
+		t.Errorf("the empty query matched %q", rels(got))
+	}
+}
+
+// TestBM25 checks scores against values computed by hand from the
+// definitions (k1 1.2, b 0.75, IDF log(1+(N-n+0.5)/(n+0.5))). Only the
+// content field matches: the file names are single letters, which are not
+// indexed.
+func TestBM25(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a.go": "apple apple banana",    // length 3
+		"b.go": "banana cherry",         // length 2
+		"c.go": "cherry cherry cherry x", // length 3 ("x" is noise)
+	})
+	ix, _ := build(t, root)
+	// avg length 8/3. a: B=0.25+0.75*3/(8/3)=1.09375, tf~=2/B=1.828571.
+	idfApple := math.Log(1 + (3-1+0.5)/(1+0.5))
+	idfCherry := math.Log(1 + (3-2+0.5)/(2+0.5))
+	sat := func(tf float64, l float64) float64 {
+		B := 0.25 + 0.75*l/(8.0/3)
+		x := tf / B
+		return x / (1.2 + x)
+	}
+	want := map[string]float64{ // query "apple cherry": share of IDF mass
+		"a.go": idfApple * sat(2, 3) / (idfApple + idfCherry),
+		"b.go": idfCherry * sat(1, 2) / (idfApple + idfCherry),
+		"c.go": idfCherry * sat(3, 3) / (idfApple + idfCherry),
+	}
+	ms := ix.Search("apple cherry", memory.SearchOptions{Explain: true})
+	if len(ms) != 3 {
+		t.Fatalf("got %q, want 3 matches", rels(ms))
+	}
+	for _, m := range ms {
+		if math.Abs(m.Score-want[m.Rel]) > 1e-6 {
+			t.Errorf("%s: score %.6f, want %.6f", m.Rel, m.Score, want[m.Rel])
+		}
+	}
+	if got, w := ms[0].Reason.Scores["apple"], idfApple*sat(2, 3); ms[0].Rel != "a.go" || math.Abs(got-w) > 1e-6 {
+		t.Errorf("first %s, apple contribution %.6f, want a.txt and %.6f", ms[0].Rel, got, w)
+	}
+}
+
+// TestBM25FFields checks that the fields are weighted: a file named after
+// the query term outranks one that only mentions it once in a longer text.
+func TestBM25FFields(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"scheduler.go":  "package x\n\nfunc run() {}\n",
+		"other/misc.go": "package other\n\n// the scheduler calls this, among many other things done here\nfunc helper() {}\n",
+	})
+	ix, _ := build(t, root)
+	ms := ix.Search("scheduler", memory.SearchOptions{})
+	if len(ms) != 2 || ms[0].Rel != "scheduler.go" || len(ms[0].Reason.Terms["name"]) == 0 {
+		t.Fatalf("Search(scheduler) = %+v, want scheduler.go first, matched by name", ms)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -383,11 +384,23 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 	if len(globs) > 0 {
 		found, gw := p.expandGlobs(ctx, globs)
 		warns = append(warns, gw...)
-		for _, c := range found {
-			if !seen[c.Path] {
-				seen[c.Path] = true
-				out = append(out, c)
+		// Regular files a walk yields are distinct; only files reached
+		// through a symlink, or named literally too, can repeat.
+		check := len(seen) > 0
+		for i := range found {
+			check = check || found[i].link
+		}
+		if out == nil {
+			out = make([]Candidate, 0, len(found))
+		}
+		for _, f := range found {
+			if check {
+				if seen[f.path] {
+					continue
+				}
+				seen[f.path] = true
 			}
+			out = append(out, Candidate{Path: f.path, Rel: f.rel, Spec: f.spec})
 		}
 	}
 	if max := p.policy.MaxFiles; len(out) > max {
@@ -422,11 +435,12 @@ func (p *Project) dirSpec(idx int, s string, res *resolved) (*globSpec, *Warning
 // found is one file a walk yielded.
 type found struct {
 	path, rel, spec string
+	link            bool // reached through a symlink: may repeat another's path
 }
 
 // expandGlobs runs the walks the globs need (one per root, plus one per
 // ignored directory named literally) and returns the matches sorted by Rel.
-func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candidate, []Warning) {
+func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, []Warning) {
 	type walkKey struct {
 		root  *rootDir
 		fresh string
@@ -454,11 +468,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candida
 			break
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].rel < all[j].rel })
-	out := make([]Candidate, 0, len(all))
-	for _, f := range all {
-		out = append(out, Candidate{Path: f.path, Rel: f.rel, Spec: f.spec})
-	}
+	slices.SortFunc(all, func(a, b found) int { return strings.Compare(a.rel, b.rel) })
 	for _, g := range globs {
 		if g.count == 0 {
 			what := "glob"
@@ -470,7 +480,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candida
 		}
 	}
 	sort.SliceStable(warns, func(i, j int) bool { return warns[i].Path < warns[j].Path })
-	return out, warns
+	return all, warns
 }
 
 // walkGlobs walks one root once for a group of globs.
@@ -529,12 +539,8 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			return false
 		}
 	}
-	prefix := r.dir + "/"
-	if r.dir == "/" {
-		prefix = "/"
-	}
 	isProject := r == p.roots[0]
-	wk.file = func(w int, inNM bool, rel, name string, ent fs.DirEntry) {
+	wk.file = func(w int, inNM bool, path, rel, name string, ent fs.DirEntry) {
 		rs := &res[w]
 		first := -1
 		for i, g := range specs {
@@ -548,7 +554,6 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		if first < 0 {
 			return
 		}
-		path := prefix + rel
 		if !p.policy.AllowSensitive {
 			if pat := p.sensitive.match(rel, name); pat != "" {
 				rs.warns = append(rs.warns, *warnf(CodeSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat))
@@ -561,8 +566,6 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			projRel := rel
 			if !isProject {
 				projRel = p.relToProject(path)
-			} else {
-				projRel = path[len(prefix):]
 			}
 			rs.found = append(rs.found, found{path: path, rel: projRel, spec: specs[first].spec})
 		case t&fs.ModeSymlink != 0:
@@ -582,7 +585,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 				rs.warns = append(rs.warns, *wn)
 				return
 			}
-			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].spec})
+			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].spec, link: true})
 		default:
 			rs.warns = append(rs.warns, *warnf(CodeSpecialFile, path, "special file (%s): never opened", kindName(t)))
 		}
@@ -616,11 +619,7 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 	}
 	wk := &walker{r: r, p: p}
 	res := make([][]entry, wk.workers())
-	prefix := r.dir + "/"
-	if r.dir == "/" {
-		prefix = "/"
-	}
-	wk.file = func(w int, _ bool, rel, name string, ent fs.DirEntry) {
+	wk.file = func(w int, _ bool, path, rel, name string, ent fs.DirEntry) {
 		if !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
 			return
 		}
@@ -633,7 +632,7 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 			if info, err = ent.Info(); err != nil {
 				return
 			}
-			c = Candidate{Path: prefix + rel, Rel: rel, Spec: "**"}
+			c = Candidate{Path: path, Rel: rel, Spec: "**"}
 		case t&fs.ModeSymlink != 0:
 			res, wn := p.resolve(r.dir, rel)
 			if wn != nil || fileKind(res) != nil || p.checkName(res, rel) != nil {
@@ -656,7 +655,7 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 	for _, r := range res {
 		all = append(all, r...)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].c.Rel < all[j].c.Rel })
+	slices.SortFunc(all, func(a, b entry) int { return strings.Compare(a.c.Rel, b.c.Rel) })
 	seen := make(map[string]bool, len(all))
 	for _, e := range all {
 		if seen[e.c.Path] {

@@ -3,8 +3,11 @@ package project
 import (
 	"context"
 	"io/fs"
+	"os"
+	"path"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // dirJob is one directory to read.
@@ -13,6 +16,21 @@ type dirJob struct {
 	chain *chain // ignore rules that apply inside it
 	inNM  bool   // inside a node_modules directory
 	start bool   // a start directory: chain already holds its own rules
+
+	parent *dirHandle // the open parent directory; nil for a start
+}
+
+// dirHandle is an open directory shared by the jobs of its subdirectories,
+// closed when the last of them has opened its own.
+type dirHandle struct {
+	f    *os.File
+	refs atomic.Int32
+}
+
+func (h *dirHandle) release() {
+	if h != nil && h.refs.Add(-1) == 0 {
+		h.f.Close()
+	}
 }
 
 // walker reads a tree in parallel, one directory per job. It never follows
@@ -28,7 +46,7 @@ type walker struct {
 	// file is called for every entry that is not a directory (regular
 	// files, symlinks, special files) that the ignore rules let through, by
 	// worker w. It must be safe for concurrent calls with distinct w.
-	file func(w int, inNM bool, rel, name string, ent fs.DirEntry)
+	file func(w int, inNM bool, full, rel, name string, ent fs.DirEntry)
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -90,22 +108,39 @@ func (wk *walker) run(ctx context.Context, starts []dirJob) error {
 		}(w)
 	}
 	wg.Wait()
+	for _, j := range wk.queue { // left by a cancelled walk
+		j.parent.release()
+	}
+	wk.queue = nil
 	return wk.err
 }
 
 // readDir lists one directory and returns the subdirectories to walk.
 // Unreadable directories are skipped.
 func (wk *walker) readDir(w int, j *dirJob) []dirJob {
-	name := j.rel
-	if name == "" {
-		name = "."
+	display := wk.r.dir
+	if j.rel != "" {
+		display = path.Join(wk.r.dir, j.rel)
 	}
-	f, err := wk.r.root.Open(name)
+	var f *os.File
+	var err error
+	if j.parent == nil {
+		name := j.rel
+		if name == "" {
+			name = "."
+		}
+		f, err = openStart(wk.r, name, display)
+	} else {
+		f, err = openChild(wk.r, j.parent.f, path.Base(j.rel), display)
+		j.parent.release()
+	}
 	if err != nil {
 		return nil
 	}
 	ents, _ := f.ReadDir(-1)
-	f.Close()
+	h := &dirHandle{f: f}
+	h.refs.Store(1)
+	defer h.release()
 	var hasGI, hasTI bool
 	for _, e := range ents {
 		switch e.Name() {
@@ -120,13 +155,19 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		ch = ch.push(wk.r.ignore.dir(j.rel))
 	}
 	var children []dirJob
-	prefix := j.rel
-	if prefix != "" {
-		prefix += "/"
+	// Each entry's absolute path is built once; its rel is a substring.
+	dirPrefix := display + "/"
+	if display == "/" {
+		dirPrefix = "/"
+	}
+	relOff := len(wk.r.dir) + 1
+	if wk.r.dir == "/" {
+		relOff = 1
 	}
 	for _, e := range ents {
 		n := e.Name()
-		rel := prefix + n
+		full := dirPrefix + n
+		rel := full[relOff:]
 		if e.IsDir() {
 			if alwaysExcluded(n) {
 				continue
@@ -144,7 +185,8 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			if wk.enter != nil && !wk.enter(rel) {
 				continue
 			}
-			children = append(children, dirJob{rel: rel, chain: ch, inNM: nm})
+			h.refs.Add(1)
+			children = append(children, dirJob{rel: rel, chain: ch, inNM: nm, parent: h})
 			continue
 		}
 		if r := ch.match(rel, n, false); r != nil && !r.Negate {
@@ -153,7 +195,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		if len(wk.p.policy.Exclude) > 0 && wk.p.excluded(rel) != "" {
 			continue
 		}
-		wk.file(w, j.inNM, rel, n, e)
+		wk.file(w, j.inNM, full, rel, n, e)
 	}
 	return children
 }

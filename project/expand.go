@@ -464,7 +464,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 		all = append(all, f...)
 		warns = append(warns, w...)
 		if err != nil {
-			warns = append(warns, Warning{Code: CodeNoMatch, Message: fmt.Sprintf("walk stopped: %v", err)})
+			warns = append(warns, Warning{Code: CodeWalkStopped, Message: fmt.Sprintf("walk stopped: %v", err)})
 			break
 		}
 	}

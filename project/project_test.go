@@ -1,6 +1,7 @@
 package project_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,5 +236,57 @@ func TestEnsureWorkspace(t *testing.T) {
 	p2 := open(t, project.Options{WorkingDir: proj2})
 	if _, err := p2.EnsureWorkspace(); err == nil {
 		t.Error("symlinked .taskctl: no error")
+	}
+}
+
+func TestWalk(t *testing.T) {
+	base := realTemp(t)
+	writeTree(t, base, "p/go.mod", "p/b.go", "p/a/z.go", "p/a/.env = K=1\n", "p/link.go -> b.go", "p/out -> ../o.txt", "o.txt",
+		"p/.gitignore = *.tmp\n", "p/x.tmp", "p/node_modules/m.js", "p/big = "+strings.Repeat("x", 100))
+	pol := project.DefaultPolicy()
+	pol.MaxFileBytes = 50
+	p := open(t, project.Options{WorkingDir: filepath.Join(base, "p"), Policy: pol})
+	var got []string
+	err := p.Walk(bg, func(c project.Candidate, info os.FileInfo) error {
+		got = append(got, c.Rel)
+		if c.Path != filepath.Join(p.Dir(), c.Rel) || info.Size() > 50 {
+			t.Errorf("Walk: %+v size %d", c, info.Size())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// link.go is b.go at its real path, listed once; out leads outside; big is over the cap.
+	if s := strings.Join(got, " "); s != ".gitignore a/z.go b.go go.mod" {
+		t.Errorf("Walk = %s", s)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if err := p.Walk(ctx, func(project.Candidate, os.FileInfo) error { return nil }); err == nil {
+		t.Error("Walk with a cancelled context: no error")
+	}
+	if _, warns := p.Expand(ctx, []string{"**"}); len(warns) == 0 {
+		t.Error("Expand with a cancelled context: no warning")
+	}
+}
+
+func TestGlobCharsInNames(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "package.json = {}", "app/[id]/page.tsx", "app/i/page.tsx", "a{b}.txt", "what?.md")
+	p := open(t, project.Options{WorkingDir: dir})
+	tests := []struct{ spec, want string }{
+		{"app/[id]/page.tsx", "app/[id]/page.tsx"}, // exists literally: taken literally
+		{"app/[i]/page.tsx", "app/i/page.tsx"},
+		{"app/[id]", "app/[id]/page.tsx"},
+		{"a{b}.txt", "a{b}.txt"},
+		{"what?.md", "what?.md"},
+		{"*.txt", "a{b}.txt"},
+	}
+	for _, tt := range tests {
+		cands, warns := p.Expand(bg, []string{tt.spec})
+		if got := strings.Join(rels(cands), " "); got != tt.want {
+			t.Errorf("Expand(%q) = %q %v, want %q", tt.spec, got, codes(warns), tt.want)
+		}
 	}
 }

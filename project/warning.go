@@ -4,19 +4,19 @@ import "fmt"
 
 // Warning codes. They are stable: callers and scripts match on them.
 const (
-	CodeOutsideProject = "PATH_OUTSIDE_PROJECT"   // the real path lies outside every allowed root
-	CodeNotFound       = "PATH_NOT_FOUND"         // no such file (or a component is not a directory)
-	CodeInvalid        = "PATH_INVALID"           // empty, NUL, control character, backslash, drive/UNC form, too long, symlink loop
-	CodeSensitive      = "PATH_SENSITIVE"         // a sensitive name (.env*, *.pem, id_rsa*, ...) and the policy does not allow them
-	CodeSpecialFile    = "PATH_SPECIAL_FILE"      // a FIFO, device or socket: never opened
-	CodeIsDir          = "PATH_IS_DIR"            // a directory where a file was needed (ResolveFrom, Read)
-	CodeIgnored        = "PATH_IGNORED"           // always excluded (.git/, .taskctl/) or excluded by the policy
-	CodeUnreadable     = "PATH_UNREADABLE"        // permission denied or an I/O error
-	CodeTooLarge       = "FILE_TOO_LARGE"         // over Policy.MaxFileBytes
-	CodeBinary         = "FILE_BINARY"            // listed, content omitted (the caller reports it; see File.Binary)
-	CodeNoMatch        = "GLOB_NO_MATCH"          // a glob, or a named directory, yielded no file
-	CodeTooManyFiles   = "TOO_MANY_FILES"         // a source matched more than Policy.MaxFiles files
-	CodeIgnoreFile     = "IGNORE_PATTERN_INVALID" // a bad line in a .gitignore-family file (the line is skipped)
+	CodeOutsideProject = "PATH_OUTSIDE_PROJECT" // the real path lies outside every allowed root
+	CodeNotFound       = "PATH_NOT_FOUND"       // no such file (or a component is not a directory)
+	CodeInvalid        = "PATH_INVALID"         // empty, NUL, control character, backslash, drive/UNC form, too long, symlink loop
+	CodeSensitive      = "PATH_SENSITIVE"       // a sensitive name (.env*, *.pem, id_rsa*, ...) and the policy does not allow them
+	CodeSpecialFile    = "PATH_SPECIAL_FILE"    // a FIFO, device or socket: never opened
+	CodeIsDir          = "PATH_IS_DIR"          // a directory where a file was needed (ResolveFrom, Read)
+	CodeIgnored        = "PATH_IGNORED"         // always excluded (.git/, .taskctl/) or excluded by the policy
+	CodeUnreadable     = "PATH_UNREADABLE"      // permission denied or an I/O error
+	CodeTooLarge       = "FILE_TOO_LARGE"       // over Policy.MaxFileBytes
+	CodeBinary         = "FILE_BINARY"          // listed, content omitted (the caller reports it; see File.Binary)
+	CodeNoMatch        = "GLOB_NO_MATCH"        // a glob, or a named directory, yielded no file
+	CodeTooManyFiles   = "TOO_MANY_FILES"       // a source matched more than Policy.MaxFiles files
+	CodeWalkStopped    = "WALK_STOPPED"         // the context ended the walk; the candidates found so far are returned
 )
 
 // A Warning is a path that was refused or a source that was cut short. It is

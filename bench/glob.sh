@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# bench/glob.sh REPO [RUNS] — time listing every file of REPO by glob with
+# taskctl against ripgrep, and print both and their ratio (goal: taskctl
+# within 1.5x of rg).
+#
+#   taskctl --project-dir REPO assemble --paths --max-files 1000000 TEMPLATE
+#     where TEMPLATE (written outside REPO) is one task with <path>**/*</path>
+#   rg --files --hidden -g '!.git' REPO
+#
+# Fairness: `rg --files` skips hidden files by default; taskctl skips only
+# what its policy says (.git/, .taskctl/, the .gitignore family,
+# node_modules/, sensitive names), not dotfiles. So rg runs with --hidden and
+# -g '!.git' to list dotfiles but not the git directory. Both honour
+# .gitignore. The counts they print may still differ slightly (taskctl also
+# leaves out node_modules/ and sensitive files such as *.pem); the script
+# prints both counts.
+#
+# Timing: hyperfine if installed (warmup 2, RUNS runs, mean); otherwise a
+# loop taking the best wall time of RUNS runs each (default 10).
+set -euo pipefail
+repo=${1:?usage: bench/glob.sh REPO [RUNS]}
+runs=${2:-10}
+repo=$(cd "$repo" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if ! command -v rg >/dev/null; then
+  echo "installing ripgrep" >&2
+  apt-get install -y ripgrep >/dev/null || { echo "need rg (apt-get install -y ripgrep)" >&2; exit 1; }
+fi
+(cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+
+cat > "$tmp/all.xml" <<'XML'
+<task name="all"><description>all files</description><file_paths><path>**/*</path></file_paths></task>
+XML
+
+tc=("$tmp/taskctl" --project-dir "$repo" assemble --paths --max-files 1000000 "$tmp/all.xml")
+rgc=(rg --files --hidden -g '!.git' "$repo")
+
+# Both must work, and say how many files they list.
+"${tc[@]}" > "$tmp/tc.out" || { echo "taskctl failed" >&2; exit 1; }
+"${rgc[@]}" > "$tmp/rg.out" || { echo "rg failed" >&2; exit 1; }
+echo "repository: $repo"
+echo "files listed: taskctl $(wc -l < "$tmp/tc.out"), rg $(wc -l < "$tmp/rg.out")"
+
+if command -v hyperfine >/dev/null; then
+  hyperfine -N --warmup 2 --runs "$runs" --export-json "$tmp/h.json" \
+    -n taskctl "$(printf '%q ' "${tc[@]}")" -n rg "$(printf '%q ' "${rgc[@]}")" >&2
+  read -r t_tc t_rg < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(r[0]["mean"], r[1]["mean"])' "$tmp/h.json")
+else
+  # best LABEL CMD...: the best wall time in seconds of $runs runs.
+  best() {
+    local b="" s e t
+    for _ in $(seq "$runs"); do
+      s=$(date +%s.%N)
+      "$@" > /dev/null
+      e=$(date +%s.%N)
+      t=$(awk -v s="$s" -v e="$e" 'BEGIN{printf "%.6f", e - s}')
+      if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN{exit !(t < b)}'; then b=$t; fi
+    done
+    echo "$b"
+  }
+  "${tc[@]}" > /dev/null; "${rgc[@]}" > /dev/null   # warm the page cache
+  t_tc=$(best "${tc[@]}")
+  t_rg=$(best "${rgc[@]}")
+fi
+awk -v a="$t_tc" -v b="$t_rg" 'BEGIN {
+  printf "taskctl  %8.1f ms\nrg       %8.1f ms\nratio    %8.2fx   (goal <= 1.5x)\n", a * 1000, b * 1000, a / b
+}'

@@ -44,8 +44,9 @@ const (
 	// prefixRule: the keyword is where the secret's match starts; re is
 	// anchored (^) and runs on the bytes from the keyword on.
 	prefixRule ruleKind = iota
-	// lineRule: the keyword is inside a key name; re runs on a window of
-	// the line around the keyword.
+	// lineRule: the keyword is inside a key name; re is anchored (^) and
+	// runs on the rest of the line from the start of that name. Submatch 1
+	// is the key name, the first non-empty later submatch the secret.
 	lineRule
 	// pemRule: private-key blocks, handled by scanPEM.
 	pemRule
@@ -80,11 +81,11 @@ var (
 		"private_key", "private-key", "privatekey",
 	}
 
-	genericRe = regexp.MustCompile("(?i)(?:^|[^a-z0-9_.\\-])[\"'`]?" +
+	genericRe = regexp.MustCompile("(?i)^" +
 		"([a-z0-9_.\\-]*(?:password|passwd|secret|token|api[_\\-]?key|access[_\\-]?key|auth[_\\-]?key|private[_\\-]?key)[a-z0-9_.\\-]*)" +
 		assignOp + quotedValue)
 
-	awsSecretRe = regexp.MustCompile("(?i)(?:^|[^a-z0-9_.\\-])[\"'`]?" +
+	awsSecretRe = regexp.MustCompile("(?i)^[a-z0-9_.\\-]*?" +
 		"((?:aws_?)?secret_?access_?key|aws_?secret_?key)" + assignOp +
 		"[\"'`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)")
 

@@ -55,8 +55,12 @@ type scanner struct {
 	data  []byte
 	found []Finding
 	prio  []int // rule index of each finding
-	// last window scanned per line rule, to skip windows already covered.
-	lastWin map[*rule][2]int
+	// skipTo is, per rule index, the end of that line rule's last match.
+	skipTo []int
+	// pemSeen is where the last private-key body examined ends; headers
+	// before it lie inside that body. endAt caches the offset of the next
+	// "-----END " (len(data) for none) for bodies starting at or before it.
+	pemSeen, endAt int
 }
 
 func (s *scanner) add(ri, start, end int) {
@@ -66,6 +70,13 @@ func (s *scanner) add(ri, start, end int) {
 
 func isWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// continuesToken reports whether a token could extend left over c. Every
+// token format's characters are among these, so within one run of them only
+// the first keyword is tried, which keeps scanning linear in the worst case.
+func continuesToken(c byte) bool {
+	return isWord(c) || c == '-'
 }
 
 // keyword handles keyword kw found ending at byte end.
@@ -90,7 +101,7 @@ func (s *scanner) keyword(m *matcher, kw, end int) {
 
 func (s *scanner) prefix(ri, start int) {
 	r := rules[ri]
-	if r.boundary && start > 0 && isWord(s.data[start-1]) {
+	if r.boundary && start > 0 && continuesToken(s.data[start-1]) {
 		return
 	}
 	seg := s.data[start:min(len(s.data), start+r.maxLen+1)]
@@ -109,50 +120,58 @@ func (s *scanner) prefix(ri, start int) {
 }
 
 const (
-	lineBack  = 256 // bytes of a line scanned before a keyword
-	lineAhead = 640 // and after it
+	maxKeyBack = 128 // longest key name before a keyword
+	maxLineRun = 384 // longest key, operator and value
 )
 
+func isKeyChar(c byte) bool {
+	return isWord(c) || c == '.' || c == '-'
+}
+
+// line tries a line rule at the key name holding the keyword at
+// [start, end): one anchored match from the start of the name. A keyword
+// inside the previous match of the same rule is skipped: it is part of a
+// name or value already examined, which keeps the work linear.
 func (s *scanner) line(ri, start, end int) {
 	r := rules[ri]
-	ws := start - lineBack
-	if i := bytes.LastIndexByte(s.data[max(0, ws):start], '\n'); i >= 0 {
-		ws = max(0, ws) + i + 1
+	if s.skipTo == nil {
+		s.skipTo = make([]int, len(rules))
 	}
-	ws = max(0, ws)
-	we := min(len(s.data), end+lineAhead)
-	if i := bytes.IndexByte(s.data[end:we], '\n'); i >= 0 {
-		we = end + i
-	}
-	if !bytes.ContainsAny(s.data[end:we], ":=") {
-		return // no assignment after the keyword
-	}
-	if s.lastWin == nil {
-		s.lastWin = make(map[*rule][2]int)
-	}
-	if w, ok := s.lastWin[r]; ok && w[0] <= ws && we <= w[1] {
+	if start < s.skipTo[ri] {
 		return
 	}
-	s.lastWin[r] = [2]int{ws, we}
-	win := s.data[ws:we]
-	for _, loc := range r.re.FindAllSubmatchIndex(win, -1) {
-		key := win[loc[2]:loc[3]]
-		g := 2
-		for g < len(loc)/2 && loc[2*g] < 0 {
-			g++
-		}
-		if g == len(loc)/2 {
-			continue
-		}
-		a, b := loc[2*g], loc[2*g+1]
-		if r == genericRule && g == len(loc)/2-1 && !bareValueOK(win[a:b], win[b:]) {
-			continue
-		}
-		if !r.valid(win[a:b], key) {
-			continue
-		}
-		s.add(ri, ws+a, ws+b)
+	ks := start
+	for ks > 0 && start-ks < maxKeyBack && isKeyChar(s.data[ks-1]) {
+		ks--
 	}
+	if ks > 0 && isKeyChar(s.data[ks-1]) {
+		return // a name this long is not a key
+	}
+	le := min(len(s.data), ks+maxLineRun)
+	if i := bytes.IndexByte(s.data[end:le], '\n'); i >= 0 {
+		le = end + i
+	}
+	win := s.data[ks:le]
+	loc := r.re.FindSubmatchIndex(win)
+	if loc == nil {
+		return
+	}
+	s.skipTo[ri] = ks + loc[1]
+	g := 2
+	for g < len(loc)/2 && loc[2*g] < 0 {
+		g++
+	}
+	if g == len(loc)/2 {
+		return
+	}
+	a, b := loc[2*g], loc[2*g+1]
+	if r == genericRule && g == len(loc)/2-1 && !bareValueOK(win[a:b], win[b:]) {
+		return
+	}
+	if !r.valid(win[a:b], win[loc[2]:loc[3]]) {
+		return
+	}
+	s.add(ri, ks+a, ks+b)
 }
 
 // pem handles "PRIVATE KEY" found at [start, end): a private-key block if a
@@ -165,12 +184,21 @@ func (s *scanner) pem(ri, start, end int) {
 		return
 	}
 	hdrStart, bodyStart := hs+loc[0], hs+loc[1]
+	if hdrStart < s.pemSeen {
+		return
+	}
 	const maxBody = 64 << 10
-	rest := s.data[bodyStart:min(len(s.data), bodyStart+maxBody)]
+	if s.endAt < bodyStart {
+		s.endAt = len(s.data)
+		if i := bytes.Index(s.data[bodyStart:], []byte("-----END ")); i >= 0 {
+			s.endAt = bodyStart + i
+		}
+	}
 	bodyEnd := bodyStart
-	if i := bytes.Index(rest, []byte("-----END ")); i >= 0 {
-		bodyEnd = bodyStart + i
+	if s.endAt-bodyStart <= maxBody {
+		bodyEnd = s.endAt
 	} else {
+		rest := s.data[bodyStart:min(len(s.data), bodyStart+maxBody)]
 		// No footer (truncated): the body is the run of base64 text.
 		for _, c := range rest {
 			if !isBase64(c) && c != '\r' && c != '\n' && c != ' ' && c != '\t' && c != '\\' && c != ':' && c != ',' && c != '-' {
@@ -179,6 +207,7 @@ func (s *scanner) pem(ri, start, end int) {
 			bodyEnd++
 		}
 	}
+	s.pemSeen = bodyEnd
 	a, b := trimBody(s.data, bodyStart, bodyEnd)
 	n := 0
 	for _, c := range s.data[a:b] {
@@ -253,36 +282,52 @@ func (s *scanner) finish() []Finding {
 	if len(s.found) == 0 {
 		return nil
 	}
+	// Sort by start, then resolve each cluster of overlapping findings by
+	// rule priority. Clusters are small in practice; the quadratic step
+	// runs inside one cluster only.
 	idx := make([]int, len(s.found))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if pa, pb := s.prio[a], s.prio[b]; pa != pb {
-			return pa - pb
+	slices.SortFunc(idx, func(a, b int) int { return s.found[a].Start - s.found[b].Start })
+	var kept, cluster []int
+	resolve := func() {
+		slices.SortStableFunc(cluster, func(a, b int) int { return s.prio[a] - s.prio[b] })
+		n := len(kept)
+		for _, i := range cluster {
+			f := s.found[i]
+			if !slices.ContainsFunc(kept[n:], func(k int) bool { return f.Start < s.found[k].End && s.found[k].Start < f.End }) {
+				kept = append(kept, i)
+			}
 		}
-		return s.found[a].Start - s.found[b].Start
-	})
-	var kept []Finding
-	for _, i := range idx {
-		f := s.found[i]
-		if !slices.ContainsFunc(kept, func(k Finding) bool { return f.Start < k.End && k.Start < f.End }) {
-			kept = append(kept, f)
-		}
+		cluster = cluster[:0]
 	}
-	slices.SortFunc(kept, func(a, b Finding) int { return a.Start - b.Start })
+	clusterEnd := -1
+	for _, i := range idx {
+		if s.found[i].Start >= clusterEnd {
+			resolve()
+		}
+		cluster = append(cluster, i)
+		clusterEnd = max(clusterEnd, s.found[i].End)
+	}
+	resolve()
+	out := make([]Finding, len(kept))
+	for j, i := range kept {
+		out[j] = s.found[i]
+	}
+	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
 	line, lineStart, pos := 1, 0, 0
-	for i := range kept {
-		seg := s.data[pos:kept[i].Start]
+	for i := range out {
+		seg := s.data[pos:out[i].Start]
 		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
 			line += n
 			lineStart = pos + bytes.LastIndexByte(seg, '\n') + 1
 		}
-		pos = kept[i].Start
-		kept[i].Line = line
-		kept[i].Col = kept[i].Start - lineStart + 1
+		pos = out[i].Start
+		out[i].Line = line
+		out[i].Col = out[i].Start - lineStart + 1
 	}
-	return kept
+	return out
 }
 
 // matcher finds all keywords in one pass: an Aho-Corasick automaton over

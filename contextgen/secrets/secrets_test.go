@@ -374,3 +374,56 @@ func BenchmarkScanStdlib(b *testing.B) {
 		}
 	}
 }
+
+// hostile returns inputs built to make a careless scanner quadratic: runs
+// of keywords, unterminated blocks, lines full of assignments, and content
+// made of findings.
+func hostile(size int) map[string][]byte {
+	rep := func(s string) []byte { return bytes.Repeat([]byte(s), size/len(s)+1)[:size] }
+	aws := "AKIA" + rnd(upperD, 16) + " "
+	return map[string][]byte{
+		"jwt run":         rep("-eyJ"),
+		"jwt segments":    rep("eyJhbGciOi.eyJhbGciOi."),
+		"openai run":      rep("sk-"),
+		"pem headers":     rep("-----BEGIN PRIVATE KEY-----\n"),
+		"pem no footer":   append([]byte("-----BEGIN RSA PRIVATE KEY-----\n"), rep("QUJD\n")...),
+		"pem footers":     rep("-----BEGIN PRIVATE KEY-----\n" + strings.Repeat("QUJD", 20) + "\n-----END PRIVATE KEY-----\n"),
+		"assignments":     rep("token="),
+		"long line":       rep("password: a1b2c3d4e5f6g7h8i9 "),
+		"secret and =":    rep("secret=secret=="),
+		"many findings":   rep(aws),
+		"overlaps":        rep("GITHUB_TOKEN=" + "ghp_" + rnd(alnum, 36) + ";"),
+		"account keys":    rep("AccountKey="),
+		"slack hooks":     rep("hooks.slack.com/services/"),
+		"keyword soup":    rep("PRIVATE KEYAKIAghp_xoxb-sk-npm_eyJAIzaglpat-"),
+		"no keyword byte": rep("\x00\xff"),
+	}
+}
+
+func TestScanHostile(t *testing.T) {
+	const size = 1 << 18 // quadratic work on this would not finish
+	for name, in := range hostile(size) {
+		fs := secrets.Scan(in)
+		last := 0
+		for _, f := range fs {
+			if f.Start < last || f.End <= f.Start || f.End > len(in) {
+				t.Fatalf("%s: bad finding %+v", name, f)
+			}
+			last = f.End
+		}
+		if name == "many findings" && len(fs) != size/21 {
+			t.Errorf("%s: %d findings, want %d", name, len(fs), size/21)
+		}
+	}
+}
+
+func BenchmarkScanHostile(b *testing.B) {
+	for name, in := range hostile(1 << 20) {
+		b.Run(strings.ReplaceAll(name, " ", "-"), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				secrets.Scan(in)
+			}
+		})
+	}
+}

@@ -38,10 +38,14 @@
 // metadata rather than a secret (token_type, secret_name, password_file …).
 // Token rules ignore values that are visibly fake (xxxx, EXAMPLE, 123456…).
 //
-// Scanning is fast: one pass of a keyword automaton over the content finds
-// every place a rule could match; the rules' regular expressions (RE2, so
-// linear time) then run only on a bounded window at each such place. Content
-// without any keyword costs one pass.
+// Scanning is fast and linear in the size of the content, hostile content
+// included: one pass of a keyword automaton (Aho-Corasick over ASCII-folded
+// bytes) finds every place a rule could match; each rule's regular expression
+// (RE2) then makes one anchored match of bounded length there: from the
+// keyword for token formats, from the start of the key name for assignments.
+// Keywords inside a run of token characters or inside the previous match of
+// the same rule are not tried again. Content without a keyword costs one
+// pass (about 340 MB/s on the Go source tree on one core of this machine).
 //
 // Non-guarantees: the rules find common credential formats, not every
 // secret. A password without digits, a passphrase with spaces, a key split

@@ -68,7 +68,7 @@ type rule struct {
 // Shared pieces of the assignment rules: an optional closing quote after
 // the key, an optional Go type, the operator, then a quoted or bare value.
 const (
-	assignOp    = "[\"'`]?(?:\\s+string)?\\s*(?::=|=>|=|:)[ \\t]*"
+	assignOp    = "[\"'`]?(?:\\s+string)?\\s*(?::=|=>|[?+]?=|:)[ \\t]*"
 	quotedValue = "(?:\"([^\"\\\\\\s]{12,})\"|'([^'\\\\\\s]{12,})'|`([^`\\s]{12,})`|([^\\s\"'`,;()\\[\\]{}<>]{12,}))"
 )
 

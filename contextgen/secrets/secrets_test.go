@@ -106,6 +106,8 @@ func plants() []plant {
 		{"generic ini", "[db]\npassword = %s", "h7" + rnd(alnum, 14), "generic-secret", 2},
 		{"generic ruby", ":secret_key_base => '%s'", rnd(lowerDn, 64), "generic-secret", 1},
 		{"generic backquote", "Token = `%s`", rnd(alnum, 24), "generic-secret", 1},
+		{"generic makefile", "API_TOKEN ?= %s\n", "q9" + rnd(alnum, 20), "generic-secret", 1},
+		{"generic list item", "env:\n  - secret: \"%s\"\n", rnd(b64, 28) + "9", "generic-secret", 2},
 	}
 }
 
@@ -192,6 +194,14 @@ func TestScanIgnoresPlaceholders(t *testing.T) {
 		`eyJhbGciOiJIUzI1NiJ9 is a header without the rest`,
 		`x := "eyJub3QiOiJhIGp3dCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl"`, // header has no "alg"
 		`if token == "abcdefghijklmno" {`,
+		`api_key: "example-key-1234567"`,
+		`api_key: "sk_test_0123456789"`,
+		`client_secret: ""`,
+		`password := cfg.Password`,
+		`Password: password,`,
+		`token := strings.Repeat("x", 64)`,
+		`"password": "%s"`,
+		`secret: !vault |`,
 	} {
 		if got := secrets.Scan([]byte(s)); len(got) != 0 {
 			t.Errorf("Scan(%q) = %+v, want no findings", s, got)

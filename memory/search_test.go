@@ -240,8 +240,8 @@ func TestSearchOptions(t *testing.T) {
 // indexed.
 func TestBM25(t *testing.T) {
 	root := writeTree(t, map[string]string{
-		"a.go": "apple apple banana",    // length 3
-		"b.go": "banana cherry",         // length 2
+		"a.go": "apple apple banana",     // length 3
+		"b.go": "banana cherry",          // length 2
 		"c.go": "cherry cherry cherry x", // length 3 ("x" is noise)
 	})
 	ix, _ := build(t, root)

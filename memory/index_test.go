@@ -1,0 +1,259 @@
+package memory_test
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+func refresh(t *testing.T, ix *memory.Index, root string) memory.Stats {
+	t.Helper()
+	st, err := ix.Refresh(context.Background(), memory.DirSource(root), nil)
+	if err != nil {
+		t.Fatalf("Refresh: %v", err)
+	}
+	return st
+}
+
+func TestPersistAndReopen(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, dir := build(t, root)
+	want := rels(ix.Search("session token", memory.SearchOptions{}))
+	ix2, warns, err := memory.Open(dir)
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("Open = %v, %v", warns, err)
+	}
+	if got := rels(ix2.Search("session token", memory.SearchOptions{})); !slices.Equal(got, want) {
+		t.Errorf("after reopening: %q, want %q", got, want)
+	}
+	if ix2.Len() != len(appFiles) {
+		t.Errorf("Len() = %d, want %d", ix2.Len(), len(appFiles))
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err != nil || string(b) != "*\n" {
+		t.Errorf(".gitignore in the index dir = %q, %v; want \"*\\n\"", b, err)
+	}
+	// The project itself is untouched.
+	ents, _ := os.ReadDir(root)
+	for _, e := range ents {
+		if e.Name() == ".taskctl" || strings.HasPrefix(e.Name(), "index") {
+			t.Errorf("Refresh wrote %s into the project", e.Name())
+		}
+	}
+}
+
+func TestIncrementalRefresh(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, dir := build(t, root)
+
+	st := refresh(t, ix, root)
+	if st.Reread != 0 || st.Written || st.Files != len(appFiles) {
+		t.Errorf("refresh of an unchanged tree: %+v, want nothing reread or written", st)
+	}
+
+	// Touch without changing content: read and hashed, not analysed.
+	p := filepath.Join(root, "src/billing/invoice.py")
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(p, later, later)
+	st = refresh(t, ix, root)
+	if st.Reread != 0 || st.Reused != len(appFiles) {
+		t.Errorf("after touching one file: %+v, want Reread 0", st)
+	}
+
+	// Edit one file.
+	os.WriteFile(p, []byte("def refund_payment(order):\n    return stripe_refund(order)\n"), 0o644)
+	st = refresh(t, ix, root)
+	if st.Reread != 1 {
+		t.Errorf("after editing one file: Reread %d, want 1", st.Reread)
+	}
+	if got := rels(ix.Search("refund payment", memory.SearchOptions{})); len(got) == 0 || got[0] != "src/billing/invoice.py" {
+		t.Errorf("after edit, Search(refund payment) = %q", got)
+	}
+	if got := rels(ix.Search("render pdf customer", memory.SearchOptions{})); slices.Contains(got, "src/billing/invoice.py") {
+		t.Errorf("the edited file is still found by its old content: %q", got)
+	}
+
+	// Rename one file: moved by content hash, not analysed again.
+	if err := os.Rename(filepath.Join(root, "src/auth/tokens.py"), filepath.Join(root, "src/auth/session_tokens.py")); err != nil {
+		t.Fatal(err)
+	}
+	st = refresh(t, ix, root)
+	if st.Renamed != 1 || st.Reread != 0 || st.Removed != 0 {
+		t.Errorf("after a rename: %+v, want Renamed 1, Reread 0, Removed 0", st)
+	}
+	got := rels(ix.Search("signed session token", memory.SearchOptions{}))
+	if !slices.Contains(got, "src/auth/session_tokens.py") || slices.Contains(got, "src/auth/tokens.py") {
+		t.Errorf("after rename: %q", got)
+	}
+
+	// Delete one file.
+	os.Remove(filepath.Join(root, "README.md"))
+	st = refresh(t, ix, root)
+	if st.Removed != 1 || st.Files != len(appFiles)-1 {
+		t.Errorf("after a delete: %+v, want Removed 1", st)
+	}
+	if got := rels(ix.Search("small web application", memory.SearchOptions{})); slices.Contains(got, "README.md") {
+		t.Errorf("deleted file still found: %q", got)
+	}
+
+	// A fresh reader sees the same as the writer.
+	ix2, _, _ := memory.Open(dir)
+	if a, b := rels(ix.Search("password login", memory.SearchOptions{})), rels(ix2.Search("password login", memory.SearchOptions{})); !slices.Equal(a, b) {
+		t.Errorf("writer sees %q, reader %q", a, b)
+	}
+	// The refreshed index equals one built from scratch.
+	ix3, _ := build(t, root)
+	for _, q := range []string{"password login", "session token", "refund", "routes handlers"} {
+		a, b := ix.Search(q, memory.SearchOptions{Limit: -1}), ix3.Search(q, memory.SearchOptions{Limit: -1})
+		if len(a) != len(b) {
+			t.Errorf("%q: incremental %q, scratch %q", q, rels(a), rels(b))
+			continue
+		}
+		for i := range a {
+			if a[i].Rel != b[i].Rel || abs(a[i].Score-b[i].Score) > 1e-9 {
+				t.Errorf("%q: incremental %q, scratch %q", q, rels(a), rels(b))
+				break
+			}
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestSkipsBinaryAndIgnored(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		".gitignore":        "build/\n*.log\n",
+		"build/out.txt":     "generated scheduler output",
+		"debug.log":         "scheduler log line",
+		"sub/.gitignore":    "local.txt\n",
+		"sub/local.txt":     "scheduler local notes",
+		"sub/kept.txt":      "scheduler kept notes",
+		"image.bin":         "scheduler\x00\x01\x02",
+		"node_modules/x.js": "scheduler",
+	})
+	os.MkdirAll(filepath.Join(root, ".git", "info"), 0o755)
+	os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte("secret.txt\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "secret.txt"), []byte("scheduler secret"), 0o644)
+	os.WriteFile(filepath.Join(root, ".git", "config.txt"), []byte("scheduler"), 0o644)
+	ix, _ := build(t, root)
+	got := rels(ix.Search("scheduler", memory.SearchOptions{Limit: -1}))
+	if !slices.Equal(got, []string{"sub/kept.txt"}) {
+		t.Errorf("Search(scheduler) = %q, want only sub/kept.txt", got)
+	}
+	st := refresh(t, ix, root)
+	if st.Skipped != 1 || st.Reread != 0 {
+		t.Errorf("stats %+v, want the binary file listed as skipped and not reread", st)
+	}
+}
+
+// rewriteHeader fixes the length and checksum of an index file after its
+// body was changed, so that the structural checks are what is tested.
+func rewriteHeader(b []byte) {
+	if len(b) < 32 {
+		return
+	}
+	binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-32))
+	binary.LittleEndian.PutUint32(b[24:], crc32.Checksum(b[32:], crc32.MakeTable(crc32.Castagnoli)))
+}
+
+func TestCorruptIndexRebuilt(t *testing.T) {
+	root := writeTree(t, appFiles)
+	_, dir := build(t, root)
+	name := filepath.Join(dir, "index.bin")
+	good, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := slices.Clone(good)
+	flip[len(flip)/2] ^= 0x40
+	oldVersion := slices.Clone(good)
+	binary.LittleEndian.PutUint32(oldVersion[8:], 0)
+	badBody := slices.Clone(good)
+	for i := 40; i < 60 && i < len(badBody); i++ {
+		badBody[i] = 0xff
+	}
+	rewriteHeader(badBody)
+	cases := map[string][]byte{
+		"bit flip":    flip,
+		"truncated":   good[:len(good)*2/3],
+		"empty":       {},
+		"old version": oldVersion,
+		"bad body":    badBody,
+		"not ours":    []byte("hello, world\n"),
+	}
+	for name2, data := range cases {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix, warns, err := memory.Open(dir)
+		if err != nil {
+			t.Fatalf("%s: Open error %v", name2, err)
+		}
+		if len(warns) != 1 || warns[0].Code != "INDEX_CORRUPT" {
+			t.Errorf("%s: warnings %v, want one INDEX_CORRUPT", name2, warns)
+		}
+		if ms := ix.Search("authentication", memory.SearchOptions{}); len(ms) != 0 {
+			t.Errorf("%s: the corrupt index answered %q", name2, rels(ms))
+		}
+		st := refresh(t, ix, root)
+		if !st.Written || st.Reread != len(appFiles) {
+			t.Errorf("%s: refresh %+v, want a full rebuild", name2, st)
+		}
+		if ms := ix.Search("authentication", memory.SearchOptions{}); len(ms) == 0 {
+			t.Errorf("%s: rebuilt index found nothing", name2)
+		}
+		if _, warns, _ := memory.Open(dir); len(warns) != 0 {
+			t.Errorf("%s: warnings after rebuild: %v", name2, warns)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	root := writeTree(f, map[string]string{
+		"a/alpha.go": "package a\n\nfunc AlphaBeta() {}\n",
+		"b/beta.py":  "def beta_gamma():\n    pass\n",
+		"README.md":  "Alpha and beta.\n",
+	})
+	_, dir := build(f, root)
+	good, err := os.ReadFile(filepath.Join(dir, "index.bin"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good, false)
+	f.Add(good, true)
+	f.Add(good[:40], true)
+	f.Add([]byte("TCTLIDX\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
+		data = slices.Clone(data)
+		if fix {
+			rewriteHeader(data) // reach the structural decoder past the checksum
+		}
+		d := t.TempDir()
+		if err := os.WriteFile(filepath.Join(d, "index.bin"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix, _, err := memory.Open(d)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		for _, q := range []string{"alpha beta", "gamma in a/", "Python files"} {
+			for _, m := range ix.Search(q, memory.SearchOptions{Limit: -1}) {
+				if m.Score < 0 || m.Score > 1 {
+					t.Fatalf("score %v out of range", m.Score)
+				}
+			}
+		}
+	})
+}

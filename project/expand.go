@@ -554,6 +554,10 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		if first < 0 {
 			return
 		}
+		if msg := checkWalkedName(rel); msg != "" {
+			rs.warns = append(rs.warns, *warnf(CodeInvalid, path, "%s", msg))
+			return
+		}
 		if !p.policy.AllowSensitive {
 			if pat := p.sensitive.match(rel, name); pat != "" {
 				rs.warns = append(rs.warns, *warnf(CodeSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat))
@@ -620,7 +624,7 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 	wk := &walker{r: r, p: p}
 	res := make([][]entry, wk.workers())
 	wk.file = func(w int, _ bool, path, rel, name string, ent fs.DirEntry) {
-		if !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
+		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
 			return
 		}
 		t := ent.Type()

@@ -149,6 +149,8 @@ func TestHostileCorpus(t *testing.T) {
 		{"src/a.py\r", project.CodeInvalid, ""},
 		{"\x7f", project.CodeInvalid, ""},
 		{"src/a.py\xff", project.CodeInvalid, ""},
+		{"src/\u202eyp.a", project.CodeInvalid, ""},
+		{"src/a\u0085.py", project.CodeInvalid, ""},
 		{"-rf", project.CodeNotFound, ""},
 		{"--output=/tmp/x", project.CodeNotFound, ""},
 		{".env", project.CodeSensitive, ""},

@@ -36,10 +36,8 @@ func checkInput(s string) string {
 	case !utf8.ValidString(s):
 		return "path is not valid UTF-8"
 	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return fmt.Sprintf("path holds control character %U", r)
-		}
+	if msg := checkChars(s); msg != "" {
+		return msg
 	}
 	for _, c := range strings.Split(s, "/") {
 		if len(c) > maxNameLen {
@@ -47,6 +45,40 @@ func checkInput(s string) string {
 		}
 	}
 	return ""
+}
+
+// checkChars refuses control characters (C0, DEL, C1) and the
+// bidirectional controls that make a displayed path differ from the real
+// one; s must be valid UTF-8.
+func checkChars(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			return fmt.Sprintf("path holds control character %U", rune(c))
+		} else if c >= 0x80 {
+			for _, r := range s[i:] {
+				switch {
+				case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+					return fmt.Sprintf("path holds control character %U", r)
+				case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+					return fmt.Sprintf("path holds bidirectional control %U", r)
+				}
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// checkName refuses a walked file name that checkInput would refuse: such
+// names cannot be printed one per line, or display as something else.
+func checkWalkedName(name string) string {
+	if !utf8.ValidString(name) {
+		return "file name is not valid UTF-8"
+	}
+	if strings.IndexByte(name, '\\') >= 0 {
+		return "file name holds a backslash"
+	}
+	return checkChars(name)
 }
 
 // quote shortens and quotes raw input for a message.

@@ -290,3 +290,22 @@ func TestGlobCharsInNames(t *testing.T) {
 		}
 	}
 }
+
+func TestWalkedNamesChecked(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "go.mod", "ok.txt", "bad\nname.txt", "bad\x01dir/x.txt", "rtl\u202etxt.exe", "nonutf8\xff")
+	p := open(t, project.Options{WorkingDir: dir})
+	cands, warns := p.Expand(bg, []string{"**"})
+	if got := strings.Join(rels(cands), " "); got != "go.mod ok.txt" {
+		t.Errorf("Expand(**) = %q", got)
+	}
+	n := 0
+	for _, w := range warns {
+		if w.Code == project.CodeInvalid {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("want 4 PATH_INVALID warnings, got %v", warns)
+	}
+}

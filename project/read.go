@@ -52,6 +52,11 @@ func (p *Project) Read(c Candidate) (*File, *Warning) {
 	if r == nil {
 		return nil, warnf(CodeOutsideProject, path, "outside the project dir %s", p.dir)
 	}
+	// Special files are never opened: refuse what lstat already shows to be
+	// one (the fstat below stays the authority for what was opened).
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() && st.Mode()&fs.ModeSymlink == 0 {
+		return nil, fileKind(&resolved{real: path, info: st})
+	}
 	f, err := r.root.OpenFile(rel, openFlags, 0)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		// Perhaps a symlink os.Root will not follow (an absolute one):

@@ -175,7 +175,9 @@ var attackRows = []struct {
 
 type snap map[string]string
 
-func snapshot(t *testing.T, dirs ...string) snap {
+func snapshot(t *testing.T, dirs ...string) snap { return snapshotTB(t, dirs...) }
+
+func snapshotTB(t testing.TB, dirs ...string) snap {
 	t.Helper()
 	s := snap{}
 	for _, d := range dirs {

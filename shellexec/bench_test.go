@@ -3,8 +3,9 @@ package shellexec_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +22,11 @@ var benchPipelines = map[string]string{
 func benchConfig(b *testing.B) shellexec.Config {
 	dir := os.Getenv("SHELLEXEC_BENCH_DIR")
 	if dir == "" {
-		dir = filepath.Join(runtime.GOROOT(), "src")
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			b.Skip("go env GOROOT:", err)
+		}
+		dir = filepath.Join(strings.TrimSpace(string(out)), "src")
 	}
 	dir, err := filepath.EvalSymlinks(dir)
 	if err != nil {

@@ -270,6 +270,11 @@ func readOpened(fh *os.File, shown string, buf []byte) ([]byte, error) {
 		if err == io.EOF || m == 0 && err == nil {
 			break
 		}
+		// Stop at the size fstat reported instead of spending a read on
+		// EOF, as a file that grows meanwhile is read as of the fstat.
+		if err == nil && int64(n) == size && size > 0 {
+			break
+		}
 		if err != nil {
 			return nil, pathErr("read", shown, err)
 		}

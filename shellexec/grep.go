@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"sync"
-	"sync/atomic"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 type grepOpts struct {

@@ -137,7 +137,7 @@ func (s *session) exec(ctx context.Context, args []string) error {
 		return err
 	}
 	if status != 0 {
-		return interp.NewExitStatus(uint8(status))
+		return interp.ExitStatus(uint8(status))
 	}
 	return nil
 }
@@ -202,15 +202,6 @@ func (c *cmd) refuse(option, why string) int {
 	c.denied = &DeniedError{Construct: c.name + " " + option, Msg: why}
 	c.errorf("%s is not allowed: %s", option, why)
 	return 2
-}
-
-// stopped reports whether the command should stop: cancelled or its
-// output can no longer be written.
-func (c *cmd) stopped() bool {
-	if c.ctx.Err() != nil {
-		return true
-	}
-	return c.out.Available() == 0 && c.out.Buffered() == 0 && c.out.Flush() != nil
 }
 
 // writeErr reports whether writing has failed (a cap, a closed pipe).

@@ -244,7 +244,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	case errors.As(runErr, &denied):
 		res.ExitStatus = 2
 	default:
-		if st, ok := interp.IsExitStatus(runErr); ok {
+		if st, ok := errors.AsType[interp.ExitStatus](runErr); ok {
 			res.ExitStatus = int(st)
 		} else if res.TimedOut || res.Truncated || ctx.Err() != nil {
 			if res.ExitStatus == 0 {

@@ -1,0 +1,81 @@
+// Package shellexec runs the shell command of a <file_paths
+// source="command"> as a restricted, read-only, in-process interpreter
+// and returns what it printed as candidate paths.
+//
+// A script goes through three layers:
+//
+//  1. Vetting. The script is parsed as bash with mvdan.cc/sh and the whole
+//     syntax tree is checked against an allowlist before anything runs:
+//     simple commands, pipes, &&, ||, ;, !, { }, ( ), if, case, for NAME in
+//     WORDS, [ / test / [[ ]], quoting, parameter expansion (not ${x/a/b},
+//     ${!x} or ${x:=y}), arithmetic without assignment, command
+//     substitution $(...) and `...`, input redirection (< FILE, here-docs,
+//     here-strings), output redirection only to /dev/null, and 2>&1 / >&2.
+//     Everything else is a [*DeniedError] naming the construct and its
+//     line:col: other redirections (>, >>, &>, >|, <>, fds 3 and up),
+//     process substitution, background jobs, coprocesses, function
+//     definitions, while/until and C-style loops, assignments and
+//     declarations (task inputs are read-only variables), brace expansions
+//     of more than 4096 words, pipelines longer than Config.MaxPipeline and
+//     scripts with more than Config.MaxCommands simple commands.
+//  2. A call handler that sees every simple command after expansion,
+//     builtins included. Only :, true, false, test, [, cd (one directory
+//     inside the project), exit, break, continue, shift and set (options
+//     only) run as builtins; echo, printf and pwd are routed to our own
+//     implementations so their output is capped; eval, source, ., exec,
+//     command, builtin, trap, read, job control, ulimit, umask, alias and
+//     the rest are denied. Any other name must be one of the in-process
+//     commands. The exec handler chain ends in ours: no program is ever
+//     started.
+//  3. File access. The interpreter's open, read-dir, stat and access
+//     handlers, and every in-process command, reach files only through
+//     Config.Root (an [os.Root]): absolute paths are mapped into it, and
+//     "..", absolute paths and symlinks that leave the project fail, for
+//     reading as for writing. Opens ask for read-only access and refuse
+//     anything but regular files and directories (FIFOs and devices cannot
+//     block or stream). /dev/null is the one path outside the project: it
+//     reads empty and discards writes.
+//
+// The in-process commands are find, grep, ls, cat, head, tail, wc, sort,
+// uniq, cut, tr, basename, dirname, echo, printf, pwd, sed, xargs and git
+// ls-files. Each behaves like its GNU counterpart (bash's builtin for echo
+// and printf) for the options it supports, which the differential test
+// checks against bash. Options that write or execute (find
+// -delete/-exec/-fprint/-fls, sort -o/-T/--compress-program, the output
+// operand of uniq, sed -i and its w, W, e and r commands, grep -R, tail -f,
+// xargs of anything but these commands, git other than ls-files) are
+// refused with a [*DeniedError]. Regular expressions use RE2 (linear time):
+// POSIX basic and extended syntax is translated, back-references are an
+// error. git ls-files reads .git/index with go-git's decoder and, for
+// --others --exclude-standard, matches .gitignore files and
+// .git/info/exclude with go-git's gitignore package; git's configuration
+// (core.fsmonitor, hooks, filters, core.excludesFile) is never read.
+//
+// The interpreter's environment is fixed: no PATH or HOME, TMPDIR naming a
+// directory that does not exist (the interpreter would otherwise create
+// FIFOs there, past the open handler), LC_ALL=C, plus Config.Vars as
+// variables whose values are never parsed as syntax.
+//
+// Limits: the run is cancelled after Config.Timeout; the bytes and lines
+// written to the top-level standard output and to every $(...) buffer
+// count against one budget (MaxStdoutBytes, MaxStdoutLines), and crossing
+// it stops the run; standard error keeps its first 64 KiB. A file read
+// into memory is at most 256 MiB.
+//
+// Guarantees: nothing is written anywhere (the only writable target is
+// /dev/null), no process is started, and no byte from outside the project
+// is read. Not guaranteed: memory is bounded only by the limits above (a
+// script can hold several copies of a $(...) result or of a large project
+// file); CPU is bounded by the timeout, not by a quota; paths printed by a
+// command are not checked here (the caller's path resolver does that);
+// the names of files outside the project may still appear in error
+// messages when a script names them.
+//
+// A [Result] holds the records (lines, or NUL-terminated records when the
+// output contains a NUL), each with the directory of the command that
+// printed it, the exit status and whether a cap or the timeout stopped
+// the run. [Result.Warnings] maps that to the stable codes COMMAND_FAILED,
+// COMMAND_TIMEOUT and COMMAND_OUTPUT_TRUNCATED; [WarningFor] maps an error
+// from [Run] to COMMAND_DENIED. A last command grep (or git grep) that
+// exits 1 means "no match": an empty result, not a failure.
+package shellexec

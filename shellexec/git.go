@@ -103,11 +103,9 @@ func gitLsFiles(c *cmd, args []string) int {
 		full = append(full, filepath.ToSlash(r))
 	}
 	match := func(name string) bool {
-		if !strings.HasPrefix(name, prefix) {
-			return false
-		}
 		if len(full) == 0 {
-			return true
+			// The default pathspec is the current directory.
+			return strings.HasPrefix(name, prefix)
 		}
 		for _, s := range full {
 			if s == "." || name == s || strings.HasPrefix(name, s+"/") || hasGlob(s) && fnmatch(s, name, false) {
@@ -128,8 +126,12 @@ func gitLsFiles(c *cmd, args []string) int {
 		return 128
 	}
 	show := func(name string) {
-		if !fullName {
-			name = strings.TrimPrefix(name, prefix)
+		if !fullName && prefix != "" {
+			if rest, ok := strings.CutPrefix(name, prefix); ok {
+				name = rest
+			} else if r, err := filepath.Rel(filepath.FromSlash(prefix), filepath.FromSlash(name)); err == nil {
+				name = filepath.ToSlash(r)
+			}
 		}
 		if nul {
 			c.out.WriteString(name)

@@ -123,7 +123,7 @@ func (s *session) exec(ctx context.Context, args []string) error {
 		return s.deny(deniedAt(hc.Pos, "command "+name, "not in the read-only command set"))
 	}
 	c := s.newCmd(ctx, hc, name)
-	status := run(c, args[1:])
+	status := c.runSafely(run, args[1:])
 	if err := c.finish(); err != nil && status == 0 {
 		status = 1
 	}
@@ -184,6 +184,18 @@ func (s *session) newCmd(ctx context.Context, hc interp.HandlerContext, name str
 }
 
 func (c *cmd) finish() error { return c.out.Flush() }
+
+// runSafely turns a panic in a command into exit status 70 and a
+// message, so one bug cannot take the caller's process down.
+func (c *cmd) runSafely(run func(*cmd, []string) int, args []string) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.errorf("internal error: %v", r)
+			status = 70
+		}
+	}()
+	return run(c, args)
+}
 
 // errorf prints "name: msg" to stderr.
 func (c *cmd) errorf(format string, args ...any) {

@@ -1,0 +1,82 @@
+package shellexec_test
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// TestGitLsFilesDifferential compares git ls-files, read through go-git,
+// with the real git on the same repository.
+func TestGitLsFilesDifferential(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	files := map[string]string{
+		"a.go":             "package a\n",
+		"b_test.go":        "package a\n",
+		"sub/c.go":         "package sub\n",
+		"sub/d.txt":        "d\n",
+		"sub/.gitignore":   "*.tmp\n!keep.tmp\n",
+		"sub/x.tmp":        "x\n",
+		"sub/keep.tmp":     "k\n",
+		"sub/deep/e.go":    "package deep\n",
+		".gitignore":       "build/\n*.log\n",
+		"build/out":        "o\n",
+		"err.log":          "l\n",
+		"new.go":           "package a\n",
+		"sub/new2.go":      "package sub\n",
+		"odd name.txt":     "o\n",
+		"caf\xc3\xa9.txt": "c\n",
+		"docs/guide.md":    "g\n",
+	}
+	dir, cfg := project(t, files)
+	gitRun := func(args ...string) string {
+		c := exec.Command(git, args...)
+		c.Dir = dir
+		c.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return string(out)
+	}
+	gitRun("init", "-q")
+	gitRun("add", "a.go", "b_test.go", "sub/c.go", "sub/d.txt", "sub/deep/e.go", ".gitignore", "sub/.gitignore", "odd name.txt", "caf\xc3\xa9.txt")
+	for _, row := range []struct{ dir, script string }{
+		{"", "git ls-files"},
+		{"", "git ls-files -z"},
+		{"", "git ls-files '*.go'"},
+		{"", "git ls-files sub"},
+		{"", "git ls-files --others --exclude-standard"},
+		{"", "git ls-files --others"},
+		{"", "git ls-files -co --exclude-standard"},
+		{"", "git ls-files --cached --others --exclude-standard -- '*.go'"},
+		{"sub", "git ls-files"},
+		{"sub", "git ls-files --others --exclude-standard"},
+		{"sub", "git ls-files --full-name"},
+		{"sub", "git ls-files ../a.go deep"},
+		{"", "git ls-files | grep _test"},
+	} {
+		c := cfg
+		if row.dir != "" {
+			c.Dir = dir + "/" + row.dir
+		}
+		res, err := run(t, row.script, c)
+		if err != nil {
+			t.Errorf("Run(%q): %v", row.script, err)
+			continue
+		}
+		b := exec.Command("bash", "-c", row.script)
+		b.Dir = c.Dir
+		b.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+		want, err := b.Output()
+		if err != nil {
+			t.Fatalf("bash %q: %v", row.script, err)
+		}
+		if string(res.Stdout) != string(want) {
+			t.Errorf("in %q: %s\n shellexec:\n%s\n git:\n%s\n stderr %s", row.dir, row.script, res.Stdout, want, res.Stderr)
+		}
+	}
+}

@@ -30,6 +30,10 @@
 //     symlink or FIFO swapped in after the check can neither lead outside nor
 //     block. Content comes from the same descriptor, capped by an
 //     io.LimitReader at Policy.MaxFileBytes.
+//   - Walks list directories with openat(O_NOFOLLOW|O_DIRECTORY) relative
+//     to the already open parent (on Linux; elsewhere through the Root), so
+//     a directory swapped for a symlink mid-walk is not entered; symlink
+//     entries are resolved and checked like any path.
 //   - Absolute symlinks whose target lies inside the root work (os.Root
 //     alone refuses them): they are resolved, checked, and the real path is
 //     opened through the Root.
@@ -51,7 +55,11 @@
 //   - The global core.excludesFile of git is not read.
 //   - Globs do not follow symlinked directories.
 //   - Between a walk and a Read a file may change or vanish; Read reports
-//     what it finds then.
+//     what it finds then. The fs.FileInfo that Walk passes comes from an
+//     lstat by path (metadata only; content is only ever read by Read).
+//   - Names that cannot be printed one per line (control characters,
+//     bidirectional controls, invalid UTF-8, backslashes) are refused with
+//     PATH_INVALID, as inputs and as names met in a walk.
 //
 // # Ignore rules
 //

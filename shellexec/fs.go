@@ -290,3 +290,15 @@ func readOpened(fh *os.File, shown string, buf []byte) ([]byte, error) {
 }
 
 var errNotRegular = errors.New("not a regular file")
+
+func (f *projectFS) readlink(dir, name string) (string, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return "", err
+	}
+	t, err := f.root.Readlink(r)
+	if err != nil {
+		return "", pathErr("readlink", name, err)
+	}
+	return t, nil
+}

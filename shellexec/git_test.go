@@ -14,22 +14,22 @@ func TestGitLsFilesDifferential(t *testing.T) {
 		t.Skip("git not found")
 	}
 	files := map[string]string{
-		"a.go":             "package a\n",
-		"b_test.go":        "package a\n",
-		"sub/c.go":         "package sub\n",
-		"sub/d.txt":        "d\n",
-		"sub/.gitignore":   "*.tmp\n!keep.tmp\n",
-		"sub/x.tmp":        "x\n",
-		"sub/keep.tmp":     "k\n",
-		"sub/deep/e.go":    "package deep\n",
-		".gitignore":       "build/\n*.log\n",
-		"build/out":        "o\n",
-		"err.log":          "l\n",
-		"new.go":           "package a\n",
-		"sub/new2.go":      "package sub\n",
-		"odd name.txt":     "o\n",
+		"a.go":            "package a\n",
+		"b_test.go":       "package a\n",
+		"sub/c.go":        "package sub\n",
+		"sub/d.txt":       "d\n",
+		"sub/.gitignore":  "*.tmp\n!keep.tmp\n",
+		"sub/x.tmp":       "x\n",
+		"sub/keep.tmp":    "k\n",
+		"sub/deep/e.go":   "package deep\n",
+		".gitignore":      "build/\n*.log\n",
+		"build/out":       "o\n",
+		"err.log":         "l\n",
+		"new.go":          "package a\n",
+		"sub/new2.go":     "package sub\n",
+		"odd name.txt":    "o\n",
 		"caf\xc3\xa9.txt": "c\n",
-		"docs/guide.md":    "g\n",
+		"docs/guide.md":   "g\n",
 	}
 	dir, cfg := project(t, files)
 	gitRun := func(args ...string) string {
@@ -75,6 +75,67 @@ func TestGitLsFilesDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bash %q: %v", row.script, err)
 		}
+		if string(res.Stdout) != string(want) {
+			t.Errorf("in %q: %s\n shellexec:\n%s\n git:\n%s\n stderr %s", row.dir, row.script, res.Stdout, want, res.Stderr)
+		}
+	}
+}
+
+func TestGitGrepAndDiff(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	files := map[string]string{
+		"a.go":          "package a // TODO\n",
+		"b.go":          "package b\n",
+		"sub/c.go":      "package sub // todo\n",
+		"sub/d.txt":     "TODO d\n",
+		"untracked.go":  "TODO\n",
+		"gone.txt":      "bye\n",
+		"mode.sh":       "echo\n",
+		"sub/same.txt":  "same\n",
+		"sub/touch.txt": "t\n",
+	}
+	dir, cfg := project(t, files)
+	gitRun := func(args ...string) {
+		c := exec.Command(git, args...)
+		c.Dir = dir
+		c.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", "a.go", "b.go", "sub", "gone.txt", "mode.sh")
+	os.WriteFile(dir+"/b.go", []byte("package b // TODO changed\n"), 0o644)
+	os.Remove(dir + "/gone.txt")
+	os.Chmod(dir+"/mode.sh", 0o755)
+	os.WriteFile(dir+"/sub/touch.txt", []byte("t\n"), 0o644) // same content, new mtime
+	for _, row := range []struct{ dir, script string }{
+		{"", "git grep -l TODO"},
+		{"", "git grep -il todo"},
+		{"", "git grep -n TODO -- '*.go'"},
+		{"", "git grep -c TODO"},
+		{"sub", "git grep -l -i todo"},
+		{"", "git grep -l nomatch; echo $?"},
+		{"", "git diff --name-only"},
+		{"sub", "git diff --name-only"},
+		{"", "git diff --name-only -- sub b.go"},
+	} {
+		c := cfg
+		if row.dir != "" {
+			c.Dir = dir + "/" + row.dir
+		}
+		res, err := run(t, row.script, c)
+		if err != nil {
+			t.Errorf("Run(%q): %v", row.script, err)
+			continue
+		}
+		b := exec.Command("bash", "-c", row.script)
+		b.Dir = c.Dir
+		b.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+		want, _ := b.Output()
 		if string(res.Stdout) != string(want) {
 			t.Errorf("in %q: %s\n shellexec:\n%s\n git:\n%s\n stderr %s", row.dir, row.script, res.Stdout, want, res.Stderr)
 		}

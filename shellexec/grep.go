@@ -517,6 +517,9 @@ func (g *grepRun) search(w byteWriter, name string, data []byte) bool {
 			g.printName(w, name)
 		}
 	case o.count:
+		if count == 0 && g.c.name == "git grep" {
+			break // git grep -c leaves out files without a match
+		}
 		if g.names {
 			w.WriteString(name)
 			g.nameSep(w)

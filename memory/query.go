@@ -49,6 +49,9 @@ var roleWords = map[string]int{
 	"config": roleConfig, "configs": roleConfig, "configuration": roleConfig, "configurations": roleConfig, "settings": roleConfig,
 }
 
+// testKinds name kinds of tests: "unit tests", "integration tests".
+var testKinds = map[string]bool{"unit": true, "integration": true, "e2e": true, "end-to-end": true, "regression": true, "smoke": true}
+
 var negators = map[string]bool{"not": true, "no": true, "non": true, "except": true, "excluding": true, "without": true, "exclude": true, "ignore": true, "ignoring": true}
 
 var scopeWords = map[string]bool{"in": true, "under": true, "within": true, "inside": true, "beneath": true, "below": true, "from": true}
@@ -192,6 +195,13 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 		}
 	}
 	p.long = content > longQuery
+	firstContent := -1
+	for i, w := range words {
+		if !stopWords[w] && !queryNoise[w] && !negators[w] {
+			firstContent = i
+			break
+		}
+	}
 	consumed := make([]bool, len(words))
 	for i, w := range words {
 		next := ""
@@ -213,11 +223,17 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 			w, neg = w[4:], true
 		}
 		if r, ok := roleWords[w]; ok {
-			consumed[i] = true
-			if neg {
+			_, afterLang := langExts[prev]
+			typed := typeNouns[next] || i == firstContent || afterLang || testKinds[prev]
+			switch {
+			case neg:
 				p.notRoles |= r
-			} else if !p.long {
+				consumed[i] = true
+			case !p.long && typed:
 				p.roles |= r
+				consumed[i] = true
+			case p.long && r == roleTest:
+				consumed[i] = true // "the tests fail": said in passing
 			}
 			continue
 		}

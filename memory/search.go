@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math"
@@ -317,12 +316,18 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		}
 	}
 	if opt.Source != nil {
-		idf := make(map[string]float64, len(qs))
-		for _, q := range qs {
-			idf[q.term] = q.idf
-		}
 		for i := range out {
-			out[i].Reason.Line, out[i].Reason.Text = bestLine(a, opt.Source, out[i].Rel, idf)
+			var lts []lineTerm
+			for _, q := range qs {
+				if slices.Contains(out[i].Reason.Terms["content"], q.surface) || slices.Contains(out[i].Reason.Terms["ident"], q.surface) {
+					lts = append(lts, lineTerm{q.term, strings.ToLower(q.surface), q.idf})
+				}
+			}
+			slices.SortStableFunc(lts, func(x, y lineTerm) int { return cmpFloat(y.idf, x.idf) })
+			if len(lts) > 16 {
+				lts = lts[:16]
+			}
+			out[i].Reason.Line, out[i].Reason.Text = bestLine(opt.Source, out[i].Rel, lts)
 		}
 	}
 	return out
@@ -410,40 +415,113 @@ func inScope(rel, dir string) bool {
 	return strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/")
 }
 
-// bestLine finds the line of rel with the most query IDF mass.
-func bestLine(a *analyzer, src Source, rel string, idf map[string]float64) (int, string) {
+// lineTerm is a query term looked for in lines: its stem and the word the
+// query used.
+type lineTerm struct {
+	stem, surface string
+	idf           float64
+}
+
+// bestLine finds the line of rel with the most query IDF mass. It looks for
+// the stems and query words as substrings starting a word or a camelCase
+// part, which finds "authenticate" and "AuthenticationError" for "authent"
+// without analysing the file again.
+func bestLine(src Source, rel string, terms []lineTerm) (int, string) {
 	data, err := src.ReadFile(rel)
-	if err != nil {
+	if err != nil || len(terms) == 0 {
 		return 0, ""
 	}
 	if len(data) > 1<<20 {
 		data = data[:1<<20]
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	best, bestN, n := 0.0, 0, 0
-	var bestText string
-	seen := make(map[string]bool)
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		clear(seen)
-		s := 0.0
-		a.words(line, func(w string) {
-			a.identifier(w, func(term string, _ bool) {
-				if v, ok := idf[term]; ok && !seen[term] {
-					seen[term] = true
-					s += v
-				}
-			})
-		})
-		if s > best {
-			best, bestN, bestText = s, n, line
+	lower := bytes.ToLower(data)
+	if len(lower) != len(data) { // non-ASCII case mapping changed lengths
+		lower = asciiLower(data)
+	}
+	var starts []int // line start offsets
+	starts = append(starts, 0)
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
 		}
 	}
-	text := strings.TrimSpace(bestText)
-	if len(text) > 200 {
-		text = strings.ToValidUTF8(text[:200], "")
+	score := make(map[int]float64)
+	var mask []uint64 // per line, which terms were counted (first 64)
+	mask = make([]uint64, len(starts))
+	for k, t := range terms {
+		needles := []string{t.stem}
+		if !strings.HasPrefix(t.surface, t.stem) {
+			needles = append(needles, t.surface)
+		}
+		for _, needle := range needles {
+			if len(needle) < 2 {
+				continue
+			}
+			nb := []byte(needle)
+			for off := 0; ; {
+				i := bytes.Index(lower[off:], nb)
+				if i < 0 {
+					break
+				}
+				i += off
+				off = i + 1
+				if i > 0 && !partStart(data, i) {
+					continue
+				}
+				line := sort.SearchInts(starts, i+1) - 1
+				if k < 64 {
+					if mask[line]&(1<<k) != 0 {
+						continue
+					}
+					mask[line] |= 1 << k
+				}
+				score[line] += t.idf
+			}
+		}
 	}
-	return bestN, text
+	best, bestLine := 0.0, -1
+	for line, s := range score {
+		if s > best || s == best && line < bestLine {
+			best, bestLine = s, line
+		}
+	}
+	if bestLine < 0 {
+		return 0, ""
+	}
+	end := len(data)
+	if bestLine+1 < len(starts) {
+		end = starts[bestLine+1]
+	}
+	text := strings.TrimSpace(string(data[starts[bestLine]:end]))
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	return bestLine + 1, strings.ToValidUTF8(text, "")
+}
+
+// partStart reports whether a word or camelCase part starts at data[i].
+func partStart(data []byte, i int) bool {
+	p, c := data[i-1], data[i]
+	switch {
+	case !isWordByte(p):
+		return true
+	case p == '_':
+		return true
+	case c >= 'A' && c <= 'Z' && !(p >= 'A' && p <= 'Z'):
+		return true
+	case (c >= '0' && c <= '9') != (p >= '0' && p <= '9'):
+		return true
+	}
+	return false
+}
+
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }

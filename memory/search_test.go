@@ -153,6 +153,8 @@ func TestSearchFilters(t *testing.T) {
 		{"markdown docs about authentication", func(r string) bool { return strings.HasSuffix(r, ".md") }, "docs/authentication.md"},
 		{"config files for the session token", func(r string) bool { return strings.HasSuffix(r, ".yaml") }, "config/settings.yaml"},
 		{"authentication in the auth directory", func(r string) bool { return strings.HasPrefix(r, "src/auth/") }, ""},
+		{"Python unit tests for login", func(r string) bool { return strings.HasPrefix(r, "tests/") }, "tests/test_login.py"},
+		{"non-test Python files about login", func(r string) bool { return !strings.HasPrefix(r, "tests/") && strings.HasSuffix(r, ".py") }, "src/auth/login.py"},
 	}
 	for _, tt := range tests {
 		ms := ix.Search(tt.query, memory.SearchOptions{})
@@ -197,6 +199,21 @@ AuthenticationError: invalid credentials`
 	}
 	if !found["tests/test_login.py"] {
 		t.Errorf("Search(bug report) = %q, want the test file among the matches (demoted, not dropped)", rels(ms))
+	}
+}
+
+// TestSearchTopicWords checks that a role word used as a topic does not
+// filter: "parsing configuration" is about configuration code.
+func TestSearchTopicWords(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"internal/config/parse.go": "package config\n\n// Parse reads the configuration file.\nfunc Parse(path string) (*Config, error) { return nil, nil }\n",
+		"deploy/app.yaml":          "replicas: 3\n",
+		"internal/server/run.go":   "package server\n\nfunc Run() {}\n",
+	})
+	ix, _ := build(t, root)
+	ms := ix.Search("Go files about parsing configuration", memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "internal/config/parse.go" {
+		t.Errorf("Search = %q, want internal/config/parse.go first", rels(ms))
 	}
 }
 

@@ -1,51 +1,119 @@
 package project
 
 import (
+	"encoding/binary"
+	"io/fs"
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
-// openChild opens the subdirectory name of the open directory parent with
-// openat(O_NOFOLLOW|O_DIRECTORY): one system call, no symlink followed, so
-// the child is a real directory inside parent. Unlike a directory opened
-// through os.Root, a file made by os.NewFile lists entries without an lstat
-// each (os.Root's files must stat every entry eagerly).
-func openChild(_ *rootDir, parent *os.File, name, display string) (*os.File, error) {
-	fd, err := openat(parent, name)
-	if err != nil {
-		return nil, &os.PathError{Op: "openat", Path: display, Err: err}
-	}
-	return os.NewFile(uintptr(fd), display), nil
+// dirHandle is an open directory: a raw descriptor, listed with getdents64
+// so that no entry costs more than its path string (os.Root's files lstat
+// every entry eagerly; os.File's allocate a DirEntry each).
+type dirHandle struct {
+	fd   int
+	refs atomic.Int32
 }
 
-// openStart opens a start directory through the root, then re-opens it with
-// openat(".") to get a plain, lazily listed file.
-func openStart(r *rootDir, rel, display string) (*os.File, error) {
-	f, err := r.root.Open(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return openChild(r, f, ".", display)
-}
+func (h *dirHandle) close() { syscall.Close(h.fd) }
 
-func openat(parent *os.File, name string) (int, error) {
-	sc, err := parent.SyscallConn()
-	if err != nil {
-		return -1, err
-	}
-	fd := -1
-	var oerr error
-	cerr := sc.Control(func(pfd uintptr) {
-		for {
-			fd, oerr = syscall.Openat(int(pfd), name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
-			if oerr != syscall.EINTR {
-				return
-			}
+const dirFlags = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NOCTTY
+
+// openDir opens directory name of parent with openat(O_NOFOLLOW|O_DIRECTORY):
+// one system call, no symlink followed, so the child is a real directory
+// inside parent. A start directory (parent nil) is opened through the root
+// and re-opened with openat(".").
+func openDir(r *rootDir, parent *dirHandle, name, display string) (*dirHandle, error) {
+	if parent == nil {
+		f, err := r.root.Open(name)
+		if err != nil {
+			return nil, err
 		}
-	})
-	if cerr != nil {
-		return -1, cerr
+		defer f.Close()
+		sc, err := f.SyscallConn()
+		if err != nil {
+			return nil, err
+		}
+		var h *dirHandle
+		var oerr error
+		if cerr := sc.Control(func(fd uintptr) { h, oerr = openDirAt(int(fd), ".", display) }); cerr != nil {
+			return nil, cerr
+		}
+		return h, oerr
 	}
-	return fd, oerr
+	return openDirAt(parent.fd, name, display)
+}
+
+func openDirAt(parent int, name, display string) (*dirHandle, error) {
+	for {
+		fd, err := syscall.Openat(parent, name, dirFlags, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "openat", Path: display, Err: err}
+		}
+		return &dirHandle{fd: fd}, nil
+	}
+}
+
+// list calls fn for each entry but "." and "..", with its type from the
+// directory entry; fs.ModeIrregular when the file system does not say.
+func (h *dirHandle) list(buf *[]byte, fn func(name []byte, typ fs.FileMode)) error {
+	if len(*buf) == 0 {
+		*buf = make([]byte, 32<<10)
+	}
+	b := *buf
+	for {
+		n, err := syscall.ReadDirent(h.fd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n <= 0 {
+			return nil
+		}
+		for rec := b[:n]; len(rec) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(rec[16:18]))
+			if reclen < 19 || reclen > len(rec) {
+				break
+			}
+			dtype := rec[18]
+			name := rec[19:reclen]
+			for i, c := range name {
+				if c == 0 {
+					name = name[:i]
+					break
+				}
+			}
+			rec = rec[reclen:]
+			if len(name) == 0 || name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
+				continue
+			}
+			fn(name, direntType(dtype))
+		}
+	}
+}
+
+func direntType(t uint8) fs.FileMode {
+	switch t {
+	case syscall.DT_REG:
+		return 0
+	case syscall.DT_DIR:
+		return fs.ModeDir
+	case syscall.DT_LNK:
+		return fs.ModeSymlink
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe
+	case syscall.DT_SOCK:
+		return fs.ModeSocket
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.DT_BLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }

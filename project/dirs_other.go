@@ -3,20 +3,38 @@
 package project
 
 import (
+	"io/fs"
 	"os"
-	"strings"
+	"path"
+	"sync/atomic"
 )
 
-// openChild opens a subdirectory through the root (portable, slower: the
-// root stats every entry while listing).
-func openChild(r *rootDir, _ *os.File, _, display string) (*os.File, error) {
-	rel := strings.TrimPrefix(strings.TrimPrefix(display, r.dir), "/")
-	if rel == "" {
-		rel = "."
-	}
-	return r.root.Open(rel)
+// dirHandle is an open directory. Elsewhere than Linux every directory is
+// opened through the root (portable, slower: the root stats each entry).
+type dirHandle struct {
+	f    *os.File
+	rel  string
+	refs atomic.Int32
 }
 
-func openStart(r *rootDir, rel, _ string) (*os.File, error) {
-	return r.root.Open(rel)
+func (h *dirHandle) close() { h.f.Close() }
+
+func openDir(r *rootDir, parent *dirHandle, name, _ string) (*dirHandle, error) {
+	rel := name
+	if parent != nil {
+		rel = path.Join(parent.rel, name)
+	}
+	f, err := r.root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	return &dirHandle{f: f, rel: rel}, nil
+}
+
+func (h *dirHandle) list(_ *[]byte, fn func(name []byte, typ fs.FileMode)) error {
+	ents, err := h.f.ReadDir(-1)
+	for _, e := range ents {
+		fn([]byte(e.Name()), e.Type())
+	}
+	return err
 }

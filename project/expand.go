@@ -540,7 +540,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		}
 	}
 	isProject := r == p.roots[0]
-	wk.file = func(w int, inNM bool, path, rel, name string, ent fs.DirEntry) {
+	wk.file = func(w int, inNM bool, path, rel, name string, t fs.FileMode) {
 		rs := &res[w]
 		first := -1
 		for i, g := range specs {
@@ -564,7 +564,6 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 				return
 			}
 		}
-		t := ent.Type()
 		switch {
 		case t.IsRegular():
 			projRel := rel
@@ -623,17 +622,16 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 	}
 	wk := &walker{r: r, p: p}
 	res := make([][]entry, wk.workers())
-	wk.file = func(w int, _ bool, path, rel, name string, ent fs.DirEntry) {
+	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
 		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
 			return
 		}
-		t := ent.Type()
 		var c Candidate
 		var info fs.FileInfo
 		switch {
 		case t.IsRegular():
 			var err error
-			if info, err = ent.Info(); err != nil {
+			if info, err = os.Lstat(path); err != nil || !info.Mode().IsRegular() {
 				return
 			}
 			c = Candidate{Path: path, Rel: rel, Spec: "**"}

@@ -7,7 +7,6 @@ import (
 	"path"
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // dirJob is one directory to read.
@@ -20,16 +19,23 @@ type dirJob struct {
 	parent *dirHandle // the open parent directory; nil for a start
 }
 
-// dirHandle is an open directory shared by the jobs of its subdirectories,
-// closed when the last of them has opened its own.
-type dirHandle struct {
-	f    *os.File
-	refs atomic.Int32
+// workerState is what one worker reuses from directory to directory.
+type workerState struct {
+	buf  []byte   // getdents buffer
+	pb   []byte   // path builder
+	ents []dirEnt // entries of the directory being read
 }
 
+type dirEnt struct {
+	full string      // absolute path
+	typ  fs.FileMode // type bits only
+}
+
+// release drops one reference to an open directory (shared by the jobs of
+// its subdirectories), closing it with the last.
 func (h *dirHandle) release() {
 	if h != nil && h.refs.Add(-1) == 0 {
-		h.f.Close()
+		h.close()
 	}
 }
 
@@ -46,7 +52,9 @@ type walker struct {
 	// file is called for every entry that is not a directory (regular
 	// files, symlinks, special files) that the ignore rules let through, by
 	// worker w. It must be safe for concurrent calls with distinct w.
-	file func(w int, inNM bool, full, rel, name string, ent fs.DirEntry)
+	file func(w int, inNM bool, full, rel, name string, typ fs.FileMode)
+
+	state []workerState // per worker: reused buffers
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -70,6 +78,7 @@ func (wk *walker) workers() int {
 // caller) until done or ctx is cancelled.
 func (wk *walker) run(ctx context.Context, starts []dirJob) error {
 	wk.cond = sync.NewCond(&wk.mu)
+	wk.state = make([]workerState, wk.workers())
 	wk.queue = append(wk.queue, starts...)
 	wk.pending = len(starts)
 	n := wk.workers()
@@ -122,40 +131,26 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	if j.rel != "" {
 		display = path.Join(wk.r.dir, j.rel)
 	}
-	var f *os.File
+	var h *dirHandle
 	var err error
 	if j.parent == nil {
 		name := j.rel
 		if name == "" {
 			name = "."
 		}
-		f, err = openStart(wk.r, name, display)
+		h, err = openDir(wk.r, nil, name, display)
 	} else {
-		f, err = openChild(wk.r, j.parent.f, path.Base(j.rel), display)
+		h, err = openDir(wk.r, j.parent, path.Base(j.rel), display)
 		j.parent.release()
 	}
 	if err != nil {
 		return nil
 	}
-	ents, _ := f.ReadDir(-1)
-	h := &dirHandle{f: f}
 	h.refs.Store(1)
 	defer h.release()
-	var hasGI, hasTI bool
-	for _, e := range ents {
-		switch e.Name() {
-		case gitignoreName:
-			hasGI = true
-		case taskctlignoreName:
-			hasTI = true
-		}
-	}
-	ch := j.chain
-	if !j.start && (hasGI || hasTI) {
-		ch = ch.push(wk.r.ignore.dir(j.rel))
-	}
-	var children []dirJob
-	// Each entry's absolute path is built once; its rel is a substring.
+
+	// Each entry's absolute path is built once; its rel and name are
+	// substrings of it.
 	dirPrefix := display + "/"
 	if display == "/" {
 		dirPrefix = "/"
@@ -164,11 +159,37 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	if wk.r.dir == "/" {
 		relOff = 1
 	}
-	for _, e := range ents {
-		n := e.Name()
-		full := dirPrefix + n
-		rel := full[relOff:]
-		if e.IsDir() {
+	st := &wk.state[w]
+	st.ents = st.ents[:0]
+	var hasGI, hasTI bool
+	h.list(&st.buf, func(name []byte, typ fs.FileMode) {
+		switch string(name) {
+		case gitignoreName:
+			hasGI = true
+		case taskctlignoreName:
+			hasTI = true
+		}
+		st.pb = append(append(st.pb[:0], dirPrefix...), name...)
+		full := string(st.pb)
+		if typ == fs.ModeIrregular { // the file system did not say
+			fi, err := os.Lstat(full)
+			if err != nil {
+				return
+			}
+			typ = fi.Mode().Type()
+		}
+		st.ents = append(st.ents, dirEnt{full: full, typ: typ})
+	})
+	ch := j.chain
+	if !j.start && (hasGI || hasTI) {
+		ch = ch.push(wk.r.ignore.dir(j.rel))
+	}
+	var children []dirJob
+	for _, e := range st.ents {
+		full := e.full
+		rel, n := full[relOff:], full[len(dirPrefix):]
+		isDir := e.typ.IsDir()
+		if isDir {
 			if alwaysExcluded(n) {
 				continue
 			}
@@ -179,7 +200,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			if r := ch.match(rel, n, true); r != nil && !r.Negate {
 				continue
 			}
-			if len(wk.p.policy.Exclude) > 0 && wk.p.excluded(rel) != "" {
+			if wk.excluded(full, rel) {
 				continue
 			}
 			if wk.enter != nil && !wk.enter(rel) {
@@ -192,10 +213,22 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		if r := ch.match(rel, n, false); r != nil && !r.Negate {
 			continue
 		}
-		if len(wk.p.policy.Exclude) > 0 && wk.p.excluded(rel) != "" {
+		if wk.excluded(full, rel) {
 			continue
 		}
-		wk.file(w, j.inNM, full, rel, n, e)
+		wk.file(w, j.inNM, full, rel, n, e.typ)
 	}
 	return children
+}
+
+// excluded applies the policy's Exclude patterns, which are relative to the
+// project dir.
+func (wk *walker) excluded(full, rel string) bool {
+	if len(wk.p.policy.Exclude) == 0 {
+		return false
+	}
+	if wk.r != wk.p.roots[0] {
+		rel = wk.p.relToProject(full)
+	}
+	return wk.p.excluded(rel) != ""
 }

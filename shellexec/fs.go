@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"mvdan.cc/sh/v3/interp"
 )
@@ -87,6 +88,9 @@ func (f *projectFS) openFile(dir, name string) (*os.File, error) {
 
 // readFile reads a whole regular file in as few syscalls as its size allows.
 func (f *projectFS) readFile(dir, name string) ([]byte, error) {
+	if abs(dir, name) == "/dev/null" {
+		return nil, nil
+	}
 	fh, err := f.openFile(dir, name)
 	if err != nil {
 		return nil, err
@@ -99,6 +103,9 @@ func (f *projectFS) readFile(dir, name string) ([]byte, error) {
 const maxFileBytes = 256 << 20
 
 func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
+	if abs(dir, name) == "/dev/null" {
+		return devNullInfo{}, nil
+	}
 	r, err := f.rel(dir, name)
 	if err != nil {
 		return nil, err
@@ -111,6 +118,9 @@ func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
 }
 
 func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
+	if abs(dir, name) == "/dev/null" {
+		return devNullInfo{}, nil
+	}
 	r, err := f.rel(dir, name)
 	if err != nil {
 		return nil, err
@@ -302,3 +312,14 @@ func (f *projectFS) readlink(dir, name string) (string, error) {
 	}
 	return t, nil
 }
+
+// devNullInfo describes /dev/null, the one path outside the project that
+// commands may name: it reads empty.
+type devNullInfo struct{}
+
+func (devNullInfo) Name() string       { return "null" }
+func (devNullInfo) Size() int64        { return 0 }
+func (devNullInfo) Mode() fs.FileMode  { return fs.ModeDevice | fs.ModeCharDevice | 0o666 }
+func (devNullInfo) ModTime() time.Time { return time.Time{} }
+func (devNullInfo) IsDir() bool        { return false }
+func (devNullInfo) Sys() any           { return nil }

@@ -145,7 +145,6 @@ func (p *Project) ResolveFrom(dir, s string) (Candidate, *Warning) {
 // globSpec is one glob, or one directory named literally, to match in the
 // walk of one root.
 type globSpec struct {
-	idx     int // position among the specs, for warnings
 	spec    string
 	root    *rootDir
 	start   string // directory to walk, relative to root ("" for the root)
@@ -232,7 +231,7 @@ func doublestarMatch(pat, rel string) bool {
 
 // compileGlob resolves a glob's literal base directory and anchors the
 // pattern to the root that directory lies in.
-func (p *Project) compileGlob(idx int, s string) (*globSpec, *Warning) {
+func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
 	anchor := p.dir
 	switch {
 	case strings.HasPrefix(s, "/"):
@@ -267,7 +266,7 @@ func (p *Project) compileGlob(idx int, s string) (*globSpec, *Warning) {
 	if st, err := os.Lstat(real); err != nil || !st.IsDir() {
 		return nil, warnf(CodeNoMatch, lexical, "glob %s matched no file: its base is not a directory", quote(s))
 	}
-	g := &globSpec{idx: idx, spec: s, root: r}
+	g := &globSpec{spec: s, root: r}
 	full := pat
 	if rel != "." {
 		g.start = rel
@@ -337,7 +336,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 	var warns []Warning
 	seen := make(map[string]bool)
 	var globs []*globSpec
-	for i, s := range specs {
+	for _, s := range specs {
 		if msg := checkInput(s); msg != "" {
 			warns = append(warns, *warnf(CodeInvalid, s, "%s: %s", quote(s), msg))
 			continue
@@ -347,7 +346,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 		if hasMeta(s) {
 			res, w = p.resolve(p.workingDir, s)
 			if w != nil {
-				g, gw := p.compileGlob(i, s)
+				g, gw := p.compileGlob(s)
 				if gw != nil {
 					warns = append(warns, *gw)
 				} else {
@@ -360,7 +359,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 			continue
 		}
 		if res.info.IsDir() {
-			g, w := p.dirSpec(i, s, res)
+			g, w := p.dirSpec(s, res)
 			if w != nil {
 				warns = append(warns, *w)
 			} else {
@@ -412,8 +411,8 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 }
 
 // dirSpec turns a directory named literally into a walk of it.
-func (p *Project) dirSpec(idx int, s string, res *resolved) (*globSpec, *Warning) {
-	g := &globSpec{idx: idx, spec: s, root: res.root, all: true, isDir: true}
+func (p *Project) dirSpec(s string, res *resolved) (*globSpec, *Warning) {
+	g := &globSpec{spec: s, root: res.root, all: true, isDir: true}
 	if res.rel != "." {
 		g.start = res.rel
 		for _, c := range strings.Split(res.rel, "/") {

@@ -15,6 +15,8 @@
 # leaves out node_modules/ and sensitive files such as *.pem); the script
 # prints both counts.
 #
+# TASKCTL=/path/to/taskctl skips the build and times that binary instead.
+#
 # Timing: hyperfine if installed (warmup 2, RUNS runs, mean); otherwise a
 # loop taking the best wall time of RUNS runs each (default 10).
 set -euo pipefail
@@ -29,7 +31,11 @@ if ! command -v rg >/dev/null; then
   echo "installing ripgrep" >&2
   apt-get install -y ripgrep >/dev/null || { echo "need rg (apt-get install -y ripgrep)" >&2; exit 1; }
 fi
-(cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+if [ -n "${TASKCTL:-}" ]; then
+  cp "$TASKCTL" "$tmp/taskctl"
+else
+  (cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+fi
 
 cat > "$tmp/all.xml" <<'XML'
 <task name="all"><description>all files</description><file_paths><path>**/*</path></file_paths></task>

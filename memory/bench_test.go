@@ -25,3 +25,25 @@ func BenchmarkRefreshCold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRefreshEdit refreshes an index of $TASKCTL_BENCH_DIR after one
+// file's modification time changed (its content did not).
+func BenchmarkRefreshTouch(b *testing.B) {
+	dir := os.Getenv("TASKCTL_BENCH_DIR")
+	if dir == "" {
+		b.Skip("set TASKCTL_BENCH_DIR to a project directory")
+	}
+	src := memory.DirSource(dir)
+	ix, _, err := memory.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ix.Refresh(context.Background(), src, nil); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := ix.Refresh(context.Background(), src, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

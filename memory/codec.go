@@ -20,8 +20,10 @@ import (
 //
 // A document is: uvarint length of the prefix shared with the previous
 // path, uvarint suffix length, suffix, uvarint size, varint mtime (Unix
-// nanoseconds), 16-byte content hash, flags byte, and four uvarint field
-// lengths (content, ident, path, name).
+// nanoseconds), 16-byte content hash, flags byte (1 skipped, 2 deleted),
+// and four uvarint field lengths (content, ident, path, name). A deleted
+// document (a tombstone) keeps its ID so that other documents keep theirs;
+// posting lists may still name it, and readers ignore those entries.
 //
 // A dictionary is: u32 term count n, (n+1) u32 offsets into the term
 // strings, (n+1) u32 offsets into the postings, the term strings (sorted),
@@ -47,7 +49,11 @@ const (
 
 var fieldNames = [nFields]string{"content", "ident", "path", "name"}
 
-const docSkipped = 1 // not indexed: binary, oversized or unreadable
+// Document flags.
+const (
+	docSkipped = 1 // listed but not indexed: binary, oversized or unreadable
+	docDeleted = 2 // a tombstone: the file changed or left; its old postings are stale
+)
 
 type docInfo struct {
 	rel   string

@@ -64,7 +64,8 @@ type state struct {
 	docs  []docInfo
 	text  dict
 	path  dict
-	live  int                // documents that are indexed (not skipped)
+	live  int                // documents that are indexed (not skipped or deleted)
+	dead  []bool             // skipped or deleted documents; their stale postings are ignored
 	norm  [][nFields]float32 // BM25 length normalisers per document and field
 	bytes int64
 	size  int64 // file size
@@ -129,8 +130,10 @@ const k1 = 1.2
 func newState(docs []docInfo, text, path dict, size int64) *state {
 	st := &state{docs: docs, text: text, path: path, size: size}
 	var sum [nFields]float64
-	for _, d := range docs {
-		if d.flags&docSkipped != 0 {
+	st.dead = make([]bool, len(docs))
+	for i, d := range docs {
+		if d.flags != 0 {
+			st.dead[i] = true
 			continue
 		}
 		st.live++
@@ -250,7 +253,9 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 
 	byRel := make(map[string]int, len(old.docs))
 	for i, d := range old.docs {
-		byRel[d.rel] = i
+		if d.flags&docDeleted == 0 {
+			byRel[d.rel] = i
+		}
 	}
 	seen := make([]bool, len(old.docs))
 	type slot struct {
@@ -285,7 +290,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 	gone := make(map[[16]byte][]int)
 	for i, d := range old.docs {
-		if !seen[i] && d.flags&docSkipped == 0 {
+		if !seen[i] && d.flags == 0 {
 			gone[d.hash] = append(gone[d.hash], i)
 		}
 	}
@@ -333,30 +338,56 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		}
 	}
 
-	// Final IDs: documents reusing old postings first, in old order, then
-	// fresh documents in arrival order, then documents without postings.
-	keep := make([]int, len(old.docs)) // old ID → final ID, or -1
-	for i := range keep {
-		keep[i] = -1
+	// Final IDs. Old documents keep their IDs, so the posting lists of
+	// terms no fresh document has are copied as they are; an old document
+	// that changed or left becomes a tombstone (its stale postings are
+	// skipped by Search) until tombstones pass a quarter of the documents,
+	// when they are compacted away. Fresh documents follow in arrival
+	// order, then documents without postings.
+	oldSlot := make([]int, len(old.docs)) // old ID → slot reusing it, or -1
+	for i := range oldSlot {
+		oldSlot[i] = -1
 	}
-	var reused []int
 	for k := range slots {
 		if slots[k].old >= 0 {
-			reused = append(reused, k)
+			oldSlot[slots[k].old] = k
 		}
 	}
-	slices.SortFunc(reused, func(a, b int) int { return slots[a].old - slots[b].old })
-	finalDocs := make([]docInfo, 0, len(slots))
-	for _, k := range reused {
-		s := slots[k]
-		d := s.info
-		o := old.docs[s.old]
+	dead := 0
+	for i, d := range old.docs {
+		if oldSlot[i] < 0 {
+			dead++
+			if d.flags == 0 && !seen[i] {
+				stats.Removed++
+			}
+		}
+	}
+	compact := dead*4 > len(old.docs)+int(fl.n)
+	keep := make([]int, len(old.docs)) // old ID → final ID, or -1
+	finalDocs := make([]docInfo, 0, len(slots)+dead)
+	for i := range old.docs {
+		k := oldSlot[i]
+		if k < 0 {
+			keep[i] = -1
+			if !compact {
+				keep[i] = len(finalDocs)
+				finalDocs = append(finalDocs, docInfo{flags: docDeleted})
+			}
+			continue
+		}
+		d := slots[k].info
+		o := old.docs[i]
 		d.lens[fContent], d.lens[fIdent] = o.lens[fContent], o.lens[fIdent]
 		d.flags = o.flags
-		keep[s.old] = len(finalDocs)
+		keep[i] = len(finalDocs)
 		finalDocs = append(finalDocs, d)
 	}
-	stats.Reused = len(finalDocs) - stats.Renamed
+	stats.Reused = len(slots) - int(fl.n) - stats.Renamed
+	for _, s := range slots {
+		if s.old < 0 && (s.w == nil || s.w.fresh < 0) {
+			stats.Reused--
+		}
+	}
 	nOld := len(finalDocs)
 	freshDocs := make([]docInfo, fl.n)
 	for _, s := range slots {
@@ -369,11 +400,6 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		if s.old < 0 && (s.w == nil || s.w.fresh < 0) {
 			s.info.flags |= docSkipped
 			finalDocs = append(finalDocs, s.info)
-		}
-	}
-	for i := range old.docs {
-		if !seen[i] && keep[i] < 0 && old.docs[i].flags&docSkipped == 0 {
-			stats.Removed++
 		}
 	}
 
@@ -430,7 +456,12 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 
 func (s *Stats) fill(st *state, d time.Duration) {
 	s.Files = st.live
-	s.Skipped = len(st.docs) - st.live
+	s.Skipped = 0
+	for _, d := range st.docs {
+		if d.flags&docSkipped != 0 {
+			s.Skipped++
+		}
+	}
 	s.Terms = st.text.n + st.path.n
 	s.Bytes = st.bytes
 	s.IndexBytes = st.size
@@ -624,7 +655,7 @@ func buildPaths(docs []docInfo) []byte {
 	for id := range docs {
 		d := &docs[id]
 		d.lens[fPath], d.lens[fName] = 0, 0
-		if d.flags&docSkipped != 0 {
+		if d.flags != 0 {
 			continue
 		}
 		clear(tf)

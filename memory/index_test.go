@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/binary"
 	"hash/crc32"
 	"os"
@@ -123,6 +124,46 @@ func TestIncrementalRefresh(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTombstonesAndCompaction edits and deletes files in rounds; after each
+// round the refreshed index must rank exactly as one built from scratch.
+func TestTombstonesAndCompaction(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("pkg%d/file%02d.go", i%4, i)] = fmt.Sprintf("package pkg\n\n// widget %d gadget%d\nfunc Widget%d() {}\n", i, i%7, i)
+	}
+	root := writeTree(t, files)
+	ix, _ := build(t, root)
+	var sizes []int64
+	for round := range 4 {
+		for i := round; i < 40; i += 5 {
+			p := filepath.Join(root, fmt.Sprintf("pkg%d/file%02d.go", i%4, i))
+			if round%2 == 0 {
+				os.Remove(p)
+			} else {
+				os.WriteFile(p, []byte(fmt.Sprintf("package pkg\n// gizmo widget round %d\n", round)), 0o644)
+			}
+		}
+		st := refresh(t, ix, root)
+		sizes = append(sizes, st.IndexBytes)
+		scratch, _ := build(t, root)
+		for _, q := range []string{"widget", "gadget3 widget", "gizmo", "pkg2 widget"} {
+			a, b := ix.Search(q, memory.SearchOptions{Limit: -1}), scratch.Search(q, memory.SearchOptions{Limit: -1})
+			if len(a) != len(b) {
+				t.Fatalf("round %d, %q: incremental %q, scratch %q", round, q, rels(a), rels(b))
+			}
+			for i := range a {
+				if a[i].Rel != b[i].Rel || abs(a[i].Score-b[i].Score) > 1e-9 {
+					t.Fatalf("round %d, %q: incremental %q, scratch %q", round, q, rels(a), rels(b))
+				}
+			}
+		}
+		if st.Files != scratch.Len() {
+			t.Fatalf("round %d: %d files, scratch %d", round, st.Files, scratch.Len())
+		}
+	}
+	t.Logf("index sizes by round: %v", sizes)
 }
 
 func abs(x float64) float64 {

@@ -158,13 +158,16 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	tilde := make([]float64, n)
 	var touched []uint32
 	var total float64
-	for _, q := range qs {
-		total += q.weight
+	for qi := range qs {
+		q := &qs[qi]
 		touched = touched[:0]
 		accumulate := func(list []byte, f0 int, w float64) {
 			it := newIter(list, n)
 			for it.next() {
 				d := it.doc
+				if st.dead[d] {
+					continue
+				}
 				if tilde[d] == 0 {
 					touched = append(touched, d)
 				}
@@ -174,9 +177,18 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		}
 		accumulate(q.text, fContent, 1)
 		accumulate(q.path, fPath, 1)
+		df := len(touched) // exact: live documents with the term in any field
 		for _, alt := range q.alts {
 			accumulate(alt[0], fContent, altWeight)
 			accumulate(alt[1], fPath, altWeight)
+		}
+		if df == 0 {
+			df = len(touched)
+		}
+		q.idf = math.Log(1 + (N-float64(df)+0.5)/(float64(df)+0.5))
+		q.weight = q.idf * (1 + math.Log(qtf[q.term]))
+		if df > 0 {
+			total += q.weight
 		}
 		for _, d := range touched {
 			t := tilde[d]

@@ -2,10 +2,8 @@ package shellexec_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -233,7 +231,6 @@ func TestDifferential(t *testing.T) {
 	if len(diffRows) < 40 {
 		t.Errorf("only %d differential rows", len(diffRows))
 	}
-	_ = filepath.Join
 }
 
 func sortLines(s string) string {
@@ -241,5 +238,3 @@ func sortLines(s string) string {
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
-
-var _ = context.Background

@@ -37,19 +37,27 @@
 //     reads empty and discards writes.
 //
 // The in-process commands are find, grep, ls, cat, head, tail, wc, sort,
-// uniq, cut, tr, basename, dirname, echo, printf, pwd, sed, xargs and git
-// ls-files. Each behaves like its GNU counterpart (bash's builtin for echo
+// uniq, cut, tr, basename, dirname, echo, printf, pwd, sed, xargs, git
+// ls-files, git grep and git diff --name-only. Each behaves like its GNU counterpart (bash's builtin for echo
 // and printf) for the options it supports, which the differential test
 // checks against bash. Options that write or execute (find
 // -delete/-exec/-fprint/-fls, sort -o/-T/--compress-program, the output
 // operand of uniq, sed -i and its w, W, e and r commands, grep -R, tail -f,
-// xargs of anything but these commands, git other than ls-files) are
-// refused with a [*DeniedError]. Regular expressions use RE2 (linear time):
-// POSIX basic and extended syntax is translated, back-references are an
-// error. git ls-files reads .git/index with go-git's decoder and, for
-// --others --exclude-standard, matches .gitignore files and
-// .git/info/exclude with go-git's gitignore package; git's configuration
-// (core.fsmonitor, hooks, filters, core.excludesFile) is never read.
+// xargs of anything but these commands, git grep -O and every git option
+// or subcommand not listed) are refused with a [*DeniedError]. Regular
+// expressions use RE2 (linear time): POSIX basic and extended syntax is
+// translated, back-references are an error. The git commands read
+// .git/index with go-git's decoder; --others --exclude-standard matches
+// .gitignore files and .git/info/exclude with go-git's gitignore package;
+// git grep searches the tracked files with the in-process grep; git diff
+// --name-only compares the worktree with the index by blob hash and mode.
+// git's configuration (core.fsmonitor, hooks, filters, textconv,
+// core.excludesFile) is never read and no git program runs, so results can
+// differ from git where configuration would change them.
+//
+// find and grep -r walk in readdir order, as GNU find and grep do. grep -r
+// searches the files between two subdirectories on two goroutines and
+// prints their output in readdir order.
 //
 // The interpreter's environment is fixed: no PATH or HOME, TMPDIR naming a
 // directory that does not exist (the interpreter would otherwise create
@@ -70,6 +78,8 @@
 // command are not checked here (the caller's path resolver does that);
 // the names of files outside the project may still appear in error
 // messages when a script names them.
+//
+// [Run] is safe for concurrent use; runs share nothing but Config.Root.
 //
 // A [Result] holds the records (lines, or NUL-terminated records when the
 // output contains a NUL), each with the directory of the command that

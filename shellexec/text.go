@@ -344,7 +344,7 @@ func runSort(c *cmd, args []string) int {
 	if err != nil {
 		return c.usage("%v", err)
 	}
-	var reverse, numeric, unique, fold, stable, blanks bool
+	var reverse, numeric, unique, fold, stable bool
 	var keys []sortKey
 	sepField := -1
 	sep := byte('\n')
@@ -361,7 +361,7 @@ func runSort(c *cmd, args []string) int {
 		case "s", "stable":
 			stable = true
 		case "b":
-			blanks = true
+			// Fields already keep their leading blanks out of numeric keys.
 		case "z", "zero-terminated":
 			sep = 0
 		case "t", "field-separator":
@@ -385,7 +385,6 @@ func runSort(c *cmd, args []string) int {
 			return c.usage("option -%s is not supported", o.name)
 		}
 	}
-	_ = blanks
 	var lines [][]byte
 	status := c.inputs(operands, func(_ string, data []byte) {
 		lines = append(lines, splitLines(data, sep)...)

@@ -45,6 +45,9 @@
 //
 // # Not guaranteed
 //
+//   - Unix only: it builds elsewhere, but Windows paths (drive letters,
+//     backslashes) are refused as inputs. The tests that need /proc, FIFOs
+//     and devices run on Linux.
 //   - A hard link inside the project to a file outside it cannot be told
 //     from an ordinary file and is read (whoever can make it can read the
 //     file anyway). Bind mounts and other mount points inside the project

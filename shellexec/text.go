@@ -336,7 +336,8 @@ func runWc(c *cmd, args []string) int {
 type sortKey struct {
 	startField, endField int
 	numeric, reverse     bool
-	fold, hasOpts        bool
+	fold, blanks         bool
+	hasOpts              bool
 }
 
 func runSort(c *cmd, args []string) int {
@@ -344,7 +345,7 @@ func runSort(c *cmd, args []string) int {
 	if err != nil {
 		return c.usage("%v", err)
 	}
-	var reverse, numeric, unique, fold, stable bool
+	var reverse, numeric, unique, fold, stable, blanks bool
 	var keys []sortKey
 	sepField := -1
 	sep := byte('\n')
@@ -361,7 +362,7 @@ func runSort(c *cmd, args []string) int {
 		case "s", "stable":
 			stable = true
 		case "b":
-			// Fields already keep their leading blanks out of numeric keys.
+			blanks = true
 		case "z", "zero-terminated":
 			sep = 0
 		case "t", "field-separator":
@@ -394,14 +395,18 @@ func runSort(c *cmd, args []string) int {
 	}
 	for i := range keys {
 		if !keys[i].hasOpts {
-			keys[i].numeric, keys[i].fold, keys[i].reverse = numeric, fold, reverse
+			keys[i].numeric, keys[i].fold, keys[i].reverse, keys[i].blanks = numeric, fold, reverse, blanks
 		}
 	}
 	keyOf := func(line []byte, k sortKey) []byte {
-		if k.startField <= 1 && k.endField == 0 {
-			return line
+		key := line
+		if k.startField > 1 || k.endField != 0 {
+			key = fieldRange(line, sepField, k.startField, k.endField)
 		}
-		return fieldRange(line, sepField, k.startField, k.endField)
+		if k.blanks {
+			key = bytes.TrimLeft(key, " \t")
+		}
+		return key
 	}
 	cmpKeys := func(a, b []byte) int {
 		for _, k := range keys {
@@ -458,6 +463,7 @@ func parseSortKey(s string) (sortKey, bool) {
 			case 'f':
 				k.fold = true
 			case 'b':
+				k.blanks = true
 			default:
 				return false
 			}

@@ -33,7 +33,7 @@ type Policy struct {
 	ExtraRoots []string
 }
 
-// DefaultSensitive is the built-in list of sensitive base names.
+// defaultSensitive is the built-in list of sensitive base names.
 var defaultSensitive = []string{
 	".env", ".env.*", ".envrc",
 	"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",

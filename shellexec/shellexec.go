@@ -178,7 +178,8 @@ const fixedTempDir = "/nonexistent/taskctl-shellexec-no-tmp"
 // Run vets script, then interprets it under cfg's policy and limits.
 //
 // A script the vetting or the runtime policy rejects gives a
-// [*DeniedError] and possibly a partial Result. A non-zero exit, a timeout
+// [*DeniedError] together with a Result holding whatever ran before the
+// denial (nothing, for a vetting denial; ExitStatus is 2). A non-zero exit, a timeout
 // or a hit cap is not an error: it is reported in the Result (see
 // [Result.Warnings]). Any other error is a bad Config or an internal fault.
 func Run(ctx context.Context, script string, cfg Config) (*Result, error) {

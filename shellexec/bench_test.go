@@ -17,6 +17,8 @@ import (
 var benchPipelines = map[string]string{
 	"FindGrep": `find . -name "*.go" | grep -v _test`,
 	"GrepRL":   `grep -rl TODO .`,
+	// FindHead shows head ending the walk early.
+	"FindHead": `find . -type f | head -n 5`,
 }
 
 func benchConfig(b *testing.B) shellexec.Config {
@@ -43,7 +45,7 @@ func benchConfig(b *testing.B) shellexec.Config {
 
 func BenchmarkPipeline(b *testing.B) {
 	cfg := benchConfig(b)
-	for _, name := range []string{"FindGrep", "GrepRL"} {
+	for _, name := range []string{"FindGrep", "GrepRL", "FindHead"} {
 		script := benchPipelines[name]
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {

@@ -1,7 +1,9 @@
 package shellexec
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -149,6 +151,11 @@ func headTail(c *cmd, args []string, head bool) int {
 		}
 	}
 	headers := (len(operands) > 1 || verbose) && !quiet
+	if head && sign != '-' && !headers && (len(operands) == 0 || len(operands) == 1 && operands[0] == "-") {
+		// Stream: stop reading once enough is printed, so "find . | head"
+		// ends the walk early instead of reading all of it.
+		return headStream(c, n, bytesMode, sep)
+	}
 	first := true
 	return c.inputs(operands, func(name string, data []byte) {
 		if headers {
@@ -163,6 +170,28 @@ func headTail(c *cmd, args []string, head bool) int {
 		first = false
 		c.out.Write(cutData(data, sep, sign, n, bytesMode, head))
 	})
+}
+
+func headStream(c *cmd, n int64, bytesMode bool, sep byte) int {
+	if bytesMode {
+		if _, err := io.CopyN(c.out, c.stdin, n); err != nil && err != io.EOF {
+			return 1
+		}
+		return 0
+	}
+	r := bufio.NewReaderSize(c.stdin, 64<<10)
+	for i := int64(0); i < n; i++ {
+		line, err := r.ReadSlice(sep)
+		c.out.Write(line)
+		if err == bufio.ErrBufferFull {
+			i-- // the rest of a long line
+			continue
+		}
+		if err != nil || c.writeErr() {
+			break
+		}
+	}
+	return 0
 }
 
 // cutData returns the part of data head or tail prints.

@@ -3,8 +3,8 @@ package shellexec
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"sort"

@@ -141,6 +141,9 @@ var attackRows = []struct {
 	{`echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}`, true},
 	{`echo ${HOME/x/y}`, true},
 	{`echo $(( x = 1 ))`, true},
+	{`echo $(( x += 1 ))`, true},
+	{`echo $(( x++ ))`, true},
+	{`echo $(( 2 ** 62 ))`, false},
 	// Reading outside the project.
 	{`cat /etc/passwd`, false},
 	{`cat < /etc/passwd`, false},

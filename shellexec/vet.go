@@ -121,7 +121,7 @@ func (v *vetter) visit(node syntax.Node) bool {
 		}
 		return true
 	case *syntax.BinaryArithm:
-		if n.Op >= syntax.Assgn && n.Op <= syntax.ShrAssgn || n.Op == syntax.Assgn {
+		if n.Op == syntax.Assgn || n.Op >= syntax.AddAssgn && n.Op <= syntax.PowAssgn {
 			return v.deny(n.OpPos, "arithmetic assignment", "")
 		}
 		return true

@@ -43,7 +43,7 @@ type grepRun struct {
 	matched bool
 	errored bool
 	excDirs []string
-	buf     []byte // reused file buffer
+	bufs    [grepWorkers][]byte // one reused file buffer per worker
 
 	quietHit atomic.Bool // -q: a match was found; stop
 }
@@ -332,7 +332,9 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 		return
 	}
 	var next atomic.Int64
-	work := func(buf []byte) {
+	work := func(w int) {
+		buf := g.bufs[w]
+		defer func() { g.bufs[w] = buf }()
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= len(jobs) || g.c.ctx.Err() != nil || g.o.quiet && g.quietHit.Load() {
@@ -352,13 +354,13 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 		}
 	}
 	if len(jobs) == 1 {
-		work(g.buf)
+		work(0)
 	} else {
 		var wg sync.WaitGroup
-		for range grepWorkers - 1 {
-			wg.Go(func() { work(nil) })
+		for w := 1; w < grepWorkers; w++ {
+			wg.Go(func() { work(w) })
 		}
-		work(g.buf)
+		work(0)
 		wg.Wait()
 	}
 	for i := range jobs {

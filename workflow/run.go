@@ -489,7 +489,7 @@ func dropPending(t *template.Task) []Warning {
 				Message: fmt.Sprintf("description %q waits for an earlier step; left out of the dry run", s.Description)})
 			continue
 		}
-		var paths []template.PathSpec
+		paths := s.Paths[:0:0]
 		for _, p := range s.Paths {
 			if strings.Contains(p.Value, "<pending: ") {
 				warns = append(warns, Warning{Code: CodeInputPending,

@@ -1,0 +1,128 @@
+package template
+
+import (
+	"strings"
+)
+
+// Bind returns a deep copy of t with {{name}} substituted in its text
+// (description, instructions, path values and description sources — never in
+// <command>). A value comes from vars, else from the input's default; the
+// inputs of the sequential tasks around t are visible too (their values from
+// vars, else their defaults). An input of t with neither a var nor a default
+// nor a from binding is an *InputError. An input bound with from and not in
+// vars is pending: it is substituted with "<pending: FROM>" (the workflow
+// engine supplies its value through vars when the step runs). Steps are
+// copied but not bound: each is bound when its turn comes.
+//
+// The bound values of t's inputs and of the inputs around it are returned
+// by Vars; commands read them as shell variables.
+func (t *Task) Bind(vars map[string]string) (*Task, error) {
+	vals := map[string]string{}
+	// Enclosing tasks first, so t's own inputs win.
+	var chain []*Task
+	for x := t.parent; x != nil; x = x.parent {
+		chain = append(chain, x)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, in := range chain[i].Inputs {
+			if v, ok := chain[i].bound[in.Name]; ok {
+				vals[in.Name] = v
+			} else if v, ok := vars[in.Name]; ok {
+				vals[in.Name] = v
+			} else if in.HasDefault {
+				vals[in.Name] = in.Default
+			}
+		}
+	}
+	for _, in := range t.Inputs {
+		switch v, ok := vars[in.Name]; {
+		case ok:
+			vals[in.Name] = v
+		case in.HasDefault:
+			vals[in.Name] = substitute(in.Default, vals)
+		case in.From != "":
+			vals[in.Name] = "<pending: " + in.From + ">"
+		default:
+			if _, outer := vals[in.Name]; outer {
+				continue
+			}
+			return nil, &InputError{Task: t.Name, Input: in.Name, Pos: in.Pos, File: t.file()}
+		}
+	}
+	c := t.clone(t.parent)
+	c.bound = vals
+	c.Description = substitute(c.Description, vals)
+	c.Instructions = substitute(c.Instructions, vals)
+	for i := range c.Sources {
+		s := &c.Sources[i]
+		for j := range s.Paths {
+			s.Paths[j].Value = substitute(s.Paths[j].Value, vals)
+		}
+		s.Description = substitute(s.Description, vals)
+	}
+	return c, nil
+}
+
+// Vars returns the values Bind gave t's inputs and those of the tasks around
+// it; nil before Bind.
+func (t *Task) Vars() map[string]string {
+	if t.bound == nil {
+		return nil
+	}
+	out := make(map[string]string, len(t.bound))
+	for k, v := range t.bound {
+		out[k] = v
+	}
+	return out
+}
+
+// Declared reports every input name visible anywhere in t: its own, those of
+// its steps (recursively) and those of the tasks around it. The CLI uses it to
+// spot a --var no input declares.
+func (t *Task) Declared() map[string]bool {
+	out := scope(t)
+	walk(t.Steps, func(s *Task) {
+		for _, in := range s.Inputs {
+			out[in.Name] = true
+		}
+	})
+	return out
+}
+
+func substitute(s string, vals map[string]string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	return varRE.ReplaceAllStringFunc(s, func(m string) string {
+		name := varRE.FindStringSubmatch(m)[1]
+		if v, ok := vals[name]; ok {
+			return v
+		}
+		return m
+	})
+}
+
+// clone deep-copies t and its steps, giving the copy parent.
+func (t *Task) clone(parent *Task) *Task {
+	c := *t
+	c.parent = parent
+	c.Inputs = append([]Input(nil), t.Inputs...)
+	c.Sources = make([]FileSource, len(t.Sources))
+	for i, s := range t.Sources {
+		s.Paths = append([]PathSpec(nil), s.Paths...)
+		s.Include = append([]string(nil), s.Include...)
+		s.Exclude = append([]string(nil), s.Exclude...)
+		c.Sources[i] = s
+	}
+	if t.Output != nil {
+		o := *t.Output
+		c.Output = &o
+	}
+	c.Steps = nil
+	for _, s := range t.Steps {
+		c.Steps = append(c.Steps, s.clone(&c))
+	}
+	return &c
+}
+
+func (t *Task) file() string { return rootOf(t).path }

@@ -1,0 +1,252 @@
+package template
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Parse decodes a template file and checks the rules the XSD cannot hold:
+// unique task names, the source attribute matching the child of file_paths,
+// context-management exclusivity, every {{var}} declared (a step may use the
+// inputs of the sequential tasks around it), no {{...}} inside <command>,
+// steps only on sequential tasks (nesting at most MaxDepth), unique input
+// names, and input bindings (from) naming a step that finishes earlier. If
+// there is an error, it is an *Error listing every problem with file:line:col.
+// Parse never panics, whatever data holds.
+func Parse(filename string, data []byte) (*File, error) {
+	d := &decoder{file: filename, pos: positioner{data}}
+	root, off, err := parseTree(data)
+	if err != nil {
+		p := d.pos.pos(off)
+		d.errorf(p, "%v", err)
+		return nil, &Error{Problems: d.problems}
+	}
+	f := &File{Path: filename}
+	switch root.name {
+	case "task":
+		f.Tasks = []*Task{d.task(root, nil, 1)}
+	case "tasks":
+		for _, n := range root.all("task") {
+			f.Tasks = append(f.Tasks, d.task(n, nil, 1))
+		}
+		if len(f.Tasks) == 0 {
+			d.errorf(d.pos.pos(root.off), "<tasks> holds no <task>")
+		}
+	default:
+		d.errorf(d.pos.pos(root.off), "root element <%s>: want <task> or <tasks>", root.name)
+		return nil, &Error{Problems: d.problems}
+	}
+	d.check(f)
+	f.Warnings = d.warnings
+	if len(d.problems) > 0 {
+		sort.SliceStable(d.problems, func(i, j int) bool {
+			a, b := d.problems[i], d.problems[j]
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Col < b.Col
+		})
+		return nil, &Error{Problems: d.problems}
+	}
+	return f, nil
+}
+
+var varRE = regexp.MustCompile(`\{\{\s*([^{}\s]*)\s*\}\}`)
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var fromRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\.(output|files|notes(\.[^.\s]+)*|parsed(\.[^.\s]+)*)$`)
+
+func (d *decoder) check(f *File) {
+	names := map[string]Pos{}
+	walk(f.Tasks, func(t *Task) {
+		if t.Name == "" {
+			return
+		}
+		if p, dup := names[t.Name]; dup {
+			d.errorf(t.Pos, "task name %q is already used at line %d", t.Name, p.Line)
+			return
+		}
+		names[t.Name] = t.Pos
+	})
+	for _, t := range f.Tasks {
+		d.checkTask(t, nil)
+	}
+}
+
+// scope returns the input names visible in t: its own and those of the
+// sequential tasks around it.
+func scope(t *Task) map[string]bool {
+	s := map[string]bool{}
+	for x := t; x != nil; x = x.parent {
+		for _, in := range x.Inputs {
+			s[in.Name] = true
+		}
+	}
+	return s
+}
+
+// earlier returns the names of the steps that finish before t starts: its
+// earlier siblings (and everything inside them), and the same for every
+// enclosing sequential task.
+func earlier(t *Task) map[string]bool {
+	out := map[string]bool{}
+	for x := t; x.parent != nil; x = x.parent {
+		for _, s := range x.parent.Steps {
+			if s == x {
+				break
+			}
+			walk([]*Task{s}, func(y *Task) {
+				if y.Name != "" {
+					out[y.Name] = true
+				}
+			})
+		}
+	}
+	return out
+}
+
+func (d *decoder) checkTask(t *Task, _ *Task) {
+	if t.Description == "" {
+		d.errorf(t.Pos, "task %q has an empty <description>", t.Name)
+	}
+	switch t.Type {
+	case "atomic", "sequential":
+	default:
+		d.errorf(t.Pos, "task type %q: want atomic or sequential", t.Type)
+	}
+	seen := map[string]bool{}
+	before := earlier(t)
+	all := map[string]bool{}
+	for _, x := range rootOf(t).flat() {
+		if x.Name != "" {
+			all[x.Name] = true
+		}
+	}
+	for _, in := range t.Inputs {
+		if !identRE.MatchString(in.Name) {
+			d.errorf(in.Pos, "input name %q: want a letter or _ then letters, digits, _ or -", in.Name)
+		}
+		if seen[in.Name] {
+			d.errorf(in.Pos, "input %q is declared twice", in.Name)
+		}
+		seen[in.Name] = true
+		if in.From == "" {
+			continue
+		}
+		if in.HasDefault {
+			d.errorf(in.Pos, "input %q has both from and default: a bound input takes its value from the step", in.Name)
+		}
+		m := fromRE.FindStringSubmatch(in.From)
+		if m == nil {
+			d.errorf(in.Pos, "input %q: from=%q: want STEP.output, STEP.files, STEP.notes.KEY or STEP.parsed.a.b", in.Name, in.From)
+			continue
+		}
+		step := m[1]
+		switch {
+		case step == t.Name:
+			d.errorf(in.Pos, "input %q: from=%q names the task itself", in.Name, in.From)
+		case before[step]:
+		case all[step]:
+			d.errorf(in.Pos, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
+		default:
+			d.errorf(in.Pos, "input %q: from=%q names no step %q", in.Name, in.From, step)
+		}
+	}
+	vis := scope(t)
+	checkVars := func(text string, p Pos, where string) {
+		for _, m := range varRE.FindAllStringSubmatch(text, -1) {
+			name := m[1]
+			if !identRE.MatchString(name) {
+				d.errorf(p, "%s: {{%s}} is not a valid variable name", where, name)
+				continue
+			}
+			if !vis[name] {
+				d.errorf(p, "%s uses {{%s}}, which is not a declared input", where, name)
+			}
+		}
+	}
+	descPos := t.Pos
+	checkVars(t.Description, descPos, "description")
+	checkVars(t.Instructions, descPos, "instructions")
+	for _, in := range t.Inputs {
+		if in.HasDefault {
+			checkVars(in.Default, in.Pos, fmt.Sprintf("default of input %q", in.Name))
+		}
+	}
+	for _, s := range t.Sources {
+		for _, p := range s.Paths {
+			if p.Value == "" {
+				d.errorf(p.Pos, "empty <path>")
+			}
+			checkVars(p.Value, p.Pos, "path")
+		}
+		if s.Kind == "command" {
+			if strings.Contains(s.Command, "{{") {
+				d.errorf(s.Pos, "{{...}} is not substituted inside <command>: read inputs as shell variables, e.g. \"$name\"")
+			}
+			if s.Command == "" {
+				d.errorf(s.Pos, "empty <command>")
+			}
+		}
+		if s.Kind == "description" {
+			checkVars(s.Description, s.Pos, "description source")
+			if s.Description == "" {
+				d.errorf(s.Pos, "empty <description> in file_paths")
+			}
+		}
+	}
+	c := t.EffectiveContext()
+	cp := t.Context.Pos
+	if cp.Line == 0 {
+		cp = t.Pos
+	}
+	if c.Fresh == "enabled" && c.Inherit != "none" {
+		d.errorf(cp, "fresh_context=enabled needs inherit_context=none (it is %s): a task either inherits its parent's context or looks for fresh context", c.Inherit)
+	}
+	if t.Context.Format != nil && !c.Accumulate && t.Context.Accumulate != nil {
+		d.warnf(cp, "CONTEXT_UNUSED_SETTING", "accumulation_format is set but accumulate_data is false")
+	}
+	if c.Inherit == "none" && !c.Accumulate && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
+		d.warnf(cp, "EMPTY_CONTEXT", "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
+	}
+	if t.Output != nil {
+		switch t.Output.Type {
+		case "json", "text":
+		default:
+			d.errorf(t.Output.Pos, "output_format type=%q: want json or text", t.Output.Type)
+		}
+	}
+	for _, s := range t.Steps {
+		d.checkTask(s, t)
+	}
+}
+
+func rootOf(t *Task) *Task {
+	for t.parent != nil {
+		t = t.parent
+	}
+	return t
+}
+
+func (t *Task) flat() []*Task {
+	var out []*Task
+	walk([]*Task{t}, func(x *Task) { out = append(out, x) })
+	return out
+}
+
+// InputError is a required input that nothing sets.
+type InputError struct {
+	Task, Input string
+	File        string
+	Pos         Pos
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("missing required input %q of task %q (declared at %s:%d:%d): set it with --var %s=VALUE",
+		e.Input, e.Task, e.File, e.Pos.Line, e.Pos.Col, e.Input)
+}
+
+// ErrUnknownVar is wrapped by Bind's error for a var no input declares.
+var ErrUnknownVar = errors.New("unknown variable")

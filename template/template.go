@@ -1,0 +1,158 @@
+package template
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxDepth is how deeply sequential tasks may nest (the top level is 1).
+const MaxDepth = 8
+
+// Pos is a position in a template file: 1-based line, and column in runes.
+type Pos struct{ Line, Col int }
+
+// File is a decoded template file.
+type File struct {
+	Path     string
+	Tasks    []*Task
+	Warnings []Problem // things that are allowed but probably wrong
+}
+
+// Task is one <task>.
+type Task struct {
+	Name, Type, Subtype string
+	Description         string
+	Instructions        string
+	Inputs              []Input
+	Context             ContextSpec
+	Sources             []FileSource
+	Output              *OutputFormat
+	Steps               []*Task
+	Pos                 Pos
+
+	parent *Task
+	bound  map[string]string
+	path   string // the file it was read from
+}
+
+// Input is one <input>.
+type Input struct {
+	Name, Doc, Default, From string
+	HasDefault, Relevant     bool
+	Pos                      Pos
+}
+
+// FileSource is one <file_paths>.
+type FileSource struct {
+	Kind           string // literal, command or description
+	Paths          []PathSpec
+	Command        string
+	CommandTimeout int // seconds, 0 = the configured default
+	Description    string
+	Limit          int
+	MinScore       float64
+	HasMinScore    bool
+	Include        []string
+	Exclude        []string
+	MaxFiles       int
+	Pos            Pos
+}
+
+// PathSpec is one <path> with its read options.
+type PathSpec struct {
+	Value                         string
+	MaxLines, SkipLines, MaxBytes int
+	Pos                           Pos
+}
+
+// ContextSpec is what <context_management> said; nil fields were absent.
+type ContextSpec struct {
+	Inherit    *string
+	Accumulate *bool
+	Format     *string
+	Fresh      *string
+	MaxTokens  int
+	Pos        Pos
+}
+
+// Context is the effective context management of a task.
+type Context struct {
+	Inherit    string // full, none, subset
+	Accumulate bool
+	Format     string // notes_only, full_output
+	Fresh      string // enabled, disabled
+	MaxTokens  int
+}
+
+// OutputFormat is <output_format>.
+type OutputFormat struct {
+	Type, Schema string
+	Pos          Pos
+}
+
+// Problem is one positioned problem.
+type Problem struct {
+	File      string
+	Line, Col int
+	Code      string // for warnings, a stable code
+	Msg       string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg) }
+
+// Error lists the problems of a template. Parse returns it.
+type Error struct{ Problems []Problem }
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// EffectiveContext merges the task's <context_management> over the defaults of
+// its type: atomic — inherit full, accumulate false, notes_only, fresh
+// disabled; sequential — inherit full, accumulate true, notes_only, fresh
+// disabled.
+func (t *Task) EffectiveContext() Context {
+	c := Context{Inherit: "full", Format: "notes_only", Fresh: "disabled", Accumulate: t.Type == "sequential"}
+	if t.Context.Inherit != nil {
+		c.Inherit = *t.Context.Inherit
+	}
+	if t.Context.Accumulate != nil {
+		c.Accumulate = *t.Context.Accumulate
+	}
+	if t.Context.Format != nil {
+		c.Format = *t.Context.Format
+	}
+	if t.Context.Fresh != nil {
+		c.Fresh = *t.Context.Fresh
+	}
+	c.MaxTokens = t.Context.MaxTokens
+	return c
+}
+
+// Parent returns the sequential task t is a step of, or nil.
+func (t *Task) Parent() *Task { return t.parent }
+
+// Lookup finds a task by name, at the top level or among steps.
+func (f *File) Lookup(name string) *Task {
+	var found *Task
+	walk(f.Tasks, func(t *Task) {
+		if found == nil && t.Name == name {
+			found = t
+		}
+	})
+	return found
+}
+
+func walk(ts []*Task, fn func(*Task)) {
+	for _, t := range ts {
+		fn(t)
+		walk(t.Steps, fn)
+	}
+}

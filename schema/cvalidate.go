@@ -1,0 +1,231 @@
+package schema
+
+/*
+#cgo pkg-config: libxml-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlschemas.h>
+#include <libxml/xmlIO.h>
+
+// One problem, copied out of libxml2's xmlError while the document is alive.
+typedef struct {
+	int domain, code, level, line, col;
+	int elem;        // document-order index of the element concerned, or -1
+	char attr[128];  // the attribute concerned, if any
+	char msg[512];   // the message, truncated
+} tc_problem;
+
+typedef struct {
+	int n, cap, dropped;
+	tc_problem *p;
+	xmlDocPtr doc;
+} tc_acc;
+
+// elemIndex returns the document-order index of element e in doc, or -1.
+static int tc_elem_index(xmlDocPtr doc, xmlNodePtr e) {
+	if (doc == NULL || e == NULL) return -1;
+	xmlNodePtr n = xmlDocGetRootElement(doc);
+	int i = 0;
+	while (n != NULL) {
+		if (n->type == XML_ELEMENT_NODE) {
+			if (n == e) return i;
+			i++;
+		}
+		if (n->children != NULL && n->type == XML_ELEMENT_NODE) { n = n->children; continue; }
+		while (n != NULL && n->next == NULL) {
+			n = n->parent;
+			if (n == NULL || n->type == XML_DOCUMENT_NODE) return -1;
+		}
+		if (n != NULL) n = n->next;
+	}
+	return -1;
+}
+
+static void tc_push(tc_acc *a, xmlErrorPtr e) {
+	if (a == NULL || e == NULL) return;
+	if (a->n >= a->cap) { a->dropped++; return; }
+	tc_problem *p = &a->p[a->n++];
+	memset(p, 0, sizeof *p);
+	p->domain = e->domain;
+	p->code = e->code;
+	p->level = e->level;
+	p->line = e->line;
+	p->col = e->int2;
+	p->elem = -1;
+	if (e->message != NULL) {
+		strncpy(p->msg, e->message, sizeof p->msg - 1);
+	}
+	// The node is borrowed: resolve what we need now. Schema-parse errors
+	// have no document of ours, so a->doc is NULL then.
+	if (a->doc != NULL && e->node != NULL) {
+		xmlNodePtr n = (xmlNodePtr)e->node;
+		if (n->type == XML_ATTRIBUTE_NODE) {
+			if (n->name != NULL) strncpy(p->attr, (const char *)n->name, sizeof p->attr - 1);
+			n = n->parent;
+		}
+		if (n != NULL && n->type == XML_ELEMENT_NODE) {
+			p->elem = tc_elem_index(a->doc, n);
+			if (p->line == 0) p->line = (int)xmlGetLineNo(n);
+		}
+	}
+}
+
+static void tc_valid_err(void *ud, xmlErrorPtr e) { tc_push((tc_acc *)ud, e); }
+
+// Parser errors: in libxml2 2.9 the structured handler gets ctxt->userData,
+// which is the parser context itself; the accumulator lives in _private.
+static void tc_parse_err(void *ud, xmlErrorPtr e) {
+	xmlParserCtxtPtr c = (xmlParserCtxtPtr)ud;
+	if (c != NULL) tc_push((tc_acc *)c->_private, e);
+}
+
+// No external entity, DTD or schema is ever loaded.
+static xmlParserInputPtr tc_no_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt) {
+	return NULL;
+}
+
+static void tc_init(void) {
+	xmlInitParser();
+	xmlSetExternalEntityLoader(tc_no_loader);
+}
+
+static void tc_silent(void *ctx, const char *msg, ...) {}
+
+static xmlSchemaPtr tc_compile(const char *buf, int len, tc_acc *a) {
+	// The schema document's own parse errors go to the generic handler
+	// (per thread in libxml2 2.9): silence it on this thread.
+	xmlSetGenericErrorFunc(NULL, tc_silent);
+	xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(buf, len);
+	if (pc == NULL) return NULL;
+	xmlSchemaSetParserStructuredErrors(pc, tc_valid_err, a);
+	xmlSchemaPtr s = xmlSchemaParse(pc);
+	xmlSchemaFreeParserCtxt(pc);
+	return s;
+}
+
+// tc_validate parses buf and validates it against s. It returns 0 when the
+// document is valid, 1 when it has problems (in a), 2 when it holds a DTD.
+static int tc_validate(xmlSchemaPtr s, const char *buf, int len, const char *url, tc_acc *a) {
+	xmlSetGenericErrorFunc(NULL, tc_silent);
+	xmlParserCtxtPtr c = xmlNewParserCtxt();
+	if (c == NULL) return -1;
+	c->_private = a;
+	c->sax->serror = tc_parse_err;
+	c->sax->error = tc_silent;
+	c->sax->warning = tc_silent;
+	c->vctxt.error = tc_silent;
+	c->vctxt.warning = tc_silent;
+	int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING;
+	xmlDocPtr d = xmlCtxtReadMemory(c, buf, len, url, NULL, opts);
+	int wellformed = c->wellFormed;
+	xmlFreeParserCtxt(c);
+	if (d == NULL || !wellformed) {
+		if (d != NULL) xmlFreeDoc(d);
+		return 1;
+	}
+	if (d->intSubset != NULL || d->extSubset != NULL) {
+		xmlFreeDoc(d);
+		return 2;
+	}
+	a->doc = d;
+	xmlSchemaValidCtxtPtr v = xmlSchemaNewValidCtxt(s);
+	if (v == NULL) { a->doc = NULL; xmlFreeDoc(d); return -1; }
+	xmlSchemaSetValidStructuredErrors(v, tc_valid_err, a);
+	int rc = xmlSchemaValidateDoc(v, d);
+	xmlSchemaFreeValidCtxt(v);
+	a->doc = NULL;
+	xmlFreeDoc(d);
+	if (rc == 0 && a->n == 0) return 0;
+	return 1;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"sync"
+	"unsafe"
+)
+
+var initOnce sync.Once
+
+func initLibxml() { initOnce.Do(func() { C.tc_init() }) }
+
+// maxProblems is how many problems one validation reports.
+const maxProblems = 100
+
+type rawProblem struct {
+	line, col, elem int
+	attr, msg       string
+	parse           bool // a well-formedness problem (libxml2's parser domain)
+}
+
+func newAcc() (*C.tc_acc, func()) {
+	a := (*C.tc_acc)(C.calloc(1, C.size_t(unsafe.Sizeof(C.tc_acc{}))))
+	a.cap = maxProblems
+	a.p = (*C.tc_problem)(C.calloc(maxProblems, C.size_t(unsafe.Sizeof(C.tc_problem{}))))
+	return a, func() {
+		C.free(unsafe.Pointer(a.p))
+		C.free(unsafe.Pointer(a))
+	}
+}
+
+func problemsOf(a *C.tc_acc) ([]rawProblem, int) {
+	n := int(a.n)
+	ps := unsafe.Slice(a.p, maxProblems)[:n]
+	out := make([]rawProblem, 0, n)
+	for i := range ps {
+		p := &ps[i]
+		out = append(out, rawProblem{
+			line:  int(p.line),
+			col:   int(p.col),
+			elem:  int(p.elem),
+			attr:  C.GoString(&p.attr[0]),
+			msg:   C.GoString(&p.msg[0]),
+			parse: p.domain == C.XML_FROM_PARSER || p.domain == C.XML_FROM_NAMESPACE || p.domain == C.XML_FROM_IO,
+		})
+	}
+	return out, int(a.dropped)
+}
+
+// compile parses an XSD held in memory.
+func compileXSD(xsd []byte) (unsafe.Pointer, []rawProblem, error) {
+	initLibxml()
+	if len(xsd) == 0 {
+		return nil, nil, errors.New("empty schema")
+	}
+	buf := C.CBytes(xsd)
+	defer C.free(buf)
+	a, free := newAcc()
+	defer free()
+	s := C.tc_compile((*C.char)(buf), C.int(len(xsd)), a)
+	ps, _ := problemsOf(a)
+	if s == nil {
+		return nil, ps, errors.New("schema does not compile")
+	}
+	return unsafe.Pointer(s), nil, nil
+}
+
+// validateC parses and validates data; dtd reports a document type
+// declaration.
+func validateC(s unsafe.Pointer, name string, data []byte) (ps []rawProblem, dropped int, dtd bool, err error) {
+	initLibxml()
+	buf := C.CBytes(data)
+	defer C.free(buf)
+	url := C.CString(name)
+	defer C.free(unsafe.Pointer(url))
+	a, free := newAcc()
+	defer free()
+	rc := C.tc_validate((C.xmlSchemaPtr)(s), (*C.char)(buf), C.int(len(data)), url, a)
+	switch rc {
+	case -1:
+		return nil, 0, false, errors.New("libxml2: out of memory")
+	case 2:
+		return nil, 0, true, nil
+	}
+	ps, dropped = problemsOf(a)
+	return ps, dropped, false, nil
+}

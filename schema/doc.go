@@ -1,0 +1,23 @@
+// Package schema holds taskctl's XML Schemas — taskctl.xsd for task
+// templates and config.xsd for configuration files — embedded in the binary,
+// and validates documents against them with libxml2.
+//
+// The validation-error path is a small cgo layer of its own over libxml2's
+// structured-error API (xmlSchemaSetValidStructuredErrors, and the parser's
+// structured handler), not lestrrat-go/libxml2's: that wrapper reports no
+// positions and overflows a fixed buffer on long messages.
+//
+// Guarantees:
+//   - Every problem carries file:line:col. Lines count from 1; columns count
+//     Unicode code points from 1. Validity problems point at the '<' of the
+//     element concerned, or at the attribute concerned.
+//   - No network access, no external entity, DTD or schema is ever loaded: a
+//     document with a DOCTYPE is refused before libxml2 parses it, parsing
+//     uses XML_PARSE_NONET and never XML_PARSE_NOENT/DTDLOAD/HUGE, and a
+//     process-wide external entity loader refuses every URL.
+//     xsi:schemaLocation hints are ignored.
+//   - Inputs over MaxInput (1 MiB) are refused; at most 100 problems are
+//     reported (then "N more problems not shown").
+//   - Nothing is printed to the process's stderr.
+//   - Validate is safe for concurrent use.
+package schema

@@ -1,0 +1,263 @@
+package schema
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+)
+
+//go:embed taskctl.xsd
+var templateXSD []byte
+
+//go:embed config.xsd
+var configXSD []byte
+
+// MaxInput is the largest document Validate accepts.
+const MaxInput = 1 << 20
+
+// A Schema is an embedded XSD, compiled once on first use. It is safe for
+// concurrent use: the compiled schema is shared read-only and every
+// validation has its own parser and validation context.
+type Schema struct {
+	name string
+	src  []byte
+	once sync.Once
+	ptr  unsafe.Pointer
+	err  error
+}
+
+var (
+	templateSchema = &Schema{name: "taskctl.xsd", src: templateXSD}
+	configSchema   = &Schema{name: "config.xsd", src: configXSD}
+)
+
+// Template returns the schema of task templates (taskctl.xsd).
+func Template() *Schema { return templateSchema }
+
+// Config returns the schema of configuration files (config.xsd).
+func Config() *Schema { return configSchema }
+
+// Source returns the XSD text.
+func (s *Schema) Source() []byte { return s.src }
+
+// Name returns the XSD's file name.
+func (s *Schema) Name() string { return s.name }
+
+func (s *Schema) compile() error {
+	s.once.Do(func() {
+		ptr, ps, err := compileXSD(s.src)
+		if err != nil {
+			var msgs []string
+			for _, p := range ps {
+				msgs = append(msgs, fmt.Sprintf("%s:%d: %s", s.name, p.line, cleanMsg(p.msg)))
+			}
+			s.err = fmt.Errorf("schema %s: %v: %s", s.name, err, strings.Join(msgs, "; "))
+			return
+		}
+		s.ptr = ptr
+	})
+	return s.err
+}
+
+// Problem is one problem in a document, at a 1-based line and column. The
+// column counts Unicode code points (runes).
+type Problem struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg) }
+
+// ValidationError lists the problems of an invalid document.
+type ValidationError struct {
+	Problems []Problem
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Validate checks data, the content of file, against the schema. It returns
+// nil for a valid document and a *ValidationError listing every problem
+// (up to 100) with file:line:col otherwise. Any other error means the schema
+// itself could not be used.
+//
+// Documents are parsed without network access, without loading external
+// entities, DTDs or schemas (xsi:schemaLocation is ignored), and a document
+// with a DOCTYPE is refused before libxml2 sees it, so entity expansion
+// attacks never start. Documents larger than MaxInput are refused.
+func (s *Schema) Validate(file string, data []byte) error {
+	if err := s.compile(); err != nil {
+		return err
+	}
+	if len(data) > MaxInput {
+		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1,
+			Msg: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), MaxInput)}}}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1, Msg: "document is empty"}}}
+	}
+	sc := scan(data)
+	if sc.doctype >= 0 {
+		l, c := lineCol(data, sc.doctype)
+		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c,
+			Msg: "DOCTYPE is not allowed: templates never need one, and DTDs and entities are refused"}}}
+	}
+	raw, dropped, dtd, err := validateC(s.ptr, file, data)
+	if err != nil {
+		return err
+	}
+	if dtd {
+		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1, Msg: "DOCTYPE is not allowed"}}}
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	ve := &ValidationError{}
+	for _, r := range raw {
+		p := Problem{File: file, Line: r.line, Col: r.col, Msg: cleanMsg(r.msg)}
+		if !r.parse && r.elem >= 0 && r.elem < len(sc.starts) {
+			off := sc.starts[r.elem]
+			if r.attr == "" {
+				if m := attrInMsg.FindStringSubmatch(r.msg); m != nil {
+					r.attr = m[1]
+				}
+			}
+			if r.attr != "" {
+				if a := attrOffset(data, off, r.attr); a >= 0 {
+					off = a
+				}
+			}
+			p.Line, p.Col = lineCol(data, off)
+		}
+		if p.Line < 1 {
+			p.Line = 1
+		}
+		if p.Col < 1 {
+			p.Col = 1
+		}
+		ve.Problems = append(ve.Problems, p)
+	}
+	if dropped > 0 {
+		last := ve.Problems[len(ve.Problems)-1]
+		ve.Problems = append(ve.Problems, Problem{File: file, Line: last.Line, Col: last.Col,
+			Msg: fmt.Sprintf("%d more problems not shown", dropped)})
+	}
+	return ve
+}
+
+// attrInMsg finds the attribute a libxml2 validity message is about.
+var attrInMsg = regexp.MustCompile(`^Element '[^']*', attribute '([^']+)'`)
+
+// scanResult holds the offset of the '<' of every start tag in document
+// order, and of a DOCTYPE (or -1).
+type scanResult struct {
+	starts  []int64
+	doctype int64
+}
+
+// scan walks data with encoding/xml's tokenizer. It stops at the first
+// error: the offsets up to there still pair with libxml2's elements, which
+// see the same sequence because DOCTYPEs (and so entities) are refused.
+func scan(data []byte) scanResult {
+	r := scanResult{doctype: -1}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	for {
+		off := d.InputOffset()
+		tok, err := d.RawToken()
+		if err != nil {
+			if err != io.EOF {
+				// A DOCTYPE may still follow a prolog the Go tokenizer
+				// disliked; look for one textually before the first element.
+				if i := bytes.Index(data, []byte("<!DOCTYPE")); i >= 0 && (len(r.starts) == 0 || int64(i) < r.starts[0]) {
+					r.doctype = int64(i)
+				}
+			}
+			return r
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			r.starts = append(r.starts, skipToLT(data, off))
+		case xml.Directive:
+			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) || bytes.HasPrefix(bytes.TrimSpace(t), []byte("ENTITY")) {
+				r.doctype = skipToLT(data, off)
+				return r
+			}
+		}
+	}
+}
+
+func skipToLT(data []byte, off int64) int64 {
+	for off < int64(len(data)) && data[off] != '<' {
+		off++
+	}
+	return off
+}
+
+// attrOffset finds attribute name inside the start tag beginning at off.
+func attrOffset(data []byte, off int64, name string) int64 {
+	end := bytes.IndexByte(data[off:], '>')
+	if end < 0 {
+		end = len(data) - int(off)
+	}
+	tag := data[off : int(off)+end]
+	for i := 0; i+len(name) <= len(tag); {
+		j := bytes.Index(tag[i:], []byte(name))
+		if j < 0 {
+			return -1
+		}
+		at := i + j
+		before := byte(' ')
+		if at > 0 {
+			before = tag[at-1]
+		}
+		rest := bytes.TrimLeft(tag[at+len(name):], " \t\r\n")
+		if (before == ' ' || before == '\t' || before == '\n' || before == '\r') && len(rest) > 0 && rest[0] == '=' {
+			return off + int64(at)
+		}
+		i = at + 1
+	}
+	return -1
+}
+
+// lineCol turns a byte offset into a 1-based line and rune column.
+func lineCol(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	b := data[:off]
+	line := bytes.Count(b, []byte("\n")) + 1
+	start := bytes.LastIndexByte(b, '\n') + 1
+	return line, utf8.RuneCount(b[start:]) + 1
+}
+
+// cleanMsg trims libxml2's message: no trailing newline, valid UTF-8, and
+// long quoted values shortened so a message stays readable.
+func cleanMsg(m string) string {
+	m = strings.ToValidUTF8(strings.TrimSpace(m), "\uFFFD")
+	m = strings.Join(strings.Fields(m), " ")
+	if len(m) > 400 {
+		m = m[:400]
+		for !utf8.ValidString(m) {
+			m = m[:len(m)-1]
+		}
+		m += "…"
+	}
+	return m
+}

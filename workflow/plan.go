@@ -10,22 +10,20 @@ import (
 
 const sequential = "sequential"
 
-// Check reports the first reason root cannot run: sequential tasks nested
-// deeper than MaxDepth, steps under a task that is not sequential, two tasks
+// Check reports the first reason root cannot run: tasks nested deeper than
+// MaxDepth, steps under a task that is not sequential, two tasks
 // with one name, or an input whose from names no step that finishes before
 // it starts. template checks most of this with positions when it loads a
 // file; Check repeats it for tasks built any other way.
 func Check(root *template.Task) error {
 	done := map[string]bool{}
 	seen := map[string]bool{}
-	var walk func(t *template.Task, level int) error
-	walk = func(t *template.Task, level int) error {
-		if t.Type == sequential {
-			level++
-			if level > MaxDepth {
-				return fmt.Errorf("task %s: sequential tasks nest %d deep; the limit is %d", label(t, 0), level, MaxDepth)
-			}
-		} else if len(t.Steps) > 0 {
+	var walk func(t *template.Task, depth int) error
+	walk = func(t *template.Task, depth int) error {
+		if depth > MaxDepth {
+			return fmt.Errorf("task %s is nested %d deep; the limit is %d", label(t, 0), depth, MaxDepth)
+		}
+		if t.Type != sequential && len(t.Steps) > 0 {
 			return fmt.Errorf("task %s: only a sequential task has steps", label(t, 0))
 		}
 		if t.Name != "" {
@@ -48,7 +46,7 @@ func Check(root *template.Task) error {
 			}
 		}
 		for _, st := range t.Steps {
-			if err := walk(st, level); err != nil {
+			if err := walk(st, depth+1); err != nil {
 				return err
 			}
 		}
@@ -57,7 +55,7 @@ func Check(root *template.Task) error {
 		}
 		return nil
 	}
-	return walk(root, 0)
+	return walk(root, 1)
 }
 
 // label names a task in messages: its name, or "#N" by its step index.

@@ -34,6 +34,8 @@ type Record struct {
 	Ended      *time.Time        `json:"ended,omitempty"`
 	DurationMS int64             `json:"duration_ms"`
 	Vars       map[string]string `json:"vars,omitempty"`
+	// Inputs are the bound values of the top-level task's inputs.
+	Inputs map[string]string `json:"inputs,omitempty"`
 	// Files are the top-level task's own context, the parent's files of its
 	// steps.
 	Files    []string      `json:"files"`
@@ -283,11 +285,11 @@ func alive(pid int, host string) bool {
 }
 
 // Preview returns what step needs to be assembled as it would be in run r:
-// vars holds r's --var values, the bound inputs of the sequential tasks
-// around step as recorded, and step's from inputs bound from the recorded
-// results; parentFiles are the recorded files of its enclosing sequential
-// task (nil when step's inherit mode is "none"). Vars given on the command
-// line should be merged over vars.
+// vars is what the run gave step's Bind (the recorded bound inputs of the
+// tasks around step, r's --var values of step's own inputs, and its from
+// inputs bound from the recorded results); parentFiles are the recorded files
+// of its enclosing sequential task (nil when step's inherit mode is "none").
+// Vars given on the command line should be merged over vars.
 func (r *Record) Preview(step *template.Task) (vars map[string]string, parentFiles []string, err error) {
 	if step == nil || step.Name == "" {
 		return nil, nil, errors.New("preview: the step needs a name")
@@ -296,27 +298,14 @@ func (r *Record) Preview(step *template.Task) (vars map[string]string, parentFil
 	if s == nil {
 		return nil, nil, fmt.Errorf("run %s has no step named %q", r.ID, step.Name)
 	}
-	vars = map[string]string{}
-	for k, v := range r.Vars {
-		vars[k] = v
+	scope := r.Inputs
+	if p := r.Step(s.Parent); p != nil {
+		scope = p.Inputs
 	}
-	// The enclosing tasks' inputs, outermost first.
-	var chain []*StepResult
-	for p := r.Step(s.Parent); p != nil; p = r.Step(p.Parent) {
-		chain = append([]*StepResult{p}, chain...)
-	}
-	for _, p := range chain {
-		for k, v := range p.Inputs {
-			vars[k] = v
-		}
-	}
-	for _, in := range step.Inputs {
-		if in.From == "" {
-			continue
-		}
+	vars, err = bindVars(step, scope, r.Vars, func(in template.Input) (string, error) {
 		rf, err := parseRef(in.From)
 		if err != nil {
-			return nil, nil, fmt.Errorf("input %s: %v", in.Name, err)
+			return "", err
 		}
 		src := r.Step(rf.step)
 		if src == nil || src.Status != StepOK {
@@ -324,13 +313,12 @@ func (r *Record) Preview(step *template.Task) (vars map[string]string, parentFil
 			if src != nil {
 				st = "status " + src.Status
 			}
-			return nil, nil, fmt.Errorf("input %s: from=%q: run %s has no result for step %s (%s)", in.Name, in.From, r.ID, rf.step, st)
+			return "", fmt.Errorf("from=%q: run %s has no result for step %s (%s)", in.From, r.ID, rf.step, st)
 		}
-		v, err := src.value(rf)
-		if err != nil {
-			return nil, nil, fmt.Errorf("input %s: %v", in.Name, err)
-		}
-		vars[in.Name] = v
+		return src.value(rf)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if InheritMode(step.EffectiveContext().Inherit) == InheritNone {
 		return vars, nil, nil

@@ -14,16 +14,6 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// InputError is a required input that nothing sets: no --var, no default,
-// no from, and no enclosing task's input of that name.
-type InputError struct {
-	Task, Input string
-}
-
-func (e *InputError) Error() string {
-	return fmt.Sprintf("task %s: missing required input %q (set it with --var %s=VALUE)", e.Task, e.Input, e.Input)
-}
-
 type runner struct {
 	opt   Options
 	root  *template.Task
@@ -116,19 +106,47 @@ func kindOf(t *template.Task) string {
 	return t.Type
 }
 
-// checkInputs finds a required input nothing can set before anything runs.
-func checkInputs(t *template.Task, have map[string]bool) error {
+// bindVars is what Bind gets for t: the bound values of the tasks around it
+// (scope), its from inputs (value), and the --var values of its own inputs.
+// An input of t with a default shadows an outer value of the same name
+// unless --var sets it; a required input of t may take an outer value.
+func bindVars(t *template.Task, scope, vars map[string]string, value func(template.Input) (string, error)) (map[string]string, error) {
+	bv := maps.Clone(scope)
+	if bv == nil {
+		bv = map[string]string{}
+	}
 	for _, in := range t.Inputs {
-		if in.From == "" && !in.HasDefault && !have[in.Name] {
-			return &InputError{Task: label(t, 0), Input: in.Name}
+		v, set := vars[in.Name]
+		switch {
+		case in.From != "":
+			x, err := value(in)
+			if err != nil {
+				return nil, fmt.Errorf("input %s: %w", in.Name, err)
+			}
+			bv[in.Name] = x
+		case set:
+			bv[in.Name] = v
+		case in.HasDefault:
+			delete(bv, in.Name)
 		}
 	}
-	inner := maps.Clone(have)
-	for _, in := range t.Inputs {
-		inner[in.Name] = true
+	return bv, nil
+}
+
+// preBind binds every task of the plan, with every from input pending, so
+// that a missing required input (a *template.InputError) stops the run
+// before anything starts.
+func (r *runner) preBind(t *template.Task, scope map[string]string) error {
+	bv, err := bindVars(t, scope, r.opt.Vars, func(in template.Input) (string, error) { return pending(in.From), nil })
+	if err != nil {
+		return err
+	}
+	bound, err := bindShallow(t, bv)
+	if err != nil {
+		return err
 	}
 	for _, c := range t.Steps {
-		if err := checkInputs(c, inner); err != nil {
+		if err := r.preBind(c, bound.Vars()); err != nil {
 			return err
 		}
 	}
@@ -136,11 +154,7 @@ func checkInputs(t *template.Task, have map[string]bool) error {
 }
 
 func (r *runner) run(ctx context.Context) (*Record, error) {
-	have := map[string]bool{}
-	for k := range r.opt.Vars {
-		have[k] = true
-	}
-	if err := checkInputs(r.root, have); err != nil {
+	if err := r.preBind(r.root, nil); err != nil {
 		return nil, err
 	}
 	if !r.dry {
@@ -156,7 +170,8 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 	var bound *template.Task
 	if seq {
 		var err error
-		if bound, err = bindShallow(r.root, maps.Clone(r.opt.Vars)); err != nil {
+		bv, _ := bindVars(r.root, nil, r.opt.Vars, nil)
+		if bound, err = bindShallow(r.root, bv); err != nil {
 			return nil, err
 		}
 	}
@@ -185,17 +200,13 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		if err == nil {
 			rec.Files = nonNil(asm.Files)
 			rec.Warnings = asm.Warnings
-			vars := maps.Clone(r.opt.Vars)
-			if vars == nil {
-				vars = map[string]string{}
-			}
-			maps.Copy(vars, bound.Vars())
-			failed, err = r.sequence(ctx, r.root, &eff, vars, rec.Files, nil)
+			rec.Inputs = bound.Vars()
+			failed, err = r.sequence(ctx, r.root, &eff, bound.Vars(), rec.Files, nil)
 		} else {
 			err = fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
 		}
 	} else {
-		failed, err = r.task(ctx, r.root, nil, r.opt.Vars, nil, nil)
+		failed, err = r.task(ctx, r.root, nil, nil, nil, nil)
 	}
 
 	end := r.opt.Now().UTC()
@@ -243,7 +254,8 @@ func (r *runner) save() error {
 
 // sequence runs the steps of t, a sequential task whose own context holds
 // files, and returns the step that stopped it.
-func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.Context, vars map[string]string, files []string, hist []*StepResult) (*StepResult, error) {
+// scope holds the bound values of t's inputs and of the tasks around it.
+func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.Context, scope map[string]string, files []string, hist []*StepResult) (*StepResult, error) {
 	h := append([]*StepResult(nil), hist...)
 	for _, c := range t.Steps {
 		if err := ctx.Err(); err != nil {
@@ -252,7 +264,7 @@ func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.C
 			res.Error = "interrupted before it started"
 			return res, fmt.Errorf("interrupted: %w", context.Cause(ctx))
 		}
-		if failed, err := r.task(ctx, c, eff, vars, files, h); err != nil {
+		if failed, err := r.task(ctx, c, eff, scope, files, h); err != nil {
 			return failed, err
 		}
 		h = append(h, r.nodes[c])
@@ -263,7 +275,7 @@ func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.C
 // task runs one step t of a sequential task whose effective context is
 // parent (nil when t is the top-level task), and returns the step that
 // failed, if any.
-func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Context, vars map[string]string, parentFiles []string, hist []*StepResult) (*StepResult, error) {
+func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Context, scope map[string]string, parentFiles []string, hist []*StepResult) (*StepResult, error) {
 	res := r.nodes[t]
 	started := r.opt.Now().UTC()
 	res.Started = &started
@@ -284,35 +296,30 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 
 	// Bind the inputs.
-	bv := maps.Clone(vars)
-	if bv == nil {
-		bv = map[string]string{}
-	}
 	for _, in := range t.Inputs {
-		if in.From == "" {
-			continue
+		if in.From != "" {
+			if res.Bindings == nil {
+				res.Bindings = map[string]string{}
+			}
+			res.Bindings[in.Name] = in.From
 		}
+	}
+	bv, err := bindVars(t, scope, r.opt.Vars, func(in template.Input) (string, error) {
 		rf, err := parseRef(in.From)
 		if err != nil {
-			return fail(StepFailed, fmt.Errorf("input %s: %w", in.Name, err))
+			return "", err
 		}
-		if res.Bindings == nil {
-			res.Bindings = map[string]string{}
-		}
-		res.Bindings[in.Name] = in.From
 		if r.dry {
-			bv[in.Name] = pending(rf.String())
-			continue
+			return pending(in.From), nil
 		}
 		src := r.rec.Step(rf.step)
 		if src == nil || src.Status != StepOK {
-			return fail(StepFailed, fmt.Errorf("input %s: from=%q: step %s has no result", in.Name, in.From, rf.step))
+			return "", fmt.Errorf("from=%q: step %s has no result", in.From, rf.step)
 		}
-		v, err := src.value(rf)
-		if err != nil {
-			return fail(StepFailed, fmt.Errorf("input %s: %w", in.Name, err))
-		}
-		bv[in.Name] = v
+		return src.value(rf)
+	})
+	if err != nil {
+		return fail(StepFailed, err)
 	}
 	bound, err := bindShallow(t, bv)
 	if err != nil {
@@ -346,9 +353,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	res.Warnings = append(warns, asm.Warnings...)
 
 	if t.Type == sequential {
-		vars := maps.Clone(bv)
-		maps.Copy(vars, bound.Vars())
-		if failed, err := r.sequence(ctx, t, &eff, vars, res.Files, hist); err != nil {
+		if failed, err := r.sequence(ctx, t, &eff, bound.Vars(), res.Files, hist); err != nil {
 			res.Status = failed.Status
 			if res.Status == StepTimeout {
 				res.Status = StepFailed

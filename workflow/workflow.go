@@ -10,9 +10,9 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// MaxDepth is how deeply sequential tasks may nest; the top-level task is
-// level 1.
-const MaxDepth = 8
+// MaxDepth is how deeply tasks may nest: the top-level task is at depth 1,
+// its steps at 2, and so on (template.MaxDepth).
+const MaxDepth = template.MaxDepth
 
 // Run statuses.
 const (

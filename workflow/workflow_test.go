@@ -543,49 +543,65 @@ func TestFailure(t *testing.T) {
 	}
 }
 
-func TestDepthLimit(t *testing.T) {
-	build := func(levels int) string {
-		var b strings.Builder
-		for i := range levels {
-			fmt.Fprintf(&b, `<task name="s%d" type="sequential"><description>d</description><steps>`, i)
-		}
-		b.WriteString(`<task name="leaf"><description>leaf</description></task>`)
-		for range levels {
-			b.WriteString(`</steps></task>`)
-		}
-		return b.String()
+// nest builds, without the template parser (which rejects too deep a file
+// itself), levels sequential tasks around one atomic task.
+func nest(levels int) *template.Task {
+	t := &template.Task{Name: "leaf", Type: "atomic", Description: "leaf"}
+	for i := levels; i > 0; i-- {
+		t = &template.Task{Name: fmt.Sprintf("s%d", i), Type: "sequential", Description: "d", Steps: []*template.Task{t}}
 	}
+	return t
+}
+
+func TestDepthLimit(t *testing.T) {
 	project, runs := setup(t)
 	f := &fake{dir: project}
-	if _, err := workflow.Run(context.Background(), parse(t, build(workflow.MaxDepth)), options(f, project, runs, nil)); err != nil {
-		t.Errorf("%d levels: %v", workflow.MaxDepth, err)
+	// The top-level task is at depth 1, so MaxDepth-1 sequential tasks hold
+	// the deepest atomic step.
+	rec, err := workflow.Run(context.Background(), nest(workflow.MaxDepth-1), options(f, project, runs, nil))
+	if err != nil || rec.Step("leaf").Depth != workflow.MaxDepth-1 {
+		t.Errorf("depth %d: %v", workflow.MaxDepth, err)
 	}
-	_, err := workflow.Run(context.Background(), parse(t, build(workflow.MaxDepth+1)), options(f, project, runs, script(t, "notes.sh")))
-	if err == nil || !strings.Contains(err.Error(), "the limit is 8") {
-		t.Errorf("%d levels: error %v, want the depth limit", workflow.MaxDepth+1, err)
+	_, err = workflow.Run(context.Background(), nest(workflow.MaxDepth), options(f, project, runs, script(t, "notes.sh")))
+	if err == nil || !strings.Contains(err.Error(), "task leaf is nested 9 deep; the limit is 8") {
+		t.Errorf("depth %d: error %v, want the depth limit", workflow.MaxDepth+1, err)
 	}
 	if ents, _ := os.ReadDir(runs); len(ents) != 0 {
 		t.Errorf("a rejected plan left %d runs", len(ents))
 	}
 }
 
+// TestCheck builds tasks without the parser, which rejects these itself.
 func TestCheck(t *testing.T) {
-	for _, tc := range []struct{ src, want string }{
-		{`<task name="a" type="sequential"><description>d</description><steps>
-			<task name="x"><description>d</description><inputs><input name="i" from="y.output"/></inputs></task>
-			<task name="y"><description>d</description></task></steps></task>`, `no step named "y" finishes before`},
-		{`<task name="a" type="sequential"><description>d</description><steps>
-			<task name="x"><description>d</description><inputs><input name="i" from="a.output"/></inputs></task></steps></task>`, `no step named "a"`},
-		{`<task name="a" type="sequential"><description>d</description><steps>
-			<task name="x"><description>d</description></task>
-			<task name="y"><description>d</description><inputs><input name="i" from="x.stdout"/></inputs></task></steps></task>`, `unknown field "stdout"`},
-		{`<task name="a" type="sequential"><description>d</description><steps>
-			<task name="x"><description>d</description></task><task name="x"><description>d</description></task></steps></task>`, `two tasks are named "x"`},
+	task := func(name string, from ...string) *template.Task {
+		t := &template.Task{Name: name, Type: "atomic", Description: "d"}
+		for i, f := range from {
+			t.Inputs = append(t.Inputs, template.Input{Name: fmt.Sprintf("i%d", i), From: f})
+		}
+		return t
+	}
+	seq := func(name string, steps ...*template.Task) *template.Task {
+		return &template.Task{Name: name, Type: "sequential", Description: "d", Steps: steps}
+	}
+	for _, tc := range []struct {
+		root *template.Task
+		want string
+	}{
+		{seq("a", task("x", "y.output"), task("y")), `no step named "y" finishes before`},
+		{seq("a", task("x", "a.output")), `no step named "a"`},
+		{seq("a", seq("b", task("x", "b.files"))), `no step named "b"`},
+		{seq("a", task("x"), task("y", "x.stdout")), `unknown field "stdout"`},
+		{seq("a", task("x"), task("y", "x.output.more")), `output has no fields`},
+		{seq("a", task("x"), task("x")), `two tasks are named "x"`},
+		{&template.Task{Name: "a", Type: "atomic", Description: "d", Steps: []*template.Task{task("x")}}, "only a sequential task has steps"},
 	} {
-		err := workflow.Check(parse(t, tc.src))
+		err := workflow.Check(tc.root)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Check = %v, want %q", err, tc.want)
 		}
+	}
+	if err := workflow.Check(seq("a", seq("b", task("x")), task("y", "x.notes.k", "b.parsed.a.0", "x.files"))); err != nil {
+		t.Errorf("Check of a valid plan: %v", err)
 	}
 }
 
@@ -594,7 +610,7 @@ func TestMissingInput(t *testing.T) {
 	src := `<task name="a" type="sequential"><description>d</description><steps>
 		<task name="x"><description>{{area}}</description><inputs><input name="area"/></inputs></task></steps></task>`
 	_, err := workflow.Run(context.Background(), parse(t, src), options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
-	var ie *workflow.InputError
+	var ie *template.InputError
 	if !errors.As(err, &ie) || ie.Task != "x" || ie.Input != "area" {
 		t.Fatalf("Run = %v, want an InputError for x's area", err)
 	}
@@ -648,5 +664,62 @@ func TestExecutorPath(t *testing.T) {
 	}
 	if ids, _ := workflow.Runs(runs); len(ids) != 1 {
 		t.Errorf("runs %q; a missing executor should not start a run", ids)
+	}
+}
+
+const scoped = `<task name="outer" type="sequential">
+  <description>d</description>
+  <inputs><input name="area" default="src"/></inputs>
+  <steps>
+    <task name="first"><description>d</description><output_format type="json"/></task>
+    <task name="inner" type="sequential"><description>d</description>
+      <inputs><input name="sum" from="first.notes.summary"/></inputs>
+      <steps>
+        <task name="a"><description>A {{area}} {{sum}}</description></task>
+        <task name="b"><description>B {{area}}</description><inputs><input name="area" default="docs"/></inputs></task>
+      </steps>
+    </task>
+  </steps>
+</task>`
+
+func TestScopes(t *testing.T) {
+	for _, tc := range []struct {
+		vars map[string]string
+		a, b string
+	}{
+		{nil, "A src first saw 0 files", "B docs"},
+		{map[string]string{"area": "x"}, "A x first saw 0 files", "B x"},
+	} {
+		project, runs := setup(t)
+		opt := options(&fake{dir: project}, project, runs, script(t, "notes.sh"))
+		opt.Vars = tc.vars
+		rec, err := workflow.Run(context.Background(), parse(t, scoped), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := rec.Step("a"), rec.Step("b")
+		if !strings.Contains(a.Prompt, "<description>"+tc.a+"</description>") || !strings.Contains(b.Prompt, "<description>"+tc.b+"</description>") {
+			t.Errorf("vars %v: prompts\n%s\n%s", tc.vars, a.Prompt, b.Prompt)
+		}
+		// Preview gives Bind what the run gave it.
+		got, err := workflow.LoadRun(runs, rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tf, _ := template.Parse("test.xml", []byte(scoped))
+		for _, name := range []string{"a", "b"} {
+			step := tf.Lookup(name)
+			vars, _, err := got.Preview(step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound, err := step.Bind(vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := rec.Step(name).Inputs; fmt.Sprint(bound.Vars()) != fmt.Sprint(want) {
+				t.Errorf("Preview(%s) binds %v, the run bound %v", name, bound.Vars(), want)
+			}
+		}
 	}
 }

@@ -109,6 +109,11 @@ type Options struct {
 	Now func() time.Time
 }
 
+// InputError is a required input that nothing sets (no --var, no default,
+// no from, no input of that name around the task). Run returns it, with the
+// input's file:line:col, before anything starts.
+type InputError = template.InputError
+
 // StepError is the error of a run that did not finish: a step failed, timed
 // out or was interrupted. Run holds every step's result so far.
 type StepError struct {
@@ -123,8 +128,12 @@ func (e *StepError) Unwrap() error { return e.Err }
 // Run runs root, a sequential task (an atomic task runs as a one-step
 // workflow), and returns its record. The record is returned with a nil error
 // when every step succeeded, with a *StepError when a step failed, timed out
-// or was interrupted, and is nil when the run could not start (an invalid
-// plan, a missing required input of root, an unwritable RunsDir).
+// or was interrupted (errors.Is(err, ErrTimeout) for a timeout,
+// context.Canceled for an interruption), and is nil when the run could not
+// start: an invalid plan (see Check), a missing required input (an
+// *InputError), an executor that is not found (wrapping exec.ErrNotFound), or
+// a RunsDir that cannot hold the record. A dry run returns a record with
+// status "planned" and writes nothing.
 func Run(ctx context.Context, root *template.Task, opt Options) (*Record, error) {
 	if root == nil {
 		return nil, errors.New("workflow: no task")

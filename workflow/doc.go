@@ -72,6 +72,7 @@
 // context is cancelled (SIGINT, SIGTERM) ends as "interrupted". Files are
 // created through an [os.Root] opened on RunsDir, so nothing is written
 // outside RunsDir, even through a symbolic link. A dry run writes nothing.
-// run.json holds the --var values and the bound inputs of every step, in
-// clear text.
+// run.json holds the executor's command line, the --var values and the bound
+// inputs of every step, in clear text; run directories are created 0700 and
+// their files 0600.
 package workflow

@@ -35,7 +35,8 @@ const (
 //	the context document
 //	</context>
 //
-// Empty sections are left out. In a dry run the notes and output of an
+// A document that is already a <context> element (the XML style) is not
+// wrapped again. Empty sections are left out. In a dry run the notes and output of an
 // earlier step show as <pending: NAME.notes> and <pending: NAME.output>.
 func prompt(t *template.Task, hist []*StepResult, format string, document string) string {
 	var b strings.Builder
@@ -88,7 +89,12 @@ func prompt(t *template.Task, hist []*StepResult, format string, document string
 		}
 	}
 	b.WriteString("</task>\n")
-	if strings.TrimSpace(document) != "" {
+	switch d := strings.TrimSpace(document); {
+	case d == "":
+	case strings.HasPrefix(d, "<context"):
+		// contextgen's XML style is already a <context> element.
+		b.WriteString(withNewline(document))
+	default:
 		fmt.Fprintf(&b, "<context>\n%s</context>\n", withNewline(document))
 	}
 	return b.String()

@@ -146,7 +146,7 @@ func create(runsDir string, now time.Time) (*store, error) {
 	}
 	for range 16 {
 		id := newID(now)
-		err = root.Mkdir(id, 0o755)
+		err = root.Mkdir(id, 0o700)
 		if err == nil {
 			return &store{root: root, id: id}, nil
 		}
@@ -170,7 +170,7 @@ func (s *store) write(name string, data []byte) error {
 		var b [6]byte
 		_, _ = rand.Read(b[:])
 		tmp = filepath.Join(s.id, "."+name+"."+hex.EncodeToString(b[:])+".tmp")
-		f, err = s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err = s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}

@@ -723,3 +723,41 @@ func TestScopes(t *testing.T) {
 		}
 	}
 }
+
+func TestPromptContext(t *testing.T) {
+	project, runs := setup(t)
+	for _, tc := range []struct{ doc, want string }{
+		{`<context task="solo"><file path="/x"/></context>`, "</task>\n<context task=\"solo\"><file path=\"/x\"/></context>\n"},
+		{"## /x\n\ncontent\n", "</task>\n<context>\n## /x\n\ncontent\n</context>\n"},
+		{"", "</task>\n"},
+	} {
+		opt := options(nil, project, runs, nil)
+		opt.Assemble = func(context.Context, *template.Task, workflow.InheritMode, []string) (*workflow.Assembled, error) {
+			return &workflow.Assembled{Document: tc.doc}, nil
+		}
+		rec, err := workflow.Run(context.Background(), parse(t, `<task name="solo"><description>d</description></task>`), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := rec.Steps[0].Prompt; !strings.HasSuffix(p, tc.want) {
+			t.Errorf("document %q: prompt\n%s\nwant it to end with\n%s", tc.doc, p, tc.want)
+		}
+	}
+}
+
+func TestRecordPermissions(t *testing.T) {
+	project, runs := setup(t)
+	rec, err := workflow.Run(context.Background(), parse(t, `<task name="solo"><description>d</description></task>`),
+		options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(rec.Dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("run dir: %v %v, want 0700", fi.Mode(), err)
+	}
+	for _, name := range []string{"run.json", "01-solo.prompt.txt", "01-solo.output.txt"} {
+		if fi, err := os.Stat(filepath.Join(rec.Dir, name)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v, want 0600", name, err)
+		}
+	}
+}

@@ -54,9 +54,10 @@ type Stats struct {
 type Index struct {
 	dir string
 
-	mu  sync.RWMutex
-	st  *state
-	gen int64
+	mu    sync.RWMutex
+	st    *state
+	gen   int64
+	reset bool // the next Refresh starts from nothing
 }
 
 // state is one immutable loaded index.
@@ -125,7 +126,7 @@ var (
 	fieldB      = [nFields]float64{fContent: 0.75, fIdent: 0.5, fPath: 0.3, fName: 0.3}
 )
 
-const k1 = 1.2
+var k1 = 1.2
 
 func newState(docs []docInfo, text, path dict, size int64) *state {
 	st := &state{docs: docs, text: text, path: path, size: size}
@@ -240,6 +241,12 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if err != nil {
 		return stats, err
 	}
+	ix.mu.Lock()
+	if ix.reset {
+		old, warns = newState(nil, dict{}, dict{}, 0), nil
+		ix.reset = false
+	}
+	ix.mu.Unlock()
 	stats.Warnings = warns
 
 	var entries []walkEntry

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/contextgen/tokens"
+	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/template"
+)
+
+func assembleFlags(fs *pflag.FlagSet, o *opts) {
+	fs.StringVar(&o.task, "task", "", "assemble the task (or workflow step) named `NAME`")
+	fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable)")
+	fs.StringVar(&o.style, "style", "xml", "document style: xml, markdown or plain")
+	fs.BoolVar(&o.paths, "paths", false, "print only the absolute paths, one per line")
+	fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+	fs.IntVar(&o.maxFiles, "max-files", 0, "per-source file cap for this run (default 1000)")
+	fs.IntVar(&o.maxTokens, "max-tokens", 0, "token budget: leave out whole files that do not fit")
+	fs.Int64Var(&o.maxFileBytes, "max-file-bytes", 0, "cut each file's content at `N` bytes, with a marker")
+	fs.StringVar(&o.tokenizer, "tokenizer", "o200k_base", "count tokens with o200k_base, cl100k_base or none")
+	fs.BoolVar(&o.redactSecrets, "redact-secrets", false, "replace detected secrets instead of leaving the file out")
+	fs.StringVar(&o.runID, "run", "", "bind inputs from the outputs recorded in run `ID` (workflows)")
+}
+
+func assembleCmd() *command {
+	return &command{
+		name:  "assemble",
+		usage: "FILE|TASKNAME [--task NAME] [--var K=V]... [--style xml|markdown|plain] [--paths] [--strict]",
+		short: "resolve a task's file sources and print its context document",
+		long: `Resolves the task's literal paths and globs, command sources and description
+sources, reads each file through the path resolver, and prints the context
+document. Paths are absolute. Files that were considered and left out are
+reported as warnings with a stable code. A TASKNAME is looked up in
+<project>/.taskctl/tasks/*.xml.`,
+		examples: []string{
+			"taskctl assemble review.xml",
+			"taskctl assemble review --var area=src/api --style markdown",
+			"taskctl assemble review.xml --paths",
+			"taskctl assemble review.xml --max-tokens 50000 --output json",
+			"taskctl assemble flow.xml --task plan --run 20261122-104500-ab12",
+		},
+		flags: assembleFlags,
+		run:   runAssemble,
+	}
+}
+
+func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
+	if len(args) != 1 {
+		return nil, usageErr("assemble needs exactly one FILE or TASKNAME")
+	}
+	switch e.opts.style {
+	case "xml", "markdown", "plain":
+	default:
+		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
+	}
+	vars, err := parseVars(e.opts.vars)
+	if err != nil {
+		return nil, err
+	}
+	tf, byName, err := e.loadTemplate(args[0])
+	if err != nil {
+		return nil, err
+	}
+	t, err := pickTask(tf, byName, e.opts.task)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.project()
+	if err != nil {
+		return nil, err
+	}
+	cfg, _ := e.config()
+	if e.opts.style == "xml" && !e.flags.Changed("style") {
+		e.opts.style = cfg.Style
+	}
+	prev, err := e.preview(ctx, tf, t, vars)
+	if err != nil {
+		return nil, err
+	}
+	bound, err := t.Bind(mergeVars(prev.vars, vars))
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	opt, err := e.contextOptions(bound)
+	if err != nil {
+		return nil, err
+	}
+	opt.Inherited = prev.inherited
+	doc, err := contextgen.Assemble(ctx, bound, opt)
+	if err != nil {
+		return nil, err
+	}
+	e.saveCaches(opt)
+	for _, w := range doc.Warnings {
+		e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+	}
+	if err := e.strictCheck(); err != nil {
+		return nil, err
+	}
+	if !e.json() {
+		if e.opts.paths {
+			for _, f := range doc.Files {
+				fmt.Fprintln(e.stdout, f.Path)
+			}
+		} else if err := doc.Render(e.stdout, e.opts.style); err != nil {
+			return nil, err
+		}
+		e.summary(doc)
+	}
+	_ = p
+	return doc, nil
+}
+
+func mergeVars(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// contextOptions builds the assembly options from the settings.
+func (e *env) contextOptions(t *template.Task) (contextgen.Options, error) {
+	cfg, err := e.config()
+	if err != nil {
+		return contextgen.Options{}, err
+	}
+	p, err := e.project()
+	if err != nil {
+		return contextgen.Options{}, err
+	}
+	eff := t.EffectiveContext()
+	opt := contextgen.Options{
+		Project: p,
+		Shell: contextgen.ShellLimits{
+			Timeout:  cfg.CommandTimeout,
+			MaxBytes: cfg.CommandMaxBytes,
+			MaxLines: cfg.CommandMaxLines,
+		},
+		Index:         e.openIndex,
+		Inherit:       eff.Inherit,
+		Fresh:         eff.Fresh == "enabled",
+		FreshQuery:    freshQuery(t),
+		MaxTokens:     cfg.MaxTokens,
+		MaxFileBytes:  cfg.DocFileBytes,
+		RedactSecrets: cfg.RedactSecrets,
+		AllowSecrets:  !cfg.ScanSecrets,
+	}
+	// The template may only narrow the budget.
+	if eff.MaxTokens > 0 && (opt.MaxTokens == 0 || eff.MaxTokens < opt.MaxTokens) {
+		opt.MaxTokens = eff.MaxTokens
+	}
+	if cfg.Tokenizer != "none" {
+		c, err := tokens.New(cfg.Tokenizer)
+		if err != nil {
+			return opt, usageErr("%v", err)
+		}
+		opt.Counter = c
+		if dir, err := p.EnsureWorkspace("cache", "tokens"); err == nil {
+			opt.Cache = tokens.OpenCache(dir)
+		} else {
+			e.warn(warning{Code: "WORKSPACE_UNAVAILABLE", Message: fmt.Sprintf("token cache off: %v", err)})
+		}
+		if e.meta == nil {
+			e.meta = map[string]any{}
+		}
+		e.meta["tokenizer"] = c.Name()
+	} else if opt.MaxTokens > 0 {
+		return opt, usageErr("a token budget needs a tokenizer (not --tokenizer none)")
+	}
+	if cfg.Audit {
+		opt.Audit = e.auditor(t.Name)
+	}
+	return opt, nil
+}
+
+// freshQuery is the task's description plus the values of inputs marked
+// relevant.
+func freshQuery(t *template.Task) string {
+	q := t.Description
+	vals := t.Vars()
+	for _, in := range t.Inputs {
+		if in.Relevant && vals[in.Name] != "" {
+			q += "\n" + vals[in.Name]
+		}
+	}
+	return q
+}
+
+func (e *env) saveCaches(opt contextgen.Options) {
+	if opt.Cache != nil {
+		if err := opt.Cache.Save(); err != nil {
+			e.warn(warning{Code: "CACHE_NOT_SAVED", Message: err.Error()})
+		}
+	}
+	if e.audit != nil {
+		e.audit.close()
+	}
+}
+
+// openIndex opens the lexical index and refreshes it (built on first use).
+func (e *env) openIndex(ctx context.Context) (*memory.Index, error) {
+	ix, _, err := e.index(ctx, false, nil)
+	return ix, err
+}
+
+// summary prints one line on stderr after assemble when stderr is a terminal.
+func (e *env) summary(doc *contextgen.Document) {
+	f, ok := e.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return
+	}
+	tok := ""
+	if doc.Totals.Tokens != nil {
+		tok = fmt.Sprintf(", %d tokens (%s)", *doc.Totals.Tokens, doc.Tokenizer)
+	}
+	msg := fmt.Sprintf("%d files, %d bytes%s, %d warnings, %s", doc.Totals.Files, doc.Totals.Bytes, tok,
+		len(e.warnings), time.Since(e.start).Round(time.Millisecond))
+	if e.color() {
+		msg = "\x1b[2m" + msg + "\x1b[0m"
+	}
+	fmt.Fprintln(e.stderr, msg)
+}
+
+// color reports whether stderr may be colored: a terminal, and NO_COLOR unset.
+func (e *env) color() bool {
+	if e.getenv("NO_COLOR") != "" || e.getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := e.stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// auditLog appends one JSON line per file read to .taskctl/audit.jsonl.
+type auditLog struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func (a *auditLog) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.f != nil {
+		a.f.Close()
+		a.f = nil
+	}
+}
+
+func (e *env) auditor(task string) func(path, source string) {
+	p, err := e.project()
+	if err != nil {
+		return nil
+	}
+	dir, err := p.EnsureWorkspace()
+	if err != nil {
+		e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: err.Error()})
+		return nil
+	}
+	f, err := openAppendNoFollow(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: err.Error()})
+		return nil
+	}
+	e.audit = &auditLog{f: f}
+	cmd := e.cmd.name
+	return func(path, source string) {
+		line, _ := json.Marshal(map[string]string{
+			"time": time.Now().UTC().Format(time.RFC3339Nano), "command": cmd,
+			"task": task, "source": source, "path": path,
+		})
+		e.audit.mu.Lock()
+		defer e.audit.mu.Unlock()
+		if e.audit.f != nil {
+			e.audit.f.Write(append(line, '\n'))
+		}
+	}
+}
+
+// openAppendNoFollow opens path for appending, creating it, and refuses a
+// symlink in its place.
+func openAppendNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+}

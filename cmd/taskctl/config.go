@@ -1,0 +1,425 @@
+package main
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/schema"
+)
+
+// settings is the effective configuration: built-in defaults, then the user's
+// config, the project's config, --config, then flags. sources records which of
+// those set each key.
+type settings struct {
+	Markers        []string
+	AllowedRoots   []string
+	Exclude        []string
+	Sensitive      []string
+	AllowSensitive bool
+	MaxFileBytes   int64 // policy: files larger than this are not read
+	MaxFiles       int
+
+	Style         string
+	Tokenizer     string
+	MaxTokens     int
+	DocFileBytes  int64 // assemble: per-file content cap (0 = none)
+	ScanSecrets   bool
+	RedactSecrets bool
+
+	CommandTimeout  time.Duration
+	CommandMaxBytes int64
+	CommandMaxLines int
+
+	Executor    string
+	StepTimeout time.Duration
+
+	Audit bool
+
+	sources map[string]string
+	files   []string
+}
+
+func defaultSettings() *settings {
+	pol := project.DefaultPolicy()
+	s := &settings{
+		MaxFileBytes:    pol.MaxFileBytes,
+		MaxFiles:        pol.MaxFiles,
+		Style:           "xml",
+		Tokenizer:       "o200k_base",
+		ScanSecrets:     true,
+		CommandTimeout:  10 * time.Second,
+		CommandMaxBytes: 1 << 20,
+		CommandMaxLines: 10000,
+		StepTimeout:     10 * time.Minute,
+		sources:         map[string]string{},
+	}
+	for _, k := range configKeys {
+		s.sources[k] = "default"
+	}
+	return s
+}
+
+var configKeys = []string{
+	"project.marker", "policy.allowed_root", "policy.exclude", "policy.sensitive",
+	"policy.allow_sensitive", "policy.max_file_bytes", "policy.max_files",
+	"assemble.style", "assemble.tokenizer", "assemble.max_tokens", "assemble.max_file_bytes",
+	"assemble.scan_secrets", "assemble.redact_secrets",
+	"command.timeout", "command.max_output_bytes", "command.max_output_lines",
+	"run.executor", "run.step_timeout", "audit",
+}
+
+func (s *settings) policy() project.Policy {
+	pol := project.DefaultPolicy()
+	pol.MaxFileBytes = s.MaxFileBytes
+	pol.MaxFiles = s.MaxFiles
+	pol.Sensitive = append(pol.Sensitive, s.Sensitive...)
+	pol.AllowSensitive = s.AllowSensitive
+	pol.Exclude = append(pol.Exclude, s.Exclude...)
+	pol.ExtraRoots = append(pol.ExtraRoots, s.AllowedRoots...)
+	return pol
+}
+
+// configFile mirrors config.xsd. Pointers tell "absent" from "zero".
+type configFile struct {
+	XMLName xml.Name `xml:"config"`
+	Project *struct {
+		Marker []string `xml:"marker"`
+	} `xml:"project"`
+	Policy *struct {
+		AllowedRoot    []string `xml:"allowed_root"`
+		Exclude        []string `xml:"exclude"`
+		Sensitive      []string `xml:"sensitive"`
+		AllowSensitive *bool    `xml:"allow_sensitive"`
+		MaxFileBytes   *int64   `xml:"max_file_bytes"`
+		MaxFiles       *int     `xml:"max_files"`
+	} `xml:"policy"`
+	Assemble *struct {
+		Style         *string `xml:"style"`
+		Tokenizer     *string `xml:"tokenizer"`
+		MaxTokens     *int    `xml:"max_tokens"`
+		MaxFileBytes  *int64  `xml:"max_file_bytes"`
+		ScanSecrets   *bool   `xml:"scan_secrets"`
+		RedactSecrets *bool   `xml:"redact_secrets"`
+	} `xml:"assemble"`
+	Command *struct {
+		Timeout        *int   `xml:"timeout"`
+		MaxOutputBytes *int64 `xml:"max_output_bytes"`
+		MaxOutputLines *int   `xml:"max_output_lines"`
+	} `xml:"command"`
+	Run *struct {
+		Executor    *string `xml:"executor"`
+		StepTimeout *int    `xml:"step_timeout"`
+	} `xml:"run"`
+	Audit *bool `xml:"audit"`
+}
+
+// apply merges one config file over s.
+func (s *settings) apply(path string, c *configFile) {
+	set := func(key string) { s.sources[key] = path }
+	if c.Project != nil && len(c.Project.Marker) > 0 {
+		s.Markers = append(s.Markers, c.Project.Marker...)
+		set("project.marker")
+	}
+	if p := c.Policy; p != nil {
+		for _, r := range p.AllowedRoot {
+			if !filepath.IsAbs(r) {
+				r = filepath.Join(filepath.Dir(path), r)
+			}
+			s.AllowedRoots = append(s.AllowedRoots, filepath.Clean(r))
+			set("policy.allowed_root")
+		}
+		if len(p.Exclude) > 0 {
+			s.Exclude = append(s.Exclude, p.Exclude...)
+			set("policy.exclude")
+		}
+		if len(p.Sensitive) > 0 {
+			s.Sensitive = append(s.Sensitive, p.Sensitive...)
+			set("policy.sensitive")
+		}
+		if p.AllowSensitive != nil {
+			s.AllowSensitive = *p.AllowSensitive
+			set("policy.allow_sensitive")
+		}
+		if p.MaxFileBytes != nil {
+			s.MaxFileBytes = *p.MaxFileBytes
+			set("policy.max_file_bytes")
+		}
+		if p.MaxFiles != nil {
+			s.MaxFiles = *p.MaxFiles
+			set("policy.max_files")
+		}
+	}
+	if a := c.Assemble; a != nil {
+		if a.Style != nil {
+			s.Style = *a.Style
+			set("assemble.style")
+		}
+		if a.Tokenizer != nil {
+			s.Tokenizer = *a.Tokenizer
+			set("assemble.tokenizer")
+		}
+		if a.MaxTokens != nil {
+			s.MaxTokens = *a.MaxTokens
+			set("assemble.max_tokens")
+		}
+		if a.MaxFileBytes != nil {
+			s.DocFileBytes = *a.MaxFileBytes
+			set("assemble.max_file_bytes")
+		}
+		if a.ScanSecrets != nil {
+			s.ScanSecrets = *a.ScanSecrets
+			set("assemble.scan_secrets")
+		}
+		if a.RedactSecrets != nil {
+			s.RedactSecrets = *a.RedactSecrets
+			set("assemble.redact_secrets")
+		}
+	}
+	if c2 := c.Command; c2 != nil {
+		if c2.Timeout != nil {
+			s.CommandTimeout = time.Duration(*c2.Timeout) * time.Second
+			set("command.timeout")
+		}
+		if c2.MaxOutputBytes != nil {
+			s.CommandMaxBytes = *c2.MaxOutputBytes
+			set("command.max_output_bytes")
+		}
+		if c2.MaxOutputLines != nil {
+			s.CommandMaxLines = *c2.MaxOutputLines
+			set("command.max_output_lines")
+		}
+	}
+	if r := c.Run; r != nil {
+		if r.Executor != nil {
+			s.Executor = *r.Executor
+			set("run.executor")
+		}
+		if r.StepTimeout != nil {
+			s.StepTimeout = time.Duration(*r.StepTimeout) * time.Second
+			set("run.step_timeout")
+		}
+	}
+	if c.Audit != nil {
+		s.Audit = *c.Audit
+		set("audit")
+	}
+}
+
+// userConfigPath is $XDG_CONFIG_HOME/taskctl/config.xml (or ~/.config/…).
+func (e *env) userConfigPath() string {
+	if x := e.getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "taskctl", "config.xml")
+	}
+	if h := e.getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config", "taskctl", "config.xml")
+	}
+	return ""
+}
+
+// config loads the effective settings once. The project's config is found
+// from the project dir, which is detected without opening the project.
+func (e *env) config() (*settings, error) {
+	if e.cfg != nil {
+		return e.cfg, nil
+	}
+	s := defaultSettings()
+	load := func(path string, required bool) error {
+		if path == "" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && !required {
+				return nil
+			}
+			if errors.Is(err, fs.ErrNotExist) {
+				return usageErr("--config %s: no such file", path)
+			}
+			return fmt.Errorf("read config: %w", err)
+		}
+		if err := schema.Config().Validate(path, data); err != nil {
+			var ve *schema.ValidationError
+			if errors.As(err, &ve) {
+				var probs []problem
+				for _, p := range ve.Problems {
+					probs = append(probs, problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg})
+				}
+				ce := e.invalid(path, probs).(*cliError)
+				ce.code = "CONFIG_INVALID"
+				return ce
+			}
+			return err
+		}
+		var cf configFile
+		if err := xml.Unmarshal(data, &cf); err != nil {
+			return codedErr("CONFIG_INVALID", exitUsage, "%s: %v", path, err)
+		}
+		s.apply(path, &cf)
+		s.files = append(s.files, path)
+		return nil
+	}
+	if err := load(e.userConfigPath(), false); err != nil {
+		return nil, err
+	}
+	projDir := e.opts.projectDir
+	if projDir == "" {
+		// Markers from the user config take part in detection.
+		d, _, err := project.Detect(e.workingDir, s.Markers)
+		if err == nil {
+			projDir = d
+		}
+	}
+	if projDir != "" {
+		if err := load(filepath.Join(projDir, ".taskctl", "config.xml"), false); err != nil {
+			return nil, err
+		}
+	}
+	if e.opts.config != "" {
+		p := e.opts.config
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.workingDir, p)
+		}
+		if err := load(p, true); err != nil {
+			return nil, err
+		}
+	}
+	e.applyFlags(s)
+	e.cfg = s
+	return s, nil
+}
+
+// applyFlags lets flags override the files.
+func (e *env) applyFlags(s *settings) {
+	if e.flags == nil {
+		return
+	}
+	changed := func(name string) bool { return e.flags.Lookup(name) != nil && e.flags.Changed(name) }
+	if changed("max-files") {
+		s.MaxFiles = e.opts.maxFiles
+		s.sources["policy.max_files"] = "flag --max-files"
+	}
+	if changed("style") {
+		s.Style = e.opts.style
+		s.sources["assemble.style"] = "flag --style"
+	}
+	if changed("tokenizer") {
+		s.Tokenizer = e.opts.tokenizer
+		s.sources["assemble.tokenizer"] = "flag --tokenizer"
+	}
+	if changed("max-tokens") {
+		s.MaxTokens = e.opts.maxTokens
+		s.sources["assemble.max_tokens"] = "flag --max-tokens"
+	}
+	if changed("max-file-bytes") {
+		s.DocFileBytes = e.opts.maxFileBytes
+		s.sources["assemble.max_file_bytes"] = "flag --max-file-bytes"
+	}
+	if changed("redact-secrets") {
+		s.RedactSecrets = e.opts.redactSecrets
+		s.sources["assemble.redact_secrets"] = "flag --redact-secrets"
+	}
+	if changed("executor") {
+		s.Executor = e.opts.executor
+		s.sources["run.executor"] = "flag --executor"
+	}
+	if changed("timeout") {
+		s.StepTimeout = e.opts.timeout
+		s.sources["run.step_timeout"] = "flag --timeout"
+	}
+}
+
+// values lists the effective settings as key → printable value.
+func (s *settings) values() map[string]any {
+	return map[string]any{
+		"project.marker":           s.Markers,
+		"policy.allowed_root":      s.AllowedRoots,
+		"policy.exclude":           s.Exclude,
+		"policy.sensitive":         s.Sensitive,
+		"policy.allow_sensitive":   s.AllowSensitive,
+		"policy.max_file_bytes":    s.MaxFileBytes,
+		"policy.max_files":         s.MaxFiles,
+		"assemble.style":           s.Style,
+		"assemble.tokenizer":       s.Tokenizer,
+		"assemble.max_tokens":      s.MaxTokens,
+		"assemble.max_file_bytes":  s.DocFileBytes,
+		"assemble.scan_secrets":    s.ScanSecrets,
+		"assemble.redact_secrets":  s.RedactSecrets,
+		"command.timeout":          s.CommandTimeout.String(),
+		"command.max_output_bytes": s.CommandMaxBytes,
+		"command.max_output_lines": s.CommandMaxLines,
+		"run.executor":             s.Executor,
+		"run.step_timeout":         s.StepTimeout.String(),
+		"audit":                    s.Audit,
+	}
+}
+
+func configCmd() *command {
+	return &command{
+		name:  "config",
+		usage: "",
+		short: "print the effective configuration and where each value came from",
+		long: `Configuration is read, lowest precedence first, from built-in defaults, the
+user's $XDG_CONFIG_HOME/taskctl/config.xml, the project's .taskctl/config.xml,
+the file named by --config, and flags. A template may only narrow the policy.
+Config files are validated against 'taskctl schema config'.`,
+		examples: []string{"taskctl config", "taskctl config --output json"},
+		run: func(ctx context.Context, e *env, args []string) (any, error) {
+			if len(args) > 0 {
+				return nil, usageErr("config takes no arguments")
+			}
+			s, err := e.config()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := e.project(); err != nil {
+				return nil, err
+			}
+			vals := s.values()
+			if e.meta == nil {
+				e.meta = map[string]any{}
+			}
+			e.meta["config_sources"] = s.sources
+			if !e.json() {
+				for _, k := range configKeys {
+					fmt.Fprintf(e.stdout, "%-26s %-24s # %s\n", k, printable(vals[k]), s.sources[k])
+				}
+			}
+			files := s.files
+			if files == nil {
+				files = []string{}
+			}
+			return map[string]any{"values": vals, "sources": s.sources, "files": files}, nil
+		},
+	}
+}
+
+func printable(v any) string {
+	switch x := v.(type) {
+	case []string:
+		if len(x) == 0 {
+			return "[]"
+		}
+		return strings.Join(x, ",")
+	case string:
+		if x == "" {
+			return `""`
+		}
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+var _ = pflag.ContinueOnError

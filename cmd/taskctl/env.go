@@ -1,0 +1,183 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
+)
+
+// env is one invocation's environment: streams, flags, the warnings gathered
+// so far and what the envelope's meta reports.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	start          time.Time
+	opts           opts
+	cmd            *command
+	flags          *pflag.FlagSet
+
+	workingDir  string
+	projectRoot string
+	proj        *project.Project
+	cfg         *settings
+	ix          *memory.Index
+	audit       *auditLog
+	warnings    []warning
+	meta        map[string]any
+}
+
+// warning is one entry of the envelope's warnings list.
+type warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Path    string `json:"path,omitempty"`
+}
+
+func (e *env) warn(w warning) { e.warnings = append(e.warnings, w) }
+
+func (e *env) json() bool { return e.opts.output == "json" }
+
+// setup resolves the working dir. A missing --cwd is a usage error.
+func (e *env) setup() error {
+	wd := e.opts.cwd
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return fmt.Errorf("working dir: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		return usageErr("--cwd %s: %v", wd, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return usageErr("--cwd %s: no such directory", wd)
+	}
+	if !st.IsDir() {
+		return usageErr("--cwd %s: not a directory", wd)
+	}
+	e.workingDir = abs
+	if e.opts.projectDir != "" {
+		p, err := filepath.Abs(filepath.Join(abs, e.opts.projectDir))
+		if filepath.IsAbs(e.opts.projectDir) {
+			p, err = filepath.Clean(e.opts.projectDir), nil
+		}
+		if err != nil {
+			return usageErr("--project-dir %s: %v", e.opts.projectDir, err)
+		}
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			return usageErr("--project-dir %s: no such directory", e.opts.projectDir)
+		}
+		e.opts.projectDir = p
+		// Without --cwd, a working dir outside the given project would make
+		// every relative path resolve outside it: work from the project dir.
+		if e.opts.cwd == "" && !within(e.workingDir, p) {
+			e.workingDir = p
+		}
+	}
+	return nil
+}
+
+// within reports whether dir lies in root (or is root), by path components
+// after evaluating symlinks.
+func within(dir, root string) bool {
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// strictCheck fails under --strict when there are warnings (exit 3).
+func (e *env) strictCheck() error {
+	if e.opts.strict && len(e.warnings) > 0 {
+		return &cliError{code: "STRICT_WARNINGS", exit: exitPartial,
+			msg: fmt.Sprintf("%d warning(s) under --strict", len(e.warnings))}
+	}
+	return nil
+}
+
+type envelope struct {
+	OK       bool       `json:"ok"`
+	Data     any        `json:"data"`
+	Error    *errorBody `json:"error"`
+	Warnings []warning  `json:"warnings"`
+	Meta     any        `json:"meta"`
+}
+
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Details any    `json:"details,omitempty"`
+}
+
+// finish prints the outcome and returns the exit code. In json mode it prints
+// exactly one envelope on stdout; in text mode warnings and the error go to
+// stderr.
+func (e *env) finish(data any, err error) int {
+	if err == nil {
+		err = e.strictCheck()
+	}
+	var ce *cliError
+	code := exitOK
+	if err != nil {
+		ce = classify(err)
+		code = ce.exit
+	}
+	if e.json() {
+		meta := map[string]any{
+			"cwd":          e.workingDir,
+			"project_root": e.projectRoot,
+			"duration_ms":  time.Since(e.start).Milliseconds(),
+			"tool_version": toolVersion(),
+		}
+		for k, v := range e.meta {
+			meta[k] = v
+		}
+		env := envelope{OK: err == nil, Data: data, Warnings: e.warnings, Meta: meta}
+		if env.Warnings == nil {
+			env.Warnings = []warning{}
+		}
+		if ce != nil {
+			env.Data = nil
+			env.Error = &errorBody{Code: ce.code, Message: ce.msg, Details: ce.details}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if encErr := enc.Encode(env); encErr != nil {
+			fmt.Fprintf(e.stderr, "taskctl: write json: %v\n", encErr)
+			return exitError
+		}
+		return code
+	}
+	for _, w := range e.warnings {
+		if w.Path != "" {
+			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s: %s\n", w.Code, w.Path, w.Message)
+		} else {
+			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, w.Message)
+		}
+	}
+	if ce != nil && !ce.reported {
+		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.msg)
+		if ce.exit == exitUsage && ce.code == "ARG_INVALID" && e.cmd != nil {
+			fmt.Fprintf(e.stderr, "usage: taskctl %s %s\n", e.cmd.name, e.cmd.usage)
+		}
+	}
+	return code
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/taskctl/taskctl/contextgen"
+)
+
+func execCmd() *command {
+	return &command{
+		name:  "exec",
+		usage: "'COMMAND' [--var K=V]... [--strict]",
+		short: "run a command exactly as a template's <command> would and print the paths it selects",
+		long: `Runs COMMAND in taskctl's restricted read-only interpreter (real shell syntax;
+pipes, &&, ||, if/for, $(...); in-process find, grep, ls, cat, head, tail, wc,
+sort, uniq, cut, tr, sed, xargs, basename, dirname, echo, printf and
+git ls-files) from the working dir, resolves every line it prints against the
+dir the command ran in, and prints the absolute paths that pass the policy.
+Writes, redirections other than to /dev/null, eval, exec, background jobs and
+paths outside the project are refused. Inputs given with --var are shell
+variables ($name), never shell syntax.`,
+		examples: []string{
+			`taskctl exec 'find ./src -name "*.py" | grep -v __pycache__'`,
+			`taskctl exec 'git ls-files "*.go"'`,
+			`taskctl exec 'grep -rl TODO $area' --var area=src`,
+			`taskctl exec 'grep -rlZ TODO .' --output json`,
+		},
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.StringArrayVar(&o.vars, "var", nil, "set shell variable `KEY=VALUE` (repeatable)")
+			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+		},
+		run: func(ctx context.Context, e *env, args []string) (any, error) {
+			if len(args) != 1 {
+				return nil, usageErr("exec needs exactly one COMMAND (quote it)")
+			}
+			vars, err := parseVars(e.opts.vars)
+			if err != nil {
+				return nil, err
+			}
+			cfg, err := e.config()
+			if err != nil {
+				return nil, err
+			}
+			p, err := e.project()
+			if err != nil {
+				return nil, err
+			}
+			res, ws, err := contextgen.RunCommand(ctx, p, args[0], vars, contextgen.ShellLimits{
+				Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
+			})
+			if err != nil {
+				// A command that cannot run at all is this command's failure,
+				// not a warning: exit 2 with COMMAND_DENIED (or 1 otherwise).
+				ce := &cliError{code: ws[0].Code, exit: exitError, msg: err.Error()}
+				if ce.code == "COMMAND_DENIED" {
+					ce.exit = exitUsage
+				}
+				return nil, ce
+			}
+			for _, w := range ws {
+				e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+			}
+			paths := []string{}
+			seen := map[string]bool{}
+			for _, rec := range res.Records {
+				c, w := p.ResolveFrom(rec.Dir, rec.Text)
+				if w != nil {
+					e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+					continue
+				}
+				if !seen[c.Path] {
+					seen[c.Path] = true
+					paths = append(paths, c.Path)
+				}
+			}
+			if err := e.strictCheck(); err != nil {
+				return nil, err
+			}
+			if !e.json() {
+				for _, path := range paths {
+					fmt.Fprintln(e.stdout, path)
+				}
+			}
+			return map[string]any{"command": args[0], "paths": paths, "exit_status": res.ExitStatus}, nil
+		},
+	}
+}

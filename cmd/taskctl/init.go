@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+)
+
+const initGitignore = `# taskctl's own state. config.xml and tasks/ are yours to commit.
+index/
+runs/
+cache/
+audit.jsonl
+`
+
+const initConfig = `<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Project configuration for taskctl. Every element is optional; see
+  'taskctl schema config' for all of them and 'taskctl config' for the
+  effective values and where each came from.
+-->
+<config>
+  <policy>
+    <!-- Globs (relative to the project dir) never put in a context. -->
+    <!-- <exclude>vendor/**</exclude> -->
+    <!-- <max_files>1000</max_files> -->
+  </policy>
+  <assemble>
+    <style>xml</style>
+    <tokenizer>o200k_base</tokenizer>
+    <!-- <max_tokens>100000</max_tokens> -->
+  </assemble>
+  <command>
+    <timeout>10</timeout>
+  </command>
+  <!-- Log every file read to .taskctl/audit.jsonl. -->
+  <audit>false</audit>
+</config>
+`
+
+const initTask = `<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  An example task library. Run it with:
+    taskctl assemble example --var area=src
+  and see the files it selects with --paths. 'taskctl schema' prints every
+  element and attribute a template may use.
+-->
+<tasks>
+  <task name="example">
+    <description>Review the code under {{area}} for error handling</description>
+    <instructions>Point out errors that are ignored or lose context.</instructions>
+    <inputs>
+      <input name="area" default=".">directory to review, relative to the project</input>
+    </inputs>
+    <!-- Literal paths and globs: globs like src/**/*.go are relative to the project dir;
+         ./x and ../x are relative to where you run taskctl. -->
+    <file_paths>
+      <path>README*</path>
+    </file_paths>
+    <!-- A read-only shell command that prints paths. Inputs are shell variables. -->
+    <file_paths source="command">
+      <command>find "$area" -type f -name '*.go' | grep -v _test.go | head -n 20</command>
+    </file_paths>
+    <!-- Files that match a natural-language description in the lexical index. -->
+    <file_paths source="description" limit="5">
+      <description>error handling and wrapping</description>
+    </file_paths>
+  </task>
+</tasks>
+`
+
+func initCmd() *command {
+	return &command{
+		name:  "init",
+		usage: "[--force]",
+		short: "scaffold .taskctl/ (config.xml, tasks/ with an example, .gitignore) in the project",
+		long: `Creates <project>/.taskctl/ with a commented config.xml, a tasks/ folder holding
+an example task library, and a .gitignore that keeps taskctl's own state
+(index, runs, caches) out of version control. Existing files are kept unless
+--force is given. Nothing is written outside .taskctl/.`,
+		examples: []string{"taskctl init", "taskctl --project-dir ~/src/app init"},
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.BoolVar(&o.force, "force", false, "overwrite existing files")
+		},
+		run: func(ctx context.Context, e *env, args []string) (any, error) {
+			if len(args) > 0 {
+				return nil, usageErr("init takes no arguments")
+			}
+			p, err := e.project()
+			if err != nil {
+				return nil, err
+			}
+			root, err := os.OpenRoot(p.Dir())
+			if err != nil {
+				return nil, err
+			}
+			defer root.Close()
+			for _, d := range []string{".taskctl", ".taskctl/tasks"} {
+				if err := root.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return nil, fmt.Errorf("init: %w", err)
+				}
+				if st, err := root.Lstat(d); err != nil || !st.IsDir() {
+					return nil, fmt.Errorf("init: %s is not a directory", filepath.Join(p.Dir(), d))
+				}
+			}
+			files := []struct{ name, body string }{
+				{".taskctl/.gitignore", initGitignore},
+				{".taskctl/config.xml", initConfig},
+				{".taskctl/tasks/example.xml", initTask},
+			}
+			type result struct {
+				Path   string `json:"path"`
+				Status string `json:"status"`
+			}
+			var out []result
+			for _, f := range files {
+				abs := filepath.Join(p.Dir(), filepath.FromSlash(f.name))
+				flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+				if e.opts.force {
+					flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+				}
+				if st, err := root.Lstat(f.name); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+					return nil, fmt.Errorf("init: %s is a symlink; refusing to write through it", abs)
+				}
+				w, err := root.OpenFile(f.name, flag, 0o644)
+				if errors.Is(err, fs.ErrExist) {
+					out = append(out, result{abs, "kept"})
+					continue
+				}
+				if err != nil {
+					return nil, fmt.Errorf("init: %w", err)
+				}
+				_, werr := w.WriteString(f.body)
+				if cerr := w.Close(); werr == nil {
+					werr = cerr
+				}
+				if werr != nil {
+					return nil, fmt.Errorf("init: %w", werr)
+				}
+				out = append(out, result{abs, "created"})
+			}
+			if !e.json() {
+				for _, r := range out {
+					fmt.Fprintf(e.stdout, "%s: %s\n", r.Path, r.Status)
+				}
+			}
+			return map[string]any{"workspace": p.Workspace(), "files": out}, nil
+		},
+	}
+}

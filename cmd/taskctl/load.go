@@ -1,0 +1,231 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/schema"
+	"github.com/taskctl/taskctl/template"
+)
+
+// project opens the project once per invocation.
+func (e *env) project() (*project.Project, error) {
+	if e.proj != nil {
+		return e.proj, nil
+	}
+	cfg, err := e.config()
+	if err != nil {
+		return nil, err
+	}
+	pol := cfg.policy()
+	if e.opts.maxFiles > 0 {
+		pol.MaxFiles = e.opts.maxFiles
+	}
+	p, err := project.Open(project.Options{
+		WorkingDir: e.workingDir,
+		ProjectDir: e.opts.projectDir,
+		Markers:    cfg.Markers,
+		Policy:     pol,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open project: %w", err)
+	}
+	e.proj = p
+	e.projectRoot = p.Dir()
+	return p, nil
+}
+
+// problem is one positioned validation problem (json: error.details).
+type problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+// checkTemplate validates data against the XSD and then decodes it. It
+// returns the decoded file, or the problems found.
+func checkTemplate(file string, data []byte) (*template.File, []problem) {
+	if err := schema.Template().Validate(file, data); err != nil {
+		var ve *schema.ValidationError
+		if errors.As(err, &ve) {
+			out := make([]problem, 0, len(ve.Problems))
+			for _, p := range ve.Problems {
+				out = append(out, problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg})
+			}
+			return nil, out
+		}
+		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+	}
+	tf, err := template.Parse(file, data)
+	if err != nil {
+		var te *template.Error
+		if errors.As(err, &te) {
+			out := make([]problem, 0, len(te.Problems))
+			for _, p := range te.Problems {
+				out = append(out, problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg})
+			}
+			return nil, out
+		}
+		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+	}
+	return tf, nil
+}
+
+// invalid reports problems: in text mode on stderr right away, in json mode
+// as error.details.
+func (e *env) invalid(file string, probs []problem) error {
+	if !e.json() {
+		for _, p := range probs {
+			fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+		}
+	}
+	return &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: probs,
+		msg: fmt.Sprintf("%s: %d problem(s)", file, len(probs))}
+}
+
+// loadTemplate reads a template named by path, or finds the file under
+// <project>/.taskctl/tasks/ that defines a task of that name. It returns the
+// decoded file and, when arg was a task name, that name.
+func (e *env) loadTemplate(arg string) (*template.File, string, error) {
+	path := arg
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(e.workingDir, path)
+	}
+	st, err := os.Stat(path)
+	if err == nil && st.IsDir() {
+		return nil, "", usageErr("%s is a directory, not a template", path)
+	}
+	if err == nil {
+		tf, err := e.readTemplate(path)
+		return tf, "", err
+	}
+	if looksLikePath(arg) {
+		return nil, "", codedErr("TEMPLATE_NOT_FOUND", exitNotFound, "template %s: no such file", path)
+	}
+	// A task name: look it up in the project's task library.
+	p, perr := e.project()
+	if perr != nil {
+		return nil, "", perr
+	}
+	dir := filepath.Join(p.Workspace(), "tasks")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
+	sort.Strings(files)
+	var known []string
+	var broken []string
+	var brokenProbs []problem
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, "", fmt.Errorf("read template: %w", err)
+		}
+		tf, probs := checkTemplate(f, data)
+		if probs != nil {
+			// A broken file does not hide the tasks of the others; it only
+			// matters if the task is not found elsewhere.
+			broken = append(broken, f)
+			brokenProbs = append(brokenProbs, probs...)
+			continue
+		}
+		if tf.Lookup(arg) != nil {
+			for _, b := range broken {
+				e.warn(warning{Code: "TEMPLATE_INVALID", Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
+			}
+			broken = nil
+			for _, w := range tf.Warnings {
+				e.warn(warning{Code: w.Code, Path: f, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Msg)})
+			}
+			return tf, arg, nil
+		}
+		for _, t := range tf.Tasks {
+			known = append(known, t.Name)
+		}
+	}
+	if len(broken) > 0 {
+		return nil, "", e.invalid(strings.Join(broken, ", "), brokenProbs)
+	}
+	msg := fmt.Sprintf("no template file %s and no task %q in %s", path, arg, dir)
+	if len(known) > 0 {
+		msg += " (tasks there: " + strings.Join(known, ", ") + ")"
+	}
+	return nil, "", codedErr("TASK_NOT_FOUND", exitNotFound, "%s", msg)
+}
+
+func looksLikePath(s string) bool {
+	return strings.ContainsAny(s, `/\`) || strings.HasSuffix(strings.ToLower(s), ".xml")
+}
+
+// readTemplate reads and checks one template file.
+func (e *env) readTemplate(path string) (*template.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, codedErr("TEMPLATE_NOT_FOUND", exitNotFound, "template %s: no such file", path)
+		}
+		return nil, fmt.Errorf("read template: %w", err)
+	}
+	tf, probs := checkTemplate(path, data)
+	if probs != nil {
+		return nil, e.invalid(path, probs)
+	}
+	for _, w := range tf.Warnings {
+		e.warn(warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Msg)})
+	}
+	return tf, nil
+}
+
+// pickTask chooses the task to work on: --task, the name the template was
+// found by, or the file's only top-level task.
+func pickTask(tf *template.File, byName, flag string) (*template.Task, error) {
+	name := flag
+	if name == "" {
+		name = byName
+	}
+	if name != "" {
+		t := tf.Lookup(name)
+		if t == nil {
+			return nil, codedErr("TASK_NOT_FOUND", exitNotFound, "%s: no task named %q (tasks: %s)",
+				tf.Path, name, strings.Join(taskNames(tf), ", "))
+		}
+		return t, nil
+	}
+	if len(tf.Tasks) == 1 {
+		return tf.Tasks[0], nil
+	}
+	return nil, usageErr("%s holds %d tasks; choose one with --task (%s)", tf.Path, len(tf.Tasks),
+		strings.Join(taskNames(tf), ", "))
+}
+
+func taskNames(tf *template.File) []string {
+	var out []string
+	var walk func(ts []*template.Task)
+	walk = func(ts []*template.Task) {
+		for _, t := range ts {
+			if t.Name != "" {
+				out = append(out, t.Name)
+			}
+			walk(t.Steps)
+		}
+	}
+	walk(tf.Tasks)
+	return out
+}
+
+// parseVars turns --var K=V flags into a map.
+func parseVars(list []string) (map[string]string, error) {
+	vars := make(map[string]string, len(list))
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usageErr("--var %q: want KEY=VALUE", kv)
+		}
+		vars[k] = v
+	}
+	return vars, nil
+}

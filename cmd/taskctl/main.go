@@ -1,0 +1,284 @@
+// Command taskctl validates XML task templates and assembles the context each
+// task should see. See the README for a tour and DESIGN.md for the contract.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func main() { os.Exit(Main()) }
+
+// Main runs taskctl with the process's arguments and standard streams and
+// returns the exit code. It is the only place that prints errors and picks
+// exit codes.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Exit codes (DESIGN §7).
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitPartial  = 3
+	exitNotFound = 5
+	exitTimeout  = 10
+)
+
+// command is one subcommand: its name, help, flags and what it runs.
+// run returns the value that becomes the json envelope's data; in text mode
+// it writes its own output to e.stdout.
+type command struct {
+	name     string
+	usage    string // after "taskctl NAME"
+	short    string
+	long     string
+	examples []string
+	flags    func(fs *pflag.FlagSet, o *opts)
+	run      func(ctx context.Context, e *env, args []string) (any, error)
+}
+
+// opts holds every flag's value for one invocation; there are no
+// package-level flag variables.
+type opts struct {
+	// global
+	cwd, projectDir, output, config string
+	help                            bool
+	color                           string
+
+	// shared by several commands
+	task      string
+	vars      []string
+	style     string
+	paths     bool
+	strict    bool
+	maxFiles  int
+	maxTokens int
+	runID     string
+
+	// search / index
+	limit    int
+	include  []string
+	exclude  []string
+	explain  bool
+	rebuild  bool
+	stats    bool
+	minScore float64
+
+	// run
+	executor string
+	dryRun   bool
+	timeout  time.Duration
+
+	// assemble extras
+	redactSecrets bool
+	tokenizer     string
+	noTokens      bool
+	maxFileBytes  int64
+	force         bool
+}
+
+func commands() []*command {
+	return []*command{
+		validateCmd(),
+		assembleCmd(),
+		searchCmd(),
+		indexCmd(),
+		runCmd(),
+		execCmd(),
+		rootCmd(),
+		schemaCmd(),
+		configCmd(),
+		initCmd(),
+		completionCmd(),
+		versionCmd(),
+	}
+}
+
+func lookupCommand(name string) *command {
+	for _, c := range commands() {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// globalFlags defines the global flags on fs. Their defaults are o's current
+// values, so a command's flag set keeps what was given before the command
+// name ("taskctl --cwd x assemble ...").
+func globalFlags(fs *pflag.FlagSet, o *opts) {
+	if o.output == "" {
+		o.output = "text"
+	}
+	fs.StringVar(&o.cwd, "cwd", o.cwd, "run as if started in `DIR` (relative paths resolve against it)")
+	fs.StringVar(&o.projectDir, "project-dir", o.projectDir, "use `DIR` as the project dir instead of detecting it")
+	fs.StringVarP(&o.output, "output", "o", o.output, "output format: text or json")
+	fs.StringVar(&o.config, "config", o.config, "read configuration from `FILE` after the user and project config")
+	fs.BoolVarP(&o.help, "help", "h", o.help, "show help")
+}
+
+func newFlagSet(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	return fs
+}
+
+// run parses args, runs the command and reports the outcome. It returns the
+// exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, start: time.Now(), getenv: os.Getenv}
+	o := &e.opts
+
+	global := newFlagSet("taskctl")
+	globalFlags(global, o)
+	global.SetInterspersed(false)
+	if err := global.Parse(args); err != nil {
+		return e.finish(nil, usageErr("%v", err))
+	}
+	rest := global.Args()
+	if len(rest) == 0 {
+		if o.help {
+			writeMainHelp(stdout)
+			return exitOK
+		}
+		writeMainHelp(stderr)
+		return e.finish(nil, usageErr("no command given"))
+	}
+	if rest[0] == "help" {
+		if len(rest) > 1 {
+			if c := lookupCommand(rest[1]); c != nil {
+				writeCommandHelp(stdout, c)
+				return exitOK
+			}
+			return e.finish(nil, usageErr("unknown command %q", rest[1]))
+		}
+		writeMainHelp(stdout)
+		return exitOK
+	}
+	c := lookupCommand(rest[0])
+	if c == nil {
+		return e.finish(nil, usageErr("unknown command %q (see 'taskctl help')", rest[0]))
+	}
+	e.cmd = c
+	fs := newFlagSet("taskctl " + c.name)
+	globalFlags(fs, o)
+	if c.flags != nil {
+		c.flags(fs, o)
+	}
+	e.flags = fs
+	if err := fs.Parse(rest[1:]); err != nil {
+		return e.finish(nil, usageErr("%v", err))
+	}
+	if o.help {
+		writeCommandHelp(stdout, c)
+		return exitOK
+	}
+	if o.output != "text" && o.output != "json" {
+		return e.finish(nil, usageErr("--output must be text or json, not %q", o.output))
+	}
+	if err := e.setup(); err != nil {
+		return e.finish(nil, err)
+	}
+	data, err := c.run(ctx, e, fs.Args())
+	return e.finish(data, err)
+}
+
+func writeMainHelp(w io.Writer) {
+	fmt.Fprint(w, `taskctl validates XML task templates and assembles the context each task should see.
+
+Usage:
+  taskctl [global flags] <command> [arguments]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.short)
+	}
+	fs := newFlagSet("taskctl")
+	globalFlags(fs, &opts{})
+	fmt.Fprintf(w, "\nGlobal flags:\n%s\nRun 'taskctl help <command>' for a command's flags and examples.\n", fs.FlagUsages())
+}
+
+func writeCommandHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "Usage: taskctl %s %s\n\n%s\n", c.name, c.usage, c.short)
+	if c.long != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.long))
+	}
+	if c.flags != nil {
+		fs := newFlagSet(c.name)
+		c.flags(fs, &opts{})
+		if u := fs.FlagUsages(); u != "" {
+			fmt.Fprintf(w, "\nFlags:\n%s", u)
+		}
+	}
+	g := newFlagSet("taskctl")
+	globalFlags(g, &opts{})
+	fmt.Fprintf(w, "\nGlobal flags:\n%s", g.FlagUsages())
+	if len(c.examples) > 0 {
+		fmt.Fprintf(w, "\nExamples:\n")
+		for _, ex := range c.examples {
+			fmt.Fprintf(w, "  %s\n", ex)
+		}
+	}
+}
+
+// cliError is an error with a stable code, an exit code and optional details
+// for the json envelope.
+type cliError struct {
+	code    string
+	exit    int
+	msg     string
+	details any
+	// reported means the problems were already printed in text mode.
+	reported bool
+}
+
+func (e *cliError) Error() string { return e.msg }
+
+func usageErr(format string, a ...any) error {
+	return &cliError{code: "ARG_INVALID", exit: exitUsage, msg: fmt.Sprintf(format, a...)}
+}
+
+func codedErr(code string, exit int, format string, a ...any) error {
+	return &cliError{code: code, exit: exit, msg: fmt.Sprintf(format, a...)}
+}
+
+// classify maps any error to a cliError.
+func classify(err error) *cliError {
+	var ce *cliError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &cliError{code: "TIMEOUT", exit: exitTimeout, msg: err.Error()}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &cliError{code: "INTERRUPTED", exit: exitError, msg: err.Error()}
+	}
+	return &cliError{code: "ERROR", exit: exitError, msg: err.Error()}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("u", false, "update testscript files with actual output")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"taskctl": func() { os.Exit(Main()) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			// Keep the user's config out of the tests.
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".xdg"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// symlink TARGET LINK
+			"symlink": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: symlink TARGET LINK")
+				}
+				ts.Check(os.Symlink(args[0], ts.MkAbs(args[1])))
+			},
+			// mkfifo PATH
+			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: mkfifo PATH")
+				}
+				ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+			},
+			// gitinit DIR: a real git repository with everything committed.
+			"gitinit": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: gitinit DIR")
+				}
+				dir := ts.MkAbs(args[0])
+				for _, a := range [][]string{
+					{"init", "-q"},
+					{"-c", "user.email=t@example.com", "-c", "user.name=t", "add", "-A"},
+					{"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "init"},
+				} {
+					cmd := exec.Command("git", a...)
+					cmd.Dir = dir
+					if out, err := cmd.CombinedOutput(); err != nil {
+						ts.Fatalf("git %v: %v\n%s", a, err, out)
+					}
+				}
+			},
+			// binfile PATH: a small PNG-like file holding NUL bytes.
+			"binfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: binfile PATH")
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00binary"), 0o644))
+			},
+			// chmod000 PATH
+			"chmod000": func(ts *testscript.TestScript, neg bool, args []string) {
+				ts.Check(os.Chmod(ts.MkAbs(args[0]), 0))
+			},
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			case "linux":
+				return runtime.GOOS == "linux", nil
+			}
+			return false, nil
+		},
+	})
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/template"
+	"github.com/taskctl/taskctl/workflow"
+)
+
+func runCmd() *command {
+	return &command{
+		name:  "run",
+		usage: "FILE|TASKNAME [--task NAME] [--executor CMD] [--var K=V]... [--dry-run]",
+		short: "run a task or workflow: hand each step's prompt to an executor and carry results forward",
+		long: `For each atomic step, taskctl assembles its context, renders the prompt
+(description, instructions, inputs, earlier outputs, context document), writes
+it to the executor's stdin and takes its stdout as the step's output. The
+executor is any program you name (a model CLI, a script, cat); it runs from the
+project dir with TASKCTL_RUN_DIR, TASKCTL_TASK and TASKCTL_STEP set, and its
+stderr goes to yours. It is your program and is not sandboxed.
+
+With no executor (flag or config run.executor), or with --dry-run, nothing is
+executed: the plan and each step's context are printed, later steps' bound
+inputs shown as pending. Every real run is recorded under
+.taskctl/runs/<id>/. The last step's output goes to stdout, the summary to
+stderr. A failed step exits 1 (10 if it timed out) with error.code
+STEP_FAILED and the results so far in error.details.`,
+		examples: []string{
+			"taskctl run fix-login --dry-run",
+			"taskctl run fix-login --executor 'llm -m gpt-4o'",
+			"taskctl run flow.xml --executor ./scripts/agent.sh --var issue=1234 --output json",
+		},
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.StringVar(&o.task, "task", "", "run the task named `NAME` of a library file")
+			fs.StringVar(&o.executor, "executor", "", "the executor command line, split as a shell splits words")
+			fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable)")
+			fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and each step's context; execute nothing")
+			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout)")
+			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
+			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+		},
+		run: runRun,
+	}
+}
+
+func runRun(ctx context.Context, e *env, args []string) (any, error) {
+	if len(args) != 1 {
+		return nil, usageErr("run needs exactly one FILE or TASKNAME")
+	}
+	vars, err := parseVars(e.opts.vars)
+	if err != nil {
+		return nil, err
+	}
+	tf, byName, err := e.loadTemplate(args[0])
+	if err != nil {
+		return nil, err
+	}
+	t, err := pickTask(tf, byName, e.opts.task)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.config()
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.project()
+	if err != nil {
+		return nil, err
+	}
+	var argv []string
+	if cfg.Executor != "" && !e.opts.dryRun {
+		if argv, err = workflow.SplitCommand(cfg.Executor); err != nil {
+			return nil, usageErr("--executor: %v", err)
+		}
+	}
+	opt := workflow.Options{
+		Assemble:    e.assembleStep,
+		Executor:    argv,
+		StepTimeout: cfg.StepTimeout,
+		ProjectDir:  p.Dir(),
+		WorkDir:     e.execDir(),
+		Stderr:      e.stderr,
+		Vars:        vars,
+		DryRun:      argv == nil,
+	}
+	if e.json() {
+		opt.Stderr = e.stderr
+	}
+	if !opt.DryRun {
+		dir, err := p.EnsureWorkspace("runs")
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		opt.RunsDir = dir
+	}
+	rec, err := workflow.Run(ctx, t, opt)
+	if rec != nil {
+		for _, w := range rec.Warnings {
+			e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+		}
+		for _, s := range rec.Steps {
+			for _, w := range s.Warnings {
+				e.warn(warning{Code: w.Code, Message: stepLabel(s) + ": " + w.Message, Path: w.Path})
+			}
+		}
+	}
+	if err != nil {
+		var se *workflow.StepError
+		if errors.As(err, &se) {
+			if !e.json() && se.Run != nil {
+				workflow.WriteSummary(e.stderr, se.Run)
+			}
+			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error(), details: se.Run}
+			if errors.Is(err, workflow.ErrTimeout) {
+				ce.exit = exitTimeout
+			}
+			return nil, ce
+		}
+		var ie *workflow.InputError
+		if errors.As(err, &ie) {
+			return nil, usageErr("%v", err)
+		}
+		return nil, err
+	}
+	if err := e.strictCheck(); err != nil {
+		return nil, err
+	}
+	if !e.json() {
+		if opt.DryRun {
+			if err := workflow.WritePlan(e.stdout, rec, workflow.PlanOptions{Files: true, Prompts: true}); err != nil {
+				return nil, err
+			}
+		} else {
+			workflow.WriteSummary(e.stderr, rec)
+			if n := len(rec.Steps); n > 0 {
+				out := rec.Steps[n-1].Output
+				fmt.Fprint(e.stdout, out)
+				if out != "" && out[len(out)-1] != '\n' {
+					fmt.Fprintln(e.stdout)
+				}
+			}
+		}
+	}
+	return rec, nil
+}
+
+func stepLabel(s *workflow.StepResult) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return fmt.Sprintf("#%d", s.Index)
+}
+
+// assembleStep is the workflow's AssembleFunc: it assembles one bound step
+// with the parent's files and renders the document in --style.
+func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit workflow.InheritMode, parentFiles []string) (*workflow.Assembled, error) {
+	opt, err := e.contextOptions(step)
+	if err != nil {
+		return nil, err
+	}
+	opt.Inherit = string(inherit)
+	opt.Inherited = e.filesOf(parentFiles)
+	doc, err := contextgen.Assemble(ctx, step, opt)
+	if err != nil {
+		return nil, err
+	}
+	e.saveCaches(opt)
+	var buf bytes.Buffer
+	style := e.opts.style
+	if style == "" {
+		style = "xml"
+	}
+	if err := doc.Render(&buf, style); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	a := &workflow.Assembled{Files: doc.Paths(), Document: buf.String(), Data: doc}
+	for _, w := range doc.Warnings {
+		a.Warnings = append(a.Warnings, workflow.Warning{Code: w.Code, Message: w.Message, Path: w.Path})
+	}
+	return a, nil
+}
+
+// filesOf turns absolute paths into the inherited files of a context.
+func (e *env) filesOf(paths []string) []*contextgen.File {
+	if len(paths) == 0 {
+		return nil
+	}
+	p, err := e.project()
+	if err != nil {
+		return nil
+	}
+	out := make([]*contextgen.File, 0, len(paths))
+	for _, path := range paths {
+		rel, err := filepath.Rel(p.Dir(), path)
+		if err != nil {
+			continue
+		}
+		out = append(out, &contextgen.File{Path: path, Rel: filepath.ToSlash(rel)})
+	}
+	return out
+}
+
+// previewData is what `assemble --run ID` binds from a recorded run.
+type previewData struct {
+	vars      map[string]string
+	inherited []*contextgen.File
+}
+
+// preview loads run --run ID (if given) and returns the bindings of task t
+// recorded there.
+func (e *env) preview(ctx context.Context, tf *template.File, t *template.Task, vars map[string]string) (previewData, error) {
+	if e.opts.runID == "" {
+		return previewData{}, nil
+	}
+	p, err := e.project()
+	if err != nil {
+		return previewData{}, err
+	}
+	rec, err := workflow.LoadRun(filepath.Join(p.Workspace(), "runs"), e.opts.runID)
+	if err != nil {
+		return previewData{}, codedErr("RUN_NOT_FOUND", exitNotFound, "run %s: %v", e.opts.runID, err)
+	}
+	pv, parent, err := rec.Preview(t)
+	if err != nil {
+		return previewData{}, usageErr("run %s: %v", e.opts.runID, err)
+	}
+	return previewData{vars: pv, inherited: e.filesOf(parent)}, nil
+}
+
+// execDir is where a relative executor path is looked up: --cwd if given,
+// else the directory taskctl was started in (as the user's shell would).
+func (e *env) execDir() string {
+	if e.opts.cwd != "" {
+		return e.workingDir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return e.workingDir
+}

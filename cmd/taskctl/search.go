@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
+)
+
+func searchCmd() *command {
+	return &command{
+		name:  "search",
+		usage: `"TEXT" [--limit N] [--include GLOB]... [--exclude GLOB]... [--explain]`,
+		short: "rank the project's files by relevance to a description",
+		long: `Ranks the project's text files against TEXT — a phrase ("Python files related
+to authentication") or a whole bug report — with a field-weighted BM25 over
+paths, file names, identifiers and content. File-type words ("Go", "tests",
+"docs") and path scopes ("in src/api", "under cmd/") narrow or boost the
+ranking. The index under .taskctl/index/ is built on first use and refreshed
+incrementally.`,
+		examples: []string{
+			`taskctl search "authentication middleware"`,
+			`taskctl search "flaky retry in the http client" --include 'pkg/**' --limit 5`,
+			`taskctl search "$(cat bug-report.txt)" --explain`,
+			`taskctl search "config loading" --output json`,
+		},
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.IntVarP(&o.limit, "limit", "n", 10, "show at most `N` matches")
+			fs.Float64Var(&o.minScore, "min-score", 0, "drop matches scoring below `S` (0..1)")
+			fs.StringArrayVar(&o.include, "include", nil, "only rel paths matching `GLOB` (repeatable)")
+			fs.StringArrayVar(&o.exclude, "exclude", nil, "skip rel paths matching `GLOB` (repeatable)")
+			fs.BoolVar(&o.explain, "explain", false, "show matched terms per field and the best line")
+			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+		},
+		run: func(ctx context.Context, e *env, args []string) (any, error) {
+			if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
+				return nil, usageErr(`search needs exactly one non-empty "TEXT" (quote it)`)
+			}
+			if e.opts.limit <= 0 {
+				return nil, usageErr("--limit must be positive")
+			}
+			if e.opts.minScore < 0 || e.opts.minScore > 1 {
+				return nil, usageErr("--min-score must be between 0 and 1")
+			}
+			ix, _, err := e.index(ctx, false, nil)
+			if err != nil {
+				return nil, err
+			}
+			p, _ := e.project()
+			matches := ix.Search(args[0], memory.SearchOptions{
+				Limit: e.opts.limit, MinScore: e.opts.minScore,
+				Include: e.opts.include, Exclude: e.opts.exclude, Explain: e.opts.explain,
+				Source: projectSource{p},
+			})
+			type match struct {
+				Path   string  `json:"path"`
+				Score  float64 `json:"score"`
+				Reason any     `json:"reason"`
+			}
+			out := []match{}
+			for _, m := range matches {
+				out = append(out, match{Path: absRel(p, m.Rel), Score: m.Score, Reason: m.Reason})
+			}
+			if err := e.strictCheck(); err != nil {
+				return nil, err
+			}
+			if !e.json() {
+				for _, m := range matches {
+					fmt.Fprintf(e.stdout, "%.4f  %s\n", m.Score, absRel(p, m.Rel))
+					if e.opts.explain {
+						writeExplain(e.stdout, m.Reason)
+					} else if s := m.Reason.String(); s != "" {
+						fmt.Fprintf(e.stdout, "        %s\n", s)
+					}
+				}
+				if len(matches) == 0 {
+					fmt.Fprintln(e.stderr, "taskctl: no file matches")
+				}
+			}
+			return map[string]any{"query": args[0], "matches": out}, nil
+		},
+	}
+}
+
+func indexCmd() *command {
+	return &command{
+		name:  "index",
+		usage: "[--rebuild] [--stats]",
+		short: "build or refresh the lexical index under .taskctl/index/",
+		long: `Builds the index on first use and refreshes it incrementally afterwards:
+unchanged files are not re-read, deleted files leave, renamed files move.
+--rebuild starts from scratch. Reports files, terms, bytes and time.`,
+		examples: []string{"taskctl index", "taskctl index --rebuild --stats --output json"},
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.BoolVar(&o.rebuild, "rebuild", false, "discard the index and build it from scratch")
+			fs.BoolVar(&o.stats, "stats", false, "also report what was re-read, reused and removed")
+		},
+		run: func(ctx context.Context, e *env, args []string) (any, error) {
+			if len(args) > 0 {
+				return nil, usageErr("index takes no arguments")
+			}
+			_, st, err := e.index(ctx, e.opts.rebuild, e.progress())
+			if err != nil {
+				return nil, err
+			}
+			data := map[string]any{
+				"files": st.Files, "terms": st.Terms, "bytes": st.Bytes,
+				"duration_ms": st.Duration.Milliseconds(),
+			}
+			if e.opts.stats {
+				data["reread"] = st.Reread
+				data["reused"] = st.Reused
+				data["removed"] = st.Removed
+				data["index_bytes"] = st.IndexBytes
+			}
+			if !e.json() {
+				fmt.Fprintf(e.stdout, "files: %d\nterms: %d\nbytes: %d\ntime:  %s\n", st.Files, st.Terms, st.Bytes,
+					st.Duration.Round(time.Millisecond))
+				if e.opts.stats {
+					fmt.Fprintf(e.stdout, "reread: %d\nreused: %d\nremoved: %d\nindex_bytes: %d\n",
+						st.Reread, st.Reused, st.Removed, st.IndexBytes)
+				}
+			}
+			return data, nil
+		},
+	}
+}
+
+// progress returns a progress callback that draws on stderr once indexing
+// has taken more than a second, if stderr is a terminal.
+func (e *env) progress() func(done, total int) {
+	f, ok := e.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) || e.json() {
+		return nil
+	}
+	start := time.Now()
+	var last atomic.Int64
+	return func(done, total int) {
+		now := time.Since(start)
+		if now < time.Second {
+			return
+		}
+		if ms := now.Milliseconds(); ms-last.Load() < 100 && done != total {
+			return
+		} else {
+			last.Store(ms)
+		}
+		fmt.Fprintf(f, "\rindexing %d/%d files", done, total)
+		if done == total {
+			fmt.Fprint(f, "\n")
+		}
+	}
+}
+
+// index opens the project's index and refreshes it.
+func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
+	if e.ix != nil && !rebuild {
+		return e.ix, memory.Stats{}, nil
+	}
+	p, err := e.project()
+	if err != nil {
+		return nil, memory.Stats{}, err
+	}
+	dir, err := p.EnsureWorkspace("index")
+	if err != nil {
+		return nil, memory.Stats{}, fmt.Errorf("index: %w", err)
+	}
+	ix, warns, err := memory.Open(dir)
+	if err != nil {
+		return nil, memory.Stats{}, fmt.Errorf("index: %w", err)
+	}
+	for _, w := range warns {
+		e.warn(warning{Code: w.Code, Message: w.Message})
+	}
+	if rebuild {
+		ix.Reset()
+	}
+
+	st, err := ix.Refresh(ctx, projectSource{p}, progress)
+	if err != nil {
+		return nil, st, fmt.Errorf("index: %w", err)
+	}
+	e.ix = ix
+	return ix, st, nil
+}
+
+// projectSource gives the index the project's walker and reader, so it sees
+// exactly the files the policy allows.
+type projectSource struct{ p *project.Project }
+
+func (s projectSource) Walk(ctx context.Context, fn func(rel string, size int64, mtime time.Time) error) error {
+	return s.p.Walk(ctx, func(c project.Candidate, info fs.FileInfo) error {
+		return fn(c.Rel, info.Size(), info.ModTime())
+	})
+}
+
+func (s projectSource) ReadFile(rel string) ([]byte, error) {
+	c, w := s.p.ResolveFrom(s.p.Dir(), rel)
+	if w != nil {
+		return nil, w
+	}
+	f, w := s.p.Read(c)
+	if w != nil {
+		return nil, w
+	}
+	if f.Binary {
+		return nil, fmt.Errorf("%s: binary file", f.Path)
+	}
+	return f.Content, nil
+}
+
+// absRel turns a slash-separated path relative to the project dir into an
+// absolute one.
+func absRel(p *project.Project, rel string) string {
+	return filepath.Join(p.Dir(), filepath.FromSlash(rel))
+}
+
+// writeExplain prints a match's reason in full: the matched terms per field,
+// each term's share of the score, the filters and boosts, and the best line.
+func writeExplain(w io.Writer, r memory.Reason) {
+	for _, field := range []string{"path", "name", "ident", "content"} {
+		if terms := r.Terms[field]; len(terms) > 0 {
+			fmt.Fprintf(w, "        %-8s %s\n", field+":", strings.Join(terms, ", "))
+		}
+	}
+	if len(r.Scores) > 0 {
+		var parts []string
+		for _, t := range sortedKeys(r.Scores) {
+			parts = append(parts, fmt.Sprintf("%s=%.3f", t, r.Scores[t]))
+		}
+		fmt.Fprintf(w, "        %-8s %s\n", "scores:", strings.Join(parts, " "))
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintf(w, "        %-8s %s\n", "notes:", strings.Join(r.Notes, "; "))
+	}
+	if r.Line > 0 {
+		fmt.Fprintf(w, "        line %d: %s\n", r.Line, r.Text)
+	}
+}

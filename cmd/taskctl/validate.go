@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func validateCmd() *command {
+	return &command{
+		name:  "validate",
+		usage: "FILE...",
+		short: "check templates against the XSD and the rules it cannot express",
+		long: `Each valid file prints "FILE: ok". Problems print as FILE:LINE:COL: message on
+stderr, and the exit status is 2 when any file is invalid.`,
+		examples: []string{
+			"taskctl validate .taskctl/tasks/*.xml",
+			"taskctl validate review.xml --output json",
+		},
+		run: func(ctx context.Context, e *env, args []string) (any, error) {
+			if len(args) == 0 {
+				return nil, usageErr("validate needs at least one FILE")
+			}
+			type fileResult struct {
+				Path     string    `json:"path"`
+				Valid    bool      `json:"valid"`
+				Problems []problem `json:"problems"`
+			}
+			var results []fileResult
+			var all []problem
+			for _, arg := range args {
+				path := arg
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(e.workingDir, path)
+				}
+				data, err := os.ReadFile(path)
+				var probs []problem
+				if err != nil {
+					probs = []problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}}
+				} else if tf, ps := checkTemplate(path, data); ps != nil {
+					probs = ps
+				} else {
+					for _, w := range tf.Warnings {
+						e.warn(warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Msg)})
+					}
+				}
+				if probs == nil {
+					probs = []problem{}
+				}
+				results = append(results, fileResult{Path: path, Valid: len(probs) == 0, Problems: probs})
+				all = append(all, probs...)
+				if !e.json() {
+					if len(probs) == 0 {
+						fmt.Fprintf(e.stdout, "%s: ok\n", path)
+					}
+					for _, p := range probs {
+						if p.Line > 0 {
+							fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+						} else {
+							fmt.Fprintf(e.stderr, "%s: %s\n", p.File, p.Message)
+						}
+					}
+				}
+			}
+			if len(all) > 0 {
+				bad := 0
+				for _, r := range results {
+					if !r.Valid {
+						bad++
+					}
+				}
+				return nil, &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: all,
+					msg: fmt.Sprintf("%d of %d file(s) invalid", bad, len(results))}
+			}
+			return map[string]any{"files": results}, nil
+		},
+	}
+}
+
+// errText is err's message without the path, which the caller prints.
+func errText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,768 @@
+package contextgen
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/taskctl/taskctl/contextgen/encoding"
+	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/contextgen/tokens"
+	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/shellexec"
+	"github.com/taskctl/taskctl/template"
+)
+
+// Source names, in merge order.
+const (
+	SourceLiteral     = "literal"
+	SourceCommand     = "command"
+	SourceDescription = "description"
+	SourceInherited   = "inherited"
+	SourceFresh       = "fresh"
+)
+
+// Warning codes contextgen adds to the resolver's own.
+const (
+	CodeBudgetExceeded  = "BUDGET_EXCEEDED"
+	CodeSecretDetected  = "SECRET_DETECTED"
+	CodeEncoding        = "ENCODING_CONVERTED"
+	CodeInvalidUTF8     = "INVALID_UTF8"
+	CodeIndex           = "INDEX_UNAVAILABLE"
+	CodeNoMatch         = "DESCRIPTION_NO_MATCH"
+	CodeEmptyContext    = "EMPTY_CONTEXT"
+	CodeCommandFailed   = "COMMAND_FAILED"
+	CodeCommandTimeout  = "COMMAND_TIMEOUT"
+	CodeCommandOutput   = "COMMAND_OUTPUT_TRUNCATED"
+	CodeCommandDenied   = "COMMAND_DENIED"
+	CodeFileExcluded    = "PATH_EXCLUDED"
+	CodeContentReplaced = "CONTENT_REPLACED"
+)
+
+// Warning is one thing that was not included, or included with a caveat.
+type Warning = project.Warning
+
+// File is one file of the context document.
+type File struct {
+	Path      string   `json:"path"`
+	Rel       string   `json:"rel_path"`
+	Source    string   `json:"source"`
+	Score     *float64 `json:"score,omitempty"`
+	Reason    any      `json:"reason,omitempty"`
+	Bytes     int64    `json:"bytes"`
+	Lines     int      `json:"lines"`
+	Tokens    *int     `json:"tokens,omitempty"`
+	Binary    bool     `json:"binary"`
+	Content   string   `json:"content"`
+	SHA256    string   `json:"sha256"`
+	Modified  string   `json:"modified"`
+	Encoding  string   `json:"encoding"`
+	Truncated bool     `json:"truncated"`
+	Redacted  int      `json:"redacted,omitempty"`
+
+	order int // position in merge order, for stable budgeting
+}
+
+// Document is the assembled context of one task.
+type Document struct {
+	Task      string    `json:"task"`
+	Files     []*File   `json:"files"`
+	Totals    Totals    `json:"totals"`
+	Warnings  []Warning `json:"-"`
+	Tokenizer string    `json:"-"`
+}
+
+// Totals sums the document's files.
+type Totals struct {
+	Files  int   `json:"files"`
+	Bytes  int64 `json:"bytes"`
+	Tokens *int  `json:"tokens,omitempty"`
+}
+
+// ShellLimits bounds source="command".
+type ShellLimits struct {
+	Timeout  time.Duration
+	MaxBytes int64
+	MaxLines int
+}
+
+// Options configures one assembly. Project is required; everything else is
+// optional.
+type Options struct {
+	Project *project.Project
+	Shell   ShellLimits
+
+	// Index opens the lexical index; it is called at most once, and only when
+	// the task needs it (a description source, fresh context, or subset
+	// inheritance).
+	Index func(ctx context.Context) (*memory.Index, error)
+
+	// Inherited is the parent's context (workflows); Inherit, Fresh and
+	// FreshQuery come from the task's effective context management.
+	Inherited  []*File
+	Inherit    string
+	Fresh      bool
+	FreshQuery string
+
+	// Counter counts tokens (nil: no counting); Cache remembers counts.
+	Counter tokens.Counter
+	Cache   *tokens.Cache
+	// MaxTokens drops whole files that do not fit (0: no budget).
+	MaxTokens int
+	// MaxFileBytes truncates each file's content at a line boundary with a
+	// marker (0: no cap beyond the policy's size cap).
+	MaxFileBytes int64
+	// RedactSecrets replaces detected secrets instead of leaving the file out;
+	// AllowSecrets includes them untouched (with a warning).
+	RedactSecrets bool
+	AllowSecrets  bool
+
+	// Audit, when set, is told about every file read.
+	Audit func(path, source string)
+}
+
+// Assemble resolves t's sources and reads its files. t must already be bound
+// (template.Task.Bind). The error is non-nil only for problems that stop the
+// whole assembly (a cancelled context); everything else is a warning.
+func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, error) {
+	if opt.Project == nil {
+		return nil, errors.New("contextgen: no project")
+	}
+	a := &assembler{ctx: ctx, t: t, opt: opt, seen: map[string]bool{}}
+	a.collect()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	files := a.read()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	doc := &Document{Task: t.Name, Files: files, Warnings: a.warnings}
+	if opt.Counter != nil {
+		doc.Tokenizer = opt.Counter.Name()
+	}
+	doc.budget(opt.MaxTokens)
+	doc.total(opt.Counter != nil)
+	if len(doc.Files) == 0 && len(a.candidates) == 0 && len(t.Sources) == 0 &&
+		opt.Inherit != "full" && opt.Inherit != "subset" && !opt.Fresh {
+		doc.Warnings = append(doc.Warnings, Warning{Code: CodeEmptyContext,
+			Message: "task has no file sources, inherits nothing and fresh context is disabled: its context is empty"})
+	}
+	return doc, nil
+}
+
+// candidate is a resolved path waiting to be read.
+type candidate struct {
+	c      project.Candidate
+	source string
+	score  *float64
+	reason any
+	read   readOptions
+}
+
+type readOptions struct {
+	skipLines, maxLines int
+	maxBytes            int64
+}
+
+type assembler struct {
+	ctx        context.Context
+	t          *template.Task
+	opt        Options
+	seen       map[string]bool
+	candidates []candidate
+	warnings   []Warning
+
+	indexOnce sync.Once
+	index     *memory.Index
+	indexErr  error
+}
+
+func (a *assembler) warn(w Warning) { a.warnings = append(a.warnings, w) }
+
+func (a *assembler) add(c candidate) {
+	if a.seen[c.c.Path] {
+		return
+	}
+	a.seen[c.c.Path] = true
+	a.candidates = append(a.candidates, c)
+}
+
+var sourceRank = map[string]int{SourceLiteral: 0, SourceCommand: 1, SourceDescription: 2}
+
+// collect resolves every source in merge order.
+func (a *assembler) collect() {
+	srcs := append([]template.FileSource(nil), a.t.Sources...)
+	sort.SliceStable(srcs, func(i, j int) bool { return sourceRank[srcs[i].Kind] < sourceRank[srcs[j].Kind] })
+	for i := range srcs {
+		if a.ctx.Err() != nil {
+			return
+		}
+		switch s := &srcs[i]; s.Kind {
+		case SourceCommand:
+			a.command(s)
+		case SourceDescription:
+			a.description(s)
+		default:
+			a.literal(s)
+		}
+	}
+	a.inherited()
+	if a.opt.Fresh {
+		a.fresh()
+	}
+}
+
+// literal expands path specs. Consecutive specs without read options go to
+// the resolver together so their globs share one walk.
+func (a *assembler) literal(s *template.FileSource) {
+	p := a.opt.Project
+	var batch []string
+	flush := func(ro readOptions) {
+		if len(batch) == 0 {
+			return
+		}
+		cands, warns := p.Expand(a.ctx, batch)
+		a.warnings = append(a.warnings, warns...)
+		cands = a.capFiles(cands, s.MaxFiles, strings.Join(batch, " "))
+		for _, c := range cands {
+			a.add(candidate{c: c, source: SourceLiteral, read: ro})
+		}
+		batch = batch[:0]
+	}
+	for _, ps := range s.Paths {
+		ro := readOptions{skipLines: ps.SkipLines, maxLines: ps.MaxLines, maxBytes: int64(ps.MaxBytes)}
+		// A bound input (e.g. an earlier step's .files) may hold several
+		// paths, one per line.
+		var specs []string
+		for _, line := range strings.Split(ps.Value, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				specs = append(specs, line)
+			}
+		}
+		if ro == (readOptions{}) {
+			batch = append(batch, specs...)
+			continue
+		}
+		flush(readOptions{})
+		batch = append(batch, specs...)
+		flush(ro)
+	}
+	flush(readOptions{})
+}
+
+// capFiles applies a source's max_files, which may only narrow the policy.
+func (a *assembler) capFiles(c []project.Candidate, max int, what string) []project.Candidate {
+	if max > 0 && len(c) > max {
+		a.warn(Warning{Code: "TOO_MANY_FILES",
+			Message: fmt.Sprintf("%s matched %d files; kept the first %d (max_files)", what, len(c), max)})
+		return c[:max]
+	}
+	return c
+}
+
+func (a *assembler) filter(rel string, include, exclude []string) bool {
+	if len(include) > 0 {
+		ok := false
+		for _, g := range include {
+			if m, _ := doublestar.Match(g, rel); m {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	for _, g := range exclude {
+		if m, _ := doublestar.Match(g, rel); m {
+			return false
+		}
+	}
+	return true
+}
+
+// command runs a restricted shell command and resolves each record it prints.
+func (a *assembler) command(s *template.FileSource) {
+	p := a.opt.Project
+	res, ws, err := RunCommand(a.ctx, p, s.Command, a.t.Vars(), a.shellLimits(s))
+	a.warnings = append(a.warnings, ws...)
+	if err != nil || res == nil {
+		return
+	}
+	var cands []project.Candidate
+	for _, rec := range res.Records {
+		c, w := p.ResolveFrom(rec.Dir, rec.Text)
+		if w != nil {
+			a.warn(*w)
+			continue
+		}
+		if !a.filter(c.Rel, s.Include, s.Exclude) {
+			continue
+		}
+		cands = append(cands, c)
+	}
+	max := p.Policy().MaxFiles
+	if s.MaxFiles > 0 && s.MaxFiles < max {
+		max = s.MaxFiles
+	}
+	cands = a.capFiles(cands, max, "command")
+	for _, c := range cands {
+		a.add(candidate{c: c, source: SourceCommand})
+	}
+}
+
+func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {
+	l := a.opt.Shell
+	if s.CommandTimeout > 0 {
+		if d := time.Duration(s.CommandTimeout) * time.Second; l.Timeout == 0 || d < l.Timeout {
+			l.Timeout = d
+		}
+	}
+	return l
+}
+
+// RunCommand runs one restricted shell command the way a template's
+// <command> runs, and maps its outcome to warnings. It is shared with
+// `taskctl exec`.
+func RunCommand(ctx context.Context, p *project.Project, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []Warning, error) {
+	cfg := shellexec.Config{
+		Root:           p.Root(),
+		RootDir:        p.Dir(),
+		Dir:            p.WorkingDir(),
+		Vars:           vars,
+		Timeout:        l.Timeout,
+		MaxStdoutBytes: l.MaxBytes,
+		MaxStdoutLines: l.MaxLines,
+	}
+	res, err := shellexec.Run(ctx, script, cfg)
+	if err != nil {
+		w := shellexec.WarningFor(err)
+		return nil, []Warning{{Code: w.Code, Message: w.Message}}, err
+	}
+	var ws []Warning
+	for _, w := range res.Warnings() {
+		msg := w.Message
+		if w.Stderr != "" && !strings.Contains(msg, w.Stderr) {
+			msg += ": " + strings.TrimSpace(w.Stderr)
+		}
+		ws = append(ws, Warning{Code: w.Code, Message: msg})
+	}
+	return res, ws, nil
+}
+
+func (a *assembler) openIndex() (*memory.Index, error) {
+	a.indexOnce.Do(func() {
+		if a.opt.Index == nil {
+			a.indexErr = errors.New("no index configured")
+			return
+		}
+		a.index, a.indexErr = a.opt.Index(a.ctx)
+	})
+	return a.index, a.indexErr
+}
+
+// search runs a description query and adds its matches.
+func (a *assembler) search(query, source string, so memory.SearchOptions) {
+	ix, err := a.openIndex()
+	if err != nil {
+		a.warn(Warning{Code: CodeIndex, Message: fmt.Sprintf("%s source skipped: %v", source, err)})
+		return
+	}
+	matches := ix.Search(query, so)
+	if len(matches) == 0 {
+		a.warn(Warning{Code: CodeNoMatch, Message: fmt.Sprintf("%s %q matched no file", source, short(query, 80))})
+		return
+	}
+	p := a.opt.Project
+	for _, m := range matches {
+		c, w := p.ResolveFrom(p.Dir(), m.Rel)
+		if w != nil {
+			a.warn(*w)
+			continue
+		}
+		score := m.Score
+		a.add(candidate{c: c, source: source, score: &score, reason: m.Reason})
+	}
+}
+
+func (a *assembler) description(s *template.FileSource) {
+	limit := s.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	if max := a.opt.Project.Policy().MaxFiles; s.MaxFiles > 0 && s.MaxFiles < limit {
+		limit = s.MaxFiles
+	} else if limit > max {
+		limit = max
+	}
+	a.search(s.Description, SourceDescription, memory.SearchOptions{
+		Limit: limit, MinScore: s.MinScore, Include: s.Include, Exclude: s.Exclude,
+	})
+}
+
+func (a *assembler) fresh() {
+	q := strings.TrimSpace(a.opt.FreshQuery)
+	if q == "" {
+		q = a.t.Description
+	}
+	a.search(q, SourceFresh, memory.SearchOptions{Limit: 10})
+}
+
+// inherited adds the parent's files: all of them (full), or those the lexical
+// matcher ranks relevant to the task's description (subset).
+func (a *assembler) inherited() {
+	switch a.opt.Inherit {
+	case "full":
+		for _, f := range a.opt.Inherited {
+			a.addInherited(f, nil, nil)
+		}
+	case "subset":
+		if len(a.opt.Inherited) == 0 {
+			return
+		}
+		ix, err := a.openIndex()
+		if err != nil {
+			a.warn(Warning{Code: CodeIndex, Message: fmt.Sprintf("subset inheritance skipped: %v", err)})
+			return
+		}
+		var include []string
+		byRel := map[string]*File{}
+		for _, f := range a.opt.Inherited {
+			include = append(include, escapeGlob(f.Rel))
+			byRel[f.Rel] = f
+		}
+		for _, m := range ix.Search(a.t.Description, memory.SearchOptions{Limit: len(include), Include: include}) {
+			if f := byRel[m.Rel]; f != nil {
+				score := m.Score
+				a.addInherited(f, &score, m.Reason)
+			}
+		}
+	}
+}
+
+func (a *assembler) addInherited(f *File, score *float64, reason any) {
+	c, w := a.opt.Project.ResolveFrom(a.opt.Project.Dir(), f.Rel)
+	if w != nil {
+		a.warn(*w)
+		return
+	}
+	a.add(candidate{c: c, source: SourceInherited, score: score, reason: reason})
+}
+
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// read reads, decodes, scans and counts every candidate, in parallel, and
+// returns the included files in merge order.
+func (a *assembler) read() []*File {
+	n := len(a.candidates)
+	files := make([]*File, n)
+	warns := make([][]Warning, n)
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i], warns[i] = a.readOne(a.candidates[i])
+				if files[i] != nil {
+					files[i].order = i
+				}
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if a.ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make([]*File, 0, n)
+	for i := range files {
+		a.warnings = append(a.warnings, warns[i]...)
+		if files[i] != nil {
+			out = append(out, files[i])
+		}
+	}
+	return out
+}
+
+func (a *assembler) readOne(c candidate) (*File, []Warning) {
+	if a.ctx.Err() != nil {
+		return nil, nil
+	}
+	pf, w := a.opt.Project.Read(c.c)
+	if a.opt.Audit != nil {
+		a.opt.Audit(c.c.Path, c.source)
+	}
+	if w != nil {
+		return nil, []Warning{*w}
+	}
+	var ws []Warning
+	f := &File{
+		Path:     pf.Path,
+		Rel:      pf.Rel,
+		Source:   c.source,
+		Score:    c.score,
+		Reason:   c.reason,
+		Bytes:    pf.Size,
+		Modified: pf.ModTime.UTC().Format(time.RFC3339),
+		Binary:   pf.Binary,
+	}
+	if pf.Binary {
+		f.Encoding = "binary"
+		sum := sha256.Sum256(pf.Content)
+		if pf.Content != nil {
+			f.SHA256 = hex.EncodeToString(sum[:])
+		}
+		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
+			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
+		return f, ws
+	}
+	sum := sha256.Sum256(pf.Content)
+	f.SHA256 = hex.EncodeToString(sum[:])
+
+	text, enc := encoding.Decode(pf.Content)
+	f.Encoding = enc.Encoding
+	if enc.Binary {
+		f.Binary = true
+		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
+			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
+		return f, ws
+	}
+	if enc.Converted {
+		ws = append(ws, Warning{Code: CodeEncoding, Path: pf.Path,
+			Message: fmt.Sprintf("converted from %s to UTF-8", enc.Encoding)})
+	}
+	if enc.InvalidBytes > 0 {
+		ws = append(ws, Warning{Code: CodeInvalidUTF8, Path: pf.Path,
+			Message: fmt.Sprintf("%d byte(s) were not valid UTF-8; decoded as %s", enc.InvalidBytes, enc.Encoding)})
+	}
+
+	if !a.opt.AllowSecrets {
+		if finds := secrets.Scan(text); len(finds) > 0 {
+			for _, fd := range finds {
+				verb := "file left out"
+				if a.opt.RedactSecrets {
+					verb = "secret redacted"
+				}
+				ws = append(ws, Warning{Code: CodeSecretDetected, Path: pf.Path,
+					Message: fmt.Sprintf("rule %s matched at line %d: %s", fd.Rule, fd.Line, verb)})
+			}
+			if !a.opt.RedactSecrets {
+				return nil, ws
+			}
+			text = secrets.Redact(text, finds)
+			f.Redacted = len(finds)
+		}
+	}
+
+	text, truncated := cut(text, c.read, a.opt.MaxFileBytes)
+	f.Truncated = truncated
+	f.Content = string(text)
+	f.Lines = countLines(text)
+	if a.opt.Counter != nil {
+		var n int
+		if a.opt.Cache != nil {
+			n, _ = a.opt.Cache.Count(a.opt.Counter, text)
+		} else {
+			n = a.opt.Counter.Count(text)
+		}
+		f.Tokens = &n
+	}
+	return f, ws
+}
+
+func countLines(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	if b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// cut applies skip_lines, max_lines and the byte caps, and marks what it
+// removed with an explicit line. It reports whether anything was removed.
+// Cuts fall on line boundaries; a single line longer than the byte cap is cut
+// at a rune boundary.
+func cut(text []byte, ro readOptions, fileCap int64) ([]byte, bool) {
+	maxBytes := ro.maxBytes
+	if fileCap > 0 && (maxBytes == 0 || fileCap < maxBytes) {
+		maxBytes = fileCap
+	}
+	if ro.skipLines == 0 && ro.maxLines == 0 && (maxBytes == 0 || int64(len(text)) <= maxBytes) {
+		return text, false
+	}
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	total := len(lines)
+	first := min(ro.skipLines, total)
+	last := total
+	if ro.maxLines > 0 {
+		last = min(first+ro.maxLines, total)
+	}
+	var out []byte
+	n := 0
+	partial := false
+	for _, l := range lines[first:last] {
+		if maxBytes > 0 && int64(len(out)+len(l)) > maxBytes {
+			if n == 0 {
+				k := int(maxBytes)
+				for k > 0 && !utf8.RuneStart(l[k]) {
+					k--
+				}
+				out = append(out, l[:k]...)
+				partial = true
+			}
+			break
+		}
+		out = append(out, l...)
+		n++
+	}
+	if n == total {
+		return text, false
+	}
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	var marker string
+	switch {
+	case partial:
+		marker = fmt.Sprintf("[taskctl: truncated: line %d cut at %d bytes; %d lines in all]\n", first+1, maxBytes, total)
+	case n == 0:
+		marker = fmt.Sprintf("[taskctl: truncated: no lines shown of %d]\n", total)
+	default:
+		marker = fmt.Sprintf("[taskctl: truncated: showing lines %d-%d of %d]\n", first+1, first+n, total)
+	}
+	return append(out, marker...), true
+}
+
+func short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// budget drops whole files until the token total fits max: literal files are
+// kept first (in order), then command results (in order), then the rest by
+// score. Dropped files become BUDGET_EXCEEDED warnings with their counts.
+func (d *Document) budget(max int) {
+	if max <= 0 {
+		return
+	}
+	prio := append([]*File(nil), d.Files...)
+	rank := func(f *File) int {
+		switch f.Source {
+		case SourceLiteral:
+			return 0
+		case SourceCommand:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(prio, func(i, j int) bool {
+		ri, rj := rank(prio[i]), rank(prio[j])
+		if ri != rj {
+			return ri < rj
+		}
+		if ri == 2 {
+			si, sj := scoreOf(prio[i]), scoreOf(prio[j])
+			if si != sj {
+				return si > sj
+			}
+		}
+		return prio[i].order < prio[j].order
+	})
+	keep := map[*File]bool{}
+	used := 0
+	for _, f := range prio {
+		n := 0
+		if f.Tokens != nil {
+			n = *f.Tokens
+		}
+		if used+n <= max {
+			used += n
+			keep[f] = true
+			continue
+		}
+		d.Warnings = append(d.Warnings, Warning{Code: CodeBudgetExceeded, Path: f.Path,
+			Message: fmt.Sprintf("left out: %d tokens do not fit the budget of %d (%d used)", n, max, used)})
+	}
+	out := d.Files[:0]
+	for _, f := range d.Files {
+		if keep[f] {
+			out = append(out, f)
+		}
+	}
+	d.Files = out
+}
+
+func scoreOf(f *File) float64 {
+	if f.Score == nil {
+		return 0
+	}
+	return *f.Score
+}
+
+func (d *Document) total(counting bool) {
+	d.Totals = Totals{Files: len(d.Files)}
+	tok := 0
+	for _, f := range d.Files {
+		d.Totals.Bytes += f.Bytes
+		if f.Tokens != nil {
+			tok += *f.Tokens
+		}
+	}
+	if counting {
+		d.Totals.Tokens = &tok
+	}
+}
+
+// Paths returns the absolute paths of the document's files.
+func (d *Document) Paths() []string {
+	out := make([]string, len(d.Files))
+	for i, f := range d.Files {
+		out[i] = f.Path
+	}
+	return out
+}

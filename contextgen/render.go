@@ -1,0 +1,245 @@
+package contextgen
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Styles a document renders in.
+const (
+	StyleXML      = "xml"
+	StyleMarkdown = "markdown"
+	StylePlain    = "plain"
+)
+
+// Render writes d in style to w.
+func (d *Document) Render(w io.Writer, style string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	switch style {
+	case StyleXML, "":
+		d.renderXML(bw)
+	case StyleMarkdown:
+		d.renderMarkdown(bw)
+	case StylePlain:
+		d.renderPlain(bw)
+	default:
+		return fmt.Errorf("unknown style %q: want xml, markdown or plain", style)
+	}
+	return bw.Flush()
+}
+
+func (d *Document) renderXML(w *bufio.Writer) {
+	w.WriteString(`<context task="`)
+	xmlAttr(w, d.Task)
+	fmt.Fprintf(w, `" files="%d" bytes="%d"`, d.Totals.Files, d.Totals.Bytes)
+	if d.Totals.Tokens != nil {
+		fmt.Fprintf(w, ` tokens="%d" tokenizer="`, *d.Totals.Tokens)
+		xmlAttr(w, d.Tokenizer)
+		w.WriteString(`"`)
+	}
+	w.WriteString(">\n")
+	for _, f := range d.Files {
+		w.WriteString(`<file path="`)
+		xmlAttr(w, f.Path)
+		w.WriteString(`" source="`)
+		xmlAttr(w, f.Source)
+		w.WriteString(`"`)
+		if f.Score != nil {
+			fmt.Fprintf(w, ` score="%s"`, strconv.FormatFloat(*f.Score, 'f', 4, 64))
+		}
+		fmt.Fprintf(w, ` bytes="%d" lines="%d"`, f.Bytes, f.Lines)
+		if f.Tokens != nil {
+			fmt.Fprintf(w, ` tokens="%d"`, *f.Tokens)
+		}
+		if f.Truncated {
+			w.WriteString(` truncated="true"`)
+		}
+		if f.Binary {
+			w.WriteString(" binary=\"true\"/>\n")
+			continue
+		}
+		if f.Encoding != "" && f.Encoding != "utf-8" {
+			w.WriteString(` encoding="`)
+			xmlAttr(w, f.Encoding)
+			w.WriteString(`"`)
+		}
+		content, replaced := xmlSafe(f.Content)
+		if replaced > 0 {
+			fmt.Fprintf(w, ` replaced="%d"`, replaced)
+		}
+		w.WriteString("><![CDATA[")
+		// "]]>" cannot appear inside CDATA: end the section after "]]" and
+		// start a new one before ">".
+		w.WriteString(strings.ReplaceAll(content, "]]>", "]]]]><![CDATA[>"))
+		w.WriteString("]]></file>\n")
+	}
+	w.WriteString("</context>\n")
+}
+
+// xmlAttr writes s escaped for a double-quoted attribute.
+func xmlAttr(w *bufio.Writer, s string) {
+	s, _ = xmlSafe(s)
+	for _, r := range s {
+		switch r {
+		case '&':
+			w.WriteString("&amp;")
+		case '<':
+			w.WriteString("&lt;")
+		case '>':
+			w.WriteString("&gt;")
+		case '"':
+			w.WriteString("&quot;")
+		case '\n':
+			w.WriteString("&#xA;")
+		case '\r':
+			w.WriteString("&#xD;")
+		case '\t':
+			w.WriteString("&#x9;")
+		default:
+			w.WriteRune(r)
+		}
+	}
+}
+
+// xmlSafe replaces characters XML 1.0 cannot carry (most C0 controls,
+// surrogates, U+FFFE/U+FFFF, invalid UTF-8) with U+FFFD and counts them.
+func xmlSafe(s string) (string, int) {
+	bad := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !xmlChar(r, size) {
+			bad++
+		}
+		i += size
+	}
+	if bad == 0 {
+		return s, 0
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if xmlChar(r, size) {
+			b.WriteString(s[i : i+size])
+		} else {
+			b.WriteRune(utf8.RuneError)
+		}
+		i += size
+	}
+	return b.String(), bad
+}
+
+func xmlChar(r rune, size int) bool {
+	if r == utf8.RuneError && size == 1 {
+		return false
+	}
+	switch {
+	case r == 0x9 || r == 0xA || r == 0xD:
+		return true
+	case r >= 0x20 && r <= 0xD7FF:
+		return true
+	case r >= 0xE000 && r <= 0xFFFD:
+		return true
+	case r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
+}
+
+func (d *Document) renderMarkdown(w *bufio.Writer) {
+	fmt.Fprintf(w, "# Context: %s\n\n", orDash(d.Task))
+	fmt.Fprintf(w, "%d files, %d bytes", d.Totals.Files, d.Totals.Bytes)
+	if d.Totals.Tokens != nil {
+		fmt.Fprintf(w, ", %d tokens (%s)", *d.Totals.Tokens, d.Tokenizer)
+	}
+	w.WriteString("\n")
+	for _, f := range d.Files {
+		fmt.Fprintf(w, "\n## %s\n\n", f.Path)
+		fmt.Fprintf(w, "source: %s", f.Source)
+		if f.Score != nil {
+			fmt.Fprintf(w, ", score %.4f", *f.Score)
+		}
+		if f.Tokens != nil {
+			fmt.Fprintf(w, ", %d tokens", *f.Tokens)
+		}
+		if f.Truncated {
+			w.WriteString(", truncated")
+		}
+		w.WriteString("\n\n")
+		if f.Binary {
+			fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
+			continue
+		}
+		fence := strings.Repeat("`", max(3, longestRun(f.Content, '`')+1))
+		fmt.Fprintf(w, "%s%s\n", fence, language(f.Path))
+		w.WriteString(f.Content)
+		if f.Content != "" && !strings.HasSuffix(f.Content, "\n") {
+			w.WriteString("\n")
+		}
+		fmt.Fprintf(w, "%s\n", fence)
+	}
+}
+
+func (d *Document) renderPlain(w *bufio.Writer) {
+	for i, f := range d.Files {
+		if i > 0 {
+			w.WriteString("\n")
+		}
+		fmt.Fprintf(w, "==> %s <==\n", f.Path)
+		if f.Binary {
+			fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
+			continue
+		}
+		w.WriteString(f.Content)
+		if f.Content != "" && !strings.HasSuffix(f.Content, "\n") {
+			w.WriteString("\n")
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func longestRun(s string, c byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+var languages = map[string]string{
+	".go": "go", ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+	".ts": "typescript", ".tsx": "tsx", ".jsx": "jsx", ".rs": "rust", ".java": "java", ".kt": "kotlin",
+	".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp", ".rb": "ruby",
+	".php": "php", ".swift": "swift", ".sh": "bash", ".bash": "bash", ".zsh": "zsh", ".fish": "fish",
+	".md": "markdown", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".xml": "xml",
+	".xsd": "xml", ".html": "html", ".css": "css", ".scss": "scss", ".sql": "sql", ".proto": "protobuf",
+	".tf": "hcl", ".hcl": "hcl", ".lua": "lua", ".r": "r", ".scala": "scala", ".txtar": "text",
+	".mod": "go-mod", ".dockerfile": "dockerfile", ".ini": "ini", ".cfg": "ini", ".txt": "text",
+}
+
+func language(p string) string {
+	base := strings.ToLower(path.Base(p))
+	switch base {
+	case "dockerfile":
+		return "dockerfile"
+	case "makefile", "gnumakefile":
+		return "makefile"
+	}
+	return languages[strings.ToLower(path.Ext(base))]
+}

@@ -208,7 +208,7 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 	}
 	switch {
 	case ctx.Err() != nil:
-		ex.status, ex.err = StepInterrupted, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		ex.status, ex.err = StepInterrupted, interrupted(ctx)
 	case sctx.Err() != nil:
 		ex.status, ex.err = StepTimeout, fmt.Errorf("%w after %s", ErrTimeout, r.opt.StepTimeout)
 	case err != nil:

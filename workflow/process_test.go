@@ -107,20 +107,22 @@ func TestCancel(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	t.Setenv("HANG_PIDFILE", pidfile)
 	opt := options(&fake{dir: project}, project, runs, script(t, "dispatch.sh"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigint := errors.New("interrupt signal received")
 	pidc := make(chan []int, 1)
 	go func() {
 		pids := waitPids(t, pidfile)
 		pidc <- pids
-		cancel() // as SIGINT would, through signal.NotifyContext
+		cancel(sigint) // as signal.NotifyContext does
 	}()
 	rec, err := workflow.Run(ctx, parse(t, hanging), opt)
 	pids := <-pidc
 	t.Cleanup(func() { killGroup(pids) })
 	var se *workflow.StepError
-	if !errors.As(err, &se) || se.Step != "hang" || !errors.Is(err, context.Canceled) {
-		t.Fatalf("Run = %v, want a StepError for hang wrapping context.Canceled", err)
+	if !errors.As(err, &se) || se.Step != "hang" || !errors.Is(err, context.Canceled) || !errors.Is(err, sigint) ||
+		err.Error() != "step hang: interrupted: interrupt signal received" {
+		t.Fatalf("Run = %v, want a StepError for hang wrapping context.Canceled and the cause", err)
 	}
 	if rec.Status != workflow.RunInterrupted || rec.Step("hang").Status != workflow.StepInterrupted {
 		t.Errorf("run %q, hang %q; want interrupted", rec.Status, rec.Step("hang").Status)

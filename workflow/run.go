@@ -262,7 +262,7 @@ func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.C
 			res := r.nodes[c]
 			res.Status = StepInterrupted
 			res.Error = "interrupted before it started"
-			return res, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+			return res, interrupted(ctx)
 		}
 		if failed, err := r.task(ctx, c, eff, scope, files, h); err != nil {
 			return failed, err
@@ -527,4 +527,21 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// interruptedError is the error of a step stopped by its run's context: it
+// says why (the context's cause, e.g. "interrupt signal received") and
+// matches both the cause and context.Canceled (or DeadlineExceeded).
+type interruptedError struct{ err, cause error }
+
+func interrupted(ctx context.Context) error {
+	return &interruptedError{err: ctx.Err(), cause: context.Cause(ctx)}
+}
+
+func (e *interruptedError) Error() string { return "interrupted: " + e.cause.Error() }
+func (e *interruptedError) Unwrap() []error {
+	if e.cause == e.err {
+		return []error{e.err}
+	}
+	return []error{e.err, e.cause}
 }

@@ -11,9 +11,14 @@
 // the steps after it are marked skipped. Every step has a result: the
 // executor's stdout (Output), the files its context held (Files, absolute
 // paths), and, when the step declares <output_format type="json"/>, the JSON
-// it printed (Parsed) and that object's "notes" key (Notes). A nested
-// sequential task's result is its last step's output, notes and parsed JSON,
-// with the files of its own context (see below).
+// it printed (Parsed) and that object's "notes" key (Notes). Such a step
+// fails unless its output is JSON, either whole or in its last ``` fenced
+// block, of the type output_format's schema names (object, array, string[],
+// string, number, boolean); a step that declares no output format gets Parsed
+// and Notes only when its whole output is a JSON object, and one that
+// declares type="text" never. A nested sequential task's result is its last
+// step's output, notes and parsed JSON, with the files of its own context
+// (see below).
 //
 // # Bindings
 //

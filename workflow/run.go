@@ -47,9 +47,6 @@ func (r *runner) executable() (string, error) {
 }
 
 func newRunner(root *template.Task, opt Options) *runner {
-	if opt.Now == nil {
-		opt.Now = time.Now
-	}
 	r := &runner{
 		opt:   opt,
 		root:  root,
@@ -165,7 +162,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		r.exe = path
 	}
 	rec := r.rec
-	rec.Started = r.opt.Now().UTC()
+	rec.Started = time.Now().UTC()
 	seq := r.root.Type == sequential
 	var bound *template.Task
 	if seq {
@@ -209,7 +206,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		failed, err = r.task(ctx, r.root, nil, nil, nil, nil)
 	}
 
-	end := r.opt.Now().UTC()
+	end := time.Now().UTC()
 	rec.Ended = &end
 	rec.DurationMS = end.Sub(rec.Started).Milliseconds()
 	switch {
@@ -277,7 +274,7 @@ func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.C
 // failed, if any.
 func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Context, scope map[string]string, parentFiles []string, hist []*StepResult) (*StepResult, error) {
 	res := r.nodes[t]
-	started := r.opt.Now().UTC()
+	started := time.Now().UTC()
 	res.Started = &started
 	if !r.dry {
 		res.Status = StepRunning
@@ -447,7 +444,7 @@ func (r *runner) parse(res *StepResult, of *template.OutputFormat) error {
 }
 
 func (r *runner) finish(res *StepResult) {
-	end := r.opt.Now().UTC()
+	end := time.Now().UTC()
 	res.Ended = &end
 	if res.Started != nil {
 		res.DurationMS = end.Sub(*res.Started).Milliseconds()

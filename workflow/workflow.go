@@ -97,16 +97,14 @@ type Options struct {
 	// Stderr receives the executor's stderr (nil: discarded, though its end
 	// is kept for the step's error).
 	Stderr io.Writer
-	// Vars are the --var values; they bind the inputs of the top-level task
-	// and reach every step.
+	// Vars are the --var values: an input of any task that Vars names
+	// takes its value, unless the input is bound with from.
 	Vars map[string]string
 	// DryRun plans without executing anything or writing a record.
 	DryRun bool
 	// Env is the executor's environment before the TASKCTL_ variables are
 	// added (nil: this process's environment).
 	Env []string
-	// Now, when set, replaces the clock (for tests).
-	Now func() time.Time
 }
 
 // InputError is a required input that nothing sets (no --var, no default,

@@ -164,11 +164,14 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		d.errorf(t.Pos, "task nested %d deep: the limit is %d", depth, MaxDepth)
 		return t
 	}
+	t.DescriptionPos, t.InstructionsPos = t.Pos, t.Pos
 	if c := n.child("description"); c != nil {
 		t.Description = strings.TrimSpace(c.text.String())
+		t.DescriptionPos = d.pos.pos(c.off)
 	}
 	if c := n.child("instructions"); c != nil {
 		t.Instructions = strings.TrimSpace(c.text.String())
+		t.InstructionsPos = d.pos.pos(c.off)
 	}
 	if c := n.child("inputs"); c != nil {
 		for _, in := range c.all("input") {

@@ -167,9 +167,8 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 			}
 		}
 	}
-	descPos := t.Pos
-	checkVars(t.Description, descPos, "description")
-	checkVars(t.Instructions, descPos, "instructions")
+	checkVars(t.Description, t.DescriptionPos, "description")
+	checkVars(t.Instructions, t.InstructionsPos, "instructions")
 	for _, in := range t.Inputs {
 		if in.HasDefault {
 			checkVars(in.Default, in.Pos, fmt.Sprintf("default of input %q", in.Name))
@@ -186,13 +185,13 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 			if strings.Contains(s.Command, "{{") {
 				d.errorf(s.Pos, "{{...}} is not substituted inside <command>: read inputs as shell variables, e.g. \"$name\"")
 			}
-			if s.Command == "" {
+			if s.Command == "" && len(s.Paths) == 0 && s.Description == "" {
 				d.errorf(s.Pos, "empty <command>")
 			}
 		}
 		if s.Kind == "description" {
 			checkVars(s.Description, s.Pos, "description source")
-			if s.Description == "" {
+			if s.Description == "" && len(s.Paths) == 0 && s.Command == "" {
 				d.errorf(s.Pos, "empty <description> in file_paths")
 			}
 		}

@@ -23,6 +23,8 @@ type Task struct {
 	Name, Type, Subtype string
 	Description         string
 	Instructions        string
+	DescriptionPos      Pos // of <description>
+	InstructionsPos     Pos // of <instructions>, if any
 	Inputs              []Input
 	Context             ContextSpec
 	Sources             []FileSource

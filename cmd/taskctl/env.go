@@ -69,10 +69,9 @@ func (e *env) setup() error {
 	}
 	e.workingDir = abs
 	if e.opts.projectDir != "" {
-		p, err := filepath.Abs(filepath.Join(abs, e.opts.projectDir))
-		if filepath.IsAbs(e.opts.projectDir) {
-			p, err = filepath.Clean(e.opts.projectDir), nil
-		}
+		// Like every path given on the command line, --project-dir is
+		// relative to where taskctl was started, not to --cwd.
+		p, err := filepath.Abs(e.opts.projectDir)
 		if err != nil {
 			return usageErr("--project-dir %s: %v", e.opts.projectDir, err)
 		}

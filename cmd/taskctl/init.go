@@ -45,10 +45,10 @@ const initConfig = `<?xml version="1.0" encoding="UTF-8"?>
 
 const initTask = `<?xml version="1.0" encoding="UTF-8"?>
 <!--
-  An example task library. Run it with:
-    taskctl assemble example --var area=src
-  and see the files it selects with --paths. 'taskctl schema' prints every
-  element and attribute a template may use.
+  An example task library. Run it with "taskctl assemble example", set its
+  input with the var flag (var area=src), and list the files it selects with
+  the paths flag. "taskctl schema" prints every element and attribute a
+  template may use.
 -->
 <tasks>
   <task name="example">

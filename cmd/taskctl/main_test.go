@@ -35,13 +35,6 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// symlink TARGET LINK
-			"symlink": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 2 {
-					ts.Fatalf("usage: symlink TARGET LINK")
-				}
-				ts.Check(os.Symlink(args[0], ts.MkAbs(args[1])))
-			},
 			// mkfifo PATH
 			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {

@@ -202,10 +202,21 @@ func (s *store) writeRecord(r *Record) error {
 	return s.write("run.json", append(data, '\n'))
 }
 
-// LoadRun reads the record of run id from runsDir. A record that says
-// "running" while the process that wrote it (on this host) is gone is
-// reported as "interrupted", as is its running step; the file is not changed.
+// LoadRun reads the record of run id ("latest" for the newest) from runsDir.
+// A record that says "running" while the process that wrote it (on this
+// host) is gone is reported as "interrupted", as is its running step; the
+// file is not changed.
 func LoadRun(runsDir, id string) (*Record, error) {
+	if id == "latest" {
+		ids, err := Runs(runsDir)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("no runs in %s: %w", runsDir, fs.ErrNotExist)
+		}
+		id = ids[len(ids)-1]
+	}
 	if !idPattern.MatchString(id) {
 		return nil, fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
 	}

@@ -275,6 +275,17 @@ func TestThreeSteps(t *testing.T) {
 	if err != nil || !slices.Equal(ids, []string{rec.ID}) {
 		t.Errorf("Runs = %q, %v", ids, err)
 	}
+	if latest, err := workflow.LoadRun(runs, "latest"); err != nil || latest.ID != rec.ID {
+		t.Errorf("LoadRun(latest) = %v", err)
+	}
+	for _, bad := range []string{"../runs", "20261122-104500-ab12/../x", "x"} {
+		if _, err := workflow.LoadRun(runs, bad); err == nil || !strings.Contains(err.Error(), "not a run ID") {
+			t.Errorf("LoadRun(%q) = %v, want a refusal", bad, err)
+		}
+	}
+	if _, err := workflow.LoadRun(runs, "20000101-000000-0000"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("LoadRun of a missing run = %v, want ErrNotExist", err)
+	}
 }
 
 // wroteOutsideRuns fails if anything but the runs dir changed in project.

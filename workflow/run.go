@@ -195,6 +195,9 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		var asm *Assembled
 		asm, err = r.opt.Assemble(ctx, bound, InheritMode(eff.Inherit), nil)
 		if err == nil {
+			if asm == nil {
+				asm = &Assembled{}
+			}
 			rec.Files = nonNil(asm.Files)
 			rec.Warnings = asm.Warnings
 			rec.Inputs = bound.Vars()
@@ -250,8 +253,8 @@ func (r *runner) save() error {
 }
 
 // sequence runs the steps of t, a sequential task whose own context holds
-// files, and returns the step that stopped it.
-// scope holds the bound values of t's inputs and of the tasks around it.
+// files and whose scope holds the bound values of its inputs and those of the
+// tasks around it, and returns the step that stopped it.
 func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.Context, scope map[string]string, files []string, hist []*StepResult) (*StepResult, error) {
 	h := append([]*StepResult(nil), hist...)
 	for _, c := range t.Steps {

@@ -2,8 +2,8 @@ package memory_test
 
 import (
 	"context"
-	"fmt"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"

@@ -185,7 +185,10 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 			}
 		}
 	}
-	// Words, for types and content.
+	// Words, for types and content. A conventional-commit label ("test:",
+	// "docs(api):") says what kind of change a text describes, not what
+	// kind of file is wanted; it is dropped.
+	q = dropLabel(q)
 	var words []string
 	a.words(q, func(w string) { words = append(words, strings.ToLower(w)) })
 	content := 0
@@ -249,6 +252,32 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 		}
 	}
 	return p
+}
+
+// dropLabel removes a leading "word:" or "word(scope):" label whose word
+// is a role word.
+func dropLabel(q string) string {
+	t := strings.TrimLeft(q, " \t\r\n")
+	i := 0
+	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] >= 'A' && t[i] <= 'Z') {
+		i++
+	}
+	if _, ok := roleWords[strings.ToLower(t[:i])]; !ok || i == 0 {
+		return q
+	}
+	rest := t[i:]
+	if strings.HasPrefix(rest, "(") {
+		j := strings.IndexByte(rest, ')')
+		if j < 0 {
+			return q
+		}
+		rest = rest[j+1:]
+	}
+	rest = strings.TrimPrefix(rest, "!")
+	if !strings.HasPrefix(rest, ":") {
+		return q
+	}
+	return rest[1:]
 }
 
 // cleanPathToken strips quotes, brackets, trailing punctuation and line

@@ -252,7 +252,7 @@ func TestSearchOptions(t *testing.T) {
 }
 
 // TestBM25 checks scores against values computed by hand from the
-// definitions (k1 1.2, b 0.75, IDF log(1+(N-n+0.5)/(n+0.5))). Only the
+// definitions (k1 3, b 0.75, IDF log(1+(N-n+0.5)/(n+0.5))). Only the
 // content field matches: the file names are single letters, which are not
 // indexed.
 func TestBM25(t *testing.T) {
@@ -268,7 +268,7 @@ func TestBM25(t *testing.T) {
 	sat := func(tf float64, l float64) float64 {
 		B := 0.25 + 0.75*l/(8.0/3)
 		x := tf / B
-		return x / (1.2 + x)
+		return x / (3 + x)
 	}
 	want := map[string]float64{ // query "apple cherry": share of IDF mass
 		"a.go": idfApple * sat(2, 3) / (idfApple + idfCherry),

@@ -67,6 +67,24 @@ func TestScripts(t *testing.T) {
 				}
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00binary"), 0o644))
 			},
+			// lastrun PROJDIR: set $RUN to the newest run id under PROJDIR.
+			"lastrun": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: lastrun PROJDIR")
+				}
+				ents, err := os.ReadDir(filepath.Join(ts.MkAbs(args[0]), ".taskctl", "runs"))
+				ts.Check(err)
+				last := ""
+				for _, e := range ents {
+					if e.IsDir() && e.Name() > last {
+						last = e.Name()
+					}
+				}
+				if last == "" {
+					ts.Fatalf("no run under %s", args[0])
+				}
+				ts.Setenv("RUN", last)
+			},
 			// chmod000 PATH
 			"chmod000": func(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Check(os.Chmod(ts.MkAbs(args[0]), 0))

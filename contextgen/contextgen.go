@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -82,6 +83,9 @@ type Document struct {
 	Totals    Totals    `json:"totals"`
 	Warnings  []Warning `json:"-"`
 	Tokenizer string    `json:"-"`
+	// TokensCached and TokensCounted say how many files' token counts came
+	// from the cache and how many were counted.
+	TokensCached, TokensCounted int `json:"-"`
 }
 
 // Totals sums the document's files.
@@ -149,7 +153,8 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	doc := &Document{Task: t.Name, Files: files, Warnings: a.warnings}
+	doc := &Document{Task: t.Name, Files: files, Warnings: a.warnings,
+		TokensCached: int(a.cacheHits.Load()), TokensCounted: int(a.cacheMisses.Load())}
 	if opt.Counter != nil {
 		doc.Tokenizer = opt.Counter.Name()
 	}
@@ -184,6 +189,8 @@ type assembler struct {
 	seen       map[string]bool
 	candidates []candidate
 	warnings   []Warning
+
+	cacheHits, cacheMisses atomic.Int64
 
 	indexOnce sync.Once
 	index     *memory.Index
@@ -537,18 +544,14 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		Modified: pf.ModTime.UTC().Format(time.RFC3339),
 		Binary:   pf.Binary,
 	}
+	sum := sha256.Sum256(pf.Content)
+	f.SHA256 = hex.EncodeToString(sum[:])
 	if pf.Binary {
 		f.Encoding = "binary"
-		sum := sha256.Sum256(pf.Content)
-		if pf.Content != nil {
-			f.SHA256 = hex.EncodeToString(sum[:])
-		}
 		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
 			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
 		return f, ws
 	}
-	sum := sha256.Sum256(pf.Content)
-	f.SHA256 = hex.EncodeToString(sum[:])
 
 	text, enc := encoding.Decode(pf.Content)
 	f.Encoding = enc.Encoding
@@ -558,9 +561,11 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
 		return f, ws
 	}
-	if enc.Converted {
+	// A byte-order mark says what the encoding is: converting it is no news.
+	// A guess is reported.
+	if enc.Converted && enc.Encoding == encoding.Windows1252 && enc.InvalidBytes == 0 {
 		ws = append(ws, Warning{Code: CodeEncoding, Path: pf.Path,
-			Message: fmt.Sprintf("converted from %s to UTF-8", enc.Encoding)})
+			Message: fmt.Sprintf("not UTF-8: decoded as %s (a guess)", enc.Encoding)})
 	}
 	if enc.InvalidBytes > 0 {
 		ws = append(ws, Warning{Code: CodeInvalidUTF8, Path: pf.Path,
@@ -592,9 +597,16 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	if a.opt.Counter != nil {
 		var n int
 		if a.opt.Cache != nil {
-			n, _ = a.opt.Cache.Count(a.opt.Counter, text)
+			var hit bool
+			n, hit = a.opt.Cache.Count(a.opt.Counter, text)
+			if hit {
+				a.cacheHits.Add(1)
+			} else {
+				a.cacheMisses.Add(1)
+			}
 		} else {
 			n = a.opt.Counter.Count(text)
+			a.cacheMisses.Add(1)
 		}
 		f.Tokens = &n
 	}

@@ -177,7 +177,7 @@ func TestReadRules(t *testing.T) {
 	if _, w := read("big.txt"); w == nil || w.Code != project.CodeTooLarge {
 		t.Errorf("big: %v", w)
 	}
-	if f, w := read("bin.dat"); w != nil || !f.Binary || f.Content != nil || f.Size != 3 {
+	if f, w := read("bin.dat"); w != nil || !f.Binary || len(f.Content) != 3 || f.Size != 3 {
 		t.Errorf("bin: %+v %v", f, w)
 	}
 	if f, w := read("u16.txt"); w != nil || f.Binary {

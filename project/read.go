@@ -18,7 +18,7 @@ type File struct {
 	Size    int64       // bytes read (not what stat said)
 	ModTime time.Time   // from fstat of the descriptor read
 	Mode    fs.FileMode // from fstat of the descriptor read
-	Content []byte      // nil when Binary
+	Content []byte      // the bytes read, binary or not: callers decide what to show
 	Binary  bool        // a NUL byte in the first 8 KiB and no UTF-16/UTF-32 byte-order mark
 }
 
@@ -102,12 +102,8 @@ func (p *Project) Read(c Candidate) (*File, *Warning) {
 		code, msg := classifyErr(err)
 		return nil, warnf(code, path, "%s", msg)
 	}
-	file := &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: st.ModTime(), Mode: st.Mode()}
-	if IsBinary(data) {
-		file.Binary = true
-	} else {
-		file.Content = data
-	}
+	file := &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: st.ModTime(), Mode: st.Mode(),
+		Content: data, Binary: IsBinary(data)}
 	return file, nil
 }
 

@@ -102,6 +102,9 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	e.saveCaches(opt)
+	if opt.Counter != nil {
+		e.meta["token_cache"] = map[string]int{"hits": doc.TokensCached, "counted": doc.TokensCounted}
+	}
 	for _, w := range doc.Warnings {
 		e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
 	}

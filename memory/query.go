@@ -77,59 +77,88 @@ type parsed struct {
 	words    []string // content words, lower-case, in order
 }
 
+// dirHas reports whether a directory component of rel equals (ignoring
+// case) one of names. It does not allocate.
+func dirHas(rel string, names ...string) bool {
+	for {
+		c, rest, ok := strings.Cut(rel, "/")
+		if !ok {
+			return false // c is the base name
+		}
+		for _, n := range names {
+			if strings.EqualFold(c, n) {
+				return true
+			}
+		}
+		rel = rest
+	}
+}
+
+func baseName(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[i+1:]
+	}
+	return rel
+}
+
+// extOf returns the extension of the base name of rel, with its dot.
+func extOf(rel string) string {
+	b := baseName(rel)
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		return b[i:]
+	}
+	return ""
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
 // isTest reports whether rel is test code (by name or by a test directory)
 // or test data (under testdata/ or fixtures/).
 func isTest(rel string) bool { return isTestCode(rel) || isTestData(rel) }
 
 func isTestData(rel string) bool {
-	for _, c := range strings.Split(path.Dir(rel), "/") {
-		switch strings.ToLower(c) {
-		case "testdata", "fixtures", "__fixtures__", "__snapshots__":
-			return true
-		}
-	}
-	return false
+	return dirHas(rel, "testdata", "fixtures", "__fixtures__", "__snapshots__")
 }
 
 func isTestCode(rel string) bool {
-	base := path.Base(rel)
-	lower := strings.ToLower(base)
-	stem := strings.TrimSuffix(lower, path.Ext(lower))
-	switch {
-	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), strings.HasSuffix(stem, ".test"),
-		strings.HasSuffix(stem, ".spec"), strings.HasSuffix(stem, "_spec"), strings.HasSuffix(base, "Test.java"),
-		strings.HasSuffix(base, "Tests.java"), strings.HasSuffix(base, "Test.kt"), stem == "conftest", stem == "tests", stem == "test":
-		return true
-	}
-	for _, c := range strings.Split(path.Dir(rel), "/") {
-		switch strings.ToLower(c) {
-		case "test", "tests", "__tests__", "spec", "specs", "e2e":
+	base := baseName(rel)
+	stem := strings.TrimSuffix(base, extOf(rel))
+	for _, suf := range []string{"_test", ".test", ".spec", "_spec"} {
+		if hasSuffixFold(stem, suf) {
 			return true
 		}
 	}
-	return false
+	if hasPrefixFold(stem, "test_") || strings.EqualFold(stem, "conftest") || strings.EqualFold(stem, "tests") || strings.EqualFold(stem, "test") {
+		return true
+	}
+	for _, suf := range []string{"Test.java", "Tests.java", "Test.kt"} {
+		if strings.HasSuffix(base, suf) {
+			return true
+		}
+	}
+	return dirHas(rel, "test", "tests", "__tests__", "spec", "specs", "e2e")
 }
 
 func isDoc(rel string) bool {
-	switch strings.ToLower(path.Ext(rel)) {
+	switch strings.ToLower(extOf(rel)) {
 	case ".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt", ".org":
 		return true
 	}
-	for _, c := range strings.Split(path.Dir(rel), "/") {
-		switch strings.ToLower(c) {
-		case "doc", "docs", "documentation", "website":
-			return true
-		}
-	}
-	return false
+	return dirHas(rel, "doc", "docs", "documentation", "website")
 }
 
 func isConfig(rel string) bool {
-	switch strings.ToLower(path.Ext(rel)) {
+	switch strings.ToLower(extOf(rel)) {
 	case ".yaml", ".yml", ".toml", ".json", ".ini", ".cfg", ".conf", ".properties", ".env", ".hcl", ".tfvars":
 		return true
 	}
-	switch strings.ToLower(path.Base(rel)) {
+	switch strings.ToLower(baseName(rel)) {
 	case "makefile", "dockerfile", ".editorconfig", "setup.cfg", "go.mod", "package.json", "pyproject.toml", "cargo.toml":
 		return true
 	}
@@ -151,7 +180,7 @@ func roleOf(rel string) int {
 }
 
 func hasExt(rel string, exts []string) bool {
-	e := strings.ToLower(path.Ext(rel))
+	e := strings.ToLower(extOf(rel))
 	for _, x := range exts {
 		if e == x {
 			return true

@@ -200,22 +200,50 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		return nil
 	}
 
-	// Filters, boosts, normalisation.
+	// Filters, boosts, normalisation. Candidates are visited by raw score;
+	// once the limit is filled, a candidate whose raw score times the
+	// largest boost this query can give cannot enter, and the visit stops.
 	type cand struct {
 		doc   int
 		score float64
 		notes []string
 	}
-	var cands []cand
+	var raw []cand
 	for d, s := range acc {
-		if s == 0 {
-			continue
+		if s > 0 {
+			raw = append(raw, cand{doc: d, score: s / total})
 		}
-		rel := st.docs[d].rel
+	}
+	slices.SortFunc(raw, func(x, y cand) int {
+		if c := cmpFloat(y.score, x.score); c != 0 {
+			return c
+		}
+		return strings.Compare(st.docs[x.doc].rel, st.docs[y.doc].rel)
+	})
+	maxBoost := 1.0
+	if len(p.mentions) > 0 {
+		maxBoost *= boostMention
+	}
+	if p.long && len(p.scopes) > 0 {
+		maxBoost *= boostScope
+	}
+	if p.long && len(p.langs) > 0 {
+		maxBoost *= boostLang
+	}
+	limit := opt.Limit
+	if limit == 0 {
+		limit = 10
+	}
+	var cands []cand
+	floor := 0.0 // the limit-th best score so far, once the limit is filled
+	for _, c := range raw {
+		if min(c.score*maxBoost, 1) < max(floor, opt.MinScore) {
+			break
+		}
+		rel := st.docs[c.doc].rel
 		if !globsAllow(rel, opt.Include, opt.Exclude) {
 			continue
 		}
-		c := cand{doc: d, score: s / total}
 		role := roleOf(rel)
 		ok := true
 		if p.notRoles&role != 0 {
@@ -233,6 +261,9 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		}
 		if p.roles != 0 && role&p.roles == 0 {
 			ok = false
+		}
+		if !ok {
+			continue
 		}
 		if p.roles&roleTest == 0 && isTest(rel) {
 			c.score *= demoteRole
@@ -253,7 +284,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 			if in && p.long {
 				c.score *= boostScope
 			} else if !in && !p.long {
-				ok = false
+				continue
 			}
 		}
 		for _, m := range p.mentions {
@@ -267,20 +298,19 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		if c.score < opt.MinScore {
 			continue
 		}
-		if ok {
-			cands = append(cands, c)
+		cands = append(cands, c)
+		if limit > 0 && len(cands) >= limit {
+			slices.SortFunc(cands, func(x, y cand) int { return cmpFloat(y.score, x.score) })
+			cands = cands[:limit]
+			floor = cands[limit-1].score
 		}
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].score != cands[j].score {
-			return cands[i].score > cands[j].score
+	slices.SortStableFunc(cands, func(x, y cand) int {
+		if c := cmpFloat(y.score, x.score); c != 0 {
+			return c
 		}
-		return st.docs[cands[i].doc].rel < st.docs[cands[j].doc].rel
+		return strings.Compare(st.docs[x.doc].rel, st.docs[y.doc].rel)
 	})
-	limit := opt.Limit
-	if limit == 0 {
-		limit = 10
-	}
 	if limit > 0 && len(cands) > limit {
 		cands = cands[:limit]
 	}
@@ -443,13 +473,10 @@ func bestLine(src Source, rel string, terms []lineTerm) (int, string) {
 	if err != nil || len(terms) == 0 {
 		return 0, ""
 	}
-	if len(data) > 1<<20 {
-		data = data[:1<<20]
+	if len(data) > 256<<10 {
+		data = data[:256<<10]
 	}
-	lower := bytes.ToLower(data)
-	if len(lower) != len(data) { // non-ASCII case mapping changed lengths
-		lower = asciiLower(data)
-	}
+	lower := asciiLower(data)
 	var starts []int // line start offsets
 	starts = append(starts, 0)
 	for i, c := range data {

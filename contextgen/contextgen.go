@@ -135,6 +135,11 @@ type Options struct {
 
 	// Audit, when set, is told about every file read.
 	Audit func(path, source string)
+
+	// ListOnly selects files without reading them: the sources and the path
+	// policy decide, content checks (secrets, encoding, budget) do not run.
+	// It is what --paths prints.
+	ListOnly bool
 }
 
 // Assemble resolves t's sources and reads its files. t must already be bound
@@ -149,7 +154,14 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	files := a.read()
+	var files []*File
+	if opt.ListOnly {
+		for i, c := range a.candidates {
+			files = append(files, &File{Path: c.c.Path, Rel: c.c.Rel, Source: c.source, Score: c.score, Reason: c.reason, order: i})
+		}
+	} else {
+		files = a.read()
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -97,6 +97,13 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	opt.Inherited = prev.inherited
+	// --paths lists what the sources select and the path policy admits;
+	// only a budget needs the content (to count it).
+	opt.ListOnly = e.opts.paths && opt.MaxTokens == 0 && !e.json()
+	if opt.ListOnly {
+		opt.Counter, opt.Cache = nil, nil
+		delete(e.meta, "tokenizer")
+	}
 	doc, err := contextgen.Assemble(ctx, bound, opt)
 	if err != nil {
 		return nil, err

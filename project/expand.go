@@ -41,7 +41,7 @@ func (p *Project) resolve(base, s string) (*resolved, *Warning) {
 		abs = base + "/" + s
 	}
 	lexical := filepath.Clean(abs)
-	real, err := evalPath(abs)
+	real, err := p.evalCached(abs)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
 			return nil, warnf(CodeOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
@@ -62,6 +62,37 @@ func (p *Project) resolve(base, s string) (*resolved, *Warning) {
 		return nil, warnf(code, real, "%s", msg)
 	}
 	return &resolved{real: real, root: r, rel: rel, info: st}, nil
+}
+
+// evalCached is evalPath with the directory part taken from p.dirs when an
+// earlier call evaluated it. Paths with ".." are evaluated in full: after a
+// symlink, ".." is not lexical.
+func (p *Project) evalCached(abs string) (string, error) {
+	if strings.Contains(abs+"/", "/../") {
+		return evalPath(abs)
+	}
+	clean := filepath.Clean(abs)
+	dir, base := filepath.Dir(clean), filepath.Base(clean)
+	if base == "/" || base == "." {
+		return evalPath(abs)
+	}
+	if v, ok := p.dirs.Load(dir); ok {
+		next := filepath.Join(v.(string), base)
+		if st, err := os.Lstat(next); err == nil && st.Mode()&fs.ModeSymlink == 0 {
+			if strings.HasSuffix(abs, "/") && !st.IsDir() {
+				return next, errNotDir
+			}
+			return next, nil
+		}
+		return evalPath(abs)
+	}
+	real, err := evalPath(abs)
+	if err == nil {
+		if rd, derr := evalPath(dir); derr == nil {
+			p.dirs.Store(dir, rd)
+		}
+	}
+	return real, err
 }
 
 // checkName applies the name rules to a file: .git/ and .taskctl/ anywhere

@@ -39,7 +39,11 @@ var defaultSensitive = []string{
 	"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",
 	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
 	".netrc", "_netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials",
-	".htpasswd", "credentials", "credentials.*", "*.credentials",
+	".htpasswd", "credentials", "*.credentials",
+	// Credentials saved as data, not source code that handles them
+	// (credentials.go or credentials.py are ordinary code).
+	"credentials.json", "credentials.yaml", "credentials.yml", "credentials.xml",
+	"credentials.ini", "credentials.toml", "credentials.csv", "credentials.txt", "credentials.db",
 }
 
 // DefaultPolicy returns the default policy: 10 MiB a file, 1000 files a

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Markers are the built-in project markers, in order of priority: the
@@ -36,6 +37,11 @@ type Project struct {
 	policy                  Policy
 	roots                   []*rootDir // roots[0] is the project dir
 	sensitive               *nameSet
+	// dirs caches the real path of directories resolve has evaluated
+	// (lexical absolute path → real path), so a command printing thousands
+	// of paths in a few directories costs one lstat a path. Reads never
+	// trust it: they go through the os.Root.
+	dirs sync.Map
 }
 
 // rootDir is one allowed root: its real path, its os.Root, its ignore rules.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -25,6 +26,16 @@ func main() { os.Exit(Main()) }
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// TASKCTL_CPUPROFILE=FILE writes a CPU profile (for benchmarking
+	// taskctl itself; the file is the developer's choice, like go test's
+	// -cpuprofile).
+	if path := os.Getenv("TASKCTL_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
+	}
 	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 

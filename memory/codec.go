@@ -275,14 +275,6 @@ func (r *reader) dict() (dict, error) {
 	return d, nil
 }
 
-// posting is one decoded entry of a posting list.
-type posting struct {
-	doc    uint32
-	tf1    uint32
-	tf2    uint32
-	packed bool
-}
-
 // iter walks a posting list. Malformed data or a document ID of n or more
 // ends the walk early; it never panics.
 type iter struct {
@@ -387,10 +379,6 @@ func (w *dictWriter) addRaw(term string, list []byte) {
 	w.strOff = binary.LittleEndian.AppendUint32(w.strOff, uint32(len(w.strs)))
 	w.postOff = binary.LittleEndian.AppendUint32(w.postOff, uint32(len(w.posts)))
 	w.n++
-}
-
-func (w *dictWriter) size() int {
-	return 4 + len(w.strOff) + len(w.postOff) + len(w.strs) + len(w.posts)
 }
 
 func (w *dictWriter) appendTo(b []byte) []byte {

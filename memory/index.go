@@ -101,7 +101,7 @@ func (ix *Index) Len() int {
 
 func load(dir string) (*state, []Warning, error) {
 	name := filepath.Join(dir, indexFile)
-	data, err := os.ReadFile(name)
+	data, release, err := readIndex(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(nil, dict{}, dict{}, 0), nil, nil
 	}
@@ -113,10 +113,14 @@ func load(dir string) (*state, []Warning, error) {
 	}
 	dec, err := decode(data)
 	if err != nil {
-		return newState(nil, dict{}, dict{}, 0), []Warning{{Code: "INDEX_CORRUPT",
+		st := newState(nil, dict{}, dict{}, 0)
+		release(st)
+		return st, []Warning{{Code: "INDEX_CORRUPT",
 			Message: fmt.Sprintf("%s: %v; it will be rebuilt", name, err), Path: name}}, nil
 	}
-	return newState(dec.docs, dec.text, dec.path, int64(len(data))), nil, nil
+	st := newState(dec.docs, dec.text, dec.path, int64(len(data)))
+	release(st)
+	return st, nil, nil
 }
 
 // BM25F parameters: per-field weight and length normalisation, and the
@@ -182,7 +186,6 @@ type freshLists struct {
 	lists  map[string]*listBuilder
 	local  [][]*listBuilder // per analyser: local term ID → list
 	n      uint32
-	nTerms int
 }
 
 func newFreshLists() *freshLists {
@@ -244,6 +247,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if err != nil {
 		return stats, err
 	}
+	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
 	ix.mu.Lock()
 	if ix.reset {
 		old, warns = newState(nil, dict{}, dict{}, 0), nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -103,6 +104,9 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	ix.mu.RLock()
 	st := ix.st
 	ix.mu.RUnlock()
+	// The posting lists may be a memory mapping released with st: keep st
+	// alive until they are no longer read.
+	defer runtime.KeepAlive(st)
 	if st.live == 0 {
 		return nil
 	}
@@ -477,16 +481,14 @@ func bestLine(src Source, rel string, terms []lineTerm) (int, string) {
 		data = data[:256<<10]
 	}
 	lower := asciiLower(data)
-	var starts []int // line start offsets
-	starts = append(starts, 0)
+	starts := []int{0} // line start offsets
 	for i, c := range data {
 		if c == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
 	score := make(map[int]float64)
-	var mask []uint64 // per line, which terms were counted (first 64)
-	mask = make([]uint64, len(starts))
+	mask := make([]uint64, len(starts)) // per line, which terms were counted (first 64)
 	for k, t := range terms {
 		needles := []string{t.stem}
 		if !strings.HasPrefix(t.surface, t.stem) {

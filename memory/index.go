@@ -183,9 +183,9 @@ type work struct {
 // IDs are their order of arrival (offset later by the number of documents
 // kept from the old index).
 type freshLists struct {
-	lists  map[string]*listBuilder
-	local  [][]*listBuilder // per analyser: local term ID → list
-	n      uint32
+	lists map[string]*listBuilder
+	local [][]*listBuilder // per analyser: local term ID → list
+	n     uint32
 }
 
 func newFreshLists() *freshLists {

@@ -75,7 +75,6 @@ type dict struct {
 
 func (d *dict) off(tab []byte, i int) int { return int(binary.LittleEndian.Uint32(tab[4*i:])) }
 
-func (d *dict) term(i int) string { return string(d.termBytes(i)) }
 
 // termBytes and postings check their offsets on every access instead of
 // validating all of them when the index is opened (which would cost as
@@ -356,8 +355,15 @@ type dictWriter struct {
 	n               uint32
 }
 
-func newDictWriter() *dictWriter {
-	w := &dictWriter{}
+// newDictWriter returns a writer with room for about n terms, strs bytes of
+// terms and posts bytes of postings.
+func newDictWriter(n, strs, posts int) *dictWriter {
+	w := &dictWriter{
+		strOff:  make([]byte, 0, 4*(n+1)),
+		postOff: make([]byte, 0, 4*(n+1)),
+		strs:    make([]byte, 0, strs),
+		posts:   make([]byte, 0, posts),
+	}
 	w.strOff = binary.LittleEndian.AppendUint32(w.strOff, 0)
 	w.postOff = binary.LittleEndian.AppendUint32(w.postOff, 0)
 	return w
@@ -373,7 +379,7 @@ func (w *dictWriter) add(term string, df uint32, entries []byte) {
 }
 
 // addRaw adds a posting list already in file encoding (df header included).
-func (w *dictWriter) addRaw(term string, list []byte) {
+func (w *dictWriter) addRaw(term []byte, list []byte) {
 	w.strs = append(w.strs, term...)
 	w.posts = append(w.posts, list...)
 	w.strOff = binary.LittleEndian.AppendUint32(w.strOff, uint32(len(w.strs)))
@@ -399,12 +405,13 @@ func rawDict(d *dict, b []byte) []byte {
 }
 
 // encode assembles an index file from its documents and two dictionary
-// sections (each already in section encoding).
-func encode(docs []docInfo, text, path []byte) ([]byte, error) {
+// sections (each already in section encoding). It returns the file as
+// parts, written in order, so that the sections are not copied again.
+func encode(docs []docInfo, text, path []byte) ([][]byte, error) {
 	if len(text) > math.MaxUint32 || len(path) > math.MaxUint32 {
 		return nil, errors.New("index too large")
 	}
-	b := make([]byte, headerSize, headerSize+len(docs)*40+len(text)+len(path))
+	b := make([]byte, headerSize, headerSize+len(docs)*40)
 	copy(b, magic)
 	binary.LittleEndian.PutUint32(b[8:], formatVersion)
 	b = binary.AppendUvarint(b, uint64(len(docs)))
@@ -426,10 +433,20 @@ func encode(docs []docInfo, text, path []byte) ([]byte, error) {
 		}
 		prev = d.rel
 	}
-	b = append(b, text...)
-	b = append(b, path...)
-	body := b[headerSize:]
-	binary.LittleEndian.PutUint64(b[16:], uint64(len(body)))
-	binary.LittleEndian.PutUint32(b[24:], crc32.Checksum(body, castagnoli))
-	return b, nil
+	crc := crc32.Update(0, castagnoli, b[headerSize:])
+	crc = crc32.Update(crc, castagnoli, text)
+	crc = crc32.Update(crc, castagnoli, path)
+	binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-headerSize+len(text)+len(path)))
+	binary.LittleEndian.PutUint32(b[24:], crc)
+	return [][]byte{b, text, path}, nil
+}
+
+// section reads one dictionary section that fills b.
+func section(b []byte) (dict, error) {
+	r := reader{b: b}
+	d, err := r.dict()
+	if err == nil && len(r.b) != 0 {
+		err = corrupt("%d trailing bytes after a dictionary", len(r.b))
+	}
+	return d, err
 }

@@ -92,6 +92,17 @@ func Open(dir string) (*Index, []Warning, error) {
 // Dir returns the index directory.
 func (ix *Index) Dir() string { return ix.dir }
 
+// Stats describes the loaded index (Duration and the refresh counters are
+// zero).
+func (ix *Index) Stats() Stats {
+	ix.mu.RLock()
+	st := ix.st
+	ix.mu.RUnlock()
+	var s Stats
+	s.fill(st, 0)
+	return s
+}
+
 // Len returns the number of indexed files.
 func (ix *Index) Len() int {
 	ix.mu.RLock()
@@ -450,18 +461,23 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		return stats, err
 	}
 	pathSec := buildPaths(finalDocs)
-	data, err := encode(finalDocs, text, pathSec)
+	parts, err := encode(finalDocs, text, pathSec)
 	if err != nil {
 		return stats, err
 	}
-	if err := writeAtomic(ix.dir, data); err != nil {
+	size, err := writeAtomic(ix.dir, parts)
+	if err != nil {
 		return stats, err
 	}
-	dec, err := decode(data)
+	textDict, err := section(text)
 	if err != nil {
 		return stats, fmt.Errorf("index written but unreadable: %w", err)
 	}
-	st := newState(dec.docs, dec.text, dec.path, int64(len(data)))
+	pathDict, err := section(pathSec)
+	if err != nil {
+		return stats, fmt.Errorf("index written but unreadable: %w", err)
+	}
+	st := newState(finalDocs, textDict, pathDict, size)
 	ix.install(st)
 	stats.Written = true
 	stats.fill(st, time.Since(start))
@@ -583,27 +599,28 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 	}
 	slices.Sort(terms)
 
-	w := newDictWriter()
+	w := newDictWriter(old.n+len(terms), len(old.strs)+len(terms)*8, len(old.posts)+len(fl.lists)*8)
 	var scratch listBuilder
 	same := sortedIdentity(keep) && len(keep) == nOldDocs
 	i, j := 0, 0
 	for i < old.n || j < len(terms) {
-		var term string
+		var term []byte
 		fromOld, fromNew := false, false
 		switch {
 		case j >= len(terms):
-			term, fromOld = old.term(i), true
+			term, fromOld = old.termBytes(i), true
 		case i >= old.n:
-			term, fromNew = terms[j], true
+			term, fromNew = []byte(terms[j]), true
 		default:
-			c := bytes.Compare(old.termBytes(i), []byte(terms[j]))
+			ob := old.termBytes(i)
+			c := bytes.Compare(ob, []byte(terms[j]))
 			switch {
 			case c < 0:
-				term, fromOld = old.term(i), true
+				term, fromOld = ob, true
 			case c > 0:
-				term, fromNew = terms[j], true
+				term, fromNew = []byte(terms[j]), true
 			default:
-				term, fromOld, fromNew = terms[j], true, true
+				term, fromOld, fromNew = ob, true, true
 			}
 		}
 		if fromOld && !fromNew && same {
@@ -622,11 +639,11 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 			i++
 		}
 		if fromNew {
-			appendList(&scratch, fl.lists[term], uint32(nOld))
+			appendList(&scratch, fl.lists[terms[j]], uint32(nOld))
 			j++
 		}
 		if scratch.df > 0 {
-			w.add(term, scratch.df, scratch.buf)
+			w.add(string(term), scratch.df, scratch.buf)
 		}
 	}
 	return w.appendTo(nil)
@@ -699,7 +716,7 @@ func buildPaths(docs []docInfo) []byte {
 		terms = append(terms, t)
 	}
 	slices.Sort(terms)
-	w := newDictWriter()
+	w := newDictWriter(len(terms), len(terms)*8, len(docs)*16)
 	for _, t := range terms {
 		w.add(t, lists[t].df, lists[t].buf)
 	}
@@ -710,10 +727,10 @@ func buildPaths(docs []docInfo) []byte {
 // file is written.
 var writeHook func(written int)
 
-func writeAtomic(dir string, data []byte) error {
+func writeAtomic(dir string, parts [][]byte) (int64, error) {
 	f, err := os.CreateTemp(dir, tmpPrefix+"*")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	tmp := f.Name()
 	ok := false
@@ -724,29 +741,34 @@ func writeAtomic(dir string, data []byte) error {
 		}
 	}()
 	const chunk = 1 << 16
-	for off := 0; off < len(data); off += chunk {
-		if _, err := f.Write(data[off:min(off+chunk, len(data))]); err != nil {
-			return err
-		}
-		if writeHook != nil {
-			writeHook(min(off+chunk, len(data)))
+	var written int64
+	for _, data := range parts {
+		for off := 0; off < len(data); off += chunk {
+			n, err := f.Write(data[off:min(off+chunk, len(data))])
+			written += int64(n)
+			if err != nil {
+				return 0, err
+			}
+			if writeHook != nil {
+				writeHook(int(written))
+			}
 		}
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return 0, err
 	}
 	if err := f.Close(); err != nil {
-		return err
+		return 0, err
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, indexFile)); err != nil {
-		return err
+		return 0, err
 	}
 	ok = true
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
+	return written, nil
 }
 
 // removeTemps deletes temporary files left by a killed writer; it runs

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/taskctl/taskctl/memory"
@@ -25,6 +26,56 @@ The tests fail when the input ends in the middle of a multi-byte rune. I expecte
 report an error instead of panicking. This started after the change to how the lexer buffers input;
 see the docs for the expected behaviour of incomplete input. Steps: run the parser on a file that is
 truncated, with a trailing UTF-8 sequence, and watch the stack trace above.`,
+	longReport(),
+}
+
+// longReport is a bug report of about 450 words with a stack trace and code.
+func longReport() string {
+	var b strings.Builder
+	b.WriteString(`Title: intermittent deadlock when closing the connection pool during a configuration reload
+
+We run the server behind a load balancer and reload its configuration every few minutes with SIGHUP.
+About once a day the process stops answering: the health check times out, CPU drops to zero and the
+goroutine dump shows every request goroutine blocked on the pool mutex. The reload goroutine is stuck
+in Close while it waits for idle connections to drain, but the drain needs the same mutex, which the
+reload already holds. The tests fail only when run with -race and -count=50, which is why CI did not
+catch it; see the docs on connection lifetime for what we expected to happen.
+
+goroutine 412 [semacquire, 14 minutes]:
+sync.runtime_SemacquireMutex(0xc0001a2e84, 0x0, 0x1)
+	/usr/local/go/src/runtime/sema.go:77 +0x25
+sync.(*Mutex).lockSlow(0xc0001a2e80)
+	/usr/local/go/src/sync/mutex.go:171 +0x165
+net/http.(*Transport).CloseIdleConnections(0xc0001a2dc0)
+	/usr/local/go/src/net/http/transport.go:780 +0x45
+main.(*server).reload(0xc000118000, 0xc0003c6000)
+	/srv/app/reload.go:88 +0x2d1
+
+goroutine 97 [semacquire, 14 minutes]:
+database/sql.(*DB).conn(0xc0000f4340, {0x1024c20, 0xc0004a2a80}, 0x1)
+	/usr/local/go/src/database/sql/sql.go:1300 +0x1f4
+database/sql.(*DB).query(0xc0000f4340, {0x1024c20, 0xc0004a2a80}, {0xb6e1b3, 0x2a}, {0x0, 0x0, 0x0}, 0x1)
+
+The relevant code in our reload handler looks like this:
+
+	func (s *server) reload(cfg *Config) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.transport.CloseIdleConnections()
+		s.db.SetMaxIdleConns(cfg.MaxIdle)
+		s.db.SetConnMaxLifetime(cfg.Lifetime)
+	}
+
+What we tried: moving CloseIdleConnections out of the critical section makes the hang go away but
+then a request can pick up a connection configured with the old lifetime, which breaks the rotation
+of database credentials. Setting MaxIdleConns to zero before closing also helps, yet the documentation
+of SetMaxIdleConns says it may close connections synchronously, and we are not sure whether that can
+block on a connection that is being returned to the pool at the same moment by another goroutine.
+We would like to know whether the connection pool guarantees that returning a connection never waits
+for a concurrent SetMaxIdleConns or SetConnMaxLifetime call, and if not, what the recommended order
+of operations is during a reload. Environment: Linux amd64, two vCPUs, about 300 requests per
+second, PostgreSQL 15 through pgx stdlib, HTTP keep-alive enabled, idle timeout ninety seconds.`)
+	return b.String()
 }
 
 // runPerf measures the index on dir.

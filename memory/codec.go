@@ -75,7 +75,6 @@ type dict struct {
 
 func (d *dict) off(tab []byte, i int) int { return int(binary.LittleEndian.Uint32(tab[4*i:])) }
 
-
 // termBytes and postings check their offsets on every access instead of
 // validating all of them when the index is opened (which would cost as
 // much as the search); a malformed file gives empty terms and lists.

@@ -460,7 +460,22 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if err := ctx.Err(); err != nil {
 		return stats, err
 	}
-	pathSec := buildPaths(finalDocs)
+	// The path/name section depends only on the paths and flags of the
+	// documents: when none changed (files touched or edited in place
+	// without tombstones), it is copied.
+	samePaths := len(finalDocs) == len(old.docs)
+	for i := 0; samePaths && i < len(finalDocs); i++ {
+		samePaths = finalDocs[i].rel == old.docs[i].rel && finalDocs[i].flags == old.docs[i].flags
+	}
+	var pathSec []byte
+	if samePaths {
+		pathSec = rawDict(&old.path, nil)
+		for i := range finalDocs {
+			finalDocs[i].lens[fPath], finalDocs[i].lens[fName] = old.docs[i].lens[fPath], old.docs[i].lens[fName]
+		}
+	} else {
+		pathSec = buildPaths(finalDocs)
+	}
 	parts, err := encode(finalDocs, text, pathSec)
 	if err != nil {
 		return stats, err

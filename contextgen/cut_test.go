@@ -1,0 +1,39 @@
+package contextgen
+
+import "testing"
+
+func TestCut(t *testing.T) {
+	text := []byte("one\ntwo\nthree\nfour\n")
+	cases := []struct {
+		ro      readOptions
+		cap     int64
+		want    string
+		changed bool
+	}{
+		{readOptions{}, 0, "one\ntwo\nthree\nfour\n", false},
+		{readOptions{maxLines: 10}, 0, "one\ntwo\nthree\nfour\n", false},
+		{readOptions{skipLines: 1, maxLines: 2}, 0, "two\nthree\n[taskctl: truncated: showing lines 2-3 of 4]\n", true},
+		{readOptions{skipLines: 3}, 0, "four\n[taskctl: truncated: showing lines 4-4 of 4]\n", true},
+		{readOptions{skipLines: 9}, 0, "[taskctl: truncated: no lines shown of 4]\n", true},
+		{readOptions{maxBytes: 8}, 0, "one\ntwo\n[taskctl: truncated: showing lines 1-2 of 4]\n", true},
+		{readOptions{}, 9, "one\ntwo\n[taskctl: truncated: showing lines 1-2 of 4]\n", true},
+		{readOptions{maxBytes: 100}, 5, "one\n[taskctl: truncated: showing lines 1-1 of 4]\n", true},
+		{readOptions{maxBytes: 2}, 0, "on\n[taskctl: truncated: line 1 cut at 2 bytes; 4 lines in all]\n", true},
+	}
+	for _, c := range cases {
+		got, changed := cut(text, c.ro, c.cap)
+		if string(got) != c.want || changed != c.changed {
+			t.Errorf("cut(%+v, cap %d) = %q, %v; want %q, %v", c.ro, c.cap, got, changed, c.want, c.changed)
+		}
+	}
+	// A cut never splits a UTF-8 sequence.
+	got, _ := cut([]byte("日本語\n"), readOptions{maxBytes: 4}, 0)
+	if string(got[:3]) != "日" || got[3] != '\n' {
+		t.Errorf("rune boundary: %q", got)
+	}
+	// No trailing newline in the source.
+	got, changed := cut([]byte("a\nb"), readOptions{maxLines: 1}, 0)
+	if string(got) != "a\n[taskctl: truncated: showing lines 1-1 of 2]\n" || !changed {
+		t.Errorf("last line without newline: %q", got)
+	}
+}

@@ -23,8 +23,10 @@
 // and summed before one k1 saturation, so a term seen in the name and the
 // content is not counted twice as two independent matches. The score is the
 // share of the query's IDF mass a file matches, in [0,1], times boosts.
-// Long queries are de-duplicated, stop words dropped and capped at the 64
-// rarest terms. Short queries treat file-type words and path scopes as
+// Query terms also match common abbreviations (auth, config, db, ctx …) at
+// half weight inside the same saturation. Long queries are de-duplicated,
+// stop words dropped and capped at the 64 rarest terms; a leading
+// conventional-commit label ("test:", "docs(api):") is dropped. Short queries treat file-type words and path scopes as
 // filters; long ones (more than 15 content words) only as boosts, so a
 // passing "the tests fail" never hides the source file a report is about.
 // Test files are demoted unless the query asks for tests; files named in
@@ -38,7 +40,13 @@
 // delta and varint encoded. Refresh is incremental: a file whose size and
 // modification time are unchanged is not read; a file whose content hash is
 // unchanged is not analysed; a file found under a new path with the content
-// of a vanished one is moved, not re-analysed.
+// of a vanished one is moved, not re-analysed. Documents keep their IDs:
+// a changed or deleted file leaves a tombstone whose stale postings Search
+// skips (document frequencies are counted over live documents while
+// scoring, so an incremental index ranks exactly as a fresh one), and the
+// posting lists of untouched terms are copied as bytes; tombstones are
+// compacted away once they pass a quarter of the documents. On Unix the
+// index file is memory-mapped read-only.
 //
 //   - Writers exclude each other with a lock file (flock on Unix); the lock
 //     dies with its process.

@@ -87,6 +87,7 @@ type qterm struct {
 	text    []byte
 	path    []byte
 	alts    [][2][]byte // text and path lists of abbreviation partners
+	altTerm []string    // those partners
 }
 
 // Search ranks the indexed files against query and returns the best,
@@ -139,6 +140,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 			at, ap := st.text.find(alt), st.path.find(alt)
 			if at != nil || ap != nil {
 				q.alts = append(q.alts, [2][]byte{at, ap})
+				q.altTerm = append(q.altTerm, alt)
 				if df == 0 {
 					df = float64(max(listDF(at), listDF(ap)))
 				}
@@ -330,24 +332,36 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		pos[uint32(c.doc)] = i
 	}
 	for _, q := range qs {
-		for k, list := range [2][]byte{q.text, q.path} {
-			it := newIter(list, n)
-			for it.next() {
-				i, ok := pos[it.doc]
-				if !ok {
-					continue
-				}
-				r := &out[i].Reason
-				for j := range 2 {
-					if it.tf[j] > 0 {
-						f := fieldNames[2*k+j]
-						r.Terms[f] = append(r.Terms[f], q.surface)
+		type src struct {
+			lists [2][]byte
+			label string
+			w     float64
+		}
+		srcs := []src{{[2][]byte{q.text, q.path}, q.surface, 1}}
+		for ai, alt := range q.alts {
+			srcs = append(srcs, src{alt, q.surface + "~" + q.altTerm[ai], altWeight})
+		}
+		for _, sc := range srcs {
+			for k, list := range sc.lists {
+				it := newIter(list, n)
+				for it.next() {
+					i, ok := pos[it.doc]
+					if !ok {
+						continue
 					}
-				}
-				if opt.Explain {
-					nm := &st.norm[it.doc]
-					t := float64(it.tf[0])*float64(nm[2*k]) + float64(it.tf[1])*float64(nm[2*k+1])
-					r.Scores[q.surface] += t // combined below
+					r := &out[i].Reason
+					for j := range 2 {
+						if it.tf[j] > 0 {
+							f := fieldNames[2*k+j]
+							if !slices.Contains(r.Terms[f], sc.label) {
+								r.Terms[f] = append(r.Terms[f], sc.label)
+							}
+						}
+					}
+					if opt.Explain {
+						nm := &st.norm[it.doc]
+						r.Scores[q.surface] += sc.w * (float64(it.tf[0])*float64(nm[2*k]) + float64(it.tf[1])*float64(nm[2*k+1]))
+					}
 				}
 			}
 		}

@@ -298,3 +298,38 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentUse searches one Index from several goroutines while it is
+// refreshed (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	done := make(chan struct{})
+	errs := make(chan string, 4)
+	for range 3 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- ""
+					return
+				default:
+				}
+				if ms := ix.Search("password login session", memory.SearchOptions{Source: memory.DirSource(root)}); len(ms) == 0 {
+					errs <- "a search during refresh found nothing"
+					return
+				}
+			}
+		}()
+	}
+	for i := range 5 {
+		write(t, root, fmt.Sprintf("extra/f%d.py", i), fmt.Sprintf("def login_helper_%d():\n    pass\n", i))
+		refresh(t, ix, root)
+	}
+	close(done)
+	for range 3 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}

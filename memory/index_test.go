@@ -333,3 +333,19 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestReset(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	ix.Reset()
+	if ms := ix.Search("authentication", memory.SearchOptions{}); len(ms) == 0 {
+		t.Error("Reset hid the index from readers before the rebuild")
+	}
+	st := refresh(t, ix, root)
+	if st.Reread != len(appFiles) || !st.Written {
+		t.Errorf("refresh after Reset: %+v, want every file reread", st)
+	}
+	if st := refresh(t, ix, root); st.Reread != 0 {
+		t.Errorf("second refresh after Reset reread %d files", st.Reread)
+	}
+}

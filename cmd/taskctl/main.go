@@ -68,7 +68,6 @@ type opts struct {
 	// global
 	cwd, projectDir, output, config string
 	help                            bool
-	color                           string
 
 	// shared by several commands
 	task      string
@@ -97,7 +96,6 @@ type opts struct {
 	// assemble extras
 	redactSecrets bool
 	tokenizer     string
-	noTokens      bool
 	maxFileBytes  int64
 	force         bool
 }

@@ -1,5 +1,3 @@
-// Command taskctl validates XML task templates and assembles the context each
-// task should see. See the README for a tour and DESIGN.md for the contract.
 package main
 
 import (

@@ -322,16 +322,12 @@ func (a *assembler) command(s *template.FileSource) {
 		return
 	}
 	var cands []project.Candidate
-	for _, rec := range res.Records {
-		c, w := p.ResolveFrom(rec.Dir, rec.Text)
-		if w != nil {
-			a.warn(*w)
-			continue
+	resolved, warns := ResolveRecords(p, res.Records)
+	a.warnings = append(a.warnings, warns...)
+	for _, c := range resolved {
+		if a.filter(c.Rel, s.Include, s.Exclude) {
+			cands = append(cands, c)
 		}
-		if !a.filter(c.Rel, s.Include, s.Exclude) {
-			continue
-		}
-		cands = append(cands, c)
 	}
 	max := p.Policy().MaxFiles
 	if s.MaxFiles > 0 && s.MaxFiles < max {
@@ -341,6 +337,41 @@ func (a *assembler) command(s *template.FileSource) {
 	for _, c := range cands {
 		a.add(candidate{c: c, source: SourceCommand})
 	}
+}
+
+// ResolveRecords resolves what a command printed, each record against the
+// directory of the command that printed it, on all cores. It keeps the
+// records' order, drops duplicates (by real path) and returns a warning for
+// each record the resolver refused.
+func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Candidate, []Warning) {
+	type result struct {
+		c project.Candidate
+		w *Warning
+	}
+	out := make([]result, len(recs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(recs)/256))
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Go(func() {
+			for i := k; i < len(recs); i += workers {
+				out[i].c, out[i].w = p.ResolveFrom(recs[i].Dir, recs[i].Text)
+			}
+		})
+	}
+	wg.Wait()
+	var cands []project.Candidate
+	var warns []Warning
+	seen := make(map[string]bool, len(recs))
+	for _, r := range out {
+		switch {
+		case r.w != nil:
+			warns = append(warns, *r.w)
+		case !seen[r.c.Path]:
+			seen[r.c.Path] = true
+			cands = append(cands, r.c)
+		}
+	}
+	return cands, warns
 }
 
 func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -36,12 +39,19 @@ type resolved struct {
 // resolve turns s (already through checkInput) into a real path inside an
 // allowed root, relative paths taken from base (absolute).
 func (p *Project) resolve(base, s string) (*resolved, *Warning) {
+	return p.resolveKind(base, s, false)
+}
+
+// resolveKind is resolve; with typeOnly, the returned info may hold only the
+// file's type (from a cached directory listing), which is all ResolveFrom
+// needs.
+func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *Warning) {
 	abs := s
 	if !strings.HasPrefix(s, "/") {
 		abs = base + "/" + s
 	}
 	lexical := filepath.Clean(abs)
-	real, err := p.evalCached(abs)
+	real, st, err := p.evalCached(abs, typeOnly)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
 			return nil, warnf(CodeOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
@@ -56,43 +66,149 @@ func (p *Project) resolve(base, s string) (*resolved, *Warning) {
 		}
 		return nil, warnf(CodeOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
 	}
-	st, err := r.root.Lstat(rel)
-	if err != nil {
-		code, msg := classifyErr(err)
-		return nil, warnf(code, real, "%s", msg)
-	}
+	// st is an lstat of the real path, which holds no symlink; the
+	// authoritative check is Read's, through the os.Root.
 	return &resolved{real: real, root: r, rel: rel, info: st}, nil
 }
 
-// evalCached is evalPath with the directory part taken from p.dirs when an
-// earlier call evaluated it. Paths with ".." are evaluated in full: after a
-// symlink, ".." is not lexical.
-func (p *Project) evalCached(abs string) (string, error) {
+// evalCached is evalPath through a cache of directory resolutions
+// (p.dirs): a path costs one lstat of its last component once its
+// directory is known, and a directory one lstat once its parent is. Paths
+// with ".." are evaluated in full (after a symlink, ".." is not lexical), and
+// so is anything unusual — a symlink, an error — so results and errors are
+// exactly evalPath's. It also returns the lstat of the real path.
+func (p *Project) evalCached(abs string, typeOnly bool) (string, fs.FileInfo, error) {
+	full := func() (string, fs.FileInfo, error) {
+		real, err := evalPath(abs)
+		if err != nil {
+			return real, nil, err
+		}
+		st, err := os.Lstat(real)
+		return real, st, err
+	}
 	if strings.Contains(abs+"/", "/../") {
-		return evalPath(abs)
+		return full()
 	}
 	clean := filepath.Clean(abs)
 	dir, base := filepath.Dir(clean), filepath.Base(clean)
 	if base == "/" || base == "." {
-		return evalPath(abs)
+		return full()
+	}
+	dr, ok := p.evalDir(dir)
+	if !ok {
+		return full()
+	}
+	next := filepath.Join(dr, base)
+	var st fs.FileInfo
+	if typeOnly {
+		if mode, ok := p.listed(dr, base); ok {
+			st = typeInfo{name: base, mode: mode}
+		}
+	}
+	if st == nil {
+		var err error
+		if st, err = os.Lstat(next); err != nil {
+			return full()
+		}
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return full()
+	}
+	if strings.HasSuffix(abs, "/") && !st.IsDir() {
+		return next, nil, errNotDir
+	}
+	return next, st, nil
+}
+
+// dirListing is the names and types of one real directory, read once it
+// has been asked about often enough to be worth it.
+type dirListing struct {
+	asked atomic.Int32
+	once  sync.Once
+	types map[string]fs.FileMode
+}
+
+// listThreshold is how many lookups in one directory are made with lstat
+// before its listing is read (one getdents answers the rest).
+const listThreshold = 3
+
+// listed returns the type of name in the real directory dir from its
+// listing, once the directory has had listThreshold lookups. ok is false
+// when the listing is not read yet, cannot be read, or does not hold name.
+func (p *Project) listed(dir, name string) (fs.FileMode, bool) {
+	v, ok := p.lists.Load(dir)
+	if !ok {
+		v, _ = p.lists.LoadOrStore(dir, &dirListing{})
+	}
+	l := v.(*dirListing)
+	if l.asked.Add(1) <= listThreshold {
+		return 0, false
+	}
+	l.once.Do(func() {
+		f, err := os.Open(dir)
+		if err != nil {
+			return
+		}
+		ents, err := f.ReadDir(-1) // unsorted, unlike os.ReadDir
+		f.Close()
+		if err != nil {
+			return
+		}
+		l.types = make(map[string]fs.FileMode, len(ents))
+		for _, e := range ents {
+			l.types[e.Name()] = e.Type()
+		}
+	})
+	mode, ok := l.types[name]
+	return mode, ok
+}
+
+// typeInfo is a FileInfo that knows only a name and a type.
+type typeInfo struct {
+	name string
+	mode fs.FileMode
+}
+
+func (t typeInfo) Name() string       { return t.name }
+func (t typeInfo) Size() int64        { return 0 }
+func (t typeInfo) Mode() fs.FileMode  { return t.mode }
+func (t typeInfo) ModTime() time.Time { return time.Time{} }
+func (t typeInfo) IsDir() bool        { return t.mode.IsDir() }
+func (t typeInfo) Sys() any           { return nil }
+
+// evalDir returns the real path of the clean absolute directory dir, from
+// the cache or from its parent's plus one lstat. ok is false when dir is not
+// a plain directory reachable that way (the caller then evaluates in full).
+func (p *Project) evalDir(dir string) (string, bool) {
+	if dir == "/" {
+		return "/", true
 	}
 	if v, ok := p.dirs.Load(dir); ok {
-		next := filepath.Join(v.(string), base)
-		if st, err := os.Lstat(next); err == nil && st.Mode()&fs.ModeSymlink == 0 {
-			if strings.HasSuffix(abs, "/") && !st.IsDir() {
-				return next, errNotDir
-			}
-			return next, nil
-		}
-		return evalPath(abs)
+		return v.(string), true
 	}
-	real, err := evalPath(abs)
-	if err == nil {
-		if rd, derr := evalPath(dir); derr == nil {
-			p.dirs.Store(dir, rd)
-		}
+	pr, ok := p.evalDir(filepath.Dir(dir))
+	if !ok {
+		return "", false
 	}
-	return real, err
+	next := filepath.Join(pr, filepath.Base(dir))
+	st, err := os.Lstat(next)
+	if err != nil {
+		return "", false
+	}
+	real := next
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		if real, err = evalPath(next); err != nil {
+			return "", false
+		}
+		if st, err = os.Stat(real); err != nil || !st.IsDir() {
+			return "", false
+		}
+	case !st.IsDir():
+		return "", false
+	}
+	p.dirs.Store(dir, real)
+	return real, true
 }
 
 // checkName applies the name rules to a file: .git/ and .taskctl/ anywhere
@@ -160,7 +276,7 @@ func (p *Project) ResolveFrom(dir, s string) (Candidate, *Warning) {
 	if !filepath.IsAbs(dir) {
 		return Candidate{}, warnf(CodeInvalid, s, "base directory %s is not absolute", quote(dir))
 	}
-	res, w := p.resolve(filepath.Clean(dir), s)
+	res, w := p.resolveKind(filepath.Clean(dir), s, true)
 	if w != nil {
 		return Candidate{}, w
 	}

@@ -42,6 +42,9 @@ type Project struct {
 	// of paths in a few directories costs one lstat a path. Reads never
 	// trust it: they go through the os.Root.
 	dirs sync.Map
+	// lists caches directory listings for ResolveFrom (real dir →
+	// *dirListing); see listed.
+	lists sync.Map
 }
 
 // rootDir is one allowed root: its real path, its os.Root, its ignore rules.

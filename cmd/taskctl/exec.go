@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"fmt"
 
 	"github.com/spf13/pflag"
 
@@ -64,24 +64,24 @@ variables ($name), never shell syntax.`,
 				e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
 			}
 			paths := []string{}
-			seen := map[string]bool{}
-			for _, rec := range res.Records {
-				c, w := p.ResolveFrom(rec.Dir, rec.Text)
-				if w != nil {
-					e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
-					continue
-				}
-				if !seen[c.Path] {
-					seen[c.Path] = true
-					paths = append(paths, c.Path)
-				}
+			cands, warns := contextgen.ResolveRecords(p, res.Records)
+			for _, w := range warns {
+				e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+			}
+			for _, c := range cands {
+				paths = append(paths, c.Path)
 			}
 			if err := e.strictCheck(); err != nil {
 				return nil, err
 			}
 			if !e.json() {
+				w := bufio.NewWriterSize(e.stdout, 64<<10)
 				for _, path := range paths {
-					fmt.Fprintln(e.stdout, path)
+					w.WriteString(path)
+					w.WriteByte('\n')
+				}
+				if err := w.Flush(); err != nil {
+					return nil, err
 				}
 			}
 			return map[string]any{"command": args[0], "paths": paths, "exit_status": res.ExitStatus}, nil

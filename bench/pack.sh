@@ -40,7 +40,7 @@ measure() {
 }
 
 echo "repository: $repo ($(cd "$repo" && git ls-files | wc -l) tracked files)"
-measure cat bash -c "cd '$repo' && git ls-files -z | xargs -0 cat"
+measure cat bash -c "cd '$repo' && git ls-files -z | xargs -0 cat 2>/dev/null; exit 0"
 measure taskctl-cold "$tmp/taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
   --max-files 10000000 --tokenizer o200k_base
 measure taskctl-warm "$tmp/taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \

@@ -244,8 +244,13 @@ func lineCol(data []byte, off int64) (int, int) {
 	b := data[:off]
 	line := bytes.Count(b, []byte("\n")) + 1
 	start := bytes.LastIndexByte(b, '\n') + 1
+	if start == 0 && bytes.HasPrefix(b, utf8BOM) {
+		start = len(utf8BOM) // editors do not count a byte-order mark
+	}
 	return line, utf8.RuneCount(b[start:]) + 1
 }
+
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // cleanMsg trims libxml2's message: no trailing newline, valid UTF-8, and
 // long quoted values shortened so a message stays readable.

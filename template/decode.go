@@ -121,6 +121,9 @@ func (p positioner) pos(off int64) Pos {
 	b := p.data[:off]
 	line := bytes.Count(b, []byte("\n")) + 1
 	start := bytes.LastIndexByte(b, '\n') + 1
+	if start == 0 && bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		start = 3 // editors do not count a byte-order mark
+	}
 	return Pos{Line: line, Col: utf8.RuneCount(b[start:]) + 1}
 }
 

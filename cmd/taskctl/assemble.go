@@ -64,23 +64,14 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	default:
 		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
 	}
-	vars, err := parseVars(e.opts.vars)
+	tf, t, vars, err := e.loadTask(args[0])
 	if err != nil {
 		return nil, err
 	}
-	tf, byName, err := e.loadTemplate(args[0])
+	cfg, err := e.config()
 	if err != nil {
 		return nil, err
 	}
-	t, err := pickTask(tf, byName, e.opts.task)
-	if err != nil {
-		return nil, err
-	}
-	p, err := e.project()
-	if err != nil {
-		return nil, err
-	}
-	cfg, _ := e.config()
 	if e.opts.style == "xml" && !e.flags.Changed("style") {
 		e.opts.style = cfg.Style
 	}
@@ -128,7 +119,6 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		}
 		e.summary(doc)
 	}
-	_ = p
 	return doc, nil
 }
 

@@ -55,11 +55,9 @@ func checkTemplate(file string, data []byte) (*template.File, []problem) {
 	if err := schema.Template().Validate(file, data); err != nil {
 		var ve *schema.ValidationError
 		if errors.As(err, &ve) {
-			out := make([]problem, 0, len(ve.Problems))
-			for _, p := range ve.Problems {
-				out = append(out, problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg})
-			}
-			return nil, out
+			return nil, problemsOf(ve.Problems, func(p schema.Problem) problem {
+				return problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg}
+			})
 		}
 		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
@@ -67,15 +65,47 @@ func checkTemplate(file string, data []byte) (*template.File, []problem) {
 	if err != nil {
 		var te *template.Error
 		if errors.As(err, &te) {
-			out := make([]problem, 0, len(te.Problems))
-			for _, p := range te.Problems {
-				out = append(out, problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg})
-			}
-			return nil, out
+			return nil, problemsOf(te.Problems, func(p template.Problem) problem {
+				return problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg}
+			})
 		}
 		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	return tf, nil
+}
+
+// problemsOf converts another package's problems.
+func problemsOf[P any](ps []P, conv func(P) problem) []problem {
+	out := make([]problem, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, conv(p))
+	}
+	return out
+}
+
+// loadTask reads the template named by arg (a path or a task name), picks
+// the task (--task, the name, or the file's only task) and parses --var.
+func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]string, error) {
+	vars, err := parseVars(e.opts.vars)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tf, byName, err := e.loadTemplate(arg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t, err := pickTask(tf, byName, e.opts.task)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	declared := t.Declared()
+	for _, k := range sortedKeys(vars) {
+		if !declared[k] {
+			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
+				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
+		}
+	}
+	return tf, t, vars, nil
 }
 
 // invalid reports problems: in text mode on stderr right away, in json mode

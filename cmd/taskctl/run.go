@@ -55,15 +55,7 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 	if len(args) != 1 {
 		return nil, usageErr("run needs exactly one FILE or TASKNAME")
 	}
-	vars, err := parseVars(e.opts.vars)
-	if err != nil {
-		return nil, err
-	}
-	tf, byName, err := e.loadTemplate(args[0])
-	if err != nil {
-		return nil, err
-	}
-	t, err := pickTask(tf, byName, e.opts.task)
+	_, t, vars, err := e.loadTask(args[0])
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,383 @@
+package tokens
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The library splits text into pieces with a backtracking regular
+// expression and then runs BPE on each piece; the regexp dominates its time.
+// For o200k_base, splitO200k below produces exactly the pieces of the
+// encoding's split expression
+//
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+//	|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+//	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//
+// by hand (leftmost alternative first, greedy with backtracking, as the
+// regexp engine does), and a piece's token count — which depends on the
+// piece alone — is remembered, so the library only ever sees each distinct
+// piece once. Tests compare the result with the library's count on the Go
+// source tree and under fuzzing.
+
+// Rune classes of the expressions, as bits. \s is .NET's:
+// [\f\n\r\t\v\x85\p{Z}].
+const (
+	cSpace   = 1 << iota // \s
+	cLetter              // \p{L}
+	cNumber              // \p{N}
+	cUpper               // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	cLower               // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	cPunct               // [^\s\p{L}\p{N}]
+	cPrefix              // [^\r\n\p{L}\p{N}]
+	cNewline             // \r, \n (and / where an expression allows it)
+)
+
+var asciiClass [128]uint8
+
+func init() {
+	for c := range rune(128) {
+		asciiClass[c] = classOf(c)
+	}
+}
+
+// classOf computes the classes of r from the Unicode tables.
+func classOf(r rune) uint8 {
+	var k uint8
+	switch {
+	case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 || unicode.Is(unicode.Z, r):
+		k |= cSpace
+	case unicode.IsLetter(r):
+		k |= cLetter
+	case unicode.IsNumber(r):
+		k |= cNumber
+	}
+	if unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M) {
+		k |= cUpper
+	}
+	if unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M) {
+		k |= cLower
+	}
+	if k&(cSpace|cLetter|cNumber) == 0 {
+		k |= cPunct
+	}
+	if k&(cLetter|cNumber) == 0 && r != '\r' && r != '\n' {
+		k |= cPrefix
+	}
+	if r == '\r' || r == '\n' {
+		k |= cNewline
+	}
+	return k
+}
+
+// at returns the rune at i, its size and its classes; size 0 at the end.
+func at(s string, i int) (rune, int, uint8) {
+	if i >= len(s) {
+		return -1, 0, 0
+	}
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1, asciiClass[c]
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return r, n, classOf(r)
+}
+
+// run returns the end of the longest run from i of runes in any of the
+// classes of mask.
+func run(s string, i int, mask uint8) int {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiClass[c]&mask == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if classOf(r)&mask == 0 {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// runNL is [\r\n]* (with slash, [\r\n/]*) from i.
+func runNL(s string, i int, slash bool) int {
+	for i < len(s) && (s[i] == '\r' || s[i] == '\n' || slash && s[i] == '/') {
+		i++
+	}
+	return i
+}
+
+// contraction returns the end of (?i:'s|'t|'re|'ve|'m|'ll|'d) at i, or i.
+func contraction(s string, i int) int {
+	if i >= len(s) || s[i] != '\'' {
+		return i
+	}
+	lower := func(j int) byte {
+		if j >= len(s) {
+			return 0
+		}
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return c
+	}
+	switch lower(i + 1) {
+	case 's', 't', 'm', 'd':
+		return i + 2
+	case 'r', 'v':
+		if lower(i+2) == 'e' {
+			return i + 3
+		}
+	case 'l':
+		if lower(i+2) == 'l' {
+			return i + 3
+		}
+	}
+	return i
+}
+
+// caseWord1 matches [\p{Lu}...]*[\p{Ll}...]+ C? from s, or returns -1.
+func caseWord1(str string, s int) int {
+	u := run(str, s, cUpper)
+	if _, n, k := at(str, u); n > 0 && k&cLower != 0 {
+		return contraction(str, run(str, u, cLower))
+	}
+	// Backtrack U*: the last rune of the U run that is also lowercase-ish
+	// starts the [..]+ part, which then ends right after it.
+	for k := u; k > s; {
+		r, n := utf8.DecodeLastRuneInString(str[:k])
+		if classOf(r)&cLower != 0 {
+			return contraction(str, k)
+		}
+		k -= n
+	}
+	return -1
+}
+
+// caseWord2 matches [\p{Lu}...]+[\p{Ll}...]* C? from s, or returns -1.
+func caseWord2(str string, s int) int {
+	u := run(str, s, cUpper)
+	if u == s {
+		return -1
+	}
+	return contraction(str, run(str, u, cLower))
+}
+
+// nextO200k returns the end of the piece starting at i (i < len(s)).
+func nextO200k(s string, i int) int {
+	_, n, k := at(s, i)
+	// Alternatives 1 and 2, each first with the optional prefix rune
+	// consumed, then without it.
+	if k&cPrefix != 0 {
+		if e := caseWord1(s, i+n); e > 0 {
+			return e
+		}
+	}
+	if k&(cUpper|cLower) != 0 {
+		if e := caseWord1(s, i); e > 0 {
+			return e
+		}
+	}
+	if k&cPrefix != 0 {
+		if e := caseWord2(s, i+n); e > 0 {
+			return e
+		}
+	}
+	if k&cUpper != 0 {
+		if e := caseWord2(s, i); e > 0 {
+			return e
+		}
+	}
+	if k&cNumber != 0 {
+		return numbers(s, i)
+	}
+	// ' ?[^\s\p{L}\p{N}]+[\r\n/]*'
+	if e := punctRun(s, i, k); e > 0 {
+		return runNL(s, e, true)
+	}
+	return spaceEnd(s, i, n)
+}
+
+// numbers is \p{N}{1,3} from i.
+func numbers(s string, i int) int {
+	e := i
+	for range 3 {
+		_, n, k := at(s, e)
+		if n == 0 || k&cNumber == 0 {
+			break
+		}
+		e += n
+	}
+	return e
+}
+
+// punctRun is ' ?[^\s\p{L}\p{N}]+' from i (whose classes are k), or -1.
+func punctRun(s string, i int, k uint8) int {
+	if s[i] == ' ' {
+		if _, _, k2 := at(s, i+1); k2&cPunct != 0 {
+			return run(s, i+1, cPunct)
+		}
+		return -1
+	}
+	if k&cPunct != 0 {
+		return run(s, i, cPunct)
+	}
+	return -1
+}
+
+// nextCl100k returns the end of the cl100k_base piece starting at i, for
+// the expression
+//
+//	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}
+//	| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+func nextCl100k(s string, i int) int {
+	if e := contraction(s, i); e > i {
+		return e
+	}
+	_, n, k := at(s, i)
+	if k&cPrefix != 0 {
+		if e := run(s, i+n, cLetter); e > i+n {
+			return e
+		}
+	}
+	if k&cLetter != 0 {
+		return run(s, i, cLetter)
+	}
+	if k&cNumber != 0 {
+		return numbers(s, i)
+	}
+	if e := punctRun(s, i, k); e > 0 {
+		return runNL(s, e, false)
+	}
+	return spaceEnd(s, i, n)
+}
+
+// spaceEnd ends the whitespace alternatives shared by both expressions,
+// \s*[\r\n]+ | \s+(?!\S) | \s+, for the piece starting at i.
+func spaceEnd(s string, i, n int) int {
+	j := run(s, i, cSpace)
+	if j == i {
+		// Cannot happen: every rune is a letter, number, space or punct.
+		return i + n
+	}
+	// \s*[\r\n]+ : up to and including the last newline of the run.
+	if k := strings.LastIndexAny(s[i:j], "\r\n"); k >= 0 {
+		return i + k + 1
+	}
+	// \s+(?!\S) : the run, less its last rune when a non-space follows.
+	if j == len(s) {
+		return j
+	}
+	_, last := utf8.DecodeLastRuneInString(s[i:j])
+	if j-last > i {
+		return j - last
+	}
+	// \s+
+	return j
+}
+
+// bpeCount is the number of tokens byte-pair encoding makes of piece: start
+// from single bytes and merge, again and again, the adjacent pair whose
+// concatenation has the lowest rank, until no adjacent pair is a token.
+func bpeCount(piece string, ranks map[string]uint32) int {
+	if _, ok := ranks[piece]; ok {
+		return 1
+	}
+	n := len(piece)
+	if n <= 1 {
+		return n
+	}
+	const none = ^uint32(0)
+	// starts[i] is where part i begins; rank[i] the rank of part i joined
+	// with part i+1 (none if that is not a token).
+	starts := make([]int, n+1)
+	for i := range starts {
+		starts[i] = i
+	}
+	rank := make([]uint32, n)
+	pair := func(i int) uint32 {
+		if i+2 >= len(starts) {
+			return none
+		}
+		if r, ok := ranks[piece[starts[i]:starts[i+2]]]; ok {
+			return r
+		}
+		return none
+	}
+	for i := 0; i < n-1; i++ {
+		rank[i] = pair(i)
+	}
+	rank = rank[:n-1]
+	for len(rank) > 0 {
+		best, bi := none, -1
+		for i, r := range rank {
+			if r < best {
+				best, bi = r, i
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		// Merge part bi with part bi+1.
+		starts = append(starts[:bi+1], starts[bi+2:]...)
+		rank = append(rank[:bi], rank[bi+1:]...)
+		if bi < len(rank) {
+			rank[bi] = pair(bi)
+		}
+		if bi > 0 {
+			rank[bi-1] = pair(bi - 1)
+		}
+	}
+	return len(starts) - 1
+}
+
+// pieceCache remembers the token count of each distinct piece.
+type pieceCache struct {
+	shards [64]struct {
+		sync.RWMutex
+		m map[string]int32
+	}
+}
+
+func (c *pieceCache) shard(p string) *struct {
+	sync.RWMutex
+	m map[string]int32
+} {
+	h := uint32(2166136261)
+	for i := 0; i < len(p); i++ {
+		h = (h ^ uint32(p[i])) * 16777619
+	}
+	return &c.shards[h%uint32(len(c.shards))]
+}
+
+// countPieces splits s (valid UTF-8) with next and sums each piece's count,
+// asking count for pieces it has not seen.
+func (c *pieceCache) countPieces(s string, next func(string, int) int, count func(string) int) int {
+	total := 0
+	for i := 0; i < len(s); {
+		e := next(s, i)
+		p := s[i:e]
+		i = e
+		sh := c.shard(p)
+		sh.RLock()
+		n, ok := sh.m[p]
+		sh.RUnlock()
+		if !ok {
+			n = int32(count(p))
+			sh.Lock()
+			if sh.m == nil {
+				sh.m = make(map[string]int32)
+			}
+			sh.m[strings.Clone(p)] = n
+			sh.Unlock()
+		}
+		total += int(n)
+	}
+	return total
+}

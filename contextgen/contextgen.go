@@ -587,8 +587,8 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		Modified: pf.ModTime.UTC().Format(time.RFC3339),
 		Binary:   pf.Binary,
 	}
-	sum := sha256.Sum256(pf.Content)
-	f.SHA256 = hex.EncodeToString(sum[:])
+	rawSum := sha256.Sum256(pf.Content)
+	f.SHA256 = hex.EncodeToString(rawSum[:])
 	if pf.Binary {
 		f.Encoding = "binary"
 		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
@@ -641,7 +641,12 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		var n int
 		if a.opt.Cache != nil {
 			var hit bool
-			n, hit = a.opt.Cache.Count(a.opt.Counter, text)
+			if sameBytes(text, pf.Content) {
+				// The text is the file as read: its hash is known.
+				n, hit = a.opt.Cache.CountSum(a.opt.Counter, rawSum, text)
+			} else {
+				n, hit = a.opt.Cache.Count(a.opt.Counter, text)
+			}
 			if hit {
 				a.cacheHits.Add(1)
 			} else {
@@ -654,6 +659,11 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		f.Tokens = &n
 	}
 	return f, ws
+}
+
+// sameBytes reports whether a and b are the same slice of memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func countLines(b []byte) int {

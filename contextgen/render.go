@@ -109,6 +109,20 @@ func xmlAttr(w *bufio.Writer, s string) {
 // xmlSafe replaces characters XML 1.0 cannot carry (most C0 controls,
 // surrogates, U+FFFE/U+FFFF, invalid UTF-8) with U+FFFD and counts them.
 func xmlSafe(s string) (string, int) {
+	// Fast path: ASCII without C0 controls (other than tab, newline and
+	// carriage return), or valid UTF-8 that cannot hold U+FFFE/U+FFFF (their
+	// encodings start with 0xEF).
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xEF {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.ValidString(s) {
+		return s, 0
+	}
 	bad := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])

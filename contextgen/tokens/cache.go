@@ -76,7 +76,16 @@ func (ch *Cache) Count(c Counter, content []byte) (n int, hit bool) {
 	if ch == nil {
 		return c.Count(content), false
 	}
-	k := cacheKey{sum: sha256.Sum256(content), enc: c.Name()}
+	return ch.CountSum(c, sha256.Sum256(content), content)
+}
+
+// CountSum is Count for a caller that already has sum, the sha256 of
+// content (it is not checked).
+func (ch *Cache) CountSum(c Counter, sum [32]byte, content []byte) (n int, hit bool) {
+	if ch == nil {
+		return c.Count(content), false
+	}
+	k := cacheKey{sum: sum, enc: c.Name()}
 	ch.mu.Lock()
 	if e, ok := ch.entries[k]; ok {
 		ch.clock++

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 )
@@ -421,5 +419,3 @@ func printable(v any) string {
 	}
 	return fmt.Sprint(v)
 }
-
-var _ = pflag.ContinueOnError

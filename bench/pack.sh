@@ -53,4 +53,5 @@ awk -v tc="$taskctl_cold_t" -v tw="$taskctl_warm_t" -v r="$repomix_t" -v c="$cat
   printf "repomix / taskctl (warm) wall time: %.1fx\n", r / tw
   printf "taskctl / repomix peak memory:      %.2f    (goal <= 0.25)\n", mc / mr
   printf "taskctl (cold) / cat wall time:     %.1fx   (goal <= 3x)\n", tc / (c > 0 ? c : 0.01)
+  printf "taskctl (warm) / cat wall time:     %.1fx\n", tw / (c > 0 ? c : 0.01)
 }'

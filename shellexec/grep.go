@@ -332,6 +332,10 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 		return
 	}
 	var next atomic.Int64
+	dir := dirFile(d)
+	if dir != nil {
+		defer dir.Close()
+	}
 	work := func(w int) {
 		buf := g.bufs[w]
 		defer func() { g.bufs[w] = buf }()
@@ -341,7 +345,28 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 				return
 			}
 			j := &jobs[i]
-			data, err := readFileAt(d, j.name, j.shown, buf)
+			// For -l, -L and -q one selected line decides: a large file
+			// whose first part has one is not read further (GNU grep stops
+			// too).
+			var early func([]byte) bool
+			if (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.nulData {
+				early = func(part []byte) bool {
+					var probe bytes.Buffer
+					return g.search(&probe, j.shown, part)
+				}
+			}
+			data, ok, stopped, err := readFileIn(dir, j.name, j.shown, buf, early)
+			if !ok {
+				data, err = readFileAt(d, j.name, j.shown, buf)
+			}
+			if stopped {
+				buf = data[:0]
+				j.matched = g.search(&j.out, j.shown, data)
+				if j.matched && g.o.quiet {
+					g.quietHit.Store(true)
+				}
+				continue
+			}
 			if err != nil {
 				j.err = err
 				continue

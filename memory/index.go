@@ -58,6 +58,9 @@ type Index struct {
 	st    *state
 	gen   int64
 	reset bool // the next Refresh starts from nothing
+	// loaded identifies the index file st was decoded from, so a Refresh
+	// that finds it unchanged need not decode it again.
+	loaded fileID
 }
 
 // state is one immutable loaded index.
@@ -81,12 +84,35 @@ type state struct {
 // only if dir exists but cannot be read.
 func Open(dir string) (*Index, []Warning, error) {
 	ix := &Index{dir: dir}
+	id := indexFileID(dir)
 	st, warns, err := load(dir)
 	if err != nil {
 		return nil, warns, err
 	}
 	ix.st = st
+	if len(warns) == 0 && id == indexFileID(dir) {
+		ix.loaded = id
+	}
 	return ix, warns, nil
+}
+
+// fileID identifies one version of the index file: it changes when a
+// writer renames a new index into place.
+type fileID struct {
+	dev, ino uint64
+	size     int64
+	mtime    int64
+}
+
+// indexFileID returns the identity of dir's index file (zero if none).
+func indexFileID(dir string) fileID {
+	st, err := os.Stat(filepath.Join(dir, indexFile))
+	if err != nil {
+		return fileID{}
+	}
+	id := fileID{size: st.Size(), mtime: st.ModTime().UnixNano()}
+	id.dev, id.ino = devIno(st)
+	return id
 }
 
 // Dir returns the index directory.
@@ -254,8 +280,16 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	defer unlock()
 	removeTemps(ix.dir)
 
-	old, warns, err := load(ix.dir) // the newest committed index, under the lock
-	if err != nil {
+	// The newest committed index, under the lock: the one Open loaded if
+	// no writer has replaced it since (it is not decoded again).
+	var old *state
+	var warns []Warning
+	ix.mu.RLock()
+	loaded, cur := ix.loaded, ix.st
+	ix.mu.RUnlock()
+	if id := indexFileID(ix.dir); loaded != (fileID{}) && id == loaded && cur != nil {
+		old = cur
+	} else if old, warns, err = load(ix.dir); err != nil {
 		return stats, err
 	}
 	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
@@ -494,6 +528,9 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 	st := newState(finalDocs, textDict, pathDict, size)
 	ix.install(st)
+	ix.mu.Lock()
+	ix.loaded = indexFileID(ix.dir)
+	ix.mu.Unlock()
 	stats.Written = true
 	stats.fill(st, time.Since(start))
 	return stats, nil

@@ -78,13 +78,14 @@ type opts struct {
 	runID     string
 
 	// search / index
-	limit    int
-	include  []string
-	exclude  []string
-	explain  bool
-	rebuild  bool
-	stats    bool
-	minScore float64
+	limit     int
+	include   []string
+	exclude   []string
+	explain   bool
+	noRefresh bool
+	rebuild   bool
+	stats     bool
+	minScore  float64
 
 	// run
 	executor string

@@ -31,6 +31,7 @@ ranking. The index under .taskctl/index/ is built on first use and refreshed
 incrementally.`,
 		examples: []string{
 			`taskctl search "authentication middleware"`,
+			`taskctl search "retry budget" --no-refresh   # many queries in a row: run 'taskctl index' first`,
 			`taskctl search "flaky retry in the http client" --include 'pkg/**' --limit 5`,
 			`taskctl search "$(cat bug-report.txt)" --explain`,
 			`taskctl search "config loading" --output json`,
@@ -41,6 +42,7 @@ incrementally.`,
 			fs.StringArrayVar(&o.include, "include", nil, "only rel paths matching `GLOB` (repeatable)")
 			fs.StringArrayVar(&o.exclude, "exclude", nil, "skip rel paths matching `GLOB` (repeatable)")
 			fs.BoolVar(&o.explain, "explain", false, "show matched terms per field and the best line")
+			fs.BoolVar(&o.noRefresh, "no-refresh", false, "search the index as it is, without checking files for changes")
 			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
@@ -53,7 +55,13 @@ incrementally.`,
 			if e.opts.minScore < 0 || e.opts.minScore > 1 {
 				return nil, usageErr("--min-score must be between 0 and 1")
 			}
-			ix, _, err := e.index(ctx, false, nil)
+			var ix *memory.Index
+			var err error
+			if e.opts.noRefresh {
+				ix, err = e.openIndexOnly()
+			} else {
+				ix, _, err = e.index(ctx, false, nil)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -161,6 +169,21 @@ func (e *env) progress() func(done, total int) {
 			fmt.Fprint(f, "\n")
 		}
 	}
+}
+
+// openIndexOnly opens the index without refreshing it; an index that was
+// never built is built.
+func (e *env) openIndexOnly() (*memory.Index, error) {
+	p, err := e.project()
+	if err != nil {
+		return nil, err
+	}
+	ix, warns, err := memory.Open(filepath.Join(p.Workspace(), "index"))
+	if err != nil || ix.Len() == 0 || len(warns) > 0 {
+		ix, _, err = e.index(context.Background(), false, nil)
+		return ix, err
+	}
+	return ix, nil
 }
 
 // index opens the project's index and refreshes it.

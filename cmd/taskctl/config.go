@@ -302,38 +302,24 @@ func (e *env) applyFlags(s *settings) {
 	if e.flags == nil {
 		return
 	}
-	changed := func(name string) bool { return e.flags.Lookup(name) != nil && e.flags.Changed(name) }
-	if changed("max-files") {
-		s.MaxFiles = e.opts.maxFiles
-		s.sources["policy.max_files"] = "flag --max-files"
-	}
-	if changed("style") {
-		s.Style = e.opts.style
-		s.sources["assemble.style"] = "flag --style"
-	}
-	if changed("tokenizer") {
-		s.Tokenizer = e.opts.tokenizer
-		s.sources["assemble.tokenizer"] = "flag --tokenizer"
-	}
-	if changed("max-tokens") {
-		s.MaxTokens = e.opts.maxTokens
-		s.sources["assemble.max_tokens"] = "flag --max-tokens"
-	}
-	if changed("max-file-bytes") {
-		s.DocFileBytes = e.opts.maxFileBytes
-		s.sources["assemble.max_file_bytes"] = "flag --max-file-bytes"
-	}
-	if changed("redact-secrets") {
-		s.RedactSecrets = e.opts.redactSecrets
-		s.sources["assemble.redact_secrets"] = "flag --redact-secrets"
-	}
-	if changed("executor") {
-		s.Executor = e.opts.executor
-		s.sources["run.executor"] = "flag --executor"
-	}
-	if changed("timeout") {
-		s.StepTimeout = e.opts.timeout
-		s.sources["run.step_timeout"] = "flag --timeout"
+	o := &e.opts
+	for _, f := range []struct {
+		flag, key string
+		set       func()
+	}{
+		{"max-files", "policy.max_files", func() { s.MaxFiles = o.maxFiles }},
+		{"style", "assemble.style", func() { s.Style = o.style }},
+		{"tokenizer", "assemble.tokenizer", func() { s.Tokenizer = o.tokenizer }},
+		{"max-tokens", "assemble.max_tokens", func() { s.MaxTokens = o.maxTokens }},
+		{"max-file-bytes", "assemble.max_file_bytes", func() { s.DocFileBytes = o.maxFileBytes }},
+		{"redact-secrets", "assemble.redact_secrets", func() { s.RedactSecrets = o.redactSecrets }},
+		{"executor", "run.executor", func() { s.Executor = o.executor }},
+		{"timeout", "run.step_timeout", func() { s.StepTimeout = o.timeout }},
+	} {
+		if e.flags.Lookup(f.flag) != nil && e.flags.Changed(f.flag) {
+			f.set()
+			s.sources[f.key] = "flag --" + f.flag
+		}
 	}
 }
 

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestLayout enforces the dependency direction of DESIGN §1: the leaves
+// (schema, template, project and contextgen's helpers) import none of our
+// packages, and each other package imports only what the table allows.
+func TestLayout(t *testing.T) {
+	const mod = "github.com/taskctl/taskctl"
+	allowed := map[string][]string{
+		"schema":              nil,
+		"template":            nil,
+		"project":             nil,
+		"contextgen/encoding": nil,
+		"contextgen/secrets":  nil,
+		"contextgen/tokens":   nil,
+		"shellexec":           {"project"},
+		"memory":              {"project"},
+		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens"},
+		"workflow":            {"template", "contextgen"},
+		"bench/retrieval":     {"memory", "project"},
+	}
+	out, err := exec.Command("go", "list", "-json", mod+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := 0
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, mod), "/")
+		ok, known := allowed[name]
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, mod+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, mod+"/")
+			if dep == "cmd/taskctl" {
+				t.Errorf("%s imports cmd/taskctl", name)
+			}
+			if name == "cmd/taskctl" {
+				continue // the only place that wires packages together
+			}
+			if !known {
+				t.Errorf("package %s is not in the layout table", name)
+				break
+			}
+			if !contains(ok, dep) {
+				t.Errorf("%s imports %s, which DESIGN §1 does not allow", name, dep)
+			}
+		}
+		seen++
+	}
+	if seen < len(allowed) {
+		t.Fatalf("go list saw %d packages, want at least %d", seen, len(allowed))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -40,6 +40,7 @@ type analyzer struct {
 
 	// document analysis: word cache, local term IDs and per-document counts
 	words1  map[string]*wordInfo
+	front   *[frontSize]*wordInfo
 	ids     map[string]uint32
 	names   []string
 	counts  [][2]uint32

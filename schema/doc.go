@@ -9,12 +9,18 @@
 //
 // Guarantees:
 //   - Every problem carries file:line:col. Lines count from 1; columns count
-//     Unicode code points from 1. Validity problems point at the '<' of the
-//     element concerned, or at the attribute concerned.
+//     Unicode code points (runes) from 1, a leading byte-order mark not
+//     counted. Validity problems point at the '<' of the element concerned,
+//     or at the attribute a message names when it is in the start tag;
+//     well-formedness problems are at the position libxml2 reports (where
+//     its parser stopped).
+//   - Documents are UTF-8: the bytes are read as UTF-8 whatever the XML
+//     declaration says, a UTF-16/32 document is refused, and an invalid
+//     byte is a positioned problem.
 //   - No network access, no external entity, DTD or schema is ever loaded: a
 //     document with a DOCTYPE is refused before libxml2 parses it, parsing
 //     uses XML_PARSE_NONET and never XML_PARSE_NOENT/DTDLOAD/HUGE, and a
-//     process-wide external entity loader refuses every URL.
+//     process-wide external entity loader (set once) refuses every URL.
 //     xsi:schemaLocation hints are ignored.
 //   - Inputs over MaxInput (1 MiB) are refused; at most 100 problems are
 //     reported (then "N more problems not shown").

@@ -97,20 +97,32 @@ func (e *ValidationError) Error() string {
 // (up to 100) with file:line:col otherwise. Any other error means the schema
 // itself could not be used.
 //
+// The document must be UTF-8: its bytes are read as UTF-8 whatever its XML
+// declaration says, so an ASCII document declaring another encoding is fine
+// and any other byte is a problem.
+//
 // Documents are parsed without network access, without loading external
 // entities, DTDs or schemas (xsi:schemaLocation is ignored), and a document
 // with a DOCTYPE is refused before libxml2 sees it, so entity expansion
 // attacks never start. Documents larger than MaxInput are refused.
 func (s *Schema) Validate(file string, data []byte) error {
+	return s.validate(file, data, MaxInput)
+}
+
+func (s *Schema) validate(file string, data []byte, limit int) error {
 	if err := s.compile(); err != nil {
 		return err
 	}
-	if len(data) > MaxInput {
+	if len(data) > limit {
 		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), MaxInput)}}}
+			Msg: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), limit)}}}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1, Msg: "document is empty"}}}
+	}
+	if utf16Like(data) {
+		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1,
+			Msg: "document looks UTF-16 or UTF-32 encoded; templates must be UTF-8"}}}
 	}
 	sc := scan(data)
 	if sc.doctype >= 0 {
@@ -178,6 +190,9 @@ func scan(data []byte) scanResult {
 	r := scanResult{doctype: -1}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
+	// libxml2 reads the bytes as UTF-8 whatever the declaration says; so
+	// does this scan.
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	for {
 		off := d.InputOffset()
 		tok, err := d.RawToken()
@@ -210,30 +225,68 @@ func skipToLT(data []byte, off int64) int64 {
 	return off
 }
 
-// attrOffset finds attribute name inside the start tag beginning at off.
+// attrOffset returns the offset of attribute name in the start tag whose
+// '<' is at off, or -1. name is as libxml2 prints it: "local", or
+// "{namespace}local" for a namespaced attribute, which then matches any
+// "prefix:local". Quoted values are skipped, so a name inside another
+// attribute's value is never taken for the attribute.
 func attrOffset(data []byte, off int64, name string) int64 {
-	end := bytes.IndexByte(data[off:], '>')
-	if end < 0 {
-		end = len(data) - int(off)
+	local, namespaced := name, false
+	if strings.HasPrefix(name, "{") {
+		if k := strings.IndexByte(name, '}'); k >= 0 {
+			local, namespaced = name[k+1:], true
+		}
 	}
-	tag := data[off : int(off)+end]
-	for i := 0; i+len(name) <= len(tag); {
-		j := bytes.Index(tag[i:], []byte(name))
-		if j < 0 {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	ends := func(c byte) bool { return isSpace(c) || c == '=' || c == '>' || c == '/' }
+	i := int(off) + 1
+	for i < len(data) && !ends(data[i]) { // the element's name
+		i++
+	}
+	for {
+		for i < len(data) && isSpace(data[i]) {
+			i++
+		}
+		if i >= len(data) || data[i] == '>' || data[i] == '/' || data[i] == '=' {
 			return -1
 		}
-		at := i + j
-		before := byte(' ')
-		if at > 0 {
-			before = tag[at-1]
+		start := i
+		for i < len(data) && !ends(data[i]) {
+			i++
 		}
-		rest := bytes.TrimLeft(tag[at+len(name):], " \t\r\n")
-		if (before == ' ' || before == '\t' || before == '\n' || before == '\r') && len(rest) > 0 && rest[0] == '=' {
-			return off + int64(at)
+		attr := string(data[start:i])
+		if (!namespaced && attr == name) || (namespaced && strings.HasSuffix(attr, ":"+local)) {
+			return int64(start)
 		}
-		i = at + 1
+		for i < len(data) && isSpace(data[i]) {
+			i++
+		}
+		if i >= len(data) || data[i] != '=' {
+			return -1
+		}
+		i++
+		for i < len(data) && isSpace(data[i]) {
+			i++
+		}
+		if i >= len(data) || (data[i] != '"' && data[i] != '\'') {
+			return -1
+		}
+		end := bytes.IndexByte(data[i+1:], data[i])
+		if end < 0 {
+			return -1
+		}
+		i += end + 2
 	}
-	return -1
+}
+
+// utf16Like reports a UTF-16 or UTF-32 byte-order mark, or a NUL byte
+// beside the first '<' as those encodings put there.
+func utf16Like(data []byte) bool {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) ||
+		bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}) {
+		return true
+	}
+	return len(data) >= 2 && ((data[0] == '<' && data[1] == 0) || (data[0] == 0 && data[1] == '<'))
 }
 
 // lineCol turns a byte offset into a 1-based line and rune column.
@@ -257,6 +310,11 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 func cleanMsg(m string) string {
 	m = strings.ToValidUTF8(strings.TrimSpace(m), "\uFFFD")
 	m = strings.Join(strings.Fields(m), " ")
+	// Declared encodings are ignored (the bytes are read as UTF-8), so
+	// libxml2's advice to "indicate encoding" would mislead.
+	if rest, ok := strings.CutPrefix(m, "Input is not proper UTF-8, indicate encoding !"); ok {
+		m = "invalid UTF-8; templates must be UTF-8." + rest
+	}
 	if len(m) > 400 {
 		m = m[:400]
 		for !utf8.ValidString(m) {

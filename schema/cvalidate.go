@@ -125,7 +125,7 @@ static xmlSchemaPtr tc_compile(const char *buf, int len, tc_acc *a) {
 // tc_validate parses buf and validates it against s. It returns 0 when the
 // document is valid, 1 when it has problems (in a, which may be empty if
 // libxml2 reported none), 2 when it holds a DTD, -1 when out of memory.
-static int tc_validate(xmlSchemaPtr s, const char *buf, int len, const char *url, tc_acc *a) {
+static int tc_validate(xmlSchemaPtr s, const char *buf, int len, tc_acc *a) {
 	xmlSetGenericErrorFunc(NULL, tc_silent);
 	xmlParserCtxtPtr c = xmlNewParserCtxt();
 	if (c == NULL) return -1;
@@ -139,7 +139,11 @@ static int tc_validate(xmlSchemaPtr s, const char *buf, int len, const char *url
 	// libxml2 and the Go scan that finds DOCTYPEs and columns see the same
 	// characters. Never NOENT, DTDLOAD, DTDATTR, DTDVALID, XINCLUDE or HUGE.
 	int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_IGNORE_ENC;
-	xmlDocPtr d = xmlCtxtReadMemory(c, buf, len, url, "UTF-8", opts);
+	// No URL: the document's name is known on the Go side, and a document
+	// with a URL makes libxml2 2.9 walk back over every preceding node
+	// (looking for XInclude markers) for each error it raises, which is
+	// quadratic on a document with many problems.
+	xmlDocPtr d = xmlCtxtReadMemory(c, buf, len, NULL, "UTF-8", opts);
 	int wellformed = c->wellFormed;
 	xmlFreeParserCtxt(c);
 	if (d == NULL || !wellformed) {
@@ -231,15 +235,13 @@ func compileXSD(xsd []byte) (unsafe.Pointer, []rawProblem, error) {
 
 // validateC parses and validates data; dtd reports a document type
 // declaration.
-func validateC(s unsafe.Pointer, name string, data []byte) (ps []rawProblem, dropped int, dtd bool, err error) {
+func validateC(s unsafe.Pointer, data []byte) (ps []rawProblem, dropped int, dtd bool, err error) {
 	initLibxml()
 	buf := C.CBytes(data)
 	defer C.free(buf)
-	url := C.CString(name)
-	defer C.free(unsafe.Pointer(url))
 	a, free := newAcc()
 	defer free()
-	rc := C.tc_validate((C.xmlSchemaPtr)(s), (*C.char)(buf), C.int(len(data)), url, a)
+	rc := C.tc_validate((C.xmlSchemaPtr)(s), (*C.char)(buf), C.int(len(data)), a)
 	switch rc {
 	case -1:
 		return nil, 0, false, errors.New("libxml2: out of memory")

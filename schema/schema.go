@@ -130,7 +130,7 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c,
 			Msg: "DOCTYPE is not allowed: templates never need one, and DTDs and entities are refused"}}}
 	}
-	raw, dropped, dtd, err := validateC(s.ptr, file, data)
+	raw, dropped, dtd, err := validateC(s.ptr, data)
 	if err != nil {
 		return err
 	}

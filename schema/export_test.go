@@ -9,3 +9,17 @@ func ValidateWithLimit(s *Schema, file string, data []byte, limit int) error {
 // LoaderRefuses reports whether the process-wide external entity loader
 // refuses url.
 var LoaderRefuses = loaderRefuses
+
+// ValidateInC sends data straight to the cgo layer, past the Go-side checks
+// (size, encoding, DOCTYPE), and returns libxml2's messages and whether it
+// found a DTD: the defences libxml2 itself is set up with.
+func ValidateInC(s *Schema, data []byte) (msgs []string, dtd bool, err error) {
+	if err := s.compile(); err != nil {
+		return nil, false, err
+	}
+	raw, _, dtd, err := validateC(s.ptr, data)
+	for _, r := range raw {
+		msgs = append(msgs, r.msg)
+	}
+	return msgs, dtd, err
+}

@@ -134,8 +134,12 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 	if err != nil {
 		return err
 	}
-	if dtd {
-		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1, Msg: "DOCTYPE is not allowed"}}}
+	if dtd { // found by libxml2 where the scan did not: still refused
+		l, c := 1, 1
+		if i := bytes.Index(data, []byte("<!DOCTYPE")); i >= 0 {
+			l, c = lineCol(data, int64(i))
+		}
+		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c, Msg: "DOCTYPE is not allowed"}}}
 	}
 	if len(raw) == 0 {
 		return nil

@@ -205,7 +205,8 @@ func TestNoExternalAccess(t *testing.T) {
 	}
 }
 
-func TestEntityBombRefused(t *testing.T) {
+// billionLaughs is the classic entity bomb: 10^9 "lol"s from 1 KiB.
+var billionLaughs = func() string {
 	var b strings.Builder
 	b.WriteString("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n")
 	prev := "lol"
@@ -215,9 +216,57 @@ func TestEntityBombRefused(t *testing.T) {
 		prev = name
 	}
 	b.WriteString("]>\n<task><description>&lol9;</description></task>\n")
-	got := problems(t, schema.Template(), b.String())
-	if len(got) != 1 || !strings.Contains(got[0], "DOCTYPE is not allowed") || !strings.HasPrefix(got[0], "2:1: ") {
+	return b.String()
+}()
+
+// xxeFile reads /etc/passwd if external entities are loaded.
+const xxeFile = "<?xml version=\"1.0\"?>\n<!DOCTYPE task [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<task><description>&x;</description></task>"
+
+func TestEntityBombRefused(t *testing.T) {
+	got := problems(t, schema.Template(), billionLaughs)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "2:1: DOCTYPE is not allowed") {
 		t.Fatalf("got %q, want the DOCTYPE refused at 2:1", got)
+	}
+}
+
+// TestLibxml2Defences sends DOCTYPEs straight to libxml2, past the Go-side
+// refusal, to show the second line holds: no entity is loaded or expanded,
+// and the DTD is still refused.
+func TestLibxml2Defences(t *testing.T) {
+	secret, err := os.ReadFile("/etc/passwd")
+	if err != nil || len(secret) < 8 {
+		t.Skip("no /etc/passwd")
+	}
+	firstLine := strings.SplitN(string(secret), "\n", 2)[0]
+	addr, accepted := listener(t)
+	for name, doc := range map[string]string{
+		"billion laughs": billionLaughs,
+		"xxe file":       xxeFile,
+		"xxe http":       "<!DOCTYPE task [<!ENTITY x SYSTEM \"http://" + addr + "/x\">]><task><description>&x;</description></task>",
+		"external dtd":   "<!DOCTYPE task SYSTEM \"http://" + addr + "/x.dtd\"><task><description>x</description></task>",
+		"parameter":      "<!DOCTYPE task [<!ENTITY % p SYSTEM \"http://" + addr + "/p\"> %p;]><task><description>x</description></task>",
+	} {
+		msgs, dtd, err := schema.ValidateInC(schema.Template(), []byte(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if strings.Contains(strings.Join(msgs, "\n"), firstLine) {
+			t.Errorf("%s: /etc/passwd in a message: %q", name, msgs)
+		}
+		if name != "billion laughs" && !dtd {
+			t.Errorf("%s: %q, the DTD not flagged", name, msgs)
+		}
+		if name == "billion laughs" && (len(msgs) == 0 || !strings.Contains(msgs[0], "entity reference loop")) {
+			t.Errorf("%s: %q, want libxml2's entity loop refusal", name, msgs)
+		}
+	}
+	if n := accepted(); n != 0 {
+		t.Fatalf("the listener got %d connection(s)", n)
+	}
+	// Through Validate a DTD found only by libxml2 is refused all the same.
+	err = schema.Template().Validate("t.xml", []byte("\xef\xbb\xbf<!DOCTYPE task><task><description>x</description></task>"))
+	if err == nil || !strings.Contains(err.Error(), "DOCTYPE is not allowed") {
+		t.Fatalf("%v, want the DOCTYPE refused", err)
 	}
 }
 
@@ -310,10 +359,17 @@ func TestNothingOnStderr(t *testing.T) {
 			"<task name=\"" + strings.Repeat("z", 30000) + "\"><description>x</description></task>",
 			"\x00\x01\x02",
 			"<task><description>x</description><oops/></task>",
+			"<?xml version=\"1.1\"?><x:task><description>\xc3</description></x:task>",
+			"<tasks>" + strings.Repeat("<task type=\"bad\"><description>x</description></task>", 500) + "</tasks>",
+			strings.Repeat("<a>", 1000),
+			billionLaughs,
+			xxeFile,
 		} {
 			schema.Template().Validate("c.xml", []byte(doc))
 			schema.Config().Validate("c.xml", []byte(doc))
+			schema.ValidateInC(schema.Template(), []byte(doc)) // DTDs reach libxml2
 		}
+		schema.LoaderRefuses("file:///etc/passwd")
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNothingOnStderr$")
@@ -352,9 +408,12 @@ func FuzzValidate(f *testing.F) {
 			t.Fatal("invalid with no problem")
 		}
 		for _, p := range ve.Problems {
-			if p.Line < 1 || p.Col < 1 || p.Msg == "" {
+			if p.Line < 1 || p.Col < 1 || p.Msg == "" || len(p.Msg) > 600 || strings.ContainsAny(p.Msg, "\n\r") {
 				t.Fatalf("bad problem %+v", p)
 			}
+		}
+		if len(ve.Problems) > 101 {
+			t.Fatalf("%d problems, want at most 100 and a note", len(ve.Problems))
 		}
 	})
 }

@@ -21,7 +21,8 @@
 //     document with a DOCTYPE is refused before libxml2 parses it, parsing
 //     uses XML_PARSE_NONET and never XML_PARSE_NOENT/DTDLOAD/HUGE, and a
 //     process-wide external entity loader (set once) refuses every URL.
-//     xsi:schemaLocation hints are ignored.
+//     xsi:schemaLocation hints are ignored. The same loader refuses
+//     xs:include and xs:import, so every embedded XSD is self-contained.
 //   - Inputs over MaxInput (1 MiB) are refused; at most 100 problems are
 //     reported (then "N more problems not shown").
 //   - Nothing is printed to the process's stderr.

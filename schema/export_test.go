@@ -23,3 +23,9 @@ func ValidateInC(s *Schema, data []byte) (msgs []string, dtd bool, err error) {
 	}
 	return msgs, dtd, err
 }
+
+// CompileError compiles xsd as an embedded schema would be and returns the
+// error.
+func CompileError(name string, xsd []byte) error {
+	return (&Schema{name: name, src: xsd}).compile()
+}

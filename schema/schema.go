@@ -54,11 +54,15 @@ func (s *Schema) compile() error {
 	s.once.Do(func() {
 		ptr, ps, err := compileXSD(s.src)
 		if err != nil {
-			var msgs []string
+			msgs := []string{err.Error()}
 			for _, p := range ps {
-				msgs = append(msgs, fmt.Sprintf("%s:%d: %s", s.name, p.line, cleanMsg(p.msg)))
+				if p.line > 0 {
+					msgs = append(msgs, fmt.Sprintf("%s:%d: %s", s.name, p.line, cleanMsg(p.msg)))
+				} else {
+					msgs = append(msgs, fmt.Sprintf("%s: %s", s.name, cleanMsg(p.msg)))
+				}
 			}
-			s.err = fmt.Errorf("schema %s: %v: %s", s.name, err, strings.Join(msgs, "; "))
+			s.err = fmt.Errorf("schema %s: %s", s.name, strings.Join(msgs, "; "))
 			return
 		}
 		s.ptr = ptr

@@ -140,6 +140,27 @@ func TestValidDocuments(t *testing.T) {
 	}
 }
 
+func TestCompileErrors(t *testing.T) {
+	const xs = "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">\n"
+	inc := filepath.Join(t.TempDir(), "inc.xsd")
+	if err := os.WriteFile(inc, []byte(xs+"<xs:element name=\"b\"/>\n</xs:schema>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ xsd, want string }{
+		{"", "schema bad.xsd: empty schema"},
+		{"<xs:schema", "schema bad.xsd: schema does not compile; bad.xsd: Failed to parse"},
+		{xs + "<xs:element name=\"a\" type=\"Nope\"/>\n</xs:schema>", "schema bad.xsd: schema does not compile; bad.xsd:2: element decl. 'a', attribute 'type': The QName value 'Nope' does not resolve"},
+		// The entity loader refuses includes too: a well-formed schema on
+		// disk is not read.
+		{xs + "<xs:include schemaLocation=\"" + inc + "\"/>\n</xs:schema>", "schema bad.xsd: schema does not compile; bad.xsd:2: Element '{http://www.w3.org/2001/XMLSchema}include': Failed to parse the XML resource '" + inc + "'"},
+	} {
+		err := schema.CompileError("bad.xsd", []byte(c.xsd))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("compile %.40q: %v, want prefix %q", c.xsd, err, c.want)
+		}
+	}
+}
+
 // listener accepts connections on 127.0.0.1 and counts them.
 func listener(t *testing.T) (addr string, count func() int) {
 	t.Helper()

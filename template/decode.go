@@ -16,7 +16,7 @@ type node struct {
 	attrs    []xml.Attr
 	children []*node
 	text     strings.Builder
-	off      int64
+	pos      Pos
 }
 
 func (n *node) attr(name string) (string, bool) {
@@ -53,7 +53,7 @@ const maxNodes = 100000
 // parseTree reads data into a tree. DOCTYPEs and entities other than the five
 // predefined ones are refused (the schema has already refused them; this
 // keeps Parse safe on its own).
-func parseTree(data []byte) (*node, int64, error) {
+func parseTree(data []byte, ps *positioner) (*node, int64, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.Entity = nil
@@ -75,7 +75,7 @@ func parseTree(data []byte) (*node, int64, error) {
 			if count > maxNodes {
 				return nil, off, fmt.Errorf("too many elements (more than %d)", maxNodes)
 			}
-			n := &node{name: t.Name.Local, attrs: append([]xml.Attr(nil), t.Attr...), off: off}
+			n := &node{name: t.Name.Local, attrs: append([]xml.Attr(nil), t.Attr...), pos: ps.pos(off)}
 			if len(stack) == 0 {
 				if root != nil {
 					return nil, off, fmt.Errorf("more than one root element")
@@ -108,31 +108,48 @@ func parseTree(data []byte) (*node, int64, error) {
 	return root, 0, nil
 }
 
-// position turns a byte offset into a line and a rune column.
-type positioner struct{ data []byte }
+// positioner turns byte offsets into lines and rune columns. It remembers
+// the last offset it was asked about and counts on from there, so asking in
+// increasing order (as parseTree does) costs one pass over the data in all.
+type positioner struct {
+	data []byte
+	off  int64 // the last offset asked about
+	at   Pos   // its position; Line 0 before the first question
+}
 
-func (p positioner) pos(off int64) Pos {
+func (p *positioner) pos(off int64) Pos {
 	if off < 0 {
 		off = 0
 	}
 	if off > int64(len(p.data)) {
 		off = int64(len(p.data))
 	}
-	b := p.data[:off]
-	line := bytes.Count(b, []byte("\n")) + 1
-	start := bytes.LastIndexByte(b, '\n') + 1
-	if start == 0 && bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
-		start = 3 // editors do not count a byte-order mark
+	if p.at.Line == 0 || off < p.off {
+		p.off, p.at = 0, Pos{Line: 1, Col: 1}
+		if off >= 3 && bytes.HasPrefix(p.data, []byte("\xef\xbb\xbf")) {
+			p.off = 3 // editors do not count a byte-order mark
+		}
 	}
-	return Pos{Line: line, Col: utf8.RuneCount(b[start:]) + 1}
+	b := p.data[p.off:off]
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		p.at.Line += bytes.Count(b, []byte("\n"))
+		p.at.Col = 1
+		b = b[i+1:]
+	}
+	p.at.Col += utf8.RuneCount(b)
+	p.off = off
+	return p.at
 }
 
 // decoder builds Tasks from the tree and collects problems.
 type decoder struct {
 	file     string
-	pos      positioner
+	pos      *positioner
 	problems []Problem
 	warnings []Problem
+
+	spans map[*Task]span   // set by number
+	named map[string]*Task // set by number
 }
 
 func (d *decoder) errorf(p Pos, format string, a ...any) {
@@ -150,14 +167,14 @@ func (d *decoder) intAttr(n *node, name string, min int) int {
 	}
 	i, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || i < min {
-		d.errorf(d.pos.pos(n.off), "attribute %s=%q: want an integer >= %d", name, v, min)
+		d.errorf(n.pos, "attribute %s=%q: want an integer >= %d", name, v, min)
 		return 0
 	}
 	return i
 }
 
 func (d *decoder) task(n *node, parent *Task, depth int) *Task {
-	t := &Task{Pos: d.pos.pos(n.off), parent: parent, Type: "atomic", path: d.file}
+	t := &Task{Pos: n.pos, parent: parent, Type: "atomic", path: d.file}
 	t.Name, _ = n.attr("name")
 	if v, ok := n.attr("type"); ok {
 		t.Type = strings.TrimSpace(v)
@@ -170,15 +187,15 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 	t.DescriptionPos, t.InstructionsPos = t.Pos, t.Pos
 	if c := n.child("description"); c != nil {
 		t.Description = strings.TrimSpace(c.text.String())
-		t.DescriptionPos = d.pos.pos(c.off)
+		t.DescriptionPos = c.pos
 	}
 	if c := n.child("instructions"); c != nil {
 		t.Instructions = strings.TrimSpace(c.text.String())
-		t.InstructionsPos = d.pos.pos(c.off)
+		t.InstructionsPos = c.pos
 	}
 	if c := n.child("inputs"); c != nil {
 		for _, in := range c.all("input") {
-			i := Input{Pos: d.pos.pos(in.off), Doc: strings.TrimSpace(in.text.String())}
+			i := Input{Pos: in.pos, Doc: strings.TrimSpace(in.text.String())}
 			i.Name, _ = in.attr("name")
 			i.Default, i.HasDefault = in.attr("default")
 			i.From, _ = in.attr("from")
@@ -190,7 +207,7 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		}
 	}
 	if c := n.child("context_management"); c != nil {
-		t.Context.Pos = d.pos.pos(c.off)
+		t.Context.Pos = c.pos
 		str := func(name string) *string {
 			if e := c.child(name); e != nil {
 				v := strings.TrimSpace(e.text.String())
@@ -217,7 +234,7 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		t.Sources = append(t.Sources, d.source(fp))
 	}
 	if c := n.child("output_format"); c != nil {
-		o := &OutputFormat{Pos: d.pos.pos(c.off)}
+		o := &OutputFormat{Pos: c.pos}
 		o.Type, _ = c.attr("type")
 		o.Schema, _ = c.attr("schema")
 		t.Output = o
@@ -227,7 +244,7 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 			t.Steps = append(t.Steps, d.task(s, t, depth+1))
 		}
 		if t.Type != "sequential" {
-			d.errorf(d.pos.pos(c.off), "steps are only allowed on type=\"sequential\" tasks (task %q is %s)", t.Name, t.Type)
+			d.errorf(c.pos, "steps are only allowed on type=\"sequential\" tasks (task %q is %s)", t.Name, t.Type)
 		}
 	} else if t.Type == "sequential" {
 		d.errorf(t.Pos, "sequential task %q has no <steps>", t.Name)
@@ -236,7 +253,7 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 }
 
 func (d *decoder) source(n *node) FileSource {
-	s := FileSource{Pos: d.pos.pos(n.off), Kind: "literal"}
+	s := FileSource{Pos: n.pos, Kind: "literal"}
 	if v, ok := n.attr("source"); ok {
 		s.Kind = strings.TrimSpace(v)
 	}
@@ -259,7 +276,7 @@ func (d *decoder) source(n *node) FileSource {
 	child := ""
 	for _, p := range n.all("path") {
 		child = "path"
-		ps := PathSpec{Value: strings.TrimSpace(p.text.String()), Pos: d.pos.pos(p.off)}
+		ps := PathSpec{Value: strings.TrimSpace(p.text.String()), Pos: p.pos}
 		ps.MaxLines = d.intAttr(p, "max_lines", 0)
 		ps.SkipLines = d.intAttr(p, "skip_lines", 0)
 		ps.MaxBytes = d.intAttr(p, "max_bytes", 1)

@@ -17,8 +17,8 @@ import (
 // there is an error, it is an *Error listing every problem with file:line:col.
 // Parse never panics, whatever data holds.
 func Parse(filename string, data []byte) (*File, error) {
-	d := &decoder{file: filename, pos: positioner{data}}
-	root, off, err := parseTree(data)
+	d := &decoder{file: filename, pos: &positioner{data: data}}
+	root, off, err := parseTree(data, d.pos)
 	if err != nil {
 		p := d.pos.pos(off)
 		d.errorf(p, "%v", err)
@@ -33,10 +33,10 @@ func Parse(filename string, data []byte) (*File, error) {
 			f.Tasks = append(f.Tasks, d.task(n, nil, 1))
 		}
 		if len(f.Tasks) == 0 {
-			d.errorf(d.pos.pos(root.off), "<tasks> holds no <task>")
+			d.errorf(root.pos, "<tasks> holds no <task>")
 		}
 	default:
-		d.errorf(d.pos.pos(root.off), "root element <%s>: want <task> or <tasks>", root.name)
+		d.errorf(root.pos, "root element <%s>: want <task> or <tasks>", root.name)
 		return nil, &Error{Problems: d.problems}
 	}
 	d.check(f)
@@ -70,8 +70,40 @@ func (d *decoder) check(f *File) {
 		}
 		names[t.Name] = t.Pos
 	})
+	d.number(f)
 	for _, t := range f.Tasks {
 		d.checkTask(t, nil)
+	}
+}
+
+// span places a task in the pre-order of its top-level task: pre is its own
+// index, end the last index of its subtree.
+type span struct {
+	root     *Task
+	pre, end int
+}
+
+// number gives every task its span and indexes the tasks by name (the first
+// of a name; duplicates are reported), so that checking a from binding costs
+// the same whatever the size of the file.
+func (d *decoder) number(f *File) {
+	d.spans = map[*Task]span{}
+	d.named = map[string]*Task{}
+	for _, r := range f.Tasks {
+		n := 0
+		var visit func(t *Task)
+		visit = func(t *Task) {
+			pre := n
+			n++
+			if _, ok := d.named[t.Name]; !ok && t.Name != "" {
+				d.named[t.Name] = t
+			}
+			for _, s := range t.Steps {
+				visit(s)
+			}
+			d.spans[t] = span{root: r, pre: pre, end: n - 1}
+		}
+		visit(r)
 	}
 }
 
@@ -87,24 +119,16 @@ func scope(t *Task) map[string]bool {
 	return s
 }
 
-// earlier returns the names of the steps that finish before t starts: its
-// earlier siblings (and everything inside them), and the same for every
-// enclosing sequential task.
-func earlier(t *Task) map[string]bool {
-	out := map[string]bool{}
-	for x := t; x.parent != nil; x = x.parent {
-		for _, s := range x.parent.Steps {
-			if s == x {
-				break
-			}
-			walk([]*Task{s}, func(y *Task) {
-				if y.Name != "" {
-					out[y.Name] = true
-				}
-			})
-		}
+// finishesBefore reports whether the task named step finishes before t
+// starts: it is an earlier sibling of t or of a sequential task around t, or
+// inside one. In pre-order, that is a task of the same top-level task whose
+// whole subtree comes before t.
+func (d *decoder) finishesBefore(step string, t *Task) (found, before bool) {
+	y, ok := d.named[step]
+	if !ok || d.spans[y].root != d.spans[t].root {
+		return false, false
 	}
-	return out
+	return true, d.spans[y].end < d.spans[t].pre
 }
 
 func (d *decoder) checkTask(t *Task, _ *Task) {
@@ -117,13 +141,6 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 		d.errorf(t.Pos, "task type %q: want atomic or sequential", t.Type)
 	}
 	seen := map[string]bool{}
-	before := earlier(t)
-	all := map[string]bool{}
-	for _, x := range rootOf(t).flat() {
-		if x.Name != "" {
-			all[x.Name] = true
-		}
-	}
 	for _, in := range t.Inputs {
 		if !identRE.MatchString(in.Name) {
 			d.errorf(in.Pos, "input name %q: want a letter or _ then letters, digits, _ or -", in.Name)
@@ -144,11 +161,12 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 			continue
 		}
 		step := m[1]
+		found, before := d.finishesBefore(step, t)
 		switch {
 		case step == t.Name:
 			d.errorf(in.Pos, "input %q: from=%q names the task itself", in.Name, in.From)
-		case before[step]:
-		case all[step]:
+		case before:
+		case found:
 			d.errorf(in.Pos, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
 		default:
 			d.errorf(in.Pos, "input %q: from=%q names no step %q", in.Name, in.From, step)
@@ -227,12 +245,6 @@ func rootOf(t *Task) *Task {
 		t = t.parent
 	}
 	return t
-}
-
-func (t *Task) flat() []*Task {
-	var out []*Task
-	walk([]*Task{t}, func(x *Task) { out = append(out, x) })
-	return out
 }
 
 // InputError is a required input that nothing sets.

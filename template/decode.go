@@ -180,10 +180,6 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		t.Type = strings.TrimSpace(v)
 	}
 	t.Subtype, _ = n.attr("subtype")
-	if depth > MaxDepth {
-		d.errorf(t.Pos, "task nested %d deep: the limit is %d", depth, MaxDepth)
-		return t
-	}
 	t.DescriptionPos, t.InstructionsPos = t.Pos, t.Pos
 	if c := n.child("description"); c != nil {
 		t.Description = strings.TrimSpace(c.text.String())
@@ -241,6 +237,12 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 	}
 	if c := n.child("steps"); c != nil {
 		for _, s := range c.all("task") {
+			if depth+1 > MaxDepth {
+				// Left out of the tree, so that nothing else is
+				// reported about it or inside it.
+				d.errorf(s.pos, "task nested %d deep: the limit is %d", depth+1, MaxDepth)
+				continue
+			}
 			t.Steps = append(t.Steps, d.task(s, t, depth+1))
 		}
 		if t.Type != "sequential" {
@@ -261,7 +263,7 @@ func (d *decoder) source(n *node) FileSource {
 	s.MaxFiles = d.intAttr(n, "max_files", 1)
 	if v, ok := n.attr("min_score"); ok {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || f < 0 || f > 1 {
+		if err != nil || !(f >= 0 && f <= 1) { // NaN compares false
 			d.errorf(s.Pos, "min_score=%q: want a number between 0 and 1", v)
 		} else {
 			s.MinScore, s.HasMinScore = f, true

@@ -6,13 +6,16 @@ import (
 
 // Bind returns a deep copy of t with {{name}} substituted in its text
 // (description, instructions, path values and description sources — never in
-// <command>). A value comes from vars, else from the input's default; the
-// inputs of the sequential tasks around t are visible too (their values from
-// vars, else their defaults). An input of t with neither a var nor a default
-// nor a from binding is an *InputError. An input bound with from and not in
-// vars is pending: it is substituted with "<pending: FROM>" (the workflow
-// engine supplies its value through vars when the step runs). Steps are
-// copied but not bound: each is bound when its turn comes.
+// <command>). A value comes from vars, else from the input's default, in
+// which the other inputs are substituted whatever order they are declared in
+// (a default that leads back to itself keeps that reference as written). The
+// inputs of the sequential tasks around t are visible too: their values from
+// vars, else the values Bind gave their task, else their defaults. An input
+// of t with neither a var nor a default nor a from binding is an
+// *InputError. An input bound with from and not in vars is pending: it is
+// substituted with "<pending: FROM>" (the workflow engine supplies its value
+// through vars when the step runs). Steps are copied but not bound: each is
+// bound when its turn comes.
 //
 // The bound values of t's inputs and of the inputs around it are returned
 // by Vars; commands read them as shell variables.
@@ -24,22 +27,28 @@ func (t *Task) Bind(vars map[string]string) (*Task, error) {
 		chain = append(chain, x)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		for _, in := range chain[i].Inputs {
-			if v, ok := chain[i].bound[in.Name]; ok {
+		x := chain[i]
+		defs := map[string]string{}
+		for _, in := range x.Inputs {
+			// A var wins even over the value the task was bound with:
+			// that value may be pending, and the var is its result.
+			if v, ok := vars[in.Name]; ok {
 				vals[in.Name] = v
-			} else if v, ok := vars[in.Name]; ok {
+			} else if v, ok := x.bound[in.Name]; ok {
 				vals[in.Name] = v
 			} else if in.HasDefault {
-				vals[in.Name] = in.Default
+				defs[in.Name] = in.Default
 			}
 		}
+		resolveDefaults(x.Inputs, defs, vals)
 	}
+	defs := map[string]string{}
 	for _, in := range t.Inputs {
 		switch v, ok := vars[in.Name]; {
 		case ok:
 			vals[in.Name] = v
 		case in.HasDefault:
-			vals[in.Name] = substitute(in.Default, vals)
+			defs[in.Name] = in.Default
 		case in.From != "":
 			vals[in.Name] = "<pending: " + in.From + ">"
 		default:
@@ -49,6 +58,7 @@ func (t *Task) Bind(vars map[string]string) (*Task, error) {
 			return nil, &InputError{Task: t.Name, Input: in.Name, Pos: in.Pos, File: t.file()}
 		}
 	}
+	resolveDefaults(t.Inputs, defs, vals)
 	c := t.clone(t.parent)
 	c.bound = vals
 	c.Description = substitute(c.Description, vals)
@@ -90,16 +100,56 @@ func (t *Task) Declared() map[string]bool {
 }
 
 func substitute(s string, vals map[string]string) string {
+	return substituteFunc(s, func(name string) (string, bool) {
+		v, ok := vals[name]
+		return v, ok
+	})
+}
+
+// substituteFunc replaces each {{name}} in s for which value has a value.
+func substituteFunc(s string, value func(name string) (string, bool)) string {
 	if !strings.Contains(s, "{{") {
 		return s
 	}
 	return varRE.ReplaceAllStringFunc(s, func(m string) string {
-		name := varRE.FindStringSubmatch(m)[1]
-		if v, ok := vals[name]; ok {
+		if v, ok := value(varRE.FindStringSubmatch(m)[1]); ok {
 			return v
 		}
 		return m
 	})
+}
+
+// resolveDefaults puts into vals the inputs of defs (name to default), each
+// default substituted with vals and with the other defaults, whichever of
+// inputs is declared first. A reference that leads back to the default
+// being resolved is left as written.
+func resolveDefaults(inputs []Input, defs, vals map[string]string) {
+	const resolving, done = 1, 2
+	state := map[string]int{}
+	var resolve func(name string) (string, bool)
+	resolve = func(name string) (string, bool) {
+		switch state[name] {
+		case done:
+			return vals[name], true
+		case resolving:
+			return "", false
+		}
+		state[name] = resolving
+		v := substituteFunc(defs[name], func(ref string) (string, bool) {
+			if _, ok := defs[ref]; ok {
+				return resolve(ref)
+			}
+			v, ok := vals[ref]
+			return v, ok
+		})
+		vals[name], state[name] = v, done
+		return v, true
+	}
+	for _, in := range inputs {
+		if _, ok := defs[in.Name]; ok {
+			resolve(in.Name)
+		}
+	}
 }
 
 // clone deep-copies t and its steps, giving the copy parent.
@@ -107,6 +157,10 @@ func (t *Task) clone(parent *Task) *Task {
 	c := *t
 	c.parent = parent
 	c.Inputs = append([]Input(nil), t.Inputs...)
+	c.Context.Inherit = clonePtr(t.Context.Inherit)
+	c.Context.Accumulate = clonePtr(t.Context.Accumulate)
+	c.Context.Format = clonePtr(t.Context.Format)
+	c.Context.Fresh = clonePtr(t.Context.Fresh)
 	c.Sources = make([]FileSource, len(t.Sources))
 	for i, s := range t.Sources {
 		s.Paths = append([]PathSpec(nil), s.Paths...)
@@ -123,6 +177,14 @@ func (t *Task) clone(parent *Task) *Task {
 		c.Steps = append(c.Steps, s.clone(&c))
 	}
 	return &c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 func (t *Task) file() string { return rootOf(t).path }

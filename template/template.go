@@ -141,8 +141,12 @@ func (t *Task) EffectiveContext() Context {
 // Parent returns the sequential task t is a step of, or nil.
 func (t *Task) Parent() *Task { return t.parent }
 
-// Lookup finds a task by name, at the top level or among steps.
+// Lookup finds a task by name, at the top level or among steps; nil if
+// there is none. Unnamed tasks have no name to find them by.
 func (f *File) Lookup(name string) *Task {
+	if name == "" {
+		return nil
+	}
 	var found *Task
 	walk(f.Tasks, func(t *Task) {
 		if found == nil && t.Name == name {

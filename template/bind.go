@@ -1,14 +1,21 @@
 package template
 
 import (
+	"fmt"
 	"strings"
 )
+
+// maxBound bounds the bytes {{...}} substitution may produce in one Bind.
+// Defaults that use one another twice over double at every input; without a
+// bound, forty of them ask for a terabyte.
+const maxBound = 64 << 20
 
 // Bind returns a deep copy of t with {{name}} substituted in its text
 // (description, instructions, path values and description sources — never in
 // <command>). A value comes from vars, else from the input's default, in
 // which the other inputs are substituted whatever order they are declared in
-// (a default that leads back to itself keeps that reference as written). The
+// (a default that leads back to its own input takes that input's value from
+// the tasks around, else keeps the reference as written). The
 // inputs of the sequential tasks around t are visible too: their values from
 // vars, else the values Bind gave their task, else their defaults. An input
 // of t with neither a var nor a default nor a from binding is an
@@ -20,6 +27,18 @@ import (
 // The bound values of t's inputs and of the inputs around it are returned
 // by Vars; commands read them as shell variables.
 func (t *Task) Bind(vars map[string]string) (*Task, error) {
+	c, err := t.bind(vars)
+	if err != nil {
+		if _, ok := err.(*InputError); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("task %q: %w", t.Name, err)
+	}
+	return c, nil
+}
+
+func (t *Task) bind(vars map[string]string) (*Task, error) {
+	sub := &substituter{budget: maxBound}
 	vals := map[string]string{}
 	// Enclosing tasks first, so t's own inputs win.
 	var chain []*Task
@@ -40,7 +59,9 @@ func (t *Task) Bind(vars map[string]string) (*Task, error) {
 				defs[in.Name] = in.Default
 			}
 		}
-		resolveDefaults(x.Inputs, defs, vals)
+		if err := sub.defaults(x.Inputs, defs, vals); err != nil {
+			return nil, err
+		}
 	}
 	defs := map[string]string{}
 	for _, in := range t.Inputs {
@@ -58,17 +79,34 @@ func (t *Task) Bind(vars map[string]string) (*Task, error) {
 			return nil, &InputError{Task: t.Name, Input: in.Name, Pos: in.Pos, File: t.file()}
 		}
 	}
-	resolveDefaults(t.Inputs, defs, vals)
+	if err := sub.defaults(t.Inputs, defs, vals); err != nil {
+		return nil, err
+	}
 	c := t.clone(t.parent)
 	c.bound = vals
-	c.Description = substitute(c.Description, vals)
-	c.Instructions = substitute(c.Instructions, vals)
+	var err error
+	lookup := func(name string) (string, bool) {
+		v, ok := vals[name]
+		return v, ok
+	}
+	text := func(field *string, what string) {
+		if err == nil {
+			if *field, err = sub.text(*field, lookup); err != nil {
+				err = fmt.Errorf("%s is %w", what, err)
+			}
+		}
+	}
+	text(&c.Description, "description")
+	text(&c.Instructions, "instructions")
 	for i := range c.Sources {
 		s := &c.Sources[i]
 		for j := range s.Paths {
-			s.Paths[j].Value = substitute(s.Paths[j].Value, vals)
+			text(&s.Paths[j].Value, "path")
 		}
-		s.Description = substitute(s.Description, vals)
+		text(&s.Description, "description source")
+	}
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -99,57 +137,71 @@ func (t *Task) Declared() map[string]bool {
 	return out
 }
 
-func substitute(s string, vals map[string]string) string {
-	return substituteFunc(s, func(name string) (string, bool) {
-		v, ok := vals[name]
-		return v, ok
-	})
-}
+// substituter replaces {{name}} references within a budget of bytes.
+type substituter struct{ budget int }
 
-// substituteFunc replaces each {{name}} in s for which value has a value.
-func substituteFunc(s string, value func(name string) (string, bool)) string {
+// text replaces each {{name}} in s for which value has a value.
+func (sub *substituter) text(s string, value func(name string) (string, bool)) (string, error) {
 	if !strings.Contains(s, "{{") {
-		return s
+		return s, nil
 	}
-	return varRE.ReplaceAllStringFunc(s, func(m string) string {
-		if v, ok := value(varRE.FindStringSubmatch(m)[1]); ok {
-			return v
+	over := false
+	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
+		v, ok := value(varRE.FindStringSubmatch(m)[1])
+		if !ok || over {
+			return m
 		}
-		return m
+		if sub.budget -= len(v); sub.budget < 0 {
+			over = true
+			return m
+		}
+		return v
 	})
+	if over {
+		return "", fmt.Errorf("longer than Bind allows (%d bytes in all) after {{...}} substitution", maxBound)
+	}
+	return out, nil
 }
 
-// resolveDefaults puts into vals the inputs of defs (name to default), each
-// default substituted with vals and with the other defaults, whichever of
-// inputs is declared first. A reference that leads back to the default
-// being resolved is left as written.
-func resolveDefaults(inputs []Input, defs, vals map[string]string) {
+// defaults puts into vals the inputs of defs (name to default), each default
+// substituted with vals and with the other defaults, whichever of inputs is
+// declared first. A reference that leads back to the default being resolved
+// takes the value from the tasks around, if any, else is left as written.
+func (sub *substituter) defaults(inputs []Input, defs, vals map[string]string) error {
 	const resolving, done = 1, 2
 	state := map[string]int{}
+	var err error
 	var resolve func(name string) (string, bool)
 	resolve = func(name string) (string, bool) {
 		switch state[name] {
 		case done:
 			return vals[name], true
 		case resolving:
-			return "", false
+			// A default that leads back to its own input: the value
+			// from around the task, if any, else as written.
+			v, ok := vals[name]
+			return v, ok
 		}
 		state[name] = resolving
-		v := substituteFunc(defs[name], func(ref string) (string, bool) {
+		v, e := sub.text(defs[name], func(ref string) (string, bool) {
 			if _, ok := defs[ref]; ok {
 				return resolve(ref)
 			}
 			v, ok := vals[ref]
 			return v, ok
 		})
+		if e != nil && err == nil {
+			err = fmt.Errorf("default of input %q is %w", name, e)
+		}
 		vals[name], state[name] = v, done
-		return v, true
+		return v, err == nil
 	}
 	for _, in := range inputs {
-		if _, ok := defs[in.Name]; ok {
+		if _, ok := defs[in.Name]; ok && err == nil {
 			resolve(in.Name)
 		}
 	}
+	return err
 }
 
 // clone deep-copies t and its steps, giving the copy parent.

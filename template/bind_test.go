@@ -183,6 +183,12 @@ func TestBindDefaultOrder(t *testing.T) {
 	if b.Description != "[x!] x! x" {
 		t.Errorf("description = %q, want %q", b.Description, "[x!] x! x")
 	}
+	// A step's default may refine the value of the same input around it.
+	g := mustParse(t, `<task name="s" type="sequential"><description>s</description><inputs><input name="area" default="src"/></inputs><steps>
+<task name="a"><description>{{area}}</description><inputs><input name="area" default="{{area}}/sub"/></inputs></task></steps></task>`)
+	if a, err := g.Lookup("a").Bind(nil); err != nil || a.Description != "src/sub" {
+		t.Errorf("refined default: %v %v", a, err)
+	}
 	// Cycles end: what cannot be resolved stays as written.
 	if v := b.Vars(); v["self"] != "{{self}}" || v["p"] != "{{p}}" || v["q"] != "{{p}}" && v["q"] != "{{q}}" {
 		t.Errorf("cycles: %v", v)

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // The expected counts come from OpenAI's tiktoken (the npm package's
@@ -159,44 +158,4 @@ func FuzzCount(f *testing.F) {
 			}
 		}
 	})
-}
-
-func benchData(b *testing.B) []byte {
-	data, err := os.ReadFile(filepath.Join(goroot(b), "src", "net", "http", "server.go"))
-	if err != nil {
-		b.Skip(err)
-	}
-	return data
-}
-
-func BenchmarkCountFast(b *testing.B) {
-	data := benchData(b)
-	c, _ := New(O200kBase)
-	c.Count(data)
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		c.Count(data)
-	}
-}
-
-func BenchmarkCountFastCold(b *testing.B) {
-	data := benchData(b)
-	c, _ := New(O200kBase)
-	c.Count([]byte("warm the vocabulary"))
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		pieceCaches[O200kBase] = new(pieceCache)
-		c, _ = New(O200kBase)
-		c.Count(data)
-	}
-}
-
-func BenchmarkCountLibrary(b *testing.B) {
-	data := benchData(b)
-	codec, _ := tokenizer.Get(tokenizer.O200kBase)
-	codec.Count("warm")
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		codec.Count(string(data))
-	}
 }

@@ -1,0 +1,83 @@
+package tokens
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// benchCorpus is a deterministic sample of the Go source tree: the non-test
+// .go files under src/net, src/go and src/runtime in walk order, up to 8 MB.
+var benchCorpus = sync.OnceValues(func() ([][]byte, int) {
+	out, _ := exec.Command("go", "env", "GOROOT").Output()
+	var files [][]byte
+	total := 0
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	for _, dir := range []string{"net", "go", "runtime"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || total >= 8<<20 {
+				return filepath.SkipDir
+			}
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			b, err := os.ReadFile(path)
+			if err == nil {
+				files = append(files, b)
+				total += len(b)
+			}
+			return nil
+		})
+	}
+	return files, total
+})
+
+func benchCount(b *testing.B, count func([]byte) int, before func()) {
+	files, total := benchCorpus()
+	if total == 0 {
+		b.Skip("no Go source tree")
+	}
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		if before != nil {
+			before()
+		}
+		for _, f := range files {
+			count(f)
+		}
+	}
+}
+
+// BenchmarkCount compares, on the same bytes, the fast counter with a warm
+// piece cache (as in the middle of packing a repository), with an empty one
+// (the first file of a run), and the library.
+func BenchmarkCountGoroot(b *testing.B) {
+	for _, enc := range []string{O200kBase, Cl100kBase} {
+		c, _ := New(enc)
+		c.Count([]byte("warm the vocabulary"))
+		b.Run(enc+"/fast", func(b *testing.B) { benchCount(b, c.Count, nil) })
+		b.Run(enc+"/fast-cold", func(b *testing.B) { benchCount(b, c.Count, encodings[enc].pieces.reset) })
+		lib, _ := tokenizer.Get(tokenizer.Encoding(enc))
+		lib.SetErrorMode(tokenizer.ErrorModeReplace)
+		b.Run(enc+"/library", func(b *testing.B) {
+			benchCount(b, func(t []byte) int { n, _ := lib.Count(string(t)); return n }, nil)
+		})
+	}
+}
+
+// BenchmarkRankTable is the first-use cost of an encoding.
+func BenchmarkRankTable(b *testing.B) {
+	for b.Loop() {
+		buildRanks(codec.NewO200kBase())
+	}
+}

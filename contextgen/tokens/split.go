@@ -280,4 +280,3 @@ func spaceEnd(s string, i, n int) int {
 	// \s+
 	return j
 }
-

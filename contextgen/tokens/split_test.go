@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
 )
 
 // The expected counts come from OpenAI's tiktoken (the npm package's

@@ -5,8 +5,10 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -17,6 +19,8 @@ type node struct {
 	children []*node
 	text     strings.Builder
 	pos      Pos
+	off      int64    // of the '<' of its start tag
+	inner    [2]int64 // its content: from the end of the start tag to the '<' of the end tag
 }
 
 func (n *node) attr(name string) (string, bool) {
@@ -53,7 +57,7 @@ const maxNodes = 100000
 // parseTree reads data into a tree. DOCTYPEs and entities other than the five
 // predefined ones are refused (the schema has already refused them; this
 // keeps Parse safe on its own).
-func parseTree(data []byte, ps *positioner) (*node, int64, error) {
+func parseTree(data []byte, ps *positioner, nodes map[Pos]*node) (*node, int64, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.Entity = nil
@@ -75,7 +79,9 @@ func parseTree(data []byte, ps *positioner) (*node, int64, error) {
 			if count > maxNodes {
 				return nil, off, fmt.Errorf("too many elements (more than %d)", maxNodes)
 			}
-			n := &node{name: t.Name.Local, attrs: append([]xml.Attr(nil), t.Attr...), pos: ps.pos(off)}
+			n := &node{name: t.Name.Local, attrs: append([]xml.Attr(nil), t.Attr...), pos: ps.pos(off), off: off}
+			n.inner[0], n.inner[1] = d.InputOffset(), d.InputOffset()
+			nodes[n.pos] = n
 			if len(stack) == 0 {
 				if root != nil {
 					return nil, off, fmt.Errorf("more than one root element")
@@ -90,6 +96,7 @@ func parseTree(data []byte, ps *positioner) (*node, int64, error) {
 			if len(stack) == 0 || stack[len(stack)-1].name != t.Name.Local {
 				return nil, off, fmt.Errorf("unexpected end element </%s>", t.Name.Local)
 			}
+			stack[len(stack)-1].inner[1] = off
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
 			if len(stack) > 0 {
@@ -144,22 +151,265 @@ func (p *positioner) pos(off int64) Pos {
 // decoder builds Tasks from the tree and collects problems.
 type decoder struct {
 	file     string
+	data     []byte
 	pos      *positioner
-	problems []Problem
-	warnings []Problem
+	nodes    map[Pos]*node // every element, by the position of its '<'
+	problems []problem
+	warnings []problem
 
 	spans map[*Task]span   // set by number
 	named map[string]*Task // set by number
 }
 
+// problem is a Problem before its position is known: it is at off, a byte
+// offset into the data, or, if off < 0, at pos. Offsets are turned into
+// positions all at once, in increasing order, so that many problems in a
+// large file cost one pass over it.
+type problem struct {
+	off  int64
+	pos  Pos
+	code string
+	msg  string
+}
+
+// at returns the offset of the element at p, or -1 if none is known.
+func (d *decoder) at(p Pos) int64 {
+	if n := d.nodes[p]; n != nil {
+		return n.off
+	}
+	return -1
+}
+
+func (d *decoder) errorAt(off int64, format string, a ...any) {
+	d.problems = append(d.problems, problem{off: off, msg: fmt.Sprintf(format, a...)})
+}
+
 func (d *decoder) errorf(p Pos, format string, a ...any) {
-	d.problems = append(d.problems, Problem{File: d.file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, a...)})
+	d.problems = append(d.problems, problem{off: d.at(p), pos: p, msg: fmt.Sprintf(format, a...)})
 }
 
 func (d *decoder) warnf(p Pos, code, format string, a ...any) {
-	d.warnings = append(d.warnings, Problem{File: d.file, Line: p.Line, Col: p.Col, Code: code, Msg: fmt.Sprintf(format, a...)})
+	d.warnings = append(d.warnings, problem{off: d.at(p), pos: p, code: code, msg: fmt.Sprintf(format, a...)})
 }
 
+// resolve turns problems into Problems sorted by position (stably: problems
+// at one position keep the order they were found in).
+func (d *decoder) resolve(ps []problem) []Problem {
+	if len(ps) == 0 {
+		return nil
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].off < ps[j].off })
+	out := make([]Problem, len(ps))
+	for i, p := range ps {
+		if p.off >= 0 {
+			p.pos = d.pos.pos(p.off)
+		}
+		out[i] = Problem{File: d.file, Line: p.pos.Line, Col: p.pos.Col, Code: p.code, Msg: p.msg}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return out
+}
+
+// attrOff returns the offset of attribute name in the start tag of the
+// element at p; the element's offset if it has no such attribute; -1 if
+// there is no element at p.
+func (d *decoder) attrOff(p Pos, name string) int64 {
+	n := d.nodes[p]
+	if n == nil {
+		return -1
+	}
+	if a, _ := d.attrSpan(n, name); a >= 0 {
+		return a
+	}
+	return n.off
+}
+
+// attrSpan finds attribute name in n's start tag, which encoding/xml has
+// already read as well formed: it returns the offsets of the attribute's
+// name and of the first byte of its value, or -1, -1.
+func (d *decoder) attrSpan(n *node, name string) (attr, value int64) {
+	b := d.data
+	end := min(n.inner[0], int64(len(b)))
+	i := n.off + 1
+	for i < end && !isXMLSpace(b[i]) && b[i] != '>' && b[i] != '/' {
+		i++ // the element's name
+	}
+	for i < end {
+		for i < end && isXMLSpace(b[i]) {
+			i++
+		}
+		if i >= end || b[i] == '>' || b[i] == '/' {
+			break
+		}
+		start := i
+		for i < end && !isXMLSpace(b[i]) && b[i] != '=' {
+			i++
+		}
+		an := string(b[start:i])
+		for i < end && b[i] != '"' && b[i] != '\'' {
+			i++
+		}
+		if i >= end {
+			break
+		}
+		q := b[i]
+		i++
+		val := i
+		for i < end && b[i] != q {
+			i++
+		}
+		i++
+		local := an
+		if k := strings.IndexByte(an, ':'); k >= 0 {
+			local = "" // a namespaced attribute is not ours
+		}
+		if local == name {
+			return start, val
+		}
+	}
+	return -1, -1
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// textOff returns the offset in the data of byte i of the trimmed text of
+// the element at p (as Task.Description and the like hold it), or the
+// element's offset where the text cannot be followed back to the source
+// byte for byte.
+func (d *decoder) textOff(p Pos, i int) int64 {
+	n := d.nodes[p]
+	if n == nil {
+		return -1
+	}
+	full := n.text.String()
+	lead := len(full) - len(strings.TrimLeftFunc(full, unicode.IsSpace))
+	if n.inner[0] > n.inner[1] || n.inner[1] > int64(len(d.data)) {
+		return n.off
+	}
+	if j := rawIndex(d.data[n.inner[0]:n.inner[1]], lead+i); j >= 0 {
+		return n.inner[0] + int64(j)
+	}
+	return n.off
+}
+
+// valueOff returns the offset in the data of byte i of the value of
+// attribute name of the element at p, or, failing that, of the attribute.
+func (d *decoder) valueOff(p Pos, name string, i int) int64 {
+	n := d.nodes[p]
+	if n == nil {
+		return -1
+	}
+	a, v := d.attrSpan(n, name)
+	if a < 0 {
+		return n.off
+	}
+	end := v
+	for end < n.inner[0] && d.data[end] != d.data[v-1] {
+		end++
+	}
+	if j := rawIndex(d.data[v:end], i); j >= 0 {
+		return v + int64(j)
+	}
+	return a
+}
+
+// rawIndex maps byte i of the text encoding/xml decodes from raw (character
+// data, or an attribute value) to its index in raw: it follows entity and
+// character references, CDATA sections, comments, processing instructions
+// and line-end normalization. It returns -1 if raw holds anything else (an
+// element) before byte i.
+func rawIndex(raw []byte, i int) int {
+	n := 0 // decoded bytes so far
+	for j := 0; j < len(raw); {
+		if n >= i {
+			return j
+		}
+		switch c := raw[j]; {
+		case c == '\r':
+			n++
+			j++
+			if j < len(raw) && raw[j] == '\n' {
+				j++
+			}
+		case c == '&':
+			k := bytes.IndexByte(raw[j:], ';')
+			if k < 0 {
+				return -1
+			}
+			n += refLen(raw[j+1 : j+k])
+			j += k + 1
+		case c == '<':
+			rest := raw[j:]
+			switch {
+			case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+				k := bytes.Index(rest, []byte("]]>"))
+				if k < 0 {
+					return -1
+				}
+				// Inside, only line ends change.
+				body := rest[len("<![CDATA["):k]
+				for m := 0; m < len(body); {
+					if n >= i {
+						return j + len("<![CDATA[") + m
+					}
+					n++
+					if body[m] == '\r' && m+1 < len(body) && body[m+1] == '\n' {
+						m++
+					}
+					m++
+				}
+				j += k + len("]]>")
+			case bytes.HasPrefix(rest, []byte("<!--")):
+				k := bytes.Index(rest, []byte("-->"))
+				if k < 0 {
+					return -1
+				}
+				j += k + len("-->")
+			case bytes.HasPrefix(rest, []byte("<?")):
+				k := bytes.Index(rest, []byte("?>"))
+				if k < 0 {
+					return -1
+				}
+				j += k + len("?>")
+			default:
+				return -1
+			}
+		default:
+			n++
+			j++
+		}
+	}
+	if n >= i {
+		return len(raw)
+	}
+	return -1
+}
+
+// refLen is the length in bytes of what the reference &ref; stands for.
+func refLen(ref []byte) int {
+	if len(ref) > 1 && ref[0] == '#' {
+		var r uint64
+		var err error
+		if ref[1] == 'x' {
+			r, err = strconv.ParseUint(string(ref[2:]), 16, 32)
+		} else {
+			r, err = strconv.ParseUint(string(ref[1:]), 10, 32)
+		}
+		if err != nil || !utf8.ValidRune(rune(r)) {
+			return utf8.RuneLen(utf8.RuneError)
+		}
+		return utf8.RuneLen(rune(r))
+	}
+	return 1 // lt, gt, amp, apos, quot: the only entities Parse accepts
+}
+
+// intAttr reads the integer attribute name of n; 0 if it is absent.
 func (d *decoder) intAttr(n *node, name string, min int) int {
 	v, ok := n.attr(name)
 	if !ok {
@@ -167,7 +417,7 @@ func (d *decoder) intAttr(n *node, name string, min int) int {
 	}
 	i, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || i < min {
-		d.errorf(n.pos, "attribute %s=%q: want an integer >= %d", name, v, min)
+		d.errorAt(d.attrOff(n.pos, name), "attribute %s=%q: want an integer >= %d", name, v, min)
 		return 0
 	}
 	return i
@@ -195,6 +445,7 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 			i.Name, _ = in.attr("name")
 			i.Default, i.HasDefault = in.attr("default")
 			i.From, _ = in.attr("from")
+			i.From = strings.TrimSpace(i.From)
 			if v, ok := in.attr("relevant"); ok {
 				v = strings.TrimSpace(v)
 				i.Relevant = v == "true" || v == "1"
@@ -203,26 +454,28 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		}
 	}
 	if c := n.child("context_management"); c != nil {
-		t.Context.Pos = c.pos
-		str := func(name string) *string {
+		cs := &t.Context
+		cs.Pos = c.pos
+		str := func(name string, at *Pos) *string {
 			if e := c.child(name); e != nil {
 				v := strings.TrimSpace(e.text.String())
+				*at = e.pos
 				return &v
 			}
 			return nil
 		}
-		t.Context.Inherit = str("inherit_context")
-		t.Context.Format = str("accumulation_format")
-		t.Context.Fresh = str("fresh_context")
-		if v := str("accumulate_data"); v != nil {
+		cs.Inherit = str("inherit_context", &cs.InheritPos)
+		cs.Format = str("accumulation_format", &cs.FormatPos)
+		cs.Fresh = str("fresh_context", &cs.FreshPos)
+		if v := str("accumulate_data", &cs.AccumulatePos); v != nil {
 			b := *v == "true" || *v == "1"
-			t.Context.Accumulate = &b
+			cs.Accumulate = &b
 		}
-		if v := str("max_tokens"); v != nil {
+		if v := str("max_tokens", &cs.MaxTokensPos); v != nil {
 			if i, err := strconv.Atoi(*v); err == nil && i > 0 {
-				t.Context.MaxTokens = i
+				cs.MaxTokens = i
 			} else {
-				d.errorf(t.Context.Pos, "max_tokens %q: want a positive integer", *v)
+				d.errorf(cs.MaxTokensPos, "max_tokens %q: want a positive integer", *v)
 			}
 		}
 	}
@@ -264,7 +517,7 @@ func (d *decoder) source(n *node) FileSource {
 	if v, ok := n.attr("min_score"); ok {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || !(f >= 0 && f <= 1) { // NaN compares false
-			d.errorf(s.Pos, "min_score=%q: want a number between 0 and 1", v)
+			d.errorAt(d.attrOff(n.pos, "min_score"), "min_score=%q: want a number between 0 and 1", v)
 		} else {
 			s.MinScore, s.HasMinScore = f, true
 		}
@@ -280,6 +533,9 @@ func (d *decoder) source(n *node) FileSource {
 		child = "path"
 		ps := PathSpec{Value: strings.TrimSpace(p.text.String()), Pos: p.pos}
 		ps.MaxLines = d.intAttr(p, "max_lines", 0)
+		if v, ok := p.attr("max_lines"); ok && ps.MaxLines == 0 && strings.TrimSpace(v) == "0" {
+			d.errorAt(d.attrOff(p.pos, "max_lines"), "max_lines=\"0\" would keep no line of the file: leave max_lines out to keep them all")
+		}
 		ps.SkipLines = d.intAttr(p, "skip_lines", 0)
 		ps.MaxBytes = d.intAttr(p, "max_bytes", 1)
 		s.Paths = append(s.Paths, ps)
@@ -287,28 +543,34 @@ func (d *decoder) source(n *node) FileSource {
 	if c := n.child("command"); c != nil {
 		child = "command"
 		s.Command = strings.TrimSpace(c.text.String())
+		s.CommandPos = c.pos
 		s.CommandTimeout = d.intAttr(c, "timeout", 1)
 	}
 	if c := n.child("description"); c != nil {
 		child = "description"
 		s.Description = strings.TrimSpace(c.text.String())
+		s.DescriptionPos = c.pos
 	}
 	want := map[string]string{"literal": "path", "command": "command", "description": "description"}[s.Kind]
 	if want == "" {
-		d.errorf(s.Pos, "file_paths source=%q: want literal, command or description", s.Kind)
+		d.errorAt(d.attrOff(s.Pos, "source"), "file_paths source=%q: want literal, command or description", s.Kind)
 	} else if child != "" && child != want {
 		d.errorf(s.Pos, "file_paths source=%q must hold <%s>, not <%s>", s.Kind, want, child)
 	}
 	if s.Kind != "description" {
 		if _, ok := n.attr("limit"); ok {
-			d.errorf(s.Pos, "limit applies only to source=\"description\"")
+			d.errorAt(d.attrOff(s.Pos, "limit"), "limit applies only to source=\"description\"")
 		}
 		if s.HasMinScore {
-			d.errorf(s.Pos, "min_score applies only to source=\"description\"")
+			d.errorAt(d.attrOff(s.Pos, "min_score"), "min_score applies only to source=\"description\"")
 		}
 	}
-	if s.Kind == "literal" && (len(s.Include) > 0 || len(s.Exclude) > 0) {
-		d.errorf(s.Pos, "include and exclude apply only to command and description sources")
+	if s.Kind == "literal" {
+		for _, a := range []string{"include", "exclude"} {
+			if _, ok := n.attr(a); ok {
+				d.errorAt(d.attrOff(s.Pos, a), "%s applies only to command and description sources", a)
+			}
+		}
 	}
 	return s
 }

@@ -67,6 +67,8 @@ func TestDecodeEverything(t *testing.T) {
 		Context: template.ContextSpec{
 			Inherit: ptr("none"), Accumulate: ptr(false), Format: ptr("full_output"), Fresh: ptr("enabled"),
 			MaxTokens: 5000, Pos: template.Pos{Line: 14, Col: 5},
+			InheritPos: template.Pos{Line: 15, Col: 7}, AccumulatePos: template.Pos{Line: 16, Col: 7}, FormatPos: template.Pos{Line: 17, Col: 7},
+			FreshPos: template.Pos{Line: 18, Col: 7}, MaxTokensPos: template.Pos{Line: 19, Col: 7},
 		},
 		Sources: []template.FileSource{
 			{Kind: "literal", MaxFiles: 10, Pos: template.Pos{Line: 21, Col: 5}, Paths: []template.PathSpec{
@@ -74,9 +76,11 @@ func TestDecodeEverything(t *testing.T) {
 				{Value: "docs/**/*.md", Pos: template.Pos{Line: 23, Col: 7}},
 			}},
 			{Kind: "command", Command: `git ls-files '*.go' -- "$area"`, CommandTimeout: 5, MaxFiles: 3,
-				Include: []string{"src/**"}, Exclude: []string{"**/*_test.go", "vendor/**"}, Pos: template.Pos{Line: 25, Col: 5}},
+				Include: []string{"src/**"}, Exclude: []string{"**/*_test.go", "vendor/**"}, Pos: template.Pos{Line: 25, Col: 5},
+				CommandPos: template.Pos{Line: 26, Col: 7}},
 			{Kind: "description", Description: "error handling in {{area}}", Limit: 5, MinScore: 0.25, HasMinScore: true,
-				Include: []string{"src/**", "cmd/**"}, Exclude: []string{"gen/**"}, Pos: template.Pos{Line: 28, Col: 5}},
+				Include: []string{"src/**", "cmd/**"}, Exclude: []string{"gen/**"}, Pos: template.Pos{Line: 28, Col: 5},
+				DescriptionPos: template.Pos{Line: 29, Col: 7}},
 			{Kind: "literal", Pos: template.Pos{Line: 31, Col: 5}, Paths: []template.PathSpec{
 				{Value: "README.md", Pos: template.Pos{Line: 31, Col: 17}},
 			}},
@@ -87,7 +91,7 @@ func TestDecodeEverything(t *testing.T) {
 		Name: "flow", Type: "sequential", Subtype: "review", Description: "flow",
 		DescriptionPos: template.Pos{Line: 35, Col: 5}, InstructionsPos: template.Pos{Line: 34, Col: 3},
 		Inputs:  []template.Input{{Name: "topic", Doc: "what to look at", Default: "x", HasDefault: true, Pos: template.Pos{Line: 36, Col: 13}}},
-		Context: template.ContextSpec{Accumulate: ptr(false), Pos: template.Pos{Line: 37, Col: 5}},
+		Context: template.ContextSpec{Accumulate: ptr(false), Pos: template.Pos{Line: 37, Col: 5}, AccumulatePos: template.Pos{Line: 37, Col: 25}},
 		Output:  &template.OutputFormat{Type: "text", Pos: template.Pos{Line: 38, Col: 5}},
 		Pos:     template.Pos{Line: 34, Col: 3},
 		Steps: []*template.Task{
@@ -109,7 +113,7 @@ func TestDecodeEverything(t *testing.T) {
 			t.Errorf("task %d:\n got %s\nwant %s", i, dump(got), dump(w))
 		}
 	}
-	wantWarn := []template.Problem{{File: "testdata/everything.xml", Line: 14, Col: 5, Code: "CONTEXT_UNUSED_SETTING",
+	wantWarn := []template.Problem{{File: "testdata/everything.xml", Line: 17, Col: 7, Code: "CONTEXT_UNUSED_SETTING",
 		Msg: "accumulation_format is set but accumulate_data is false"}}
 	if !reflect.DeepEqual(f.Warnings, wantWarn) {
 		t.Errorf("Warnings = %+v, want %+v", f.Warnings, wantWarn)

@@ -1,11 +1,8 @@
 package template
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
-	"sort"
-	"strings"
 )
 
 // Parse decodes a template file and checks the rules the XSD cannot hold:
@@ -17,12 +14,11 @@ import (
 // there is an error, it is an *Error listing every problem with file:line:col.
 // Parse never panics, whatever data holds.
 func Parse(filename string, data []byte) (*File, error) {
-	d := &decoder{file: filename, pos: &positioner{data: data}}
-	root, off, err := parseTree(data, d.pos)
+	d := &decoder{file: filename, data: data, pos: &positioner{data: data}, nodes: map[Pos]*node{}}
+	root, off, err := parseTree(data, d.pos, d.nodes)
 	if err != nil {
-		p := d.pos.pos(off)
-		d.errorf(p, "%v", err)
-		return nil, &Error{Problems: d.problems}
+		d.errorAt(off, "%v", err)
+		return nil, &Error{Problems: d.resolve(d.problems)}
 	}
 	f := &File{Path: filename}
 	switch root.name {
@@ -37,19 +33,12 @@ func Parse(filename string, data []byte) (*File, error) {
 		}
 	default:
 		d.errorf(root.pos, "root element <%s>: want <task> or <tasks>", root.name)
-		return nil, &Error{Problems: d.problems}
+		return nil, &Error{Problems: d.resolve(d.problems)}
 	}
 	d.check(f)
-	f.Warnings = d.warnings
+	f.Warnings = d.resolve(d.warnings)
 	if len(d.problems) > 0 {
-		sort.SliceStable(d.problems, func(i, j int) bool {
-			a, b := d.problems[i], d.problems[j]
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			return a.Col < b.Col
-		})
-		return nil, &Error{Problems: d.problems}
+		return nil, &Error{Problems: d.resolve(d.problems)}
 	}
 	return f, nil
 }
@@ -65,14 +54,14 @@ func (d *decoder) check(f *File) {
 			return
 		}
 		if p, dup := names[t.Name]; dup {
-			d.errorf(t.Pos, "task name %q is already used at line %d", t.Name, p.Line)
+			d.errorAt(d.attrOff(t.Pos, "name"), "task name %q is already used by the task at line %d, column %d", t.Name, p.Line, p.Col)
 			return
 		}
 		names[t.Name] = t.Pos
 	})
 	d.number(f)
 	for _, t := range f.Tasks {
-		d.checkTask(t, nil)
+		d.checkTask(t)
 	}
 }
 
@@ -131,65 +120,69 @@ func (d *decoder) finishesBefore(step string, t *Task) (found, before bool) {
 	return true, d.spans[y].end < d.spans[t].pre
 }
 
-func (d *decoder) checkTask(t *Task, _ *Task) {
+func (d *decoder) checkTask(t *Task) {
 	if t.Description == "" {
 		d.errorf(t.Pos, "task %q has an empty <description>", t.Name)
 	}
 	switch t.Type {
 	case "atomic", "sequential":
 	default:
-		d.errorf(t.Pos, "task type %q: want atomic or sequential", t.Type)
+		d.errorAt(d.attrOff(t.Pos, "type"), "task type %q: want atomic or sequential", t.Type)
 	}
 	seen := map[string]bool{}
 	for _, in := range t.Inputs {
 		if !identRE.MatchString(in.Name) {
-			d.errorf(in.Pos, "input name %q: want a letter or _ then letters, digits, _ or -", in.Name)
+			d.errorAt(d.attrOff(in.Pos, "name"), "input name %q: want a letter or _ then letters, digits, _ or -", in.Name)
 		}
 		if seen[in.Name] {
-			d.errorf(in.Pos, "input %q is declared twice", in.Name)
+			d.errorAt(d.attrOff(in.Pos, "name"), "input %q is declared twice", in.Name)
 		}
 		seen[in.Name] = true
 		if in.From == "" {
 			continue
 		}
+		from := d.attrOff(in.Pos, "from")
 		if in.HasDefault {
-			d.errorf(in.Pos, "input %q has both from and default: a bound input takes its value from the step", in.Name)
+			d.errorAt(d.attrOff(in.Pos, "default"), "input %q has both from and default: a bound input takes its value from the step", in.Name)
 		}
 		m := fromRE.FindStringSubmatch(in.From)
 		if m == nil {
-			d.errorf(in.Pos, "input %q: from=%q: want STEP.output, STEP.files, STEP.notes.KEY or STEP.parsed.a.b", in.Name, in.From)
+			d.errorAt(from, "input %q: from=%q: want STEP.output, STEP.files, STEP.notes.KEY or STEP.parsed.a.b", in.Name, in.From)
 			continue
 		}
 		step := m[1]
 		found, before := d.finishesBefore(step, t)
 		switch {
 		case step == t.Name:
-			d.errorf(in.Pos, "input %q: from=%q names the task itself", in.Name, in.From)
+			d.errorAt(from, "input %q: from=%q names the task itself", in.Name, in.From)
 		case before:
 		case found:
-			d.errorf(in.Pos, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
+			d.errorAt(from, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
 		default:
-			d.errorf(in.Pos, "input %q: from=%q names no step %q", in.Name, in.From, step)
+			d.errorAt(from, "input %q: from=%q names no step %q", in.Name, in.From, step)
 		}
 	}
 	vis := scope(t)
-	checkVars := func(text string, p Pos, where string) {
-		for _, m := range varRE.FindAllStringSubmatch(text, -1) {
-			name := m[1]
+	// checkVars reports the {{...}} of text that name no visible input;
+	// off gives the offset in the data of byte i of text.
+	checkVars := func(text string, off func(i int) int64, where string) {
+		for _, m := range varRE.FindAllStringSubmatchIndex(text, -1) {
+			name := text[m[2]:m[3]]
 			if !identRE.MatchString(name) {
-				d.errorf(p, "%s: {{%s}} is not a valid variable name", where, name)
+				d.errorAt(off(m[0]), "%s: {{%s}} is not a valid variable name", where, name)
 				continue
 			}
 			if !vis[name] {
-				d.errorf(p, "%s uses {{%s}}, which is not a declared input", where, name)
+				d.errorAt(off(m[0]), "%s uses {{%s}}, which is not a declared input", where, name)
 			}
 		}
 	}
-	checkVars(t.Description, t.DescriptionPos, "description")
-	checkVars(t.Instructions, t.InstructionsPos, "instructions")
+	inText := func(p Pos) func(int) int64 { return func(i int) int64 { return d.textOff(p, i) } }
+	checkVars(t.Description, inText(t.DescriptionPos), "description")
+	checkVars(t.Instructions, inText(t.InstructionsPos), "instructions")
 	for _, in := range t.Inputs {
 		if in.HasDefault {
-			checkVars(in.Default, in.Pos, fmt.Sprintf("default of input %q", in.Name))
+			checkVars(in.Default, func(i int) int64 { return d.valueOff(in.Pos, "default", i) }, fmt.Sprintf("default of input %q", in.Name))
 		}
 	}
 	for _, s := range t.Sources {
@@ -197,18 +190,23 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 			if p.Value == "" {
 				d.errorf(p.Pos, "empty <path>")
 			}
-			checkVars(p.Value, p.Pos, "path")
+			checkVars(p.Value, inText(p.Pos), "path")
 		}
 		if s.Kind == "command" {
-			if strings.Contains(s.Command, "{{") {
-				d.errorf(s.Pos, "{{...}} is not substituted inside <command>: read inputs as shell variables, e.g. \"$name\"")
+			for _, m := range varRE.FindAllStringSubmatchIndex(s.Command, -1) {
+				name := s.Command[m[2]:m[3]]
+				hint := fmt.Sprintf("read the input as the shell variable \"$%s\"", name)
+				if !identRE.MatchString(name) {
+					hint = "read inputs as shell variables, e.g. \"$name\""
+				}
+				d.errorAt(d.textOff(s.CommandPos, m[0]), "%s is not substituted inside <command>: %s", s.Command[m[0]:m[1]], hint)
 			}
 			if s.Command == "" && len(s.Paths) == 0 && s.Description == "" {
 				d.errorf(s.Pos, "empty <command>")
 			}
 		}
 		if s.Kind == "description" {
-			checkVars(s.Description, s.Pos, "description source")
+			checkVars(s.Description, inText(s.DescriptionPos), "description source")
 			if s.Description == "" && len(s.Paths) == 0 && s.Command == "" {
 				d.errorf(s.Pos, "empty <description> in file_paths")
 			}
@@ -220,10 +218,11 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 		cp = t.Pos
 	}
 	if c.Fresh == "enabled" && c.Inherit != "none" {
-		d.errorf(cp, "fresh_context=enabled needs inherit_context=none (it is %s): a task either inherits its parent's context or looks for fresh context", c.Inherit)
+		// Fresh is disabled by default, so it was set: point there.
+		d.errorf(t.Context.FreshPos, "fresh_context=enabled needs inherit_context=none (it is %s): a task either inherits its parent's context or looks for fresh context", c.Inherit)
 	}
 	if t.Context.Format != nil && !c.Accumulate && t.Context.Accumulate != nil {
-		d.warnf(cp, "CONTEXT_UNUSED_SETTING", "accumulation_format is set but accumulate_data is false")
+		d.warnf(t.Context.FormatPos, "CONTEXT_UNUSED_SETTING", "accumulation_format is set but accumulate_data is false")
 	}
 	if c.Inherit == "none" && !c.Accumulate && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
 		d.warnf(cp, "EMPTY_CONTEXT", "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
@@ -232,11 +231,11 @@ func (d *decoder) checkTask(t *Task, _ *Task) {
 		switch t.Output.Type {
 		case "json", "text":
 		default:
-			d.errorf(t.Output.Pos, "output_format type=%q: want json or text", t.Output.Type)
+			d.errorAt(d.attrOff(t.Output.Pos, "type"), "output_format type=%q: want json or text", t.Output.Type)
 		}
 	}
 	for _, s := range t.Steps {
-		d.checkTask(s, t)
+		d.checkTask(s)
 	}
 }
 
@@ -258,6 +257,3 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("missing required input %q of task %q (declared at %s:%d:%d): set it with --var %s=VALUE",
 		e.Input, e.Task, e.File, e.Pos.Line, e.Pos.Col, e.Input)
 }
-
-// ErrUnknownVar is wrapped by Bind's error for a var no input declares.
-var ErrUnknownVar = errors.New("unknown variable")

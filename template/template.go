@@ -44,30 +44,38 @@ type Input struct {
 	Pos                      Pos
 }
 
-// FileSource is one <file_paths>.
+// FileSource is one <file_paths>. Pos is that of <file_paths>; CommandPos
+// and DescriptionPos those of its <command> or <description> child (zero if
+// it has none); each PathSpec has its own.
 type FileSource struct {
 	Kind           string // literal, command or description
 	Paths          []PathSpec
 	Command        string
 	CommandTimeout int // seconds, 0 = the configured default
 	Description    string
-	Limit          int
-	MinScore       float64
+	Limit          int     // description: at most this many matches; 0 = the default
+	MinScore       float64 // description: matches scoring below are dropped, if HasMinScore
 	HasMinScore    bool
-	Include        []string
-	Exclude        []string
-	MaxFiles       int
+	Include        []string // command and description: keep only these globs
+	Exclude        []string // command and description: drop these globs
+	MaxFiles       int      // narrows the per-source file cap; 0 = the cap
 	Pos            Pos
+	CommandPos     Pos
+	DescriptionPos Pos
 }
 
-// PathSpec is one <path> with its read options.
+// PathSpec is one <path> with its read options; 0 means the option is
+// absent (max_lines="0" is refused by Parse).
 type PathSpec struct {
 	Value                         string
 	MaxLines, SkipLines, MaxBytes int
 	Pos                           Pos
 }
 
-// ContextSpec is what <context_management> said; nil fields were absent.
+// ContextSpec is what <context_management> said: nil fields (and MaxTokens
+// 0) were absent, so that EffectiveContext can merge them over the defaults
+// of the task's type. Pos is that of <context_management> (zero if the task
+// has none); each other Pos is that of the child setting the field.
 type ContextSpec struct {
 	Inherit    *string
 	Accumulate *bool
@@ -75,6 +83,8 @@ type ContextSpec struct {
 	Fresh      *string
 	MaxTokens  int
 	Pos        Pos
+
+	InheritPos, AccumulatePos, FormatPos, FreshPos, MaxTokensPos Pos
 }
 
 // Context is the effective context management of a task.

@@ -15,7 +15,7 @@ const maxBound = 64 << 20
 // <command>). A value comes from vars, else from the input's default, in
 // which the other inputs are substituted whatever order they are declared in
 // (a default that leads back to its own input takes that input's value from
-// the tasks around, else keeps the reference as written). The
+// the tasks around, else is an error; Parse refuses such defaults). The
 // inputs of the sequential tasks around t are visible too: their values from
 // vars, else the values Bind gave their task, else their defaults. An input
 // of t with neither a var nor a default nor a from binding is an
@@ -23,6 +23,13 @@ const maxBound = 64 << 20
 // substituted with "<pending: FROM>" (the workflow engine supplies its value
 // through vars when the step runs). Steps are copied but not bound: each is
 // bound when its turn comes.
+//
+// A var that no input visible in t declares is ignored, not an error: the
+// workflow engine passes the same vars to every step, and a var may be meant
+// for another one. To tell a user about a var nothing declares (a mistyped
+// --var would otherwise do nothing at all), compare its keys with those of
+// Declared, as the CLI does (a warning, UNKNOWN_VAR; --strict makes it
+// fatal).
 //
 // The bound values of t's inputs and of the inputs around it are returned
 // by Vars; commands read them as shell variables.
@@ -166,7 +173,7 @@ func (sub *substituter) text(s string, value func(name string) (string, bool)) (
 // defaults puts into vals the inputs of defs (name to default), each default
 // substituted with vals and with the other defaults, whichever of inputs is
 // declared first. A reference that leads back to the default being resolved
-// takes the value from the tasks around, if any, else is left as written.
+// takes the value from the tasks around, if any, else is an error.
 func (sub *substituter) defaults(inputs []Input, defs, vals map[string]string) error {
 	const resolving, done = 1, 2
 	state := map[string]int{}
@@ -178,8 +185,12 @@ func (sub *substituter) defaults(inputs []Input, defs, vals map[string]string) e
 			return vals[name], true
 		case resolving:
 			// A default that leads back to its own input: the value
-			// from around the task, if any, else as written.
+			// from around the task, if any. (Parse refuses the
+			// others; a Task built by hand may still hold one.)
 			v, ok := vals[name]
+			if !ok && err == nil {
+				err = fmt.Errorf("default of input %q leads back to itself: its value would never be known", name)
+			}
 			return v, ok
 		}
 		state[name] = resolving

@@ -148,6 +148,21 @@ var checkTests = []struct {
 		seq(`<task name="a"><description>a</description><inputs><input name="v" default="i"/></inputs></task>` + "\n" + `<task name="b"><description>{{v}}</description></task>`),
 		[]string{`t.xml:2:29: description uses {{v}}, which is not a declared input`}},
 
+	// Defaults that lead back to their own input.
+	{"default refers to itself",
+		"<task><description>x</description><inputs>\n<input name=\"a\" default=\"x{{a}}\"/></inputs></task>",
+		[]string{`t.xml:2:27: default of input "a" leads back to input "a" through {{a}}: the value would never be known`}},
+	{"defaults refer to each other",
+		"<task><description>x</description><inputs>\n<input name=\"p\" default=\"{{q}}\"/>\n<input name=\"q\" default=\"{{r}}\"/><input name=\"r\" default=\"{{ p }}\"/></inputs></task>",
+		[]string{`t.xml:3:59: default of input "r" leads back to input "p" through {{p}}: the value would never be known`}},
+	{"a default refines the value of the task around",
+		`<task name="s" type="sequential"><description>s</description><inputs><input name="area" default="src"/></inputs><steps>` +
+			`<task name="a"><description>{{area}}</description><inputs><input name="area" default="{{area}}/sub"/></inputs></task></steps></task>`,
+		nil},
+	{"defaults in a chain",
+		`<task><description>{{a}}</description><inputs><input name="a" default="{{b}}{{b}}"/><input name="b" default="{{c}}"/><input name="c" default="x"/></inputs></task>`,
+		nil},
+
 	// No {{...}} inside <command>.
 	{"braces in a command",
 		"<task><inputs/><description>x</description>\n<file_paths source=\"command\"><command>grep -rl {{x}} .</command></file_paths></task>",

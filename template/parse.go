@@ -185,6 +185,7 @@ func (d *decoder) checkTask(t *Task) {
 			checkVars(in.Default, func(i int) int64 { return d.valueOff(in.Pos, "default", i) }, fmt.Sprintf("default of input %q", in.Name))
 		}
 	}
+	d.checkDefaultCycles(t)
 	for _, s := range t.Sources {
 		for _, p := range s.Paths {
 			if p.Value == "" {
@@ -236,6 +237,54 @@ func (d *decoder) checkTask(t *Task) {
 	}
 	for _, s := range t.Steps {
 		d.checkTask(s)
+	}
+}
+
+// checkDefaultCycles reports a default that leads back to its own input
+// through the defaults of its task ({{a}} in the default of a, or a → b →
+// a), unless the tasks around declare that input: then the reference means
+// their value, as Bind takes it.
+func (d *decoder) checkDefaultCycles(t *Task) {
+	defs := map[string]int{} // name → index in t.Inputs
+	for i, in := range t.Inputs {
+		if _, dup := defs[in.Name]; in.HasDefault && !dup {
+			defs[in.Name] = i
+		}
+	}
+	if len(defs) == 0 {
+		return
+	}
+	outer := map[string]bool{}
+	if t.parent != nil {
+		outer = scope(t.parent)
+	}
+	const resolving, done = 1, 2
+	state := map[string]int{}
+	var visit func(name string)
+	visit = func(name string) {
+		state[name] = resolving
+		in := t.Inputs[defs[name]]
+		for _, m := range varRE.FindAllStringSubmatchIndex(in.Default, -1) {
+			ref := in.Default[m[2]:m[3]]
+			if _, ok := defs[ref]; !ok {
+				continue
+			}
+			switch state[ref] {
+			case resolving:
+				if !outer[ref] {
+					d.errorAt(d.valueOff(in.Pos, "default", m[0]),
+						"default of input %q leads back to input %q through {{%s}}: the value would never be known", name, ref, ref)
+				}
+			case 0:
+				visit(ref)
+			}
+		}
+		state[name] = done
+	}
+	for _, in := range t.Inputs {
+		if _, ok := defs[in.Name]; ok && state[in.Name] == 0 {
+			visit(in.Name)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"container/heap"
+	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -27,28 +28,41 @@ var encodings = map[string]*encoding{
 // A rankTable maps the bytes of every token to its rank. For the tiktoken
 // encodings a token's rank is its id, and special tokens are left out
 // (counts are those of encode_ordinary).
+//
+// It is an open-addressing hash table with linear probing, kept at most 40%
+// full so that misses (most lookups during byte-pair merging) end quickly. A
+// slot holds a token's first eight bytes as a number, so a token of up to
+// eight bytes is compared with one integer comparison; the rest of a longer
+// token is compared with its bytes in buf.
 type rankTable struct {
-	m     map[string]uint32
-	bytes int // total length of the tokens' bytes, all in one allocation
+	slots []rankSlot
+	shift uint   // 64 - log2(len(slots))
+	buf   string // every token's bytes, one after the other
+	n     int    // tokens
 }
+
+type rankSlot struct {
+	key  uint64 // the first (up to) eight bytes, see key8
+	meta uint32 // length<<24 | offset in buf; 0 for an empty slot
+	rank uint32
+}
+
+// maxTokenLen bounds a token's length in the table (the longest of these
+// encodings' tokens is 128 bytes).
+const maxTokenLen = 255
 
 // buildRanks derives the rank table from the library's vocabulary by
 // decoding every id with a codec that returns the bytes as they are (the
 // default error mode), so no vocabulary data is copied into this package.
-// The tokens' bytes share one backing array.
 func buildRanks(c *codec.Codec) *rankTable {
-	type tok struct {
-		off, n int
-		id     uint32
-	}
 	var (
 		buf    []byte
-		toks   []tok
+		toks   []rankSlot // meta and rank only
 		misses int
 	)
-	// Ids are dense up to the last ordinary token; the special tokens come
-	// from the codec's own table and Decode does not know them. Stop after
-	// a long run of unknown ids.
+	// Ids are dense up to the last ordinary token; special tokens are not
+	// in the codec's vocabulary, so Decode fails for them. Stop after a
+	// long run of unknown ids.
 	for id := uint32(0); misses < 1024; id++ {
 		s, err := c.Decode([]uint{uint(id)})
 		if err != nil || s == "" {
@@ -56,18 +70,98 @@ func buildRanks(c *codec.Codec) *rankTable {
 			continue
 		}
 		misses = 0
-		toks = append(toks, tok{len(buf), len(s), id})
+		if len(s) > maxTokenLen || len(buf) >= 1<<24 {
+			panic(fmt.Sprintf("tokens: %s token %d does not fit the rank table", c.GetName(), id))
+		}
+		toks = append(toks, rankSlot{meta: uint32(len(s))<<24 | uint32(len(buf)), rank: id})
 		buf = append(buf, s...)
 	}
-	all := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is never written again
-	m := make(map[string]uint32, len(toks))
-	for _, t := range toks {
-		k := all[t.off : t.off+t.n]
-		if _, dup := m[k]; !dup {
-			m[k] = t.id
+	t := &rankTable{buf: string(buf)}
+	bits := uint(10)
+	for 1<<bits < len(toks)*5/2 {
+		bits++
+	}
+	t.slots = make([]rankSlot, 1<<bits)
+	t.shift = 64 - bits
+	mask := uint64(len(t.slots) - 1)
+	for _, tk := range toks {
+		s := t.buf[tk.meta&(1<<24-1):][:tk.meta>>24]
+		if _, dup := t.get(s); dup {
+			continue // the lower rank wins (none in these encodings)
+		}
+		k := key8(s)
+		for i := t.hash(k, s); ; i = (i + 1) & mask {
+			if t.slots[i].meta == 0 {
+				t.slots[i] = rankSlot{key: k, meta: tk.meta, rank: tk.rank}
+				break
+			}
+		}
+		t.n++
+	}
+	return t
+}
+
+// key8 packs the first eight bytes of s (fewer, zero-padded, if s is
+// shorter) into a number, little-endian.
+func key8(s string) uint64 {
+	switch n := len(s); {
+	case n >= 8:
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	case n >= 4:
+		// Two overlapping loads; the shared bytes land on the same bits.
+		return uint64(le32(s)) | uint64(le32(s[n-4:]))<<((n-4)*8)
+	case n >= 2:
+		return uint64(le16(s)) | uint64(le16(s[n-2:]))<<((n-2)*8)
+	case n == 1:
+		return uint64(s[0])
+	}
+	return 0
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+func le16(s string) uint16 {
+	_ = s[1]
+	return uint16(s[0]) | uint16(s[1])<<8
+}
+
+// hash is the home slot of s, whose key8 is k.
+func (t *rankTable) hash(k uint64, s string) uint64 {
+	x := k ^ uint64(len(s))*0x9e3779b97f4a7c15
+	if len(s) > 8 {
+		x ^= key8(s[len(s)-8:]) * 0xc2b2ae3d27d4eb4f
+	}
+	x *= 0xbf58476d1ce4e5b9
+	return (x ^ x>>29) >> t.shift
+}
+
+// get returns the rank of token s.
+func (t *rankTable) get(s string) (uint32, bool) {
+	if len(s) == 0 || len(s) > maxTokenLen {
+		return noRank, false
+	}
+	k := key8(s)
+	meta := uint32(len(s)) << 24
+	mask := uint64(len(t.slots) - 1)
+	for i := t.hash(k, s); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.meta == 0 {
+			return noRank, false
+		}
+		if sl.key == k && sl.meta&^(1<<24-1) == meta && (len(s) <= 8 || t.buf[sl.meta&(1<<24-1)+8:][:len(s)-8] == s[8:]) {
+			return sl.rank, true
 		}
 	}
-	return &rankTable{m: m, bytes: len(buf)}
+}
+
+// rank is get without the second result: noRank for a non-token.
+func (t *rankTable) rank(s string) uint32 {
+	r, _ := t.get(s)
+	return r
 }
 
 // count returns the number of tokens of text.
@@ -79,14 +173,14 @@ func (e *encoding) count(text []byte) int {
 	if !utf8.ValidString(s) {
 		s = replaceInvalid(s)
 	}
-	ranks := e.ranks().m
+	ranks := e.ranks()
 	next := e.next
 	total := 0
 	for i := 0; i < len(s); {
 		j := next(s, i)
 		p := s[i:j]
 		i = j
-		if _, ok := ranks[p]; ok {
+		if _, ok := ranks.get(p); ok {
 			total++
 			continue
 		}
@@ -172,7 +266,7 @@ const (
 	maxCachedLength = 256     // longer pieces are rare and not cached
 )
 
-func (c *pieceCache) count(p string, ranks map[string]uint32) int {
+func (c *pieceCache) count(p string, ranks *rankTable) int {
 	if len(p) > maxCachedLength {
 		return bpeCount(p, ranks)
 	}
@@ -200,8 +294,8 @@ const noRank = ^uint32(0)
 // from single bytes and merge, again and again, the leftmost adjacent pair
 // whose concatenation has the lowest rank, until no adjacent pair is a
 // token. Every single byte is a token in these encodings.
-func bpeCount(piece string, ranks map[string]uint32) int {
-	if _, ok := ranks[piece]; ok {
+func bpeCount(piece string, ranks *rankTable) int {
+	if _, ok := ranks.get(piece); ok {
 		return 1
 	}
 	if len(piece) <= 1 {
@@ -217,7 +311,7 @@ func bpeCount(piece string, ranks map[string]uint32) int {
 // each merge, O(n²), with its state on the stack.
 const shortPiece = 64
 
-func bpeShort(piece string, ranks map[string]uint32) int {
+func bpeShort(piece string, ranks *rankTable) int {
 	// Part i is piece[start[i]:start[i+1]]; rank[i] is the rank of parts i
 	// and i+1 joined, or noRank.
 	var startBuf [shortPiece + 1]uint8
@@ -229,7 +323,7 @@ func bpeShort(piece string, ranks map[string]uint32) int {
 	}
 	rank := rankBuf[:n-1]
 	for i := range rank {
-		rank[i] = lookup(ranks, piece[i:i+2])
+		rank[i] = ranks.rank(piece[i : i+2])
 	}
 	for n > 1 {
 		best, bi := noRank, -1
@@ -246,27 +340,20 @@ func bpeShort(piece string, ranks map[string]uint32) int {
 		copy(rank[bi:], rank[bi+1:n-1])
 		n--
 		if bi+1 < n {
-			rank[bi] = lookup(ranks, piece[start[bi]:start[bi+2]])
+			rank[bi] = ranks.rank(piece[start[bi]:start[bi+2]])
 		}
 		if bi > 0 {
-			rank[bi-1] = lookup(ranks, piece[start[bi-1]:start[bi+1]])
+			rank[bi-1] = ranks.rank(piece[start[bi-1]:start[bi+1]])
 		}
 	}
 	return n
-}
-
-func lookup(ranks map[string]uint32, s string) uint32 {
-	if r, ok := ranks[s]; ok {
-		return r
-	}
-	return noRank
 }
 
 // bpeLong is bpeShort for long pieces, O(n log n): the parts form a linked
 // list and the candidate merges a heap ordered by rank, then position (the
 // leftmost of equal ranks first, as the scan does). A heap entry is stale
 // once either of its parts has changed; the part's version tells.
-func bpeLong(piece string, ranks map[string]uint32) int {
+func bpeLong(piece string, ranks *rankTable) int {
 	n := len(piece)
 	type part struct {
 		start, end int32 // bytes of the part; end == -1 once merged away
@@ -279,7 +366,7 @@ func bpeLong(piece string, ranks map[string]uint32) int {
 	parts[n-1].next = -1
 	h := make(mergeHeap, 0, n)
 	for i := 0; i+1 < n; i++ {
-		if r := lookup(ranks, piece[i:i+2]); r != noRank {
+		if r := ranks.rank(piece[i : i+2]); r != noRank {
 			h = append(h, merge{rank: r, left: int32(i), end: int32(i + 2)})
 		}
 	}
@@ -305,13 +392,13 @@ func bpeLong(piece string, ranks map[string]uint32) int {
 		count--
 		if l.next >= 0 {
 			e := parts[l.next].end
-			if rk := lookup(ranks, piece[l.start:e]); rk != noRank {
+			if rk := ranks.rank(piece[l.start:e]); rk != noRank {
 				heap.Push(&h, merge{rank: rk, left: m.left, end: e})
 			}
 		}
 		if l.prev >= 0 {
 			p := &parts[l.prev]
-			if rk := lookup(ranks, piece[p.start:l.end]); rk != noRank {
+			if rk := ranks.rank(piece[p.start:l.end]); rk != noRank {
 				heap.Push(&h, merge{rank: rk, left: l.prev, end: l.end})
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Differential tests: the fast counter against the library.
@@ -113,7 +114,7 @@ func compare(t testing.TB, enc, text string) diff {
 // naiveBPE is the textbook byte-pair encoding of piece, for the pieces the
 // library's own split would cut (whitespace with newlines, a few bytes).
 func naiveBPE(enc, piece string) int {
-	ranks := encodings[enc].ranks().m
+	ranks := encodings[enc].ranks()
 	var parts []string
 	for i := range len(piece) {
 		parts = append(parts, piece[i:i+1])
@@ -121,7 +122,7 @@ func naiveBPE(enc, piece string) int {
 	for {
 		best, bi := noRank, -1
 		for i := 0; i+1 < len(parts); i++ {
-			if r, ok := ranks[parts[i]+parts[i+1]]; ok && r < best {
+			if r, ok := ranks.get(parts[i] + parts[i+1]); ok && r < best {
 				best, bi = r, i
 			}
 		}
@@ -232,4 +233,46 @@ func FuzzCountMatchesLibrary(f *testing.F) {
 			check(t, enc, "input", s)
 		}
 	})
+}
+
+// TestRankTable: every token of the library's vocabulary is in the table
+// with its id as rank, and nothing else is.
+func TestRankTable(t *testing.T) {
+	for enc, want := range map[string]int{O200kBase: 199998, Cl100kBase: 100256} {
+		c := newCodecFor(enc)
+		ranks := encodings[enc].ranks()
+		if ranks.n != want {
+			t.Errorf("%s: %d tokens, want %d", enc, ranks.n, want)
+		}
+		found := 0
+		for id := range uint(201000) {
+			s, err := c.Decode([]uint{id})
+			if err != nil {
+				continue
+			}
+			found++
+			if r, ok := ranks.get(s); !ok || uint(r) != id {
+				t.Fatalf("%s: rank of %q = %d, %v; want %d", enc, s, r, ok, id)
+			}
+			// Near misses: one byte more or less is another string.
+			if r, ok := ranks.get(s + "\x00"); ok && r == uint32(id) {
+				t.Fatalf("%s: %q+NUL has the rank of %q", enc, s, s)
+			}
+		}
+		if found != want {
+			t.Errorf("%s: the library decodes %d ids, want %d", enc, found, want)
+		}
+		for _, s := range []string{"", "\x00\x00\x00\x00\x00\x00\x00\x00\x00", strings.Repeat("x", 300), "<|endoftext|>"} {
+			if r, ok := ranks.get(s); ok {
+				t.Errorf("%s: %q has rank %d, want none", enc, s, r)
+			}
+		}
+	}
+}
+
+func newCodecFor(enc string) *codec.Codec {
+	if enc == Cl100kBase {
+		return codec.NewCl100kBase()
+	}
+	return codec.NewO200kBase()
 }

@@ -34,7 +34,7 @@ const (
 	cNewline             // \r, \n (and / where an expression allows it)
 )
 
-var asciiClass [128]uint8
+var asciiClass [256]uint8 // 0 for bytes that are not ASCII
 
 func init() {
 	for c := range rune(128) {
@@ -170,6 +170,11 @@ func caseWord2(str string, s int) int {
 
 // nextO200k returns the end of the piece starting at i (i < len(s)).
 func nextO200k(s string, i int) int {
+	if s[i] < utf8.RuneSelf {
+		if e := asciiO200k(s, i); e > 0 {
+			return e
+		}
+	}
 	_, n, k := at(s, i)
 	// Alternatives 1 and 2, each first with the optional prefix rune
 	// consumed, then without it.
@@ -236,6 +241,11 @@ func punctRun(s string, i int, k uint8) int {
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}
 //	| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func nextCl100k(s string, i int) int {
+	if s[i] < utf8.RuneSelf {
+		if e := asciiCl100k(s, i); e > 0 {
+			return e
+		}
+	}
 	if e := contraction(s, i); e > i {
 		return e
 	}
@@ -279,4 +289,180 @@ func spaceEnd(s string, i, n int) int {
 	}
 	// \s+
 	return j
+}
+
+// The ASCII fast paths: asciiO200k and asciiCl100k return the end of the
+// piece starting at i (s[i] is ASCII) when deciding it takes ASCII text
+// only, and 0 when the piece depends on a non-ASCII rune, which the general
+// code above then handles. They are checked against it (and the library)
+// by the differential tests and the fuzz target.
+
+// asciiO200k is nextO200k for ASCII.
+func asciiO200k(s string, i int) int {
+	k := asciiClass[s[i]]
+	switch {
+	case k&cLetter != 0:
+		return asciiCaseWord(s, i)
+	case k&cNumber != 0:
+		return asciiDigits(s, i)
+	}
+	if i+1 < len(s) {
+		c := s[i+1]
+		if c >= utf8.RuneSelf {
+			return 0
+		}
+		// The optional [^\r\n\p{L}\p{N}] before a word.
+		if k&cPrefix != 0 && asciiClass[c]&cLetter != 0 {
+			return asciiCaseWord(s, i+1)
+		}
+	}
+	if e := asciiPunct(s, i, k); e != 0 {
+		if e < 0 {
+			return 0
+		}
+		for e < len(s) && (s[e] == '\r' || s[e] == '\n' || s[e] == '/') {
+			e++
+		}
+		return e
+	}
+	return asciiSpace(s, i)
+}
+
+// asciiCl100k is nextCl100k for ASCII.
+func asciiCl100k(s string, i int) int {
+	if e := contraction(s, i); e > i {
+		return e
+	}
+	k := asciiClass[s[i]]
+	switch {
+	case k&cLetter != 0:
+		return asciiLetters(s, i)
+	case k&cNumber != 0:
+		return asciiDigits(s, i)
+	}
+	if i+1 < len(s) {
+		c := s[i+1]
+		if c >= utf8.RuneSelf {
+			return 0
+		}
+		if k&cPrefix != 0 && asciiClass[c]&cLetter != 0 {
+			return asciiLetters(s, i+1)
+		}
+	}
+	if e := asciiPunct(s, i, k); e != 0 {
+		if e < 0 {
+			return 0
+		}
+		for e < len(s) && (s[e] == '\r' || s[e] == '\n') {
+			e++
+		}
+		return e
+	}
+	return asciiSpace(s, i)
+}
+
+// asciiCaseWord is the two word alternatives of o200k_base from i, an ASCII
+// letter (any prefix already taken). For ASCII, where no letter is both
+// upper- and lowercase, U*L+ is the run of capitals then the run of small
+// letters after it, if there is one, and otherwise U+L* is the run of
+// capitals; either may end in a contraction.
+func asciiCaseWord(s string, i int) int {
+	u := i
+	for u < len(s) && 'A' <= s[u] && s[u] <= 'Z' {
+		u++
+	}
+	l := u
+	for l < len(s) && 'a' <= s[l] && s[l] <= 'z' {
+		l++
+	}
+	if l < len(s) && s[l] >= utf8.RuneSelf {
+		return 0 // a non-ASCII letter or mark may continue the word
+	}
+	return contraction(s, l)
+}
+
+// asciiLetters is \p{L}+ from i, an ASCII letter.
+func asciiLetters(s string, i int) int {
+	e := i
+	for e < len(s) && asciiClass[s[e]]&cLetter != 0 {
+		e++
+	}
+	if e < len(s) && s[e] >= utf8.RuneSelf {
+		return 0
+	}
+	return e
+}
+
+// asciiDigits is \p{N}{1,3} from i, an ASCII digit.
+func asciiDigits(s string, i int) int {
+	e := i + 1
+	for e < len(s) && e < i+3 {
+		c := s[e]
+		if c >= utf8.RuneSelf {
+			return 0
+		}
+		if c < '0' || c > '9' {
+			break
+		}
+		e++
+	}
+	return e
+}
+
+// asciiPunct is ' ?[^\s\p{L}\p{N}]+' from i (of classes k): its end, 0 if
+// it does not match, -1 if a non-ASCII rune decides.
+func asciiPunct(s string, i int, k uint8) int {
+	e := i
+	if s[i] == ' ' {
+		e++
+		if e >= len(s) {
+			return 0
+		}
+		if s[e] >= utf8.RuneSelf {
+			return -1
+		}
+		if asciiClass[s[e]]&cPunct == 0 {
+			return 0
+		}
+	} else if k&cPunct == 0 {
+		return 0
+	}
+	for e < len(s) {
+		c := s[e]
+		if c >= utf8.RuneSelf {
+			return -1
+		}
+		if asciiClass[c]&cPunct == 0 {
+			break
+		}
+		e++
+	}
+	return e
+}
+
+// asciiSpace is spaceEnd for a run of ASCII whitespace from i.
+func asciiSpace(s string, i int) int {
+	e, nl := i, -1
+	for e < len(s) {
+		c := s[e]
+		if c >= utf8.RuneSelf {
+			return 0 // a non-ASCII space may continue the run
+		}
+		if asciiClass[c]&cSpace == 0 {
+			break
+		}
+		if c == '\r' || c == '\n' {
+			nl = e
+		}
+		e++
+	}
+	switch {
+	case e == i:
+		return 0 // cannot happen: every ASCII byte is in some class
+	case nl >= 0:
+		return nl + 1 // \s*[\r\n]+
+	case e == len(s) || e-1 == i:
+		return e // \s+(?!\S) at the end, or \s+
+	}
+	return e - 1 // \s+(?!\S): all but the last before a non-space
 }

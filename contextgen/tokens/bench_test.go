@@ -66,7 +66,7 @@ func BenchmarkCountGoroot(b *testing.B) {
 		c, _ := New(enc)
 		c.Count([]byte("warm the vocabulary"))
 		b.Run(enc+"/fast", func(b *testing.B) { benchCount(b, c.Count, nil) })
-		b.Run(enc+"/fast-cold", func(b *testing.B) { benchCount(b, c.Count, encodings[enc].pieces.reset) })
+		b.Run(enc+"/fast-cold", func(b *testing.B) { benchCount(b, c.Count, encodings[enc].resetCaches) })
 		lib, _ := tokenizer.Get(tokenizer.Encoding(enc))
 		lib.SetErrorMode(tokenizer.ErrorModeReplace)
 		b.Run(enc+"/library", func(b *testing.B) {

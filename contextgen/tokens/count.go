@@ -18,6 +18,7 @@ type encoding struct {
 	ranks  func() *rankTable
 	next   func(string, int) int
 	pieces pieceCache
+	hot    sync.Pool // of *hotCache
 }
 
 var encodings = map[string]*encoding{
@@ -174,19 +175,60 @@ func (e *encoding) count(text []byte) int {
 		s = replaceInvalid(s)
 	}
 	ranks := e.ranks()
+	hot, _ := e.hot.Get().(*hotCache)
+	if hot == nil {
+		hot = new(hotCache)
+	}
 	next := e.next
 	total := 0
 	for i := 0; i < len(s); {
 		j := next(s, i)
 		p := s[i:j]
 		i = j
-		if _, ok := ranks.get(p); ok {
-			total++
+		if len(p) > 16 {
+			total += e.countPiece(p, ranks)
 			continue
 		}
-		total += e.pieces.count(p, ranks)
+		// The hot cache: a short piece is its length and two numbers.
+		k1, k2 := key8(p), uint64(0)
+		if len(p) > 8 {
+			k2 = key8(p[8:])
+		}
+		h := (k1 ^ uint64(len(p))<<59 ^ k2*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+		sl := &hot[h>>(64-hotBits)]
+		if sl.k1 == k1 && sl.k2 == k2 && sl.len == uint32(len(p)) {
+			total += int(sl.count)
+			continue
+		}
+		n := e.countPiece(p, ranks)
+		*sl = hotSlot{k1: k1, k2: k2, len: uint32(len(p)), count: uint32(n)}
+		total += n
 	}
+	e.hot.Put(hot)
 	return total
+}
+
+// A hotCache is a small direct-mapped cache of the counts of pieces of up
+// to 16 bytes, one per goroutine (from a sync.Pool, so it stays warm
+// between calls), small enough to stay in the processor's cache: most
+// pieces of a text are among a few thousand distinct ones, and looking them
+// up here is much cheaper than in the rank table.
+type hotCache [1 << hotBits]hotSlot
+
+const hotBits = 12
+
+type hotSlot struct {
+	k1, k2     uint64 // key8 of the piece's first eight bytes and of the rest
+	len, count uint32 // len 0: empty
+}
+
+// countPiece is the count of piece p: 1 for a token, else from the piece
+// cache or by byte-pair encoding.
+func (e *encoding) countPiece(p string, ranks *rankTable) int {
+	if _, ok := ranks.get(p); ok {
+		return 1
+	}
+	return e.pieces.count(p, ranks)
 }
 
 // replaceInvalid replaces every maximal subpart of an ill-formed UTF-8
@@ -428,7 +470,14 @@ func (h *mergeHeap) Pop() any {
 	return x
 }
 
-// reset empties the cache (for benchmarks of a cold cache).
+// resetCaches empties the caches (for benchmarks of a cold start).
+func (e *encoding) resetCaches() {
+	e.pieces.reset()
+	for e.hot.Get() != nil {
+	}
+}
+
+// reset empties the cache.
 func (c *pieceCache) reset() {
 	for i := range c.shards {
 		sh := &c.shards[i]

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // docTerms is the analysis of one document: its terms, in first-seen order, with their
@@ -25,13 +27,21 @@ var definers = map[string]bool{
 	"service": true, "macro": true, "defn": true, "object": true, "record": true, "protocol": true,
 }
 
-// wordInfo is the cached analysis of one word: the local IDs of its part
-// terms and of its whole form (-1 if it has none).
-type wordInfo struct {
-	parts   []uint32
+// wordRec is the cached analysis of one word: the local IDs of its part
+// terms (parts[po:po+np] of the analyser's part arena) and of its whole
+// form (-1 if it has none). The word itself is keys[ko:ko+kn]. It holds no
+// pointers, so a table of them costs the garbage collector nothing.
+type wordRec struct {
+	ko, po  uint32
+	kn, np  uint16
 	whole   int32
-	key     string // the word itself (a copy, not a slice of a document)
-	definer bool   // the word introduces a name ("func", "class", ...)
+	definer bool // the word introduces a name ("func", "class", ...)
+}
+
+// wordSlot is one slot of the open-addressing word table: the word's hash
+// and its record index plus one (0 for an empty slot).
+type wordSlot struct {
+	h, rec uint32
 }
 
 // maxWordCache bounds the per-analyser word cache.
@@ -44,81 +54,185 @@ func (a *analyzer) localID(term string) uint32 {
 		id = uint32(len(a.names))
 		a.ids[term] = id
 		a.names = append(a.names, term)
-		a.counts = append(a.counts, [2]uint32{})
 	}
 	return id
 }
 
-func (a *analyzer) word(w string) *wordInfo {
-	// A small direct-mapped cache in front of the word map: the words of
-	// code repeat a lot, and it stays in the CPU's caches where the big map
-	// does not.
-	if a.front == nil {
-		a.front = new([frontSize]*wordInfo)
+// wordHash is the hash the tokeniser computes over a word's bytes as it
+// scans them (FNV-1a).
+const (
+	hashInit  = 2166136261
+	hashPrime = 16777619
+)
+
+// emptyRec is the record of a word with no terms.
+var emptyRec = wordRec{whole: -1}
+
+// lookup returns the record of word w, whose hash is h, and its part IDs,
+// analysing the word on first sight.
+func (a *analyzer) lookup(w []byte, h uint32) (*wordRec, []uint32) {
+	if len(w) > 4*maxTermLen {
+		return &emptyRec, nil // identifier gives no terms for it
 	}
-	h := uint32(2166136261)
-	for i := 0; i < len(w); i++ {
-		h = (h ^ uint32(w[i])) * 16777619
+	mask := uint32(len(a.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := a.slots[i]
+		if s.rec == 0 {
+			break
+		}
+		if s.h == h {
+			r := &a.recs[s.rec-1]
+			if int(r.kn) == len(w) && string(a.keys[r.ko:r.ko+uint32(r.kn)]) == string(w) {
+				return r, a.parts32[r.po : r.po+uint32(r.np)]
+			}
+		}
 	}
-	slot := &a.front[h&(frontSize-1)]
-	if wi := *slot; wi != nil && wi.key == w {
-		return wi
-	}
-	if wi, ok := a.words1[w]; ok {
-		*slot = wi
-		return wi
-	}
-	wi := &wordInfo{whole: -1, key: strings.Clone(w), definer: definers[w]}
-	a.identifier(w, func(term string, whole bool) {
+	ws := string(w)
+	cache := len(a.recs) < maxWordCache
+	r := wordRec{whole: -1, definer: definers[ws], po: uint32(len(a.parts32))}
+	parts := a.spareParts[:0]
+	a.identifierIDs(ws, func(id uint32, whole bool) {
 		if whole {
-			wi.whole = int32(a.localID(term))
+			r.whole = int32(id)
 		} else {
-			wi.parts = append(wi.parts, a.localID(term))
+			parts = append(parts, id)
 		}
 	})
-	if len(a.words1) < maxWordCache {
-		a.words1[wi.key] = wi
+	if !cache {
+		a.spare, a.spareParts = r, parts
+		return &a.spare, parts
 	}
-	*slot = wi
-	return wi
+	a.parts32 = append(a.parts32, parts...)
+	a.spareParts = parts
+	r.np = uint16(len(parts))
+	r.ko, r.kn = uint32(len(a.keys)), uint16(len(w))
+	a.keys = append(a.keys, w...)
+	a.recs = append(a.recs, r)
+	if 2*len(a.recs) > len(a.slots) {
+		a.growSlots()
+	} else {
+		a.insertSlot(h, uint32(len(a.recs)))
+	}
+	return &a.recs[len(a.recs)-1], a.parts32[r.po:]
 }
 
-// frontSize is the number of slots of the analyser's front word cache.
-const frontSize = 1 << 12
+func (a *analyzer) insertSlot(h, rec uint32) {
+	mask := uint32(len(a.slots) - 1)
+	i := h & mask
+	for a.slots[i].rec != 0 {
+		i = (i + 1) & mask
+	}
+	a.slots[i] = wordSlot{h, rec}
+}
+
+func (a *analyzer) growSlots() {
+	old := a.slots
+	a.slots = make([]wordSlot, 2*len(old))
+	for _, s := range old {
+		if s.rec != 0 {
+			a.insertSlot(s.h, s.rec)
+		}
+	}
+}
+
+// wordByte is isWordByte as a table.
+var wordByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
+}()
 
 // document analyses file content into the content field (every word part,
 // stemmed) and the ident field (every compound identifier whole, plus all
-// the terms of names being defined).
-func (a *analyzer) document(content string) docTerms {
+// the terms of names being defined). It splits words exactly as words
+// does, hashing them as it scans.
+func (a *analyzer) document(text []byte) docTerms {
 	var dt docTerms
 	if a.ids == nil {
 		a.ids = make(map[string]uint32, 1<<16)
-		a.words1 = make(map[string]*wordInfo, 1<<17)
+		if len(a.stems) == 0 {
+			a.stems = make(map[string]stemRef, 1<<16)
+		}
+		a.slots = make([]wordSlot, 1<<15)
 	}
 	touched := a.touched[:0]
-	bump := func(id uint32, field int) {
-		c := &a.counts[id]
-		if c[0] == 0 && c[1] == 0 {
-			touched = append(touched, id)
-		}
-		c[field]++
-		dt.lens[field]++
-	}
 	defining := false
-	a.words(content, func(w string) {
+	i, n := 0, len(text)
+	for i < n {
+		// skip separators
+		for i < n {
+			c := text[i]
+			if wordByte[c] {
+				break
+			}
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRune(text[i:])
+				if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+					break
+				}
+				i += size
+				continue
+			}
+			i++
+		}
+		start := i
+		h := uint32(hashInit)
+		for i < n {
+			c := text[i]
+			if wordByte[c] {
+				h = (h ^ uint32(c)) * hashPrime
+				i++
+				continue
+			}
+			if c == '-' && i+1 < n && wordByte[text[i+1]] && i > start {
+				h = (h ^ uint32(c)) * hashPrime
+				i++
+				continue
+			}
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRune(text[i:])
+				if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+					for _, b := range text[i : i+size] {
+						h = (h ^ uint32(b)) * hashPrime
+					}
+					i += size
+					continue
+				}
+			}
+			break
+		}
+		if i == start {
+			continue
+		}
+		wr, parts := a.lookup(text[start:i], h)
 		def := defining
-		wi := a.word(w)
-		defining = wi.definer
-		for _, id := range wi.parts {
-			bump(id, fContent)
+		defining = wr.definer
+		if need := len(a.names); need > len(a.counts) {
+			a.counts = append(a.counts, make([][2]uint32, need-len(a.counts))...)
+		}
+		counts := a.counts
+		for _, id := range parts {
+			c := &counts[id]
+			if c[0] == 0 && c[1] == 0 {
+				touched = append(touched, id)
+			}
+			c[fContent]++
+			dt.lens[fContent]++
 			if def {
-				bump(id, fIdent)
+				c[fIdent]++
+				dt.lens[fIdent]++
 			}
 		}
-		if wi.whole >= 0 {
-			bump(uint32(wi.whole), fIdent)
+		if wr.whole >= 0 {
+			c := &counts[wr.whole]
+			if c[0] == 0 && c[1] == 0 {
+				touched = append(touched, uint32(wr.whole))
+			}
+			c[fIdent]++
+			dt.lens[fIdent]++
 		}
-	})
+	}
 	dt.ids = slices.Clone(touched)
 	dt.tfs = make([][2]uint32, len(touched))
 	for i, id := range touched {

@@ -388,7 +388,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 				s.info.flags |= docSkipped
 				continue
 			}
-			dt := late.document(string(data))
+			dt := late.document(data)
 			s.w.fresh = fl.add(late.id, &dt)
 			s.info.lens[fContent], s.info.lens[fIdent] = dt.lens[0], dt.lens[1]
 		}
@@ -570,8 +570,10 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	next := make(chan *work)
 	done := make(chan analysed, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
+	stems := newStemCache()
 	for range workers {
 		a := newAnalyzer()
+		a.shared = stems
 		fl.register(a)
 		wg.Add(1)
 		go func() {
@@ -625,7 +627,7 @@ func analyseOne(a *analyzer, src Source, old *state, gone map[[16]byte][]int, w 
 		w.reuse = ids[0] // Refresh analyses it if another file claims it first
 		return nil
 	}
-	dt := a.document(string(data))
+	dt := a.document(data)
 	w.result.lens[fContent], w.result.lens[fIdent] = dt.lens[0], dt.lens[1]
 	return &dt
 }

@@ -35,9 +35,9 @@ func alternates(a *analyzer) map[string][]string {
 	}
 	for _, pair := range strings.Fields(abbreviations) {
 		long, short, _ := strings.Cut(pair, ":")
-		l, s := a.normalise(long), strings.ToLower(short)
+		l, s := normalise(long), strings.ToLower(short)
 		if !stopWords[s] {
-			s = a.normalise(short)
+			s = normalise(short)
 		} else {
 			continue
 		}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -34,23 +35,30 @@ func Tokenize(text string) []string {
 // analyzer holds the per-goroutine caches of the tokeniser. It is not safe
 // for concurrent use; each worker has its own.
 type analyzer struct {
-	stems map[string]string
-	parts []string
-	buf   []byte
+	stems  map[string]stemRef
+	shared *stemCache // normalise results shared with the other analysers of a Refresh
+	parts  []string
+	buf    []byte
 
-	// document analysis: word cache, local term IDs and per-document counts
-	words1  map[string]*wordInfo
-	front   *[frontSize]*wordInfo
-	ids     map[string]uint32
-	names   []string
-	counts  [][2]uint32
-	touched []uint32
-	sent    uint32 // names up to here were handed out with a document
-	id      int    // index among the analysers of one Refresh
+	// document analysis: word table (open addressing over recs, whose
+	// words are in keys and part IDs in parts32), local term IDs and
+	// per-document counts
+	slots      []wordSlot
+	recs       []wordRec
+	keys       []byte
+	parts32    []uint32
+	spare      wordRec
+	spareParts []uint32
+	ids        map[string]uint32
+	names      []string
+	counts     [][2]uint32
+	touched    []uint32
+	sent       uint32 // names up to here were handed out with a document
+	id         int    // index among the analysers of one Refresh
 }
 
 func newAnalyzer() *analyzer {
-	return &analyzer{stems: make(map[string]string, 256)}
+	return &analyzer{stems: make(map[string]stemRef, 256)}
 }
 
 // isWordByte reports whether b may be part of a word. Non-ASCII letters and
@@ -197,17 +205,84 @@ func (a *analyzer) identifier(w string, emit func(term string, whole bool)) {
 // term normalises one part: lower-case, drop stop words, numbers longer than
 // four digits and over-long runs, then stem. The result is interned.
 func (a *analyzer) term(p string) string {
-	if s, ok := a.stems[p]; ok {
-		return s
+	if r, ok := a.stems[p]; ok {
+		return r.s
 	}
-	s := a.normalise(p)
-	if len(a.stems) < 1<<18 {
-		a.stems[strings.Clone(p)] = s
+	s := a.normaliseShared(p)
+	if len(a.stems) < maxStems {
+		a.stems[strings.Clone(p)] = stemRef{s, -1}
 	}
 	return s
 }
 
-func (a *analyzer) normalise(p string) string {
+// stemRef is an entry of the analyser's stem cache: the term of a part
+// (or, for an interned whole identifier, the identifier itself) and its
+// analyser-local ID once one was needed (-1 before, and for no term).
+type stemRef struct {
+	s  string
+	id int32
+}
+
+// maxStems bounds the analyser's stem cache.
+const maxStems = 1 << 18
+
+func (a *analyzer) normaliseShared(p string) string {
+	if a.shared != nil {
+		return a.shared.normalise(p)
+	}
+	return normalise(p)
+}
+
+// termID is localID(term(p)), or -1 if p has no term, with one lookup
+// when p was seen before.
+func (a *analyzer) termID(p string) int32 {
+	if r, ok := a.stems[p]; ok {
+		if r.id >= 0 || r.s == "" {
+			return r.id
+		}
+		r.id = int32(a.localID(r.s))
+		a.stems[p] = r
+		return r.id
+	}
+	r := stemRef{a.normaliseShared(p), -1}
+	if r.s != "" {
+		r.id = int32(a.localID(r.s))
+	}
+	if len(a.stems) < maxStems {
+		a.stems[strings.Clone(p)] = r
+	}
+	return r.id
+}
+
+// identifierIDs is identifier giving local term IDs.
+func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
+	if len(w) > 4*maxTermLen {
+		return
+	}
+	if simpleWord(w) {
+		if id := a.termID(w); id >= 0 {
+			emit(uint32(id), false)
+		}
+		return
+	}
+	parts := a.split(w)
+	if len(parts) == 0 {
+		return
+	}
+	a.buf = a.buf[:0]
+	for _, p := range parts {
+		a.buf = appendLower(a.buf, p)
+		if id := a.termID(p); id >= 0 {
+			emit(uint32(id), false)
+		}
+	}
+	if len(parts) > 1 && len(a.buf) <= maxTermLen && !allDigits(a.buf) {
+		emit(a.internID(a.buf), true)
+	}
+}
+
+// normalise is term without the caches: a pure function of p.
+func normalise(p string) string {
 	if len(p) > maxTermLen {
 		return ""
 	}
@@ -232,13 +307,70 @@ func (a *analyzer) normalise(p string) string {
 }
 
 func (a *analyzer) intern(b []byte) string {
-	if s, ok := a.stems[string(b)]; ok && s == string(b) {
-		return s
+	if r, ok := a.stems[string(b)]; ok && r.s == string(b) {
+		return r.s
 	}
 	s := string(b)
-	if len(a.stems) < 1<<18 {
-		a.stems[s] = s
+	if len(a.stems) < maxStems {
+		a.stems[s] = stemRef{s, -1}
 	}
+	return s
+}
+
+// internID is localID(intern(b)).
+func (a *analyzer) internID(b []byte) uint32 {
+	if r, ok := a.stems[string(b)]; ok && r.s == string(b) {
+		if r.id < 0 {
+			r.id = int32(a.localID(r.s))
+			a.stems[r.s] = r
+		}
+		return uint32(r.id)
+	}
+	s := string(b)
+	id := a.localID(s)
+	if len(a.stems) < maxStems {
+		a.stems[s] = stemRef{s, int32(id)}
+	}
+	return id
+}
+
+// stemCache caches normalise across the analysers of one Refresh, so that
+// a word is stemmed once however many workers meet it. normalise is a pure
+// function, so sharing it changes no result.
+type stemCache struct {
+	shards [64]struct {
+		mu sync.Mutex
+		m  map[string]string
+		_  [40]byte // keep shards on separate cache lines
+	}
+}
+
+func newStemCache() *stemCache {
+	c := new(stemCache)
+	for i := range c.shards {
+		c.shards[i].m = make(map[string]string, 1<<11)
+	}
+	return c
+}
+
+func (c *stemCache) normalise(p string) string {
+	h := uint32(hashInit)
+	for i := 0; i < len(p); i++ {
+		h = (h ^ uint32(p[i])) * hashPrime
+	}
+	sh := &c.shards[h%uint32(len(c.shards))]
+	sh.mu.Lock()
+	s, ok := sh.m[p]
+	sh.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = normalise(p)
+	sh.mu.Lock()
+	if len(sh.m) < 1<<14 {
+		sh.m[strings.Clone(p)] = s
+	}
+	sh.mu.Unlock()
 	return s
 }
 

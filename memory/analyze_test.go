@@ -1,0 +1,115 @@
+package memory
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type refTerm struct {
+	term  string
+	whole bool
+}
+
+// refAnalyzer is the straightforward analysis document must match: words,
+// then identifier on each (once per distinct word, as the analyser caches
+// words), with the definer rule.
+type refAnalyzer struct {
+	a     *analyzer
+	cache map[string][]refTerm
+}
+
+func newRef() *refAnalyzer { return &refAnalyzer{newAnalyzer(), map[string][]refTerm{}} }
+
+func (r *refAnalyzer) document(text string) (map[string][2]uint32, [2]uint32) {
+	a := r.a
+	tf := map[string][2]uint32{}
+	var lens [2]uint32
+	bump := func(t string, f int) {
+		c := tf[t]
+		c[f]++
+		tf[t] = c
+		lens[f]++
+	}
+	defining := false
+	a.words(text, func(w string) {
+		def := defining
+		defining = definers[w]
+		ts, ok := r.cache[w]
+		if !ok {
+			a.identifier(w, func(term string, whole bool) { ts = append(ts, refTerm{term, whole}) })
+			r.cache[w] = ts
+		}
+		for _, t := range ts {
+			if t.whole {
+				bump(t.term, fIdent)
+				continue
+			}
+			bump(t.term, fContent)
+			if def {
+				bump(t.term, fIdent)
+			}
+		}
+	})
+	return tf, lens
+}
+
+func checkDocument(t *testing.T, a *analyzer, ref *refAnalyzer, text string) {
+	t.Helper()
+	dt := a.document([]byte(text))
+	got := map[string][2]uint32{}
+	for i, id := range dt.ids {
+		got[a.names[id]] = dt.tfs[i]
+	}
+	want, lens := ref.document(text)
+	if dt.lens != lens || len(got) != len(want) {
+		t.Fatalf("%q: lens %v, %d terms; want %v, %d terms", trunc(text), dt.lens, len(got), lens, len(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("%q: term %q tf %v, want %v", trunc(text), k, got[k], v)
+		}
+	}
+}
+
+func trunc(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+// TestDocumentMatchesWords checks that the byte tokeniser of document
+// splits and analyses text exactly as words and identifier do.
+func TestDocumentMatchesWords(t *testing.T) {
+	a, ref := newAnalyzer(), newRef()
+	pieces := []string{"foo", "Bar", "HTTPServer", "utf8", "-", "--", "_", "__x", "func", "class", " ", "\n", "é", "日本", "\xff", "\xe2\x82",
+		"ÉCOLE", "ǅ", "x-y", "a1b2", "123456", "the", "running", "ß", "İ", "٣", "parseHTTPRequest", "parsehttprequest", "foobar", "readconfigs", "readConfigs", "k8s", "-flag", "a-", strings.Repeat("z", 170)}
+	rng := rand.New(rand.NewSource(1))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.Intn(30) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		checkDocument(t, a, ref, b.String())
+	}
+	for range 300 {
+		buf := make([]byte, rng.Intn(64))
+		for i := range buf {
+			buf[i] = byte(rng.Intn(256))
+		}
+		checkDocument(t, a, ref, string(buf))
+	}
+	// this package's own sources
+	own, _ := filepath.Glob("*.go")
+	for _, f := range own {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDocument(t, a, ref, string(data))
+		checkDocument(t, newAnalyzer(), newRef(), string(data))
+	}
+}

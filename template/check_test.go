@@ -33,6 +33,9 @@ func problems(t *testing.T, doc string) []string {
 	var out []string
 	for _, p := range te.Problems {
 		out = append(out, p.String())
+		if err := wellPlaced([]byte(doc), p); err != nil {
+			t.Error(err)
+		}
 	}
 	if err.Error() != strings.Join(out, "\n") {
 		t.Errorf("Error() = %q, want the problems one a line", err.Error())
@@ -314,6 +317,11 @@ var checkTests = []struct {
 	{"doctype with an entity after the declaration",
 		"<?xml version=\"1.0\"?>\n  <!DOCTYPE task [<!ENTITY e \"boom\">]><task><description>&e;</description></task>",
 		[]string{`t.xml:2:3: DOCTYPE and other directives are not allowed`}},
+	{"the declared encoding is not heeded",
+		"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<task><description>x</description></task>", nil},
+	{"bytes that are not UTF-8",
+		"<?xml version=\"1.0\" encoding=\"latin1\"?>\n<task><description>caf\xe9</description></task>",
+		[]string{`t.xml:2:24: XML syntax error on line 2: invalid UTF-8`}},
 	{"byte-order mark is not a column",
 		"\xef\xbb\xbf<config/>", []string{`t.xml:1:1: root element <config>: want <task> or <tasks>`}},
 
@@ -339,6 +347,15 @@ var checkTests = []struct {
 	{"var inside CDATA",
 		"<task><description>x</description>\n<instructions><![CDATA[a<b {{e}}]]></instructions></task>",
 		[]string{`t.xml:2:28: instructions uses {{e}}, which is not a declared input`}},
+	{"var written with character references",
+		"<task><description>x</description>\n<instructions> &#123;&#x7B;h}}</instructions></task>",
+		[]string{`t.xml:2:16: instructions uses {{h}}, which is not a declared input`}},
+	{"var after a comment at the start",
+		"<task><description>x</description>\n<instructions><!-- c --><?pi x?>{{i}} and <![CDATA[]]>{{j}}</instructions></task>",
+		[]string{
+			`t.xml:2:33: instructions uses {{i}}, which is not a declared input`,
+			`t.xml:2:55: instructions uses {{j}}, which is not a declared input`,
+		}},
 	{"var on a later line of indented text, CRLF",
 		"<task>\r\n  <description>\r\n    first\r\n    then {{f}}\r\n  </description></task>",
 		[]string{`t.xml:4:10: description uses {{f}}, which is not a declared input`}},

@@ -61,6 +61,9 @@ func parseTree(data []byte, ps *positioner, nodes map[Pos]*node) (*node, int64, 
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.Entity = nil
+	// Read the bytes as UTF-8 whatever the XML declaration says, as
+	// package schema does; a byte that is not UTF-8 is a syntax error.
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	var stack []*node
 	var root *node
 	count := 0
@@ -278,115 +281,137 @@ func (d *decoder) attrSpan(n *node, name string) (attr, value int64) {
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// textOff returns the offset in the data of byte i of the trimmed text of
-// the element at p (as Task.Description and the like hold it), or the
-// element's offset where the text cannot be followed back to the source
-// byte for byte.
-func (d *decoder) textOff(p Pos, i int) int64 {
+// textAt returns a function that gives the offset in the data of byte i
+// of the trimmed text of the element at p (as Task.Description and the like
+// hold it), or the element's offset where the text cannot be followed back
+// to the source. Ask it for nondecreasing i: then all the questions cost one
+// pass over the text.
+func (d *decoder) textAt(p Pos) func(i int) int64 {
 	n := d.nodes[p]
 	if n == nil {
-		return -1
+		return func(int) int64 { return -1 }
+	}
+	if n.inner[0] > n.inner[1] || n.inner[1] > int64(len(d.data)) {
+		return func(int) int64 { return n.off }
 	}
 	full := n.text.String()
 	lead := len(full) - len(strings.TrimLeftFunc(full, unicode.IsSpace))
-	if n.inner[0] > n.inner[1] || n.inner[1] > int64(len(d.data)) {
+	c := &textCursor{raw: d.data[n.inner[0]:n.inner[1]]}
+	return func(i int) int64 {
+		if j := c.seek(lead + i); j >= 0 {
+			return n.inner[0] + int64(j)
+		}
 		return n.off
 	}
-	if j := rawIndex(d.data[n.inner[0]:n.inner[1]], lead+i); j >= 0 {
-		return n.inner[0] + int64(j)
-	}
-	return n.off
 }
 
-// valueOff returns the offset in the data of byte i of the value of
-// attribute name of the element at p, or, failing that, of the attribute.
-func (d *decoder) valueOff(p Pos, name string, i int) int64 {
+// valueAt is textAt for the value of attribute name of the element at p;
+// where the value cannot be followed, it gives the attribute's offset.
+func (d *decoder) valueAt(p Pos, name string) func(i int) int64 {
 	n := d.nodes[p]
 	if n == nil {
-		return -1
+		return func(int) int64 { return -1 }
 	}
 	a, v := d.attrSpan(n, name)
 	if a < 0 {
-		return n.off
+		return func(int) int64 { return n.off }
 	}
 	end := v
 	for end < n.inner[0] && d.data[end] != d.data[v-1] {
 		end++
 	}
-	if j := rawIndex(d.data[v:end], i); j >= 0 {
-		return v + int64(j)
+	c := &textCursor{raw: d.data[v:end]}
+	return func(i int) int64 {
+		if j := c.seek(i); j >= 0 {
+			return v + int64(j)
+		}
+		return a
 	}
-	return a
 }
 
-// rawIndex maps byte i of the text encoding/xml decodes from raw (character
-// data, or an attribute value) to its index in raw: it follows entity and
-// character references, CDATA sections, comments, processing instructions
-// and line-end normalization. It returns -1 if raw holds anything else (an
-// element) before byte i.
-func rawIndex(raw []byte, i int) int {
-	n := 0 // decoded bytes so far
-	for j := 0; j < len(raw); {
-		if n >= i {
-			return j
-		}
-		switch c := raw[j]; {
-		case c == '\r':
-			n++
-			j++
-			if j < len(raw) && raw[j] == '\n' {
-				j++
+// textCursor maps bytes of the text encoding/xml decodes from raw
+// (character data, or an attribute value) to indexes in raw: it follows
+// entity and character references, CDATA sections, comments, processing
+// instructions and line-end normalization.
+type textCursor struct {
+	raw   []byte
+	j, n  int  // an index in raw, and the count of bytes decoded before it
+	cdata int  // inside a CDATA section: the index of its "]]>"; else 0
+	bad   bool // raw holds what is not text (an element)
+}
+
+// seek returns the index in raw of decoded byte i (i at least that of the
+// last call), where a reference, if i falls in what it stands for, is at
+// its '&'; or -1 if it cannot tell.
+func (c *textCursor) seek(i int) int {
+	raw := c.raw
+	for !c.bad {
+		// Skip what decodes to nothing.
+		for !c.bad {
+			rest := raw[c.j:]
+			if c.cdata > 0 {
+				if c.j == c.cdata {
+					c.j, c.cdata = c.j+len("]]>"), 0
+					continue
+				}
+				break
 			}
-		case c == '&':
-			k := bytes.IndexByte(raw[j:], ';')
-			if k < 0 {
-				return -1
-			}
-			n += refLen(raw[j+1 : j+k])
-			j += k + 1
-		case c == '<':
-			rest := raw[j:]
+			var open, close string
 			switch {
-			case bytes.HasPrefix(rest, []byte("<![CDATA[")):
-				k := bytes.Index(rest, []byte("]]>"))
-				if k < 0 {
-					return -1
-				}
-				// Inside, only line ends change.
-				body := rest[len("<![CDATA["):k]
-				for m := 0; m < len(body); {
-					if n >= i {
-						return j + len("<![CDATA[") + m
-					}
-					n++
-					if body[m] == '\r' && m+1 < len(body) && body[m+1] == '\n' {
-						m++
-					}
-					m++
-				}
-				j += k + len("]]>")
 			case bytes.HasPrefix(rest, []byte("<!--")):
-				k := bytes.Index(rest, []byte("-->"))
-				if k < 0 {
-					return -1
-				}
-				j += k + len("-->")
+				open, close = "<!--", "-->"
 			case bytes.HasPrefix(rest, []byte("<?")):
-				k := bytes.Index(rest, []byte("?>"))
-				if k < 0 {
-					return -1
-				}
-				j += k + len("?>")
+				open, close = "<?", "?>"
+			case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+				open, close = "<![CDATA[", "]]>"
 			default:
-				return -1
+				// The loop ends here when no markup remains.
 			}
-		default:
-			n++
-			j++
+			if open == "" {
+				break
+			}
+			k := bytes.Index(rest[len(open):], []byte(close))
+			if k < 0 {
+				c.bad = true
+				break
+			}
+			if open == "<![CDATA[" {
+				c.cdata = c.j + len(open) + k
+				c.j += len(open)
+			} else {
+				c.j += len(open) + k + len(close)
+			}
 		}
-	}
-	if n >= i {
-		return len(raw)
+		if c.bad {
+			break
+		}
+		if c.n >= i {
+			return c.j
+		}
+		if c.j >= len(raw) {
+			return -1
+		}
+		switch b := raw[c.j]; {
+		case b == '\r':
+			c.n++
+			c.j++
+			if c.j < len(raw) && raw[c.j] == '\n' && (c.cdata == 0 || c.j < c.cdata) {
+				c.j++
+			}
+		case b == '&' && c.cdata == 0:
+			k := bytes.IndexByte(raw[c.j:], ';')
+			if k < 0 {
+				c.bad = true
+				break
+			}
+			c.n += refLen(raw[c.j+1 : c.j+k])
+			c.j += k + 1
+		case b == '<' && c.cdata == 0:
+			c.bad = true
+		default:
+			c.n++
+			c.j++
+		}
 	}
 	return -1
 }

@@ -1,6 +1,7 @@
 package template_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -38,9 +39,19 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &te) || len(te.Problems) == 0 {
 				t.Fatalf("error %v is not a *template.Error with problems", err)
 			}
-			for _, p := range te.Problems {
-				if p.Line < 1 || p.Col < 1 || p.File != "f.xml" {
-					t.Fatalf("bad position %+v", p)
+			lines := bytes.Count(data, []byte("\n")) + 1
+			for i, p := range te.Problems {
+				if p.Line < 1 || p.Col < 1 || p.Line > lines || p.File != "f.xml" {
+					t.Fatalf("bad position %+v (the data has %d lines)", p, lines)
+				}
+				if err := wellPlaced(data, p); err != nil {
+					t.Fatal(err)
+				}
+				if i > 0 {
+					q := te.Problems[i-1]
+					if q.Line > p.Line || q.Line == p.Line && q.Col > p.Col {
+						t.Fatalf("problems out of order: %+v before %+v", q, p)
+					}
 				}
 			}
 			return

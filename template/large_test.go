@@ -1,6 +1,7 @@
 package template_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -38,5 +39,29 @@ func TestParseManySteps(t *testing.T) {
 	// Generous: linear checking takes well under a second here.
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("Parse of %d steps took %v", n, d)
+	}
+}
+
+// TestParseManyVars guards the positions of {{var}} problems against a cost
+// that grows with the square of the text: 100,000 undeclared references in
+// one description, each reported where it is written.
+func TestParseManyVars(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large input")
+	}
+	const n = 100000
+	doc := "<task><description>" + strings.Repeat("{{x}} &amp; ", n) + "</description></task>"
+	start := time.Now()
+	_, err := template.Parse("t.xml", []byte(doc))
+	var te *template.Error
+	if !errors.As(err, &te) || len(te.Problems) != n {
+		t.Fatalf("Parse: want %d problems, got %v", n, err)
+	}
+	last := te.Problems[n-1]
+	if want := 20 + (n-1)*len("{{x}} &amp; "); last.Line != 1 || last.Col != want {
+		t.Errorf("last problem at %d:%d, want 1:%d", last.Line, last.Col, want)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Parse took %v", d)
 	}
 }

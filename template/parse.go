@@ -177,12 +177,11 @@ func (d *decoder) checkTask(t *Task) {
 			}
 		}
 	}
-	inText := func(p Pos) func(int) int64 { return func(i int) int64 { return d.textOff(p, i) } }
-	checkVars(t.Description, inText(t.DescriptionPos), "description")
-	checkVars(t.Instructions, inText(t.InstructionsPos), "instructions")
+	checkVars(t.Description, d.textAt(t.DescriptionPos), "description")
+	checkVars(t.Instructions, d.textAt(t.InstructionsPos), "instructions")
 	for _, in := range t.Inputs {
 		if in.HasDefault {
-			checkVars(in.Default, func(i int) int64 { return d.valueOff(in.Pos, "default", i) }, fmt.Sprintf("default of input %q", in.Name))
+			checkVars(in.Default, d.valueAt(in.Pos, "default"), fmt.Sprintf("default of input %q", in.Name))
 		}
 	}
 	d.checkDefaultCycles(t)
@@ -191,23 +190,24 @@ func (d *decoder) checkTask(t *Task) {
 			if p.Value == "" {
 				d.errorf(p.Pos, "empty <path>")
 			}
-			checkVars(p.Value, inText(p.Pos), "path")
+			checkVars(p.Value, d.textAt(p.Pos), "path")
 		}
 		if s.Kind == "command" {
+			at := d.textAt(s.CommandPos)
 			for _, m := range varRE.FindAllStringSubmatchIndex(s.Command, -1) {
 				name := s.Command[m[2]:m[3]]
 				hint := fmt.Sprintf("read the input as the shell variable \"$%s\"", name)
 				if !identRE.MatchString(name) {
 					hint = "read inputs as shell variables, e.g. \"$name\""
 				}
-				d.errorAt(d.textOff(s.CommandPos, m[0]), "%s is not substituted inside <command>: %s", s.Command[m[0]:m[1]], hint)
+				d.errorAt(at(m[0]), "%s is not substituted inside <command>: %s", s.Command[m[0]:m[1]], hint)
 			}
 			if s.Command == "" && len(s.Paths) == 0 && s.Description == "" {
 				d.errorf(s.Pos, "empty <command>")
 			}
 		}
 		if s.Kind == "description" {
-			checkVars(s.Description, inText(s.DescriptionPos), "description source")
+			checkVars(s.Description, d.textAt(s.DescriptionPos), "description source")
 			if s.Description == "" && len(s.Paths) == 0 && s.Command == "" {
 				d.errorf(s.Pos, "empty <description> in file_paths")
 			}
@@ -264,6 +264,7 @@ func (d *decoder) checkDefaultCycles(t *Task) {
 	visit = func(name string) {
 		state[name] = resolving
 		in := t.Inputs[defs[name]]
+		reported := false
 		for _, m := range varRE.FindAllStringSubmatchIndex(in.Default, -1) {
 			ref := in.Default[m[2]:m[3]]
 			if _, ok := defs[ref]; !ok {
@@ -271,8 +272,9 @@ func (d *decoder) checkDefaultCycles(t *Task) {
 			}
 			switch state[ref] {
 			case resolving:
-				if !outer[ref] {
-					d.errorAt(d.valueOff(in.Pos, "default", m[0]),
+				if !outer[ref] && !reported {
+					reported = true // once an input is enough
+					d.errorAt(d.valueAt(in.Pos, "default")(m[0]),
 						"default of input %q leads back to input %q through {{%s}}: the value would never be known", name, ref, ref)
 				}
 			case 0:

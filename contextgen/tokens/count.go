@@ -1,7 +1,6 @@
 package tokens
 
 import (
-	"container/heap"
 	"fmt"
 	"strings"
 	"sync"
@@ -412,10 +411,10 @@ func bpeLong(piece string, ranks *rankTable) int {
 			h = append(h, merge{rank: r, left: int32(i), end: int32(i + 2)})
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	count := n
 	for len(h) > 0 {
-		m := heap.Pop(&h).(merge)
+		m := h.pop()
 		l := &parts[m.left]
 		// Stale unless the left part is alive and still ends where the
 		// right part it was paired with ends... i.e. left part and its
@@ -435,13 +434,13 @@ func bpeLong(piece string, ranks *rankTable) int {
 		if l.next >= 0 {
 			e := parts[l.next].end
 			if rk := ranks.rank(piece[l.start:e]); rk != noRank {
-				heap.Push(&h, merge{rank: rk, left: m.left, end: e})
+				h.push(merge{rank: rk, left: m.left, end: e})
 			}
 		}
 		if l.prev >= 0 {
 			p := &parts[l.prev]
 			if rk := ranks.rank(piece[p.start:l.end]); rk != noRank {
-				heap.Push(&h, merge{rank: rk, left: l.prev, end: l.end})
+				h.push(merge{rank: rk, left: l.prev, end: l.end})
 			}
 		}
 	}
@@ -455,19 +454,57 @@ type merge struct {
 	left, end int32
 }
 
+// A mergeHeap is a binary min-heap of merges by rank, then position.
 type mergeHeap []merge
 
-func (h mergeHeap) Len() int { return len(h) }
-func (h mergeHeap) Less(i, j int) bool {
-	return h[i].rank < h[j].rank || h[i].rank == h[j].rank && h[i].left < h[j].left
+func (m merge) before(o merge) bool {
+	return m.rank < o.rank || m.rank == o.rank && m.left < o.left
 }
-func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(merge)) }
-func (h *mergeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h mergeHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *mergeHeap) push(m merge) {
+	*h = append(*h, m)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q[i].before(q[p]) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+func (h *mergeHeap) pop() merge {
+	q := *h
+	m := q[0]
+	q[0] = q[len(q)-1]
+	*h = q[:len(q)-1]
+	h.down(0)
+	return m
+}
+
+func (h mergeHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && h[r].before(h[l]) {
+			c = r
+		}
+		if !h[c].before(h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // resetCaches empties the caches (for benchmarks of a cold start).

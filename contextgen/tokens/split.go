@@ -8,7 +8,7 @@ import (
 
 // The library splits text into pieces with a backtracking regular
 // expression and then runs BPE on each piece; the regexp dominates its time.
-// For o200k_base, splitO200k below produces exactly the pieces of the
+// For o200k_base, nextO200k below produces exactly the pieces of the
 // encoding's split expression
 //
 //	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
@@ -16,10 +16,12 @@ import (
 //	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // by hand (leftmost alternative first, greedy with backtracking, as the
-// regexp engine does), and a piece's token count — which depends on the
-// piece alone — is remembered, so the library only ever sees each distinct
-// piece once. Tests compare the result with the library's count on the Go
-// source tree and under fuzzing.
+// regexp engine does), and nextCl100k those of cl100k_base's. Each tries an
+// ASCII-only path first (asciiO200k, asciiCl100k) and falls back to the
+// general code when a non-ASCII rune could change the piece. Byte-pair
+// encoding is count.go's. Tests compare the counts with tiktoken's
+// (recorded) and the library's, on tricky strings, the Go source tree and
+// under fuzzing (diff_test.go).
 
 // Rune classes of the expressions, as bits. \s is .NET's:
 // [\f\n\r\t\v\x85\p{Z}].

@@ -75,14 +75,10 @@ func (d *dirSource) ReadFile(rel string) ([]byte, error) {
 }
 
 func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) error) error {
-	var patterns []gitignore.Pattern
-	patterns = append(patterns, readIgnore(filepath.Join(d.root, ".git", "info", "exclude"), nil)...)
-	type level struct {
-		dir string // slash rel path of the directory
-		n   int    // len(patterns) before the directory's .gitignore was added
-	}
-	var stack []level
-	matcher := gitignore.NewMatcher(patterns)
+	pats := readIgnore(filepath.Join(d.root, ".git", "info", "exclude"), nil)
+	// stack holds the directories being walked, innermost last; the
+	// bottom is the root.
+	var stack []*ignoreDir
 	return filepath.WalkDir(d.root, func(p string, de fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -102,14 +98,21 @@ func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) 
 			rel = ""
 		}
 		// leave directories we have walked out of
-		for len(stack) > 0 && !(rel == stack[len(stack)-1].dir || strings.HasPrefix(rel, stack[len(stack)-1].dir+"/") || stack[len(stack)-1].dir == "") {
-			patterns = patterns[:stack[len(stack)-1].n]
+		for len(stack) > 0 {
+			top := stack[len(stack)-1].rel
+			if top == "" || len(rel) > len(top) && rel[len(top)] == '/' && rel[:len(top)] == top {
+				break
+			}
 			stack = stack[:len(stack)-1]
-			matcher = gitignore.NewMatcher(patterns)
 		}
 		var parts []string
 		if rel != "" {
 			parts = strings.Split(rel, "/")
+		}
+		var parent *ignoreDir
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+			pats = pats[:len(parent.state)]
 		}
 		if de.IsDir() {
 			if rel != "" {
@@ -117,18 +120,34 @@ func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) 
 				case ".git", ".taskctl", "node_modules":
 					return fs.SkipDir
 				}
-				if matcher.Match(parts, true) {
+				if ignored(pats, parent, parts, true) {
 					return fs.SkipDir
 				}
 			}
-			if ps := readIgnore(filepath.Join(p, ".gitignore"), parts); len(ps) > 0 {
-				stack = append(stack, level{dir: rel, n: len(patterns)})
-				patterns = append(patterns, ps...)
-				matcher = gitignore.NewMatcher(patterns)
+			dir := &ignoreDir{rel: rel, state: make([]uint8, len(pats))}
+			if parent != nil {
+				last := parts[len(parts)-1]
+				for k, st := range parent.state {
+					pt := &pats[k]
+					if pt.glob != nil || len(parts) <= pt.depth {
+						continue
+					}
+					if st == nameNone {
+						if ok, err := filepath.Match(pt.name, last); err != nil {
+							st = nameError
+						} else if ok {
+							st = nameMatched
+						}
+					}
+					dir.state[k] = st
+				}
 			}
+			pats = append(pats, readIgnore(filepath.Join(p, ".gitignore"), parts)...)
+			dir.state = append(dir.state, make([]uint8, len(pats)-len(dir.state))...)
+			stack = append(stack, dir)
 			return nil
 		}
-		if !de.Type().IsRegular() || matcher.Match(parts, false) {
+		if !de.Type().IsRegular() || ignored(pats, parent, parts, false) {
 			return nil
 		}
 		info, err := de.Info()
@@ -139,19 +158,108 @@ func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) 
 	})
 }
 
-func readIgnore(name string, domain []string) []gitignore.Pattern {
+// ignorePattern is one line of a .gitignore (or .git/info/exclude) file,
+// parsed as go-git's gitignore.ParsePattern parses it. A pattern with a
+// slash is matched by go-git itself (glob); a simple name pattern, which
+// go-git matches against every component of the path below its domain, is
+// matched here against one component at a time, each directory keeping
+// the outcome for its own path, so that a walk does not match every
+// pattern against every ancestor of every file again.
+type ignorePattern struct {
+	glob      gitignore.Pattern // non-nil: a pattern with a slash
+	name      string
+	depth     int // components in the pattern's domain (the .gitignore's directory)
+	dirOnly   bool
+	inclusion bool
+}
+
+// ignoreDir is a directory being walked: state[k] is what go-git's
+// simple-name match of pattern k found over the directory's path below the
+// pattern's domain, scanning components in order.
+type ignoreDir struct {
+	rel   string
+	state []uint8
+}
+
+const (
+	nameNone    = iota // no component matched
+	nameMatched        // a component matched: the pattern matches everything below
+	nameError          // filepath.Match failed on a component first: it never matches below
+)
+
+func (d *ignoreDir) stateOf(k int) uint8 {
+	if d == nil || k >= len(d.state) {
+		return nameNone
+	}
+	return d.state[k]
+}
+
+func parseIgnore(line string, domain []string) ignorePattern {
+	pt := ignorePattern{depth: len(domain)}
+	p := line
+	if strings.HasPrefix(p, "!") {
+		pt.inclusion = true
+		p = p[1:]
+	}
+	if !strings.HasSuffix(p, "\\ ") {
+		p = strings.TrimRight(p, " ")
+	}
+	if strings.HasSuffix(p, "/") {
+		pt.dirOnly = true
+		p = p[:len(p)-1]
+	}
+	if strings.Contains(p, "/") {
+		pt.glob = gitignore.ParsePattern(line, domain)
+	}
+	pt.name = p
+	return pt
+}
+
+// ignored reports whether go-git's gitignore matcher over pats would
+// exclude the entry at parts, whose parent directory is dir.
+func ignored(pats []ignorePattern, dir *ignoreDir, parts []string, isDir bool) bool {
+	last := ""
+	if len(parts) > 0 {
+		last = parts[len(parts)-1]
+	}
+	for k := len(pats) - 1; k >= 0; k-- {
+		pt := &pats[k]
+		if len(parts) <= pt.depth {
+			continue
+		}
+		if pt.glob != nil {
+			if r := pt.glob.Match(parts, isDir); r > gitignore.NoMatch {
+				return r == gitignore.Exclude
+			}
+			continue
+		}
+		var m bool
+		if st := dir.stateOf(k); st != nameNone {
+			m = st == nameMatched
+		} else {
+			ok, err := filepath.Match(pt.name, last)
+			m = err == nil && ok && !(pt.dirOnly && !isDir)
+		}
+		if m {
+			return !pt.inclusion
+		}
+	}
+	return false
+}
+
+func readIgnore(name string, domain []string) []ignorePattern {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	var ps []gitignore.Pattern
+	var ps []ignorePattern
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		ps = append(ps, parseIgnore(line, domain))
 	}
 	return ps
 }

@@ -1,0 +1,146 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// refWalk is DirSource's walk with go-git's gitignore matcher over all the
+// patterns in scope, as it was before the walker kept per-directory match
+// state; the walker must list exactly the same files.
+func refWalk(root string) []string {
+	readRef := func(name string, domain []string) []gitignore.Pattern {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil
+		}
+		var ps []gitignore.Pattern
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			line := strings.TrimRight(sc.Text(), "\r")
+			if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+				continue
+			}
+			ps = append(ps, gitignore.ParsePattern(line, domain))
+		}
+		return ps
+	}
+	patterns := readRef(filepath.Join(root, ".git", "info", "exclude"), nil)
+	type level struct {
+		dir string
+		n   int
+	}
+	var stack []level
+	var out []string
+	matcher := gitignore.NewMatcher(patterns)
+	filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			rel = ""
+		}
+		for len(stack) > 0 && !(rel == stack[len(stack)-1].dir || strings.HasPrefix(rel, stack[len(stack)-1].dir+"/") || stack[len(stack)-1].dir == "") {
+			patterns = patterns[:stack[len(stack)-1].n]
+			stack = stack[:len(stack)-1]
+			matcher = gitignore.NewMatcher(patterns)
+		}
+		var parts []string
+		if rel != "" {
+			parts = strings.Split(rel, "/")
+		}
+		if de.IsDir() {
+			if rel != "" {
+				switch de.Name() {
+				case ".git", ".taskctl", "node_modules":
+					return fs.SkipDir
+				}
+				if matcher.Match(parts, true) {
+					return fs.SkipDir
+				}
+			}
+			if ps := readRef(filepath.Join(p, ".gitignore"), parts); len(ps) > 0 {
+				stack = append(stack, level{dir: rel, n: len(patterns)})
+				patterns = append(patterns, ps...)
+				matcher = gitignore.NewMatcher(patterns)
+			}
+			return nil
+		}
+		if !de.Type().IsRegular() || matcher.Match(parts, false) {
+			return nil
+		}
+		out = append(out, rel)
+		return nil
+	})
+	return out
+}
+
+func walkList(t *testing.T, root string) []string {
+	var out []string
+	err := DirSource(root).Walk(context.Background(), func(rel string, _ int64, _ time.Time) error {
+		out = append(out, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestWalkMatchesGitignore compares the walker with go-git's matcher on
+// random trees and random ignore files.
+func TestWalkMatchesGitignore(t *testing.T) {
+	names := []string{"a", "b", "build", "x.log", "y.go", "Foo", "test", "a.b", "[x", "z~", "bin", "sub"}
+	lines := []string{"*.log", "build/", "!keep.log", "a", "/b", "sub/a", "**/test", "b/**", "!a", "bin/", "*.go", "!*.go",
+		"[x", "a*[", "[", "\\[x", "F*", "*~", "test/", "sub/**/y.go", "!build/", "a.b ", "#c", "", "*/a", "a\\ "}
+	rng := rand.New(rand.NewSource(2))
+	for iter := range 150 {
+		root := t.TempDir()
+		var mk func(dir string, depth int)
+		mk = func(dir string, depth int) {
+			for range 1 + rng.Intn(5) {
+				n := names[rng.Intn(len(names))]
+				if depth < 4 && rng.Intn(3) == 0 {
+					os.MkdirAll(filepath.Join(dir, n), 0o755)
+					mk(filepath.Join(dir, n), depth+1)
+				} else {
+					os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+				}
+			}
+			if rng.Intn(2) == 0 {
+				var b strings.Builder
+				for range rng.Intn(6) {
+					b.WriteString(lines[rng.Intn(len(lines))] + "\n")
+				}
+				os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(b.String()), 0o644)
+			}
+		}
+		mk(root, 0)
+		if rng.Intn(3) == 0 {
+			os.MkdirAll(filepath.Join(root, ".git", "info"), 0o755)
+			os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte(lines[rng.Intn(len(lines))]+"\n"+lines[rng.Intn(len(lines))]+"\n"), 0o644)
+		}
+		got, want := walkList(t, root), refWalk(root)
+		if !slices.Equal(got, want) {
+			t.Fatalf("tree %d: walk gives %q, go-git's matcher %q", iter, got, want)
+		}
+	}
+	if dir := os.Getenv("TASKCTL_BENCH_DIR"); dir != "" {
+		if got, want := walkList(t, dir), refWalk(dir); !slices.Equal(got, want) {
+			t.Fatalf("%s: walk lists %d files, go-git's matcher %d", dir, len(got), len(want))
+		}
+	}
+}

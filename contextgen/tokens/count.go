@@ -56,15 +56,17 @@ const maxTokenLen = 255
 // default error mode), so no vocabulary data is copied into this package.
 func buildRanks(c *codec.Codec) *rankTable {
 	var (
-		buf    []byte
-		toks   []rankSlot // meta and rank only
+		buf    = make([]byte, 0, 1<<21)
+		toks   = make([]rankSlot, 0, 1<<18) // meta and rank only
+		id1    = make([]uint, 1)
 		misses int
 	)
 	// Ids are dense up to the last ordinary token; special tokens are not
 	// in the codec's vocabulary, so Decode fails for them. Stop after a
 	// long run of unknown ids.
 	for id := uint32(0); misses < 1024; id++ {
-		s, err := c.Decode([]uint{uint(id)})
+		id1[0] = uint(id)
+		s, err := c.Decode(id1)
 		if err != nil || s == "" {
 			misses++
 			continue
@@ -84,19 +86,22 @@ func buildRanks(c *codec.Codec) *rankTable {
 	t.slots = make([]rankSlot, 1<<bits)
 	t.shift = 64 - bits
 	mask := uint64(len(t.slots) - 1)
+insert:
 	for _, tk := range toks {
-		s := t.buf[tk.meta&(1<<24-1):][:tk.meta>>24]
-		if _, dup := t.get(s); dup {
-			continue // the lower rank wins (none in these encodings)
-		}
+		off, n := tk.meta&(1<<24-1), tk.meta>>24
+		s := t.buf[off:][:n]
 		k := key8(s)
 		for i := t.hash(k, s); ; i = (i + 1) & mask {
-			if t.slots[i].meta == 0 {
-				t.slots[i] = rankSlot{key: k, meta: tk.meta, rank: tk.rank}
-				break
+			sl := &t.slots[i]
+			if sl.meta == 0 {
+				*sl = rankSlot{key: k, meta: tk.meta, rank: tk.rank}
+				t.n++
+				continue insert
+			}
+			if sl.key == k && sl.meta>>24 == n && t.buf[sl.meta&(1<<24-1):][:n] == s {
+				continue insert // the lower rank wins (no duplicates in these encodings)
 			}
 		}
-		t.n++
 	}
 	return t
 }

@@ -59,6 +59,14 @@ func FuzzParse(f *testing.F) {
 		if file == nil || len(file.Tasks) == 0 {
 			t.Fatal("Parse accepted a file with no tasks")
 		}
+		for _, w := range file.Warnings {
+			if w.Code == "" || w.File != "f.xml" {
+				t.Fatalf("warning without a code or file: %+v", w)
+			}
+			if err := wellPlaced(data, w); err != nil {
+				t.Fatal(err)
+			}
+		}
 		var bindAll func(ts []*template.Task)
 		bindAll = func(ts []*template.Task) {
 			for _, task := range ts {

@@ -133,7 +133,7 @@ func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) 
 						continue
 					}
 					if st == nameNone {
-						if ok, err := filepath.Match(pt.name, last); err != nil {
+						if ok, err := pt.matchName(last); err != nil {
 							st = nameError
 						} else if ok {
 							st = nameMatched
@@ -166,11 +166,15 @@ func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) 
 // the outcome for its own path, so that a walk does not match every
 // pattern against every ancestor of every file again.
 type ignorePattern struct {
-	glob      gitignore.Pattern // non-nil: a pattern with a slash
-	name      string
-	depth     int // components in the pattern's domain (the .gitignore's directory)
-	dirOnly   bool
-	inclusion bool
+	glob gitignore.Pattern // non-nil: a pattern with a slash
+	name string
+	// name as literal prefix and suffix around one star (star set), or a
+	// literal (star unset), when it has that form; else nameOther
+	form           uint8
+	prefix, suffix string
+	depth          int // components in the pattern's domain (the .gitignore's directory)
+	dirOnly        bool
+	inclusion      bool
 }
 
 // ignoreDir is a directory being walked: state[k] is what go-git's
@@ -212,7 +216,36 @@ func parseIgnore(line string, domain []string) ignorePattern {
 		pt.glob = gitignore.ParsePattern(line, domain)
 	}
 	pt.name = p
+	pt.form = nameOther
+	if !strings.ContainsAny(p, "?[\\") {
+		switch strings.Count(p, "*") {
+		case 0:
+			pt.form, pt.prefix = nameLiteral, p
+		case 1:
+			pt.form = nameStar
+			pt.prefix, pt.suffix, _ = strings.Cut(p, "*")
+		}
+	}
 	return pt
+}
+
+// Forms of a simple name pattern, for which filepath.Match reduces to
+// string comparisons (a path component holds no separator).
+const (
+	nameOther   = iota
+	nameLiteral // name == prefix
+	nameStar    // prefix, anything, suffix
+)
+
+// matchName is filepath.Match(pt.name, name) for a path component.
+func (pt *ignorePattern) matchName(name string) (bool, error) {
+	switch pt.form {
+	case nameLiteral:
+		return name == pt.prefix, nil
+	case nameStar:
+		return len(name) >= len(pt.prefix)+len(pt.suffix) && strings.HasPrefix(name, pt.prefix) && strings.HasSuffix(name, pt.suffix), nil
+	}
+	return filepath.Match(pt.name, name)
 }
 
 // ignored reports whether go-git's gitignore matcher over pats would
@@ -237,7 +270,7 @@ func ignored(pats []ignorePattern, dir *ignoreDir, parts []string, isDir bool) b
 		if st := dir.stateOf(k); st != nameNone {
 			m = st == nameMatched
 		} else {
-			ok, err := filepath.Match(pt.name, last)
+			ok, err := pt.matchName(last)
 			m = err == nil && ok && !(pt.dirOnly && !isDir)
 		}
 		if m {

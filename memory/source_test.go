@@ -144,3 +144,21 @@ func TestWalkMatchesGitignore(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchNameForms(t *testing.T) {
+	pats := []string{"a", "*.log", "a*", ".*.swp", "*", "a*b", "ab*ab", "", "x.y", "*~", "go.work*"}
+	names := []string{"", "a", "b", "ab", "aab", "abab", "ababab", "x.log", ".log", "log", ".a.swp", ".swp", "a.b", "x.y", "xxy", "~", "a~", "go.work", "go.work.sum", "日本", "a\\b"}
+	for _, p := range pats {
+		pt := parseIgnore(p, nil)
+		if pt.form == nameOther {
+			t.Errorf("%q: no fast form", p)
+		}
+		for _, n := range names {
+			got, gerr := pt.matchName(n)
+			want, werr := filepath.Match(p, n)
+			if got != want || (gerr == nil) != (werr == nil) {
+				t.Errorf("matchName(%q, %q) = %v, %v; filepath.Match %v, %v", p, n, got, gerr, want, werr)
+			}
+		}
+	}
+}

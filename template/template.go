@@ -24,7 +24,7 @@ type Task struct {
 	Description         string
 	Instructions        string
 	DescriptionPos      Pos // of <description>
-	InstructionsPos     Pos // of <instructions>, if any
+	InstructionsPos     Pos // of <instructions>; the task's Pos if it has none
 	Inputs              []Input
 	Context             ContextSpec
 	Sources             []FileSource

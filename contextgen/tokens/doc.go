@@ -29,9 +29,9 @@
 // tricky strings, the Go source tree and a fuzz target). They agree with
 // tiktoken on every recorded file and string, and with the library
 // everywhere except where the library's generated split code departs from
-// its own expression (a run of whitespace that starts with a newline and
-// holds another, such as "\n\t\n": one piece for tiktoken and for us, two
-// for the library).
+// its own expression: a run of whitespace that starts with a newline and
+// holds another, such as "\n\t\n" (one piece for tiktoken and for us, two
+// for the library), and DEL (U+007F), which the library drops uncounted.
 //
 // A [Cache] maps sha256(content) and the encoding name to a count. It lives
 // in one file in a directory the caller chooses; a missing, unreadable or

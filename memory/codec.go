@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -387,6 +388,7 @@ func (w *dictWriter) addRaw(term []byte, list []byte) {
 }
 
 func (w *dictWriter) appendTo(b []byte) []byte {
+	b = slices.Grow(b, 4+len(w.strOff)+len(w.postOff)+len(w.strs)+len(w.posts))
 	b = binary.LittleEndian.AppendUint32(b, w.n)
 	b = append(b, w.strOff...)
 	b = append(b, w.postOff...)
@@ -396,6 +398,7 @@ func (w *dictWriter) appendTo(b []byte) []byte {
 
 // rawDict re-emits an existing dictionary section unchanged.
 func rawDict(d *dict, b []byte) []byte {
+	b = slices.Grow(b, 4+len(d.strOff)+len(d.postOff)+len(d.strs)+len(d.posts))
 	b = binary.LittleEndian.AppendUint32(b, uint32(d.n))
 	b = append(b, d.strOff...)
 	b = append(b, d.postOff...)

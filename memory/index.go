@@ -647,32 +647,37 @@ func contentHash(data []byte) [16]byte {
 // document IDs mapped through keep (dropping -1), followed by the fresh
 // postings, whose IDs are offset by nOld.
 func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []byte {
-	terms := make([]string, 0, len(fl.lists))
-	for t := range fl.lists {
-		terms = append(terms, t)
+	terms := sortedLists(fl.lists)
+	postBytes := 0
+	for _, t := range terms {
+		postBytes += len(t.l.buf) + 4
 	}
-	slices.Sort(terms)
-
-	w := newDictWriter(old.n+len(terms), len(old.strs)+len(terms)*8, len(old.posts)+len(fl.lists)*8)
+	w := newDictWriter(old.n+len(terms), len(old.strs)+len(terms)*8, len(old.posts)+postBytes)
 	var scratch listBuilder
 	same := sortedIdentity(keep) && len(keep) == nOldDocs
 	i, j := 0, 0
 	for i < old.n || j < len(terms) {
+		if j < len(terms) && nOld == 0 && (i >= old.n || string(old.termBytes(i)) > terms[j].t) {
+			// a term only fresh documents have, and their IDs need no offset
+			w.add(terms[j].t, terms[j].l.df, terms[j].l.buf)
+			j++
+			continue
+		}
 		var term []byte
 		fromOld, fromNew := false, false
 		switch {
 		case j >= len(terms):
 			term, fromOld = old.termBytes(i), true
 		case i >= old.n:
-			term, fromNew = []byte(terms[j]), true
+			term, fromNew = []byte(terms[j].t), true
 		default:
 			ob := old.termBytes(i)
-			c := bytes.Compare(ob, []byte(terms[j]))
+			c := strings.Compare(string(ob), terms[j].t)
 			switch {
 			case c < 0:
 				term, fromOld = ob, true
 			case c > 0:
-				term, fromNew = []byte(terms[j]), true
+				term, fromNew = []byte(terms[j].t), true
 			default:
 				term, fromOld, fromNew = ob, true, true
 			}
@@ -693,7 +698,7 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 			i++
 		}
 		if fromNew {
-			appendList(&scratch, fl.lists[terms[j]], uint32(nOld))
+			appendList(&scratch, terms[j].l, uint32(nOld))
 			j++
 		}
 		if scratch.df > 0 {
@@ -701,6 +706,34 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 		}
 	}
 	return w.appendTo(nil)
+}
+
+// termList is a term and its fresh posting list.
+type termList struct {
+	key uint64 // the term's first 8 bytes, big-endian, zero-padded
+	t   string
+	l   *listBuilder
+}
+
+// sortedLists returns the lists by term, sorted: by the first 8 bytes as
+// an integer, then by the whole term.
+func sortedLists(lists map[string]*listBuilder) []termList {
+	out := make([]termList, 0, len(lists))
+	for t, l := range lists {
+		var b [8]byte
+		copy(b[:], t)
+		out = append(out, termList{binary.BigEndian.Uint64(b[:]), t, l})
+	}
+	slices.SortFunc(out, func(a, b termList) int {
+		if a.key != b.key {
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.t, b.t)
+	})
+	return out
 }
 
 func sortedIdentity(keep []int) bool {

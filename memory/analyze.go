@@ -150,11 +150,18 @@ var wordByte = func() (t [256]bool) {
 func (a *analyzer) document(text []byte) docTerms {
 	var dt docTerms
 	if a.ids == nil {
-		a.ids = make(map[string]uint32, 1<<16)
-		if len(a.stems) == 0 {
-			a.stems = make(map[string]stemRef, 1<<16)
+		// A big job (a cold build) meets tens of thousands of words:
+		// size the tables for them; a refresh of a few files need not
+		// pay for clearing them.
+		n := 1 << 10
+		if a.big {
+			n = 1 << 16
 		}
-		a.slots = make([]wordSlot, 1<<15)
+		a.ids = make(map[string]uint32, n)
+		if len(a.stems) == 0 {
+			a.stems = make(map[string]stemRef, n)
+		}
+		a.slots = make([]wordSlot, n/2)
 	}
 	touched := a.touched[:0]
 	defining := false

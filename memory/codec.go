@@ -378,6 +378,44 @@ func (w *dictWriter) add(term string, df uint32, entries []byte) {
 	w.n++
 }
 
+// addRawRun adds terms i to k-1 of d with their posting lists as they
+// are. d's offsets must be well formed for that range (its lists are
+// otherwise added one by one, as addRaw would, checking each).
+func (w *dictWriter) addRawRun(d *dict, i, k int) {
+	if i >= k {
+		return
+	}
+	s0, s1 := d.off(d.strOff, i), d.off(d.strOff, k)
+	p0, p1 := d.off(d.postOff, i), d.off(d.postOff, k)
+	if s0 > s1 || s1 > len(d.strs) || p0 > p1 || p1 > len(d.posts) || !monotone(d.strOff, i, k) || !monotone(d.postOff, i, k) {
+		for ; i < k; i++ {
+			w.addRaw(d.termBytes(i), d.postings(i))
+		}
+		return
+	}
+	ds, dp := uint32(len(w.strs)-s0), uint32(len(w.posts)-p0)
+	for x := i + 1; x <= k; x++ {
+		w.strOff = binary.LittleEndian.AppendUint32(w.strOff, uint32(d.off(d.strOff, x))+ds)
+		w.postOff = binary.LittleEndian.AppendUint32(w.postOff, uint32(d.off(d.postOff, x))+dp)
+	}
+	w.strs = append(w.strs, d.strs[s0:s1]...)
+	w.posts = append(w.posts, d.posts[p0:p1]...)
+	w.n += uint32(k - i)
+}
+
+// monotone reports whether offsets i to k of tab never decrease.
+func monotone(tab []byte, i, k int) bool {
+	prev := binary.LittleEndian.Uint32(tab[4*i:])
+	for x := i + 1; x <= k; x++ {
+		v := binary.LittleEndian.Uint32(tab[4*x:])
+		if v < prev {
+			return false
+		}
+		prev = v
+	}
+	return true
+}
+
 // addRaw adds a posting list already in file encoding (df header included).
 func (w *dictWriter) addRaw(term []byte, list []byte) {
 	w.strs = append(w.strs, term...)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -570,10 +571,15 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	next := make(chan *work)
 	done := make(chan analysed, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
-	stems := newStemCache()
+	big := len(todo) >= 256
+	stems := newStemCache(0)
+	if big {
+		stems = newStemCache(1 << 17)
+	}
 	for range workers {
 		a := newAnalyzer()
 		a.shared = stems
+		a.big = big
 		fl.register(a)
 		wg.Add(1)
 		go func() {
@@ -683,8 +689,14 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 			}
 		}
 		if fromOld && !fromNew && same {
-			w.addRaw(term, old.postings(i))
-			i++
+			// copy the run of old terms up to the next fresh one at once
+			k := old.n
+			if j < len(terms) {
+				t := terms[j].t
+				k = i + sort.Search(old.n-i, func(x int) bool { return string(old.termBytes(i+x)) >= t })
+			}
+			w.addRawRun(old, i, k)
+			i = k
 			continue
 		}
 		scratch.buf, scratch.df, scratch.last = scratch.buf[:0], 0, 0

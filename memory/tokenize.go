@@ -37,6 +37,7 @@ func Tokenize(text string) []string {
 type analyzer struct {
 	stems  map[string]stemRef
 	shared *stemCache // normalise results shared with the other analysers of a Refresh
+	big    bool       // many documents to analyse: size the tables for them
 	parts  []string
 	buf    []byte
 
@@ -345,10 +346,11 @@ type stemCache struct {
 	}
 }
 
-func newStemCache() *stemCache {
+// newStemCache returns a cache for about n words.
+func newStemCache(n int) *stemCache {
 	c := new(stemCache)
 	for i := range c.shards {
-		c.shards[i].m = make(map[string]string, 1<<11)
+		c.shards[i].m = make(map[string]string, n/len(c.shards))
 	}
 	return c
 }

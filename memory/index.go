@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -700,7 +701,10 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 			continue
 		}
 		scratch.buf, scratch.df, scratch.last = scratch.buf[:0], 0, 0
-		if fromOld {
+		if fromOld && same && scanList(old.postings(i), nOldDocs, &scratch) {
+			// every entry kept with its ID: the list as it is
+			i++
+		} else if fromOld {
 			it := newIter(old.postings(i), nOldDocs)
 			for it.next() {
 				if nd := keep[it.doc]; nd >= 0 {
@@ -718,6 +722,57 @@ func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []
 		}
 	}
 	return w.appendTo(nil)
+}
+
+// scanList sets l to list (a posting list in file encoding) if it is well
+// formed: the df entries an iter would give, in canonical encoding, and
+// nothing after them, so that l holds what adding each entry would have
+// built. It reports whether it did.
+func scanList(list []byte, n int, l *listBuilder) bool {
+	df, k := binary.Uvarint(list)
+	if k <= 0 || k != uvarintLen(df) || df > uint64(len(list)) {
+		return false
+	}
+	body := list[k:]
+	b := body
+	var doc uint64
+	for e := uint64(0); e < df; e++ {
+		for j := range 3 {
+			v, m := binary.Uvarint(b)
+			if m <= 0 || m != uvarintLen(v) || v > math.MaxUint32 {
+				return false
+			}
+			b = b[m:]
+			if j == 0 {
+				if e == 0 {
+					doc = v
+				} else if v == 0 {
+					return false
+				} else {
+					doc += v
+				}
+				if doc >= uint64(n) {
+					return false
+				}
+			}
+		}
+	}
+	if len(b) != 0 {
+		return false
+	}
+	l.buf = append(l.buf[:0], body...)
+	l.df = uint32(df)
+	l.last = uint32(doc)
+	return true
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 // termList is a term and its fresh posting list.

@@ -39,6 +39,10 @@ type rankTable struct {
 	shift uint   // 64 - log2(len(slots))
 	buf   string // every token's bytes, one after the other
 	n     int    // tokens
+	// pairs holds the rank of every two-byte string (noRank if it is not
+	// a token), indexed by the bytes as a big-endian number: the first
+	// lookups of every byte-pair merge.
+	pairs []uint32
 }
 
 type rankSlot struct {
@@ -86,6 +90,10 @@ func buildRanks(c *codec.Codec) *rankTable {
 	t.slots = make([]rankSlot, 1<<bits)
 	t.shift = 64 - bits
 	mask := uint64(len(t.slots) - 1)
+	t.pairs = make([]uint32, 1<<16)
+	for i := range t.pairs {
+		t.pairs[i] = noRank
+	}
 insert:
 	for _, tk := range toks {
 		off, n := tk.meta&(1<<24-1), tk.meta>>24
@@ -96,6 +104,9 @@ insert:
 			if sl.meta == 0 {
 				*sl = rankSlot{key: k, meta: tk.meta, rank: tk.rank}
 				t.n++
+				if n == 2 {
+					t.pairs[uint16(s[0])<<8|uint16(s[1])] = tk.rank
+				}
 				continue insert
 			}
 			if sl.key == k && sl.meta>>24 == n && t.buf[sl.meta&(1<<24-1):][:n] == s {
@@ -219,7 +230,7 @@ func (e *encoding) count(text []byte) int {
 // up here is much cheaper than in the rank table.
 type hotCache [1 << hotBits]hotSlot
 
-const hotBits = 12
+const hotBits = 13
 
 type hotSlot struct {
 	k1, k2     uint64 // key8 of the piece's first eight bytes and of the rest
@@ -369,7 +380,7 @@ func bpeShort(piece string, ranks *rankTable) int {
 	}
 	rank := rankBuf[:n-1]
 	for i := range rank {
-		rank[i] = ranks.rank(piece[i : i+2])
+		rank[i] = ranks.pairs[uint16(piece[i])<<8|uint16(piece[i+1])]
 	}
 	for n > 1 {
 		best, bi := noRank, -1
@@ -412,7 +423,7 @@ func bpeLong(piece string, ranks *rankTable) int {
 	parts[n-1].next = -1
 	h := make(mergeHeap, 0, n)
 	for i := 0; i+1 < n; i++ {
-		if r := ranks.rank(piece[i : i+2]); r != noRank {
+		if r := ranks.pairs[uint16(piece[i])<<8|uint16(piece[i+1])]; r != noRank {
 			h = append(h, merge{rank: r, left: int32(i), end: int32(i + 2)})
 		}
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // An encoding is everything the fast counter needs for one encoding: the
-// rank of every token, the hand-written split (split.go) and a process-wide
-// cache of the counts of pieces that are not a single token.
+// rank of every token (built at first use), the hand-written split
+// (split.go), a process-wide cache of the counts of pieces that are not a
+// single token, and per-goroutine hot caches of the counts of short pieces.
 type encoding struct {
 	ranks  func() *rankTable
 	next   func(string, int) int

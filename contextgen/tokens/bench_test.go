@@ -81,3 +81,20 @@ func BenchmarkRankTable(b *testing.B) {
 		buildRanks(codec.NewO200kBase())
 	}
 }
+
+// BenchmarkCountGorootParallel counts the sample on every processor at once
+// (the caches are shared or per goroutine; the rank table is read-only).
+func BenchmarkCountGorootParallel(b *testing.B) {
+	files, total := benchCorpus()
+	if total == 0 {
+		b.Skip("no Go source tree")
+	}
+	c, _ := New(O200kBase)
+	c.Count([]byte("warm the vocabulary"))
+	b.SetBytes(int64(total / len(files)))
+	b.RunParallel(func(pb *testing.PB) {
+		for i := 0; pb.Next(); i++ {
+			c.Count(files[i%len(files)])
+		}
+	})
+}

@@ -49,6 +49,9 @@ static int tc_elem_index(xmlDocPtr doc, xmlNodePtr e) {
 
 static void tc_push(tc_acc *a, xmlErrorPtr e) {
 	if (a == NULL || e == NULL) return;
+	// Warnings ("Unsupported version '1.1'", "Invalid value for xml:space")
+	// do not make a document invalid: libxml2 goes on and builds the tree.
+	if (e->level == XML_ERR_WARNING) return;
 	if (a->n >= a->cap) { a->dropped++; return; }
 	tc_problem *p = &a->p[a->n++];
 	memset(p, 0, sizeof *p);

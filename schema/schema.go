@@ -3,9 +3,7 @@ package schema
 import (
 	"bytes"
 	_ "embed"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -128,6 +126,14 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1,
 			Msg: "document looks UTF-16 or UTF-32 encoded; templates must be UTF-8"}}}
 	}
+	// libxml2 takes a NUL byte for the end of the input when it is not
+	// inside an element, so a valid document followed by NUL and anything at
+	// all would pass. XML never allows the character: refuse it here.
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		l, c := lineCol(data, int64(i))
+		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c,
+			Msg: "NUL byte: the character U+0000 is not allowed in XML"}}}
+	}
 	sc := scan(data)
 	if sc.doctype >= 0 {
 		l, c := lineCol(data, sc.doctype)
@@ -191,46 +197,53 @@ type scanResult struct {
 	doctype int64
 }
 
-// scan walks data with encoding/xml's tokenizer. It stops at the first
-// error: the offsets up to there still pair with libxml2's elements, which
-// see the same sequence because DOCTYPEs (and so entities) are refused.
+// scan finds start tags and a DOCTYPE lexically. The start tags are only
+// used once libxml2 has found the document well-formed, and then every '<'
+// outside comments, CDATA sections and processing instructions (each ending
+// at its first terminator, as in libxml2) begins a tag: neither text nor
+// attribute values may hold one. So the offsets pair one to one with
+// libxml2's elements whatever the names, the XML version or the declared
+// encoding — unlike a second XML parser, which would stop wherever it is
+// stricter than libxml2.
+//
+// A DOCTYPE is a "<!DOCTYPE" before the first start tag: libxml2 reads a
+// document type declaration only in the prolog, after the XML declaration,
+// comments and processing instructions, which this scan skips the same way.
 func scan(data []byte) scanResult {
 	r := scanResult{doctype: -1}
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = true
-	// libxml2 reads the bytes as UTF-8 whatever the declaration says; so
-	// does this scan.
-	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	i := 0
 	for {
-		off := d.InputOffset()
-		tok, err := d.RawToken()
-		if err != nil {
-			if err != io.EOF {
-				// A DOCTYPE may still follow a prolog the Go tokenizer
-				// disliked; look for one textually before the first element.
-				if i := bytes.Index(data, []byte("<!DOCTYPE")); i >= 0 && (len(r.starts) == 0 || int64(i) < r.starts[0]) {
-					r.doctype = int64(i)
-				}
-			}
+		j := bytes.IndexByte(data[i:], '<')
+		if j < 0 {
 			return r
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			r.starts = append(r.starts, skipToLT(data, off))
-		case xml.Directive:
-			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) || bytes.HasPrefix(bytes.TrimSpace(t), []byte("ENTITY")) {
-				r.doctype = skipToLT(data, off)
-				return r
-			}
+		i += j
+		rest := data[i:]
+		var end []byte
+		switch {
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			end = []byte("-->")
+		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+			end = []byte("]]>")
+		case bytes.HasPrefix(rest, []byte("<?")):
+			end = []byte("?>")
+		case bytes.HasPrefix(rest, []byte("<!DOCTYPE")) && len(r.starts) == 0:
+			r.doctype = int64(i)
+			return r
+		case bytes.HasPrefix(rest, []byte("</")), bytes.HasPrefix(rest, []byte("<!")):
+		default:
+			r.starts = append(r.starts, int64(i))
 		}
+		if end == nil {
+			i++
+			continue
+		}
+		k := bytes.Index(rest[2:], end)
+		if k < 0 {
+			return r
+		}
+		i += 2 + k + len(end)
 	}
-}
-
-func skipToLT(data []byte, off int64) int64 {
-	for off < int64(len(data)) && data[off] != '<' {
-		off++
-	}
-	return off
 }
 
 // attrOffset returns the offset of attribute name in the start tag whose

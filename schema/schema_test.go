@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -36,52 +37,46 @@ func problems(t *testing.T, s *schema.Schema, doc string) []string {
 	return out
 }
 
-// positionCases are invalid templates and the exact position and the start
-// of the message of their first problem ("line:col: message prefix").
-// Columns count runes from 1. FuzzValidate is seeded with them.
-var positionCases = []struct {
-	name, doc, want string
-}{
-	{"unknown element", "<task name=\"a\">\n  <description>x</description>\n  <oops/>\n</task>", "3:3: Element 'oops': This element is not expected"},
-	{"bad enum attribute", "<task name=\"a\">\n  <description>x</description>\n  <file_paths source=\"bogus\"><path>p</path></file_paths>\n</task>", "3:15: Element 'file_paths', attribute 'source'"},
-	{"missing description", "<task name=\"a\">\n  <file_paths><path>p</path></file_paths>\n</task>", "2:3: Element 'file_paths': This element is not expected. Expected is ( description )"},
-	{"wrong order", "<task>\n <description>x</description>\n <inputs><input name=\"a\"/></inputs>\n <instructions>i</instructions>\n</task>", "4:2: Element 'instructions': This element is not expected"},
-	{"bad integer", "<task><description>x</description>\n<file_paths source=\"description\" limit=\"ten\"><description>d</description></file_paths></task>", "2:34: Element 'file_paths', attribute 'limit'"},
-	{"tag mismatch", "<task name=\"a\">\n  <description>x</descriptio>\n</task>", "2:30: Opening and ending tag mismatch"},
-	{"unclosed root", "<task name=\"a\">\n  <description>x</description>\n", "3:1: Premature end of data in tag task line 1"},
-	{"empty", "", "1:1: document is empty"},
-	{"whitespace only", "  \n\t\n", "1:1: document is empty"},
-	{"garbage after a UTF-16 mark", "\xff\xfe\x00garbage", "1:1: document looks UTF-16"},
-	{"multibyte before error", "<task>\n  <description>日本語 x</description><file_paths source=\"bad\"><path>x</path></file_paths></task>", "2:47: Element 'file_paths', attribute 'source'"},
-	{"bom then error", "\xef\xbb\xbf<task><oops/></task>", "1:7: Element 'oops'"},
-	{"bad name", "<task name=\"1bad\"><description>x</description></task>", "1:7: Element 'task', attribute 'name'"},
-	{"wrong root", "<config/>", "1:1: Element 'config': No matching global declaration available for the validation root"},
-	{"empty task, description missing", "<task name=\"a\">\n</task>", "1:1: Element 'task': Missing child element(s). Expected is ( description )"},
-	{"required attribute missing", "<task><description>x</description><inputs>\n  <input/></inputs></task>", "2:3: Element 'input': The attribute 'name' is required but missing"},
-	{"attribute name inside another value", "<task subtype=\" name=x\" name=\"1bad\"><description>x</description></task>", "1:25: Element 'task', attribute 'name'"},
-	{"namespaced attribute", "<task xmlns:x=\"urn:x\" x:foo=\"1\"><description>x</description></task>", "1:23: Element 'task', attribute '{urn:x}foo'"},
-	{"attribute on a later line", "<task\n   foo=\"1\"><description>x</description></task>", "2:4: Element 'task', attribute 'foo'"},
-	{"garbage without markup", "\x80\x81garbage<task/>", "1:1: Start tag expected"},
-	{"latin-1 byte", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<task><description>caf\xe9</description></task>", "2:23: invalid UTF-8; templates must be UTF-8"},
-	{"utf-16", "\xff\xfe<\x00t\x00/\x00>\x00", "1:1: document looks UTF-16 or UTF-32 encoded"},
-	{"undefined entity", "<task><description>&nbsp;</description></task>", "1:26: Entity 'nbsp' not defined"},
-	{"NUL character", "<task><description>x\x00</description></task>", "1:21: Char 0x0 out of allowed range"},
-	{"text in element-only content", "<task>\nhello<description>x</description></task>", "1:1: Element 'task': Character content other than whitespace"},
-	{"empty path", "<task><description>x</description>\n<file_paths><path/></file_paths></task>", "2:13: Element 'path': [facet 'minLength']"},
-	{"doctype after comments", "<!-- hi -->\n<?pi x?>\n<!DOCTYPE task>\n<task><description>x</description></task>", "3:1: DOCTYPE is not allowed"},
-}
+var update = flag.Bool("update", false, "rewrite testdata/*/invalid/*.want from the current output")
 
-func TestPositions(t *testing.T) {
-	for _, c := range positionCases {
-		t.Run(c.name, func(t *testing.T) {
-			got := problems(t, schema.Template(), c.doc)
-			if len(got) == 0 {
-				t.Fatalf("valid, want %q", c.want)
-			}
-			if !strings.HasPrefix(got[0], c.want) {
-				t.Fatalf("first problem %q, want prefix %q (all: %q)", got[0], c.want, got)
-			}
-		})
+// schemas maps a testdata directory to its schema.
+var schemas = map[string]*schema.Schema{"template": schema.Template(), "config": schema.Config()}
+
+// TestInvalidDocuments validates every testdata/{template,config}/invalid/
+// NAME.xml and compares all its problems, in order, with NAME.want
+// ("line:col: message" a line). Columns count runes from 1. go test -update
+// rewrites the .want files; check the positions by hand before committing.
+func TestInvalidDocuments(t *testing.T) {
+	n := 0
+	for dir, s := range schemas {
+		files, _ := filepath.Glob(filepath.Join("testdata", dir, "invalid", "*.xml"))
+		for _, f := range files {
+			n++
+			t.Run(dir+"/"+strings.TrimSuffix(filepath.Base(f), ".xml"), func(t *testing.T) {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := strings.Join(problems(t, s, string(data)), "\n") + "\n"
+				wantFile := strings.TrimSuffix(f, ".xml") + ".want"
+				if *update {
+					if err := os.WriteFile(wantFile, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(wantFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != string(want) {
+					t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+				}
+			})
+		}
+	}
+	if n < 40 {
+		t.Fatalf("found only %d invalid documents under testdata", n)
 	}
 }
 
@@ -91,31 +86,59 @@ func TestBigLineNumbers(t *testing.T) {
 	if len(got) == 0 || !strings.HasPrefix(got[0], "70002:1: Element 'oops'") {
 		t.Fatalf("got %q, want the problem on line 70002", got)
 	}
+	// A well-formedness error: libxml2's own position, past line 65535.
+	doc = "<task>\n<description>x</description>" + strings.Repeat("\n", 70000) + "  </oops></task>"
+	got = problems(t, schema.Template(), doc)
+	if len(got) == 0 || !strings.HasPrefix(got[0], "70002:10: Opening and ending tag mismatch: task line 1 and oops") {
+		t.Fatalf("got %q, want the tag mismatch on line 70002", got)
+	}
+	// A multi-byte line before the problem, past line 65535, in config.xml.
+	doc = "<config>" + strings.Repeat("\n", 70000) + "<project><marker>日本語</marker></project><audit>ja</audit></config>"
+	got = problems(t, schema.Config(), doc)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "70001:40: Element 'audit'") {
+		t.Fatalf("got %q, want one problem at 70001:40", got)
+	}
 }
 
-func TestSeveralProblemsAndCap(t *testing.T) {
-	two := "<task name=\"a\" type=\"weird\">\n<description>x</description>\n<file_paths source=\"no\"><path>p</path></file_paths>\n</task>"
-	got := problems(t, schema.Template(), two)
-	if len(got) != 2 || !strings.HasPrefix(got[0], "1:16: ") || !strings.HasPrefix(got[1], "3:13: ") {
-		t.Fatalf("got %q, want two problems at 1:16 and 3:13", got)
+// TestProblemCap: 150 problems give the first 100, in document order, and
+// a note with the exact count of the rest.
+func TestProblemCap(t *testing.T) {
+	for _, c := range []struct {
+		s        *schema.Schema
+		open     string
+		item     string
+		close    string
+		col      int
+		wantNote string
+	}{
+		{schema.Template(), "<tasks>\n", "<task type=\"bad\"><description>x</description></task>\n", "</tasks>\n", 7, "50 more problems not shown"},
+		{schema.Config(), "<config><policy>\n", "<exclude></exclude>\n", "</policy></config>", 1, "50 more problems not shown"},
+	} {
+		got := problems(t, c.s, c.open+strings.Repeat(c.item, 150)+c.close)
+		if len(got) != 101 {
+			t.Fatalf("%s: %d problems, want 100 and a note", c.s.Name(), len(got))
+		}
+		for i, p := range got[:100] {
+			if want := fmt.Sprintf("%d:%d: ", i+2, c.col); !strings.HasPrefix(p, want) {
+				t.Fatalf("%s: problem %d is %q, want it at %s", c.s.Name(), i, p, want)
+			}
+		}
+		if want := "101:" + fmt.Sprint(c.col) + ": " + c.wantNote; got[100] != want {
+			t.Fatalf("%s: note %q, want %q", c.s.Name(), got[100], want)
+		}
 	}
-	var b strings.Builder
-	b.WriteString("<tasks>\n")
-	for range 150 {
-		b.WriteString("<task type=\"bad\"><description>x</description></task>\n")
-	}
-	b.WriteString("</tasks>\n")
-	got = problems(t, schema.Template(), b.String())
-	if len(got) != 101 || !strings.Contains(got[100], "more problems not shown") {
-		t.Fatalf("got %d problems, last %q; want 100 and a note", len(got), got[len(got)-1])
+	// 100 problems exactly: no note.
+	got := problems(t, schema.Template(), "<tasks>"+strings.Repeat("<task type=\"bad\"><description>x</description></task>", 100)+"</tasks>")
+	if len(got) != 100 || strings.Contains(got[99], "not shown") {
+		t.Fatalf("100 problems gave %d, last %q", len(got), got[len(got)-1])
 	}
 }
 
 func TestValidDocuments(t *testing.T) {
 	files, _ := filepath.Glob("../examples/demo/.taskctl/tasks/*.xml")
-	files2, _ := filepath.Glob("testdata/valid/*.xml")
+	files2, _ := filepath.Glob("testdata/template/valid/*.xml")
 	files = append(files, files2...)
-	if len(files) < 3 {
+	if len(files) < 8 {
 		t.Fatalf("found only %d example templates", len(files))
 	}
 	for _, f := range files {
@@ -124,6 +147,19 @@ func TestValidDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := schema.Template().Validate(f, data); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	cfgs, _ := filepath.Glob("testdata/config/valid/*.xml")
+	if len(cfgs) == 0 {
+		t.Fatal("no valid config under testdata")
+	}
+	for _, f := range cfgs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Config().Validate(f, data); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -161,33 +197,46 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-// listener accepts connections on 127.0.0.1 and counts them.
-func listener(t *testing.T) (addr string, count func() int) {
+// listener listens on 127.0.0.1. accepted, called after the validations,
+// accepts with a short deadline and returns how many connections were
+// waiting: the kernel completes a TCP handshake without Accept, so any
+// connect made during a validation (which has returned) is already queued.
+func listener(t *testing.T) (addr string, accepted func() int) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	n := 0
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			n++
-			mu.Unlock()
-			c.Close()
-		}
-	}()
 	t.Cleanup(func() { ln.Close() })
 	return ln.Addr().String(), func() int {
-		time.Sleep(50 * time.Millisecond)
-		mu.Lock()
-		defer mu.Unlock()
-		return n
+		n := 0
+		for {
+			ln.(*net.TCPListener).SetDeadline(time.Now().Add(200 * time.Millisecond))
+			c, err := ln.Accept()
+			if err != nil {
+				var ne net.Error
+				if !errors.As(err, &ne) || !ne.Timeout() {
+					t.Fatalf("accept: %v", err)
+				}
+				return n
+			}
+			n++
+			c.Close()
+		}
+	}
+}
+
+// TestListenerCounts shows the listener sees a connection, so that its zero
+// in the tests below means something.
+func TestListenerCounts(t *testing.T) {
+	addr, accepted := listener(t)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if n := accepted(); n != 1 {
+		t.Fatalf("accepted %d, want 1", n)
 	}
 }
 
@@ -213,7 +262,11 @@ func TestNoExternalAccess(t *testing.T) {
 			t.Errorf("%s: a message holds /etc/passwd: %s", name, msg)
 		}
 		if strings.HasPrefix(name, "xxe") || strings.HasPrefix(name, "external") || strings.HasPrefix(name, "parameter") {
-			if !strings.Contains(msg, "DOCTYPE is not allowed") {
+			line := "1"
+			if name == "xxe file" {
+				line = "2"
+			}
+			if !strings.HasPrefix(msg, "t.xml:"+line+":1: DOCTYPE is not allowed") {
 				t.Errorf("%s: %v, want the DOCTYPE refused", name, err)
 			}
 		}
@@ -308,7 +361,7 @@ func TestLongAttributeNoCrash(t *testing.T) {
 		if !strings.HasPrefix(p.Msg, "Element 'task', attribute 'name'") || p.Line != 1 || p.Col != 7 {
 			t.Fatalf("n=%d: %d:%d: %.300s, want 1:7 about the name", n, p.Line, p.Col, p.Msg)
 		}
-		if len(p.Msg) > 600 {
+		if len(p.Msg) > 500 || len(err.Error()) > 520 {
 			t.Fatalf("n=%d: message of %d bytes, want it bounded", n, len(p.Msg))
 		}
 	}
@@ -323,6 +376,29 @@ func TestLongAttributeNoCrash(t *testing.T) {
 		t.Fatalf("over MaxInput: %q", got)
 	}
 	check(2000000, schema.ValidateWithLimit(schema.Template(), "t.xml", big, 4<<20))
+}
+
+// TestSizeLimit: a valid document of exactly MaxInput bytes passes; one
+// byte more is refused before libxml2.
+func TestSizeLimit(t *testing.T) {
+	head, tail := "<task><description>", "</description></task>"
+	doc := []byte(head + strings.Repeat("x", schema.MaxInput-len(head)-len(tail)) + tail)
+	if len(doc) != schema.MaxInput {
+		t.Fatalf("built %d bytes", len(doc))
+	}
+	if err := schema.Template().Validate("t.xml", doc); err == nil || !strings.Contains(err.Error(), "[facet 'maxLength']") {
+		// 1 MiB of description is over the 64 KiB maxLength: libxml2 saw it.
+		t.Fatalf("MaxInput bytes: %v, want libxml2's maxLength problem", err)
+	}
+	cfg := []byte("<config>" + strings.Repeat(" ", schema.MaxInput-len("<config></config>")) + "</config>")
+	if err := schema.Config().Validate("c.xml", cfg); err != nil {
+		t.Fatalf("valid config of MaxInput bytes: %v", err)
+	}
+	cfg = append(cfg, '\n')
+	got := problems(t, schema.Config(), string(cfg))
+	if want := fmt.Sprintf("1:1: document is %d bytes; the limit is %d", schema.MaxInput+1, schema.MaxInput); len(got) != 1 || got[0] != want {
+		t.Fatalf("MaxInput+1 bytes: %q, want %q", got, want)
+	}
 }
 
 // TestExternalEntityLoader proves the process-wide loader is in place: even
@@ -342,6 +418,7 @@ func TestExternalEntityLoader(t *testing.T) {
 func TestConcurrentValidation(t *testing.T) {
 	good := []byte("<task name=\"a\"><description>x</description><file_paths><path>p</path></file_paths></task>")
 	bad := []byte("<task name=\"a\">\n<oops/></task>")
+	cfg := []byte("<config>\n <audit>maybe</audit></config>")
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := range 32 {
@@ -355,8 +432,13 @@ func TestConcurrentValidation(t *testing.T) {
 				} else {
 					err := schema.Template().Validate("b.xml", bad)
 					var ve *schema.ValidationError
-					if !errors.As(err, &ve) || ve.Problems[0].Line != 2 || ve.Problems[0].Col != 1 {
+					if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Line != 2 || ve.Problems[0].Col != 1 {
 						errs <- fmt.Errorf("bad doc: %v", err)
+						return
+					}
+					err = schema.Config().Validate("c.xml", cfg)
+					if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Line != 2 || ve.Problems[0].Col != 2 {
+						errs <- fmt.Errorf("bad config: %v", err)
 						return
 					}
 				}
@@ -381,6 +463,12 @@ func TestNothingOnStderr(t *testing.T) {
 			"\x00\x01\x02",
 			"<task><description>x</description><oops/></task>",
 			"<?xml version=\"1.1\"?><x:task><description>\xc3</description></x:task>",
+			"<task name=\"" + strings.Repeat("z", 2000000) + "\"><description>x</description></task>",
+			"<?xml version=\"1.1\"?><task xml:space=\"bogus\"><description>x</description></task>",
+			"<?xml version=\"1.0\" encoding=\"bogus\"?><task/>",
+			"<task xmlns:xi=\"http://www.w3.org/2001/XInclude\"><xi:include href=\"file:///etc/passwd\"/></task>",
+			"<!DOCTYPE task SYSTEM \"http://127.0.0.1:9/x.dtd\"><task/>",
+			"<!DOCTYPE task [<!ENTITY % p SYSTEM \"http://127.0.0.1:9/p\"> %p;]><task/>",
 			"<tasks>" + strings.Repeat("<task type=\"bad\"><description>x</description></task>", 500) + "</tasks>",
 			strings.Repeat("<a>", 1000),
 			billionLaughs,
@@ -389,8 +477,11 @@ func TestNothingOnStderr(t *testing.T) {
 			schema.Template().Validate("c.xml", []byte(doc))
 			schema.Config().Validate("c.xml", []byte(doc))
 			schema.ValidateInC(schema.Template(), []byte(doc)) // DTDs reach libxml2
+			schema.ValidateWithLimit(schema.Template(), "c.xml", []byte(doc), 4<<20)
 		}
 		schema.LoaderRefuses("file:///etc/passwd")
+		schema.CompileError("bad.xsd", []byte("<xs:schema"))
+		schema.CompileError("bad.xsd", []byte("<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><xs:include schemaLocation=\"/etc/passwd\"/></xs:schema>"))
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNothingOnStderr$")
@@ -406,14 +497,16 @@ func TestNothingOnStderr(t *testing.T) {
 }
 
 func FuzzValidate(f *testing.F) {
-	for _, c := range positionCases {
-		f.Add([]byte(c.doc))
+	files, _ := filepath.Glob("testdata/*/*/*.xml")
+	if len(files) < 40 {
+		f.Fatalf("found only %d seeds under testdata", len(files))
 	}
-	files, _ := filepath.Glob("testdata/valid/*.xml")
 	for _, file := range files {
-		if data, err := os.ReadFile(file); err == nil {
-			f.Add(data)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(data)
 	}
 	f.Add([]byte("<!DOCTYPE x><task/>"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -192,8 +192,15 @@ type rawProblem struct {
 
 func newAcc() (*C.tc_acc, func()) {
 	a := (*C.tc_acc)(C.calloc(1, C.size_t(unsafe.Sizeof(C.tc_acc{}))))
+	if a == nil {
+		panic("schema: out of C memory")
+	}
 	a.cap = maxProblems
 	a.p = (*C.tc_problem)(C.calloc(maxProblems, C.size_t(unsafe.Sizeof(C.tc_problem{}))))
+	if a.p == nil {
+		C.free(unsafe.Pointer(a))
+		panic("schema: out of C memory")
+	}
 	return a, func() {
 		C.free(unsafe.Pointer(a.p))
 		C.free(unsafe.Pointer(a))

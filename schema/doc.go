@@ -16,7 +16,10 @@
 //     its parser stopped).
 //   - Documents are UTF-8: the bytes are read as UTF-8 whatever the XML
 //     declaration says, a UTF-16/32 document is refused, and an invalid
-//     byte is a positioned problem.
+//     byte is a positioned problem. A NUL byte is refused wherever it is
+//     (libxml2 would stop reading at one outside an element).
+//   - libxml2's warnings (an XML 1.1 declaration, a bad xml:space value) are
+//     not problems: a document is valid when libxml2 reports no error.
 //   - No network access, no external entity, DTD or schema is ever loaded: a
 //     document with a DOCTYPE is refused before libxml2 parses it, parsing
 //     uses XML_PARSE_NONET and never XML_PARSE_NOENT/DTDLOAD/HUGE, and a

@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/taskctl/taskctl/schema"
 )
@@ -31,6 +34,9 @@ func problems(t *testing.T, s *schema.Schema, doc string) []string {
 	for _, p := range ve.Problems {
 		if p.File != "t.xml" || p.Line < 1 || p.Col < 1 || p.Msg == "" {
 			t.Errorf("bad problem %+v", p)
+		}
+		if msg := pointsAt([]byte(doc), p); msg != "" {
+			t.Errorf("%s: %s", p, msg)
 		}
 		out = append(out, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Msg))
 	}
@@ -522,8 +528,11 @@ func FuzzValidate(f *testing.F) {
 			t.Fatal("invalid with no problem")
 		}
 		for _, p := range ve.Problems {
-			if p.Line < 1 || p.Col < 1 || p.Msg == "" || len(p.Msg) > 600 || strings.ContainsAny(p.Msg, "\n\r") {
+			if p.Line < 1 || p.Col < 1 || p.Msg == "" || len(p.Msg) > 500 || strings.ContainsAny(p.Msg, "\n\r") {
 				t.Fatalf("bad problem %+v", p)
+			}
+			if msg := pointsAt(data, p); msg != "" {
+				t.Fatalf("%s: %s", p, msg)
 			}
 		}
 		if len(ve.Problems) > 101 {
@@ -568,4 +577,49 @@ func BenchmarkValidateOneLongLine(b *testing.B) {
 			b.Fatal("valid")
 		}
 	}
+}
+
+// elementMsg matches a validity message about an element, and about one of
+// its attributes.
+var elementMsg = regexp.MustCompile(`^Element '(?:\{[^}]*\})?([^']+)'(?:, attribute '(?:\{[^}]*\})?([^']+)')?`)
+
+// pointsAt checks that a validity problem is where the package promises: at
+// the '<' of the element it names, or at the attribute it names in that
+// start tag. It returns what is wrong, or "".
+func pointsAt(data []byte, p schema.Problem) string {
+	m := elementMsg.FindStringSubmatch(p.Msg)
+	if m == nil {
+		return ""
+	}
+	// Find the byte offset of line:col (columns count runes; a leading BOM
+	// is not counted).
+	lines := bytes.SplitAfter(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\n"))
+	if p.Line > len(lines) {
+		return "line past the end"
+	}
+	rest := lines[p.Line-1]
+	for range p.Col - 1 {
+		if len(rest) == 0 {
+			return "column past the end of the line"
+		}
+		_, n := utf8.DecodeRune(rest)
+		rest = rest[n:]
+	}
+	name := []byte(m[1])
+	if m[2] != "" && !bytes.HasPrefix(rest, []byte("<")) {
+		name = []byte(m[2]) // at the attribute
+	} else if !bytes.HasPrefix(rest, []byte("<")) {
+		return fmt.Sprintf("not at a '<' but at %.20q", rest)
+	} else {
+		rest = rest[1:]
+	}
+	if i := bytes.IndexAny(rest, " \t\r\n=/>"); i >= 0 {
+		rest = rest[:i]
+	}
+	// The message names the local part; the document may have a prefix.
+	_, local, _ := bytes.Cut(rest, []byte(":"))
+	if !bytes.Equal(rest, name) && !bytes.Equal(local, name) {
+		return fmt.Sprintf("at %q, want %q", rest, name)
+	}
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -74,6 +75,13 @@ type File struct {
 	Redacted  int      `json:"redacted,omitempty"`
 
 	order int // position in merge order, for stable budgeting
+
+	// xmlContent is Content as the XML style writes it (characters XML
+	// cannot carry replaced), xmlReplaced how many were replaced, and
+	// xmlOf the Content they were made from: Render uses them while
+	// Content is still that string.
+	xmlOf, xmlContent string
+	xmlReplaced       int
 }
 
 // Document is the assembled context of one task.
@@ -635,8 +643,15 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 
 	text, truncated := cut(text, c.read, a.opt.MaxFileBytes)
 	f.Truncated = truncated
-	f.Content = string(text)
+	// text is this file's own buffer (read for this call, or made from it
+	// by decoding, redaction or cutting) and nothing writes to it after
+	// this point, so the string can share its bytes instead of copying
+	// them.
+	f.Content = unsafe.String(unsafe.SliceData(text), len(text))
 	f.Lines = countLines(text)
+	// The XML check runs here, on all cores, rather than in Render.
+	f.xmlOf = f.Content
+	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
 	if a.opt.Counter != nil {
 		var n int
 		if a.opt.Cache != nil {
@@ -670,12 +685,7 @@ func countLines(b []byte) int {
 	if len(b) == 0 {
 		return 0
 	}
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
+	n := bytes.Count(b, []byte{'\n'})
 	if b[len(b)-1] != '\n' {
 		n++
 	}

@@ -68,17 +68,34 @@ func (d *Document) renderXML(w *bufio.Writer) {
 			xmlAttr(w, f.Encoding)
 			w.WriteString(`"`)
 		}
-		content, replaced := xmlSafe(f.Content)
+		content, replaced := f.xmlContent, f.xmlReplaced
+		if f.xmlOf != f.Content {
+			content, replaced = xmlSafe(f.Content)
+		}
 		if replaced > 0 {
 			fmt.Fprintf(w, ` replaced="%d"`, replaced)
 		}
 		w.WriteString("><![CDATA[")
-		// "]]>" cannot appear inside CDATA: end the section after "]]" and
-		// start a new one before ">".
-		w.WriteString(strings.ReplaceAll(content, "]]>", "]]]]><![CDATA[>"))
+		writeCDATA(w, content)
 		w.WriteString("]]></file>\n")
 	}
 	w.WriteString("</context>\n")
+}
+
+// writeCDATA writes s as CDATA content: "]]>" cannot appear inside a CDATA
+// section, so the section ends after each "]]" of one and a new one starts
+// before its ">".
+func writeCDATA(w *bufio.Writer, s string) {
+	for {
+		i := strings.Index(s, "]]>")
+		if i < 0 {
+			w.WriteString(s)
+			return
+		}
+		w.WriteString(s[:i+2])
+		w.WriteString("]]><![CDATA[")
+		s = s[i+2:]
+	}
 }
 
 // xmlAttr writes s escaped for a double-quoted attribute.
@@ -112,15 +129,7 @@ func xmlSafe(s string) (string, int) {
 	// Fast path: ASCII without C0 controls (other than tab, newline and
 	// carriage return), or valid UTF-8 that cannot hold U+FFFE/U+FFFF (their
 	// encodings start with 0xEF).
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xEF {
-			clean = false
-			break
-		}
-	}
-	if clean && utf8.ValidString(s) {
+	if xmlClean(s) && utf8.ValidString(s) {
 		return s, 0
 	}
 	bad := 0
@@ -146,6 +155,44 @@ func xmlSafe(s string) (string, int) {
 		i += size
 	}
 	return b.String(), bad
+}
+
+// xmlClean reports whether s has no byte below 0x20 other than tab, newline
+// and carriage return, and no 0xEF. It looks at eight bytes at a time and at
+// single bytes only in words that hold a candidate.
+func xmlClean(s string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// A byte's high bit is set in (w-0x20…)&^w if it is below 0x20
+		// (for bytes below 0x80), and in (x-0x01…)&^x, x = w^0xEF…, if it
+		// is 0xEF; borrows can only add false candidates, which the byte
+		// loop then clears.
+		x := w ^ 0xEF*ones
+		if ((w-0x20*ones)&^w|(x-ones)&^x)&highs == 0 {
+			continue
+		}
+		if !xmlCleanBytes(s[i : i+8]) {
+			return false
+		}
+	}
+	return xmlCleanBytes(s[i:])
+}
+
+func xmlCleanBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xEF {
+			return false
+		}
+	}
+	return true
 }
 
 func xmlChar(r rune, size int) bool {

@@ -72,3 +72,36 @@ func TestRenderPlainAndBinary(t *testing.T) {
 		t.Fatal("unknown style accepted")
 	}
 }
+
+func TestRenderXMLReplacesWhatXMLCannotCarry(t *testing.T) {
+	for _, tc := range []struct {
+		content, want string
+		replaced      int
+	}{
+		{"plain text, long enough for whole words\n", "plain text, long enough for whole words\n", 0},
+		// A parser reads a carriage return back as a newline (XML 1.0 §2.11).
+		{"tab\tnewline\ncr\r and U+FFFD \uFFFD are fine", "tab\tnewline\ncr\n and U+FFFD \uFFFD are fine", 0},
+		{"a NUL \x00 and an ESC \x1b in a longer line", "a NUL \uFFFD and an ESC \uFFFD in a longer line", 2},
+		{"0123456\x01", "0123456\uFFFD", 1},
+		{"U+FFFE \uFFFE, U+FFFF \uFFFF, U+FEFF \uFEFF", "U+FFFE \uFFFD, U+FFFF \uFFFD, U+FEFF \uFEFF", 2},
+		{"bad UTF-8 \xff\xfe here", "bad UTF-8 \uFFFD\uFFFD here", 2},
+		{"]]>x]]]>y]]", "]]>x]]]>y]]", 0},
+	} {
+		var b bytes.Buffer
+		if err := doc(&contextgen.File{Path: "/p/a", Source: "literal", Content: tc.content}).Render(&b, contextgen.StyleXML); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Files []struct {
+				Replaced int    `xml:"replaced,attr"`
+				Content  string `xml:",chardata"`
+			} `xml:"file"`
+		}
+		if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
+			t.Fatalf("%q: %v\n%s", tc.content, err, b.String())
+		}
+		if len(got.Files) != 1 || got.Files[0].Content != tc.want || got.Files[0].Replaced != tc.replaced {
+			t.Errorf("Render(%q) read back %+v, want %q replaced=%d", tc.content, got.Files, tc.want, tc.replaced)
+		}
+	}
+}

@@ -451,3 +451,34 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A step of a sequential task that accumulates (the default) gets the
+// results of the steps before it in its prompt, so inheriting nothing is not
+// an empty context there; the first step, a step of a task that does not
+// accumulate, and a top-level task have nothing else and are warned about.
+func TestEmptyContextInWorkflow(t *testing.T) {
+	none := `<context_management><inherit_context>none</inherit_context></context_management>`
+	step := func(name string) string {
+		return `<task name="` + name + `"><description>d</description>` + none + `</task>`
+	}
+	f, err := template.Parse("t.xml", []byte(`<tasks>
+<task name="acc" type="sequential"><description>d</description><steps>`+step("first")+step("second")+
+		`<task name="inner" type="sequential"><description>d</description><steps>`+step("inner_first")+`</steps></task>`+
+		`</steps></task>
+<task name="noacc" type="sequential"><description>d</description><context_management><accumulate_data>false</accumulate_data></context_management><steps>`+
+		`<task name="x"><description>d</description><file_paths><path>p</path></file_paths></task>`+step("after_x")+`</steps></task>
+`+step("top")+`
+</tasks>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range f.Warnings {
+		if w.Code == "EMPTY_CONTEXT" {
+			got = append(got, strings.Split(w.Msg, `"`)[1])
+		}
+	}
+	if want := "first,after_x,top"; strings.Join(got, ",") != want {
+		t.Errorf("EMPTY_CONTEXT for %v, want %s", got, want)
+	}
+}

@@ -31,7 +31,9 @@
 //
 // What is allowed but probably wrong is a warning, in File.Warnings, with a
 // stable Code: EMPTY_CONTEXT (an atomic task that inherits nothing,
-// accumulates nothing, has fresh context disabled and no file_paths) and
+// accumulates nothing, has fresh context disabled and no file_paths; a step
+// whose enclosing sequential task accumulates and that comes after another
+// step sees those steps' results, so it is not warned about) and
 // CONTEXT_UNUSED_SETTING (accumulation_format with accumulate_data false).
 //
 // Guarantees:

@@ -225,7 +225,7 @@ func (d *decoder) checkTask(t *Task) {
 	if t.Context.Format != nil && !c.Accumulate && t.Context.Accumulate != nil {
 		d.warnf(t.Context.FormatPos, "CONTEXT_UNUSED_SETTING", "accumulation_format is set but accumulate_data is false")
 	}
-	if c.Inherit == "none" && !c.Accumulate && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
+	if c.Inherit == "none" && !c.Accumulate && !seesEarlierResults(t) && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
 		d.warnf(cp, "EMPTY_CONTEXT", "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
 	}
 	if t.Output != nil {
@@ -307,4 +307,20 @@ type InputError struct {
 func (e *InputError) Error() string {
 	return fmt.Sprintf("missing required input %q of task %q (declared at %s:%d:%d): set it with --var %s=VALUE",
 		e.Input, e.Task, e.File, e.Pos.Line, e.Pos.Col, e.Input)
+}
+
+// seesEarlierResults reports whether t's prompt holds the results of steps
+// that finished before it (a previous_outputs section): its enclosing
+// sequential task accumulates, and t or a sequential task around it has an
+// earlier sibling. This is how the workflow engine hands history down.
+func seesEarlierResults(t *Task) bool {
+	if t.parent == nil || !t.parent.EffectiveContext().Accumulate {
+		return false
+	}
+	for x := t; x.parent != nil; x = x.parent {
+		if len(x.parent.Steps) > 0 && x.parent.Steps[0] != x {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -379,6 +380,11 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		res.Accumulate = format
 	} else {
 		hist = nil
+	}
+	if len(hist) > 0 {
+		// The prompt holds earlier results: an empty context document is
+		// not an empty context.
+		res.Warnings = slices.DeleteFunc(res.Warnings, func(w Warning) bool { return w.Code == CodeEmptyContext })
 	}
 	if inherit == InheritNone && !acc && eff.Fresh != "enabled" && len(bound.Sources) == 0 && !hasCode(res.Warnings, CodeEmptyContext) {
 		res.Warnings = append(res.Warnings, Warning{Code: CodeEmptyContext,

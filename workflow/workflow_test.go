@@ -772,3 +772,38 @@ func TestRecordPermissions(t *testing.T) {
 		}
 	}
 }
+
+// A step that inherits nothing but gets earlier results in its prompt has
+// context: the assembler's EMPTY_CONTEXT about its (empty) document is
+// dropped. The first step has no earlier results, and keeps it.
+func TestEmptyContextWithHistory(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	opt := options(f, project, runs, nil)
+	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+		a, err := f.assemble(ctx, t, inherit, parent)
+		if err == nil && len(a.Files) == 0 {
+			a.Warnings = append(a.Warnings, workflow.Warning{Code: workflow.CodeEmptyContext, Message: "its context is empty"})
+		}
+		return a, err
+	}
+	rec, err := workflow.Run(context.Background(), parse(t, `<task name="s" type="sequential"><description>d</description><steps>
+<task name="a"><description>a</description><context_management><inherit_context>none</inherit_context></context_management></task>
+<task name="b"><description>b</description><context_management><inherit_context>none</inherit_context></context_management></task>
+</steps></task>`), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := func(name string) (out []string) {
+		for _, w := range rec.Step(name).Warnings {
+			out = append(out, w.Code)
+		}
+		return out
+	}
+	if got := codes("a"); !slices.Equal(got, []string{workflow.CodeEmptyContext}) {
+		t.Errorf("step a warnings %v, want [EMPTY_CONTEXT]", got)
+	}
+	if got := codes("b"); len(got) != 0 || rec.Step("b").Accumulate != workflow.NotesOnly {
+		t.Errorf("step b (accumulating %q) warnings %v, want none", rec.Step("b").Accumulate, got)
+	}
+}

@@ -205,12 +205,66 @@ var diffRows = []struct {
 }
 
 func TestDifferential(t *testing.T) {
+	diffCheck(t, fixtureFiles, diffRows)
+	if len(diffRows) < 40 {
+		t.Errorf("only %d differential rows", len(diffRows))
+	}
+}
+
+// largeFiles are files larger than the chunks grep -l, -L and -q scan in
+// (128 KiB): matches past the first chunk, a line across a chunk boundary,
+// a line longer than a chunk, a NUL far into a file.
+var largeFiles = func() map[string]string {
+	filler := strings.Repeat("abcdefghijklmnopqrstuvwxyz 0123456789\n", 8000) // 304,000 bytes
+	long := strings.Repeat("x", 300<<10)
+	return map[string]string{
+		"late.txt":       filler + "late TODO\n",
+		"nolf.txt":       filler + "TODO with no newline",
+		"boundary.txt":   "short\n" + strings.Repeat("y", 128<<10-9) + "TODO across\n" + filler,
+		"longline.txt":   long + "TODO" + long + "\n",
+		"longnolf.txt":   long + "TODO" + long,
+		"none.txt":       filler + filler,
+		"binary.txt":     filler + "\x00 TODO\n",
+		"nul/records.z":  strings.Repeat("one\x00", 70000) + "TODO\x00two\x00",
+		"nul/other.z":    strings.Repeat("one\x00", 70000),
+		"empty.txt":      "",
+		"small/TODO.txt": "TODO\n",
+	}
+}()
+
+func TestDifferentialLargeFiles(t *testing.T) {
+	diffCheck(t, largeFiles, []struct {
+		script string
+		sorted bool
+	}{
+		{`grep -rl TODO . | sort`, false},
+		{`grep -rL TODO . | sort`, false},
+		{`grep -rlv abcdefghijklmnopqrstuvwxyz . | sort`, false},
+		{`grep -rLv abcdefghijklmnopqrstuvwxyz . | sort`, false},
+		{`grep -rlI TODO . | sort`, false},
+		{`grep -rl 'TODO across' . | sort`, false},
+		{`grep -rlx 'late TODO' . | sort`, false},
+		{`grep -rlz '^TODO$' nul | sort`, false},
+		{`grep -rLz '^TODO$' nul | sort`, false},
+		{`grep -rq 'TODO with' . && echo found`, false},
+		{`grep -rq 'not anywhere' . || echo none`, false},
+		{`grep -rc TODO . | sort`, false},
+	})
+}
+
+// diffCheck runs rows in a fixture of files through shellexec and through
+// bash with GNU tools and compares their stdout and exit status.
+func diffCheck(t *testing.T, files map[string]string, rows []struct {
+	script string
+	sorted bool
+}) {
+	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash not found")
 	}
-	dir, cfg := project(t, fixtureFiles)
-	for _, row := range diffRows {
+	dir, cfg := project(t, files)
+	for _, row := range rows {
 		res, err := run(t, row.script, cfg)
 		if err != nil {
 			t.Errorf("Run(%q): %v (stderr %q)", row.script, err, res.Stderr)
@@ -235,9 +289,6 @@ func TestDifferential(t *testing.T) {
 		if got != want || res.ExitStatus != status {
 			t.Errorf("%s\n shellexec (status %d):\n%s\n bash (status %d):\n%s\n stderr: %s", row.script, res.ExitStatus, got, status, want, res.Stderr)
 		}
-	}
-	if len(diffRows) < 40 {
-		t.Errorf("only %d differential rows", len(diffRows))
 	}
 }
 

@@ -85,85 +85,133 @@ func dirFile(d *os.Root) *os.File {
 	return f
 }
 
-// readFileIn reads the regular file name (one component, as getdents gave
-// it) of the directory open as dir, with raw system calls: openat with
-// O_NOFOLLOW relative to the directory's descriptor, fstat, read. It skips
-// what an *os.File costs per file (poller registration, finalizer). ok is
-// false when the fast path does not apply (a symlink, an odd name, no dir):
-// the caller then reads through the os.Root.
-//
-// If early is not nil, it is called once with the first part of a file
-// larger than earlyBytes, cut after its last newline; when it returns true
-// the rest is not read and stopped is true.
-func readFileIn(dir *os.File, name, shown string, buf []byte, early func([]byte) bool) (data []byte, ok, stopped bool, err error) {
+// openIn opens the regular file name (one component, as getdents gave it)
+// of the directory open as dir with openat and O_NOFOLLOW, and fstats it.
+// ok is false when the fast path does not apply (a symlink, an odd name,
+// no dir): the caller then reads through the os.Root.
+func openIn(dir *os.File, name, shown string) (fd int, size int64, ok bool, err error) {
 	if dir == nil || name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
-		return nil, false, false, nil
+		return -1, 0, false, nil
 	}
-	fd, err := openat(int(dir.Fd()), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC)
+	fd, err = openat(int(dir.Fd()), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC)
 	if err == syscall.ELOOP {
-		return nil, false, false, nil
+		return -1, 0, false, nil
 	}
 	if err != nil {
-		return nil, true, false, pathErr("open", shown, &fs.PathError{Op: "openat", Path: name, Err: err})
+		return -1, 0, true, pathErr("open", shown, &fs.PathError{Op: "openat", Path: name, Err: err})
 	}
-	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, true, false, pathErr("read", shown, err)
+		syscall.Close(fd)
+		return -1, 0, true, pathErr("read", shown, err)
 	}
 	switch st.Mode & syscall.S_IFMT {
 	case syscall.S_IFREG:
 	case syscall.S_IFDIR:
-		return nil, true, false, &fs.PathError{Op: "read", Path: shown, Err: syscall.EISDIR}
+		syscall.Close(fd)
+		return -1, 0, true, &fs.PathError{Op: "read", Path: shown, Err: syscall.EISDIR}
 	default:
-		return nil, true, false, &fs.PathError{Op: "open", Path: shown, Err: errNotRegular}
+		syscall.Close(fd)
+		return -1, 0, true, &fs.PathError{Op: "open", Path: shown, Err: errNotRegular}
 	}
-	size := st.Size
-	if size > maxFileBytes {
-		return nil, true, false, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
+	if st.Size > maxFileBytes {
+		syscall.Close(fd)
+		return -1, 0, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
 	}
+	return fd, st.Size, true, nil
+}
+
+// readFileIn reads the regular file name (one component, as getdents gave
+// it) of the directory open as dir, with raw system calls: openat with
+// O_NOFOLLOW relative to the directory's descriptor, fstat, read. It skips
+// what an *os.File costs per file (poller registration, finalizer). ok is
+// false when the fast path does not apply (see openIn).
+func readFileIn(dir *os.File, name, shown string, buf []byte) (data []byte, ok bool, err error) {
+	fd, size, ok, err := openIn(dir, name, shown)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	defer syscall.Close(fd)
 	if int64(cap(buf)) < size+1 {
 		buf = make([]byte, size+1, max(size+1, 64<<10))
 	}
 	buf = buf[:cap(buf)]
 	n := 0
-	limit := len(buf)
-	if early != nil && size > earlyBytes {
-		limit = earlyBytes
-	}
 	for {
-		m, err := syscall.Read(fd, buf[n:limit])
+		m, err := syscall.Read(fd, buf[n:])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, true, false, pathErr("read", shown, err)
+			return nil, true, pathErr("read", shown, err)
 		}
 		n += m
-		if n == limit && limit < len(buf) {
-			if nl := bytes.LastIndexByte(buf[:n], '\n'); nl >= 0 && early(buf[:nl+1]) {
-				return buf[:nl+1], true, true, nil
-			}
-			early, limit = nil, len(buf)
-			continue
-		}
+		// Stop at the size fstat reported instead of spending a read on
+		// EOF, as readOpened does.
 		if m == 0 || int64(n) == size && size > 0 {
 			break
 		}
 		if n == len(buf) {
 			if int64(n) >= maxFileBytes {
-				return nil, true, false, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
+				return nil, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
 			}
 			buf = append(buf, make([]byte, len(buf))...)[:2*len(buf)]
-			limit = len(buf)
 		}
 	}
-	return buf[:n], true, false, nil
+	return buf[:n], true, nil
 }
 
-// earlyBytes is how much of a large file grep -l, -L or -q reads before
-// looking for a match that makes the rest unnecessary.
-const earlyBytes = 64 << 10
+// scanFileIn is readFileIn for grep -l, -L and -q, where one selected line
+// decides: it reads the file in chunks of scanChunk bytes and calls scan
+// with each run of whole records (ending in sep; the last run, at the end
+// of the file, may lack it). When scan returns true the rest of the file is
+// not read and found is true. It holds one chunk or the longest record,
+// whichever is larger, instead of the whole file. buf is returned for
+// reuse.
+func scanFileIn(dir *os.File, name, shown string, buf []byte, sep byte, scan func([]byte) bool) (found bool, reuse []byte, ok bool, err error) {
+	fd, size, ok, err := openIn(dir, name, shown)
+	if !ok || err != nil {
+		return false, buf, ok, err
+	}
+	defer syscall.Close(fd)
+	if cap(buf) < scanChunk {
+		buf = make([]byte, scanChunk)
+	}
+	buf = buf[:cap(buf)]
+	n := 0         // bytes held in buf: the start of a record not yet scanned
+	var read int64 // bytes read from the file
+	for {
+		if n == len(buf) { // one record longer than the buffer
+			buf = append(buf, make([]byte, len(buf))...)[:2*len(buf)]
+		}
+		m, err := syscall.Read(fd, buf[n:min(len(buf), n+scanChunk)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return false, buf, true, pathErr("read", shown, err)
+		}
+		n += m
+		read += int64(m)
+		if read > maxFileBytes {
+			return false, buf, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
+		}
+		if m == 0 || read == size && size > 0 {
+			return n > 0 && scan(buf[:n]), buf, true, nil
+		}
+		end := bytes.LastIndexByte(buf[:n], sep)
+		if end < 0 {
+			continue
+		}
+		if scan(buf[:end+1]) {
+			return true, buf, true, nil
+		}
+		n = copy(buf, buf[end+1:n])
+	}
+}
+
+// scanChunk is the size of scanFileIn's reads (GNU grep reads 96 KiB).
+const scanChunk = 128 << 10
 
 func openat(dirfd int, name string, flags int) (int, error) {
 	for {

@@ -15,6 +15,10 @@ func readDirents(_ *os.Root, f *os.File) ([]dent, error) {
 
 func dirFile(*os.Root) *os.File { return nil }
 
-func readFileIn(*os.File, string, string, []byte, func([]byte) bool) ([]byte, bool, bool, error) {
-	return nil, false, false, nil
+func readFileIn(*os.File, string, string, []byte) ([]byte, bool, error) {
+	return nil, false, nil
+}
+
+func scanFileIn(_ *os.File, _, _ string, buf []byte, _ byte, _ func([]byte) bool) (bool, []byte, bool, error) {
+	return false, buf, false, nil
 }

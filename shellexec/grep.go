@@ -336,6 +336,15 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 	if dir != nil {
 		defer dir.Close()
 	}
+	// For -l, -L and -q one selected line decides, so files are scanned
+	// in chunks and a file is read only up to its first selected line, as
+	// GNU grep does. With -I a NUL anywhere in the file decides too, so
+	// such files are read whole.
+	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary
+	sep := byte('\n')
+	if g.o.nulData {
+		sep = 0
+	}
 	work := func(w int) {
 		buf := g.bufs[w]
 		defer func() { g.bufs[w] = buf }()
@@ -345,27 +354,37 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 				return
 			}
 			j := &jobs[i]
-			// For -l, -L and -q one selected line decides: a large file
-			// whose first part has one is not read further (GNU grep stops
-			// too).
-			var early func([]byte) bool
-			if (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.nulData {
-				early = func(part []byte) bool {
-					var probe bytes.Buffer
-					return g.search(&probe, j.shown, part)
+			if stream {
+				cancelled := false
+				found, reuse, ok, err := scanFileIn(dir, j.name, j.shown, buf, sep, func(part []byte) bool {
+					if g.c.ctx.Err() != nil {
+						cancelled = true
+						return true
+					}
+					return g.search(discard{}, j.shown, part)
+				})
+				buf = reuse[:0]
+				if ok {
+					if cancelled {
+						continue
+					}
+					if err != nil {
+						j.err = err
+						continue
+					}
+					j.matched = found
+					if found && g.o.filesWith || !found && g.o.filesWithout {
+						g.printName(&j.out, j.shown)
+					}
+					if found && g.o.quiet {
+						g.quietHit.Store(true)
+					}
+					continue
 				}
 			}
-			data, ok, stopped, err := readFileIn(dir, j.name, j.shown, buf, early)
+			data, ok, err := readFileIn(dir, j.name, j.shown, buf)
 			if !ok {
 				data, err = readFileAt(d, j.name, j.shown, buf)
-			}
-			if stopped {
-				buf = data[:0]
-				j.matched = g.search(&j.out, j.shown, data)
-				if j.matched && g.o.quiet {
-					g.quietHit.Store(true)
-				}
-				continue
 			}
 			if err != nil {
 				j.err = err
@@ -435,6 +454,13 @@ func (g *grepRun) searchFile(path, shown string) {
 		g.matched = true
 	}
 }
+
+// discard is a byteWriter that keeps nothing.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error)       { return len(p), nil }
+func (discard) WriteString(s string) (int, error) { return len(s), nil }
+func (discard) WriteByte(byte) error              { return nil }
 
 // byteWriter is what search writes to: the command's output, or a
 // per-file buffer when files are searched in parallel.

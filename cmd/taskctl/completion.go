@@ -62,28 +62,85 @@ func commandNames() []string {
 	return names
 }
 
+// flagValues lists the values of flags that take one of a few words.
+var flagValues = map[string]string{
+	"output":    "text json",
+	"style":     "xml markdown plain",
+	"tokenizer": "o200k_base cl100k_base none",
+}
+
+// globalValueFlags lists the spellings of the global flags that take a
+// value, so completion can step over "--cwd DIR" to find the command.
+func globalValueFlags() []string {
+	fs := newFlagSet("taskctl")
+	globalFlags(fs, &opts{})
+	var out []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() == "bool" {
+			return
+		}
+		out = append(out, "--"+f.Name)
+		if f.Shorthand != "" {
+			out = append(out, "-"+f.Shorthand)
+		}
+	})
+	return out
+}
+
 func writeBash(w io.Writer) {
 	fmt.Fprintf(w, "# bash completion for taskctl\n_taskctl() {\n")
-	fmt.Fprintf(w, "  local cur cmd i\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n  cmd=\"\"\n")
-	fmt.Fprintf(w, "  for ((i=1; i<COMP_CWORD; i++)); do\n    case \"${COMP_WORDS[i]}\" in\n      -*) ;;\n      *) cmd=\"${COMP_WORDS[i]}\"; break;;\n    esac\n  done\n")
+	fmt.Fprintf(w, "  local cur prev cmd i\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n  prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n")
+	// bash splits "--style=xml" into "--style" "=" "xml".
+	fmt.Fprintf(w, "  if [[ \"$cur\" == = ]]; then cur=\"\"; fi\n")
+	fmt.Fprintf(w, "  if [[ \"$prev\" == = ]] && (( COMP_CWORD > 1 )); then prev=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi\n")
+	// The command is the first word that is neither a flag nor the value
+	// of a global flag given before it.
+	fmt.Fprintf(w, "  cmd=\"\"\n  for ((i=1; i<COMP_CWORD; i++)); do\n    case \"${COMP_WORDS[i]}\" in\n")
+	fmt.Fprintf(w, "      %s)\n        if [[ \"${COMP_WORDS[i+1]}\" == = ]]; then ((i+=2)); else ((i++)); fi;;\n", strings.Join(globalValueFlags(), "|"))
+	fmt.Fprintf(w, "      -*) ;;\n      *) cmd=\"${COMP_WORDS[i]}\"; break;;\n    esac\n  done\n")
+	fmt.Fprintf(w, "  case \"$prev\" in\n")
+	for _, name := range sortedKeys(flagValues) {
+		spell := "--" + name
+		if name == "output" {
+			spell += "|-o"
+		}
+		fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return;;\n", spell, flagValues[name])
+	}
+	fmt.Fprintf(w, "    --cwd|--project-dir) COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n")
+	fmt.Fprintf(w, "  esac\n")
 	fmt.Fprintf(w, "  case \"$cmd\" in\n")
-	fmt.Fprintf(w, "    \"\") COMPREPLY=($(compgen -W %q -- \"$cur\")); return;;\n", strings.Join(commandNames(), " ")+" help")
+	fmt.Fprintf(w, "    \"\") if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); else COMPREPLY=($(compgen -W %q -- \"$cur\")); fi; return;;\n",
+		strings.Join(globalFlagSpellings(), " "), strings.Join(commandNames(), " ")+" help")
+	fmt.Fprintf(w, "    help) COMPREPLY=($(compgen -W %q -- \"$cur\")); return;;\n", strings.Join(commandNames(), " "))
 	for _, c := range commands() {
 		var fl []string
 		for _, f := range flagNames(c) {
 			fl = append(fl, "--"+f.Name)
 		}
-		words := strings.Join(fl, " ")
+		var args string
 		switch c.name {
 		case "completion":
-			words += " bash zsh fish"
+			args = "bash zsh fish"
 		case "schema":
-			words += " template config"
+			args = "template config"
 		}
-		fmt.Fprintf(w, "    %s)\n      if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); else COMPREPLY=($(compgen -f -W %q -- \"$cur\")); fi;;\n",
-			c.name, words, strings.TrimSpace(strings.TrimPrefix(words, strings.Join(fl, " "))))
+		other := `COMPREPLY=($(compgen -f -- "$cur"))`
+		if args != "" {
+			other = fmt.Sprintf("COMPREPLY=($(compgen -W %q -- \"$cur\"))", args)
+		}
+		fmt.Fprintf(w, "    %s)\n      if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); else %s; fi;;\n",
+			c.name, strings.Join(fl, " "), other)
 	}
 	fmt.Fprintf(w, "  esac\n}\ncomplete -o default -F _taskctl taskctl\n")
+}
+
+// globalFlagSpellings lists the global flags' long names.
+func globalFlagSpellings() []string {
+	fs := newFlagSet("taskctl")
+	globalFlags(fs, &opts{})
+	var out []string
+	fs.VisitAll(func(f *pflag.Flag) { out = append(out, "--"+f.Name) })
+	return out
 }
 
 func writeZsh(w io.Writer) {

@@ -100,6 +100,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	e.saveCaches(opt)
+	jsonReasons(doc)
 	if opt.Counter != nil {
 		e.meta["token_cache"] = map[string]int{"hits": doc.TokensCached, "counted": doc.TokensCounted}
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -81,8 +82,10 @@ func initCmd() *command {
 		short: "scaffold .taskctl/ (config.xml, tasks/ with an example, .gitignore) in the project",
 		long: `Creates <project>/.taskctl/ with a commented config.xml, a tasks/ folder holding
 an example task library, and a .gitignore that keeps taskctl's own state
-(index, runs, caches) out of version control. Existing files are kept unless
---force is given. Nothing is written outside .taskctl/.`,
+(index, runs, caches) out of version control while config.xml and tasks/ can
+be committed. Existing files are kept unless --force is given; the catch-all
+.gitignore an earlier command put in the workspace is replaced. Running init
+again changes nothing. Nothing is written outside .taskctl/.`,
 		examples: []string{"taskctl init", "taskctl --project-dir ~/src/app init"},
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.BoolVar(&o.force, "force", false, "overwrite existing files")
@@ -127,6 +130,16 @@ an example task library, and a .gitignore that keeps taskctl's own state
 				if st, err := root.Lstat(f.name); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 					return nil, fmt.Errorf("init: %s is a symlink; refusing to write through it", abs)
 				}
+				status := "created"
+				if f.name == ".taskctl/.gitignore" && !e.opts.force {
+					// A workspace made before init (by assemble, index or
+					// run) ignores everything in it, config.xml and tasks/
+					// too; init replaces that catch-all so they can be
+					// committed. Any other .gitignore is the user's.
+					if old, err := root.ReadFile(f.name); err == nil && strings.TrimSpace(string(old)) == "*" {
+						flag, status = os.O_WRONLY|os.O_TRUNC, "updated"
+					}
+				}
 				w, err := root.OpenFile(f.name, flag, 0o644)
 				if errors.Is(err, fs.ErrExist) {
 					out = append(out, result{abs, "kept"})
@@ -142,7 +155,7 @@ an example task library, and a .gitignore that keeps taskctl's own state
 				if werr != nil {
 					return nil, fmt.Errorf("init: %w", werr)
 				}
-				out = append(out, result{abs, "created"})
+				out = append(out, result{abs, status})
 			}
 			if !e.json() {
 				for _, r := range out {

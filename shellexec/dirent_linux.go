@@ -6,28 +6,98 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"strings"
 	"syscall"
 	"unsafe"
 )
 
-// readDirents lists the open directory f in readdir order with the
-// types getdents64 reports. os.File.ReadDir on a file opened through an
-// os.Root lstats every entry; that doubles the syscalls of a walk, so the
-// entries are read from f's descriptor directly. The descriptor still
-// came from the Root. Entries of unknown type are lstat-ed through d.
-func readDirents(d *os.Root, f *os.File) ([]dent, error) {
+// A walkDir is a directory open during a walk (find, grep -r), held as a
+// bare descriptor. The first comes from the project's os.Root (so it lies
+// inside the project); every other is opened from its parent's descriptor
+// by one name that getdents returned, never ".", ".." or a name with a
+// "/", with O_NOFOLLOW|O_DIRECTORY. So no step can follow a symlink or
+// leave the tree the walk started in, which is what opening each directory
+// as an os.Root guaranteed, at a third of the system calls (no second
+// descriptor for getdents, no fstat, no poller registration, no
+// finalizer). Like an os.Root, a walkDir follows its directory if it is
+// renamed meanwhile.
+type walkDir struct{ fd int }
+
+// openWalk opens the directory name (relative to dir) through the
+// project's os.Root for a walk.
+func (f *projectFS) openWalk(dir, name string) (*walkDir, error) {
+	r, err := f.openDir(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	fh, err := r.Open(".")
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	defer fh.Close()
+	sc, err := fh.SyscallConn()
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	fd := -1
+	var derr error
+	if err := sc.Control(func(s uintptr) {
+		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, s, syscall.F_DUPFD_CLOEXEC, 0)
+		if e != 0 {
+			derr = e
+			return
+		}
+		fd = int(r)
+	}); err != nil {
+		derr = err
+	}
+	if derr != nil {
+		return nil, pathErr("open", name, derr)
+	}
+	return &walkDir{fd: fd}, nil
+}
+
+// plainName reports whether name is one path component that names an
+// entry of a directory (not "." or "..").
+func plainName(name string) bool {
+	return name != "" && name != "." && name != ".." && strings.IndexByte(name, '/') < 0 && strings.IndexByte(name, 0) < 0
+}
+
+// sub opens the subdirectory name, as list returned it.
+func (d *walkDir) sub(name, shown string) (*walkDir, error) {
+	if !plainName(name) {
+		return nil, &fs.PathError{Op: "open", Path: shown, Err: errOutside}
+	}
+	fd, err := openat(d.fd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: shown, Err: err}
+	}
+	return &walkDir{fd: fd}, nil
+}
+
+func (d *walkDir) close() {
+	if d.fd >= 0 {
+		syscall.Close(d.fd)
+		d.fd = -1
+	}
+}
+
+// list returns the entries of d in readdir order with the types
+// getdents64 reports; the type of an entry getdents64 does not know
+// (DT_UNKNOWN, on some file systems) comes from lstat, called with the
+// entry's name, which should look it up through the project's os.Root; an
+// entry it fails for has vanished and is left out.
+func (d *walkDir) list(shown string, lstat func(name string) (fs.FileMode, error)) ([]dent, error) {
 	var out []dent
 	buf := make([]byte, 32<<10)
-	fd := int(f.Fd())
 	for {
-		n, err := syscall.Getdents(fd, buf)
+		n, err := syscall.Getdents(d.fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return out, err
+			return out, &fs.PathError{Op: "readdir", Path: shown, Err: err}
 		}
 		if n <= 0 {
 			return out, nil
@@ -37,17 +107,14 @@ func readDirents(d *os.Root, f *os.File) ([]dent, error) {
 			reclen := int(*(*uint16)(unsafe.Pointer(&buf[off+16])))
 			typ := buf[off+18]
 			nameBytes := buf[off+19 : off+reclen]
-			for i, b := range nameBytes {
-				if b == 0 {
-					nameBytes = nameBytes[:i]
-					break
-				}
+			if i := bytes.IndexByte(nameBytes, 0); i >= 0 {
+				nameBytes = nameBytes[:i]
 			}
 			off += reclen
-			name := string(nameBytes)
-			if name == "." || name == ".." {
+			if len(nameBytes) <= 2 && (string(nameBytes) == "." || string(nameBytes) == "..") {
 				continue
 			}
+			name := string(nameBytes)
 			var mode fs.FileMode
 			switch typ {
 			case syscall.DT_REG:
@@ -65,35 +132,26 @@ func readDirents(d *os.Root, f *os.File) ([]dent, error) {
 			case syscall.DT_BLK:
 				mode = fs.ModeDevice
 			default:
-				fi, err := d.Lstat(name)
+				m, err := lstat(name)
 				if err != nil {
-					continue // vanished
+					continue
 				}
-				mode = fi.Mode().Type()
+				mode = m.Type()
 			}
 			out = append(out, dent{name: name, typ: mode})
 		}
 	}
 }
 
-// dirFile opens d's directory for readFileIn, or returns nil.
-func dirFile(d *os.Root) *os.File {
-	f, err := d.Open(".")
-	if err != nil {
-		return nil
-	}
-	return f
-}
-
 // openIn opens the regular file name (one component, as getdents gave it)
-// of the directory open as dir with openat and O_NOFOLLOW, and fstats it.
-// ok is false when the fast path does not apply (a symlink, an odd name,
-// no dir): the caller then reads through the os.Root.
-func openIn(dir *os.File, name, shown string) (fd int, size int64, ok bool, err error) {
-	if dir == nil || name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+// of d with openat and O_NOFOLLOW, and fstats it. ok is false when the
+// fast path does not apply (a symlink, an odd name): the caller then reads
+// through the project's os.Root.
+func (d *walkDir) openIn(name, shown string) (fd int, size int64, ok bool, err error) {
+	if !plainName(name) {
 		return -1, 0, false, nil
 	}
-	fd, err = openat(int(dir.Fd()), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC)
+	fd, err = openat(d.fd, name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC)
 	if err == syscall.ELOOP {
 		return -1, 0, false, nil
 	}
@@ -121,13 +179,13 @@ func openIn(dir *os.File, name, shown string) (fd int, size int64, ok bool, err 
 	return fd, st.Size, true, nil
 }
 
-// readFileIn reads the regular file name (one component, as getdents gave
-// it) of the directory open as dir, with raw system calls: openat with
-// O_NOFOLLOW relative to the directory's descriptor, fstat, read. It skips
-// what an *os.File costs per file (poller registration, finalizer). ok is
-// false when the fast path does not apply (see openIn).
-func readFileIn(dir *os.File, name, shown string, buf []byte) (data []byte, ok bool, err error) {
-	fd, size, ok, err := openIn(dir, name, shown)
+// readFile reads the regular file name (one component, as getdents gave
+// it) of d into buf (grown as needed), with raw system calls: openat with
+// O_NOFOLLOW relative to d, fstat, read. It skips what an *os.File costs
+// per file (poller registration, finalizer). ok is false when the fast
+// path does not apply (see openIn).
+func (d *walkDir) readFile(name, shown string, buf []byte) (data []byte, ok bool, err error) {
+	fd, size, ok, err := d.openIn(name, shown)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -161,15 +219,15 @@ func readFileIn(dir *os.File, name, shown string, buf []byte) (data []byte, ok b
 	return buf[:n], true, nil
 }
 
-// scanFileIn is readFileIn for grep -l, -L and -q, where one selected line
+// scanFile is readFile for grep -l, -L and -q, where one selected line
 // decides: it reads the file in chunks of scanChunk bytes and calls scan
 // with each run of whole records (ending in sep; the last run, at the end
 // of the file, may lack it). When scan returns true the rest of the file is
 // not read and found is true. It holds one chunk or the longest record,
 // whichever is larger, instead of the whole file. buf is returned for
 // reuse.
-func scanFileIn(dir *os.File, name, shown string, buf []byte, sep byte, scan func([]byte) bool) (found bool, reuse []byte, ok bool, err error) {
-	fd, size, ok, err := openIn(dir, name, shown)
+func (d *walkDir) scanFile(name, shown string, buf []byte, sep byte, scan func([]byte) bool) (found bool, reuse []byte, ok bool, err error) {
+	fd, size, ok, err := d.openIn(name, shown)
 	if !ok || err != nil {
 		return false, buf, ok, err
 	}
@@ -210,7 +268,7 @@ func scanFileIn(dir *os.File, name, shown string, buf []byte, sep byte, scan fun
 	}
 }
 
-// scanChunk is the size of scanFileIn's reads (GNU grep reads 96 KiB).
+// scanChunk is the size of scanFile's reads (GNU grep reads 96 KiB).
 const scanChunk = 128 << 10
 
 func openat(dirfd int, name string, flags int) (int, error) {

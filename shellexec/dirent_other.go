@@ -2,23 +2,67 @@
 
 package shellexec
 
-import "os"
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
 
-func readDirents(_ *os.Root, f *os.File) ([]dent, error) {
-	ents, err := f.ReadDir(-1)
+// A walkDir is a directory open during a walk (find, grep -r): an
+// *os.Root, so opening an entry costs one lookup and stays inside.
+type walkDir struct{ root *os.Root }
+
+// openWalk opens the directory name (relative to dir) through the
+// project's os.Root for a walk.
+func (f *projectFS) openWalk(dir, name string) (*walkDir, error) {
+	r, err := f.openDir(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	return &walkDir{root: r}, nil
+}
+
+// sub opens the subdirectory name, as list returned it.
+func (d *walkDir) sub(name, shown string) (*walkDir, error) {
+	r, err := d.root.OpenRoot(name)
+	if err != nil {
+		return nil, pathErr("open", shown, err)
+	}
+	return &walkDir{root: r}, nil
+}
+
+func (d *walkDir) close() { d.root.Close() }
+
+// list returns the entries of d in readdir order.
+func (d *walkDir) list(shown string, _ func(string) (fs.FileMode, error)) ([]dent, error) {
+	fh, err := d.root.Open(".")
+	if err != nil {
+		return nil, pathErr("open", shown, err)
+	}
+	defer fh.Close()
+	ents, err := fh.ReadDir(-1)
 	out := make([]dent, 0, len(ents))
 	for _, e := range ents {
 		out = append(out, dent{name: e.Name(), typ: e.Type()})
 	}
-	return out, err
+	if err != nil {
+		return out, pathErr("readdir", shown, err)
+	}
+	return out, nil
 }
 
-func dirFile(*os.Root) *os.File { return nil }
-
-func readFileIn(*os.File, string, string, []byte) ([]byte, bool, error) {
-	return nil, false, nil
+// readFile reads the regular file name of d into buf (grown as needed).
+func (d *walkDir) readFile(name, shown string, buf []byte) ([]byte, bool, error) {
+	fh, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, true, pathErr("open", shown, err)
+	}
+	defer fh.Close()
+	data, err := readOpened(fh, shown, buf)
+	return data, true, err
 }
 
-func scanFileIn(_ *os.File, _, _ string, buf []byte, _ byte, _ func([]byte) bool) (bool, []byte, bool, error) {
+// scanFile does not apply here: callers read the whole file.
+func (d *walkDir) scanFile(_, _ string, buf []byte, _ byte, _ func([]byte) bool) (bool, []byte, bool, error) {
 	return false, buf, false, nil
 }

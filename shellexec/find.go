@@ -2,7 +2,6 @@ package shellexec
 
 import (
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -104,16 +103,16 @@ func runFind(c *cmd, args []string) int {
 			name = "/"
 		}
 		e := &findEntry{path: s, name: name, typ: fi.Mode().Type(), info: fi}
-		var d *os.Root
+		var d *walkDir
 		if e.typ.IsDir() {
-			if d, err = c.fs.openDir(c.dir, s); err != nil {
+			if d, err = c.fs.openWalk(c.dir, s); err != nil {
 				c.errorf("'%s': %s", s, errText(err))
 				r.status = 1
 			}
 		}
 		r.visit(expr, e, d)
 		if d != nil {
-			d.Close()
+			d.close()
 		}
 	}
 	if c.ctx.Err() != nil {
@@ -128,8 +127,8 @@ func (r *findRun) print(s string, term byte) {
 }
 
 // visit evaluates e and walks into it if it is a directory; d is e
-// opened as a Root (nil when e is not a directory or failed to open).
-func (r *findRun) visit(expr findExpr, e *findEntry, d *os.Root) {
+// opened for the walk (nil when e is not a directory or failed to open).
+func (r *findRun) visit(expr findExpr, e *findEntry, d *walkDir) {
 	if r.quit || r.c.writeErr() {
 		return
 	}
@@ -138,30 +137,36 @@ func (r *findRun) visit(expr findExpr, e *findEntry, d *os.Root) {
 		expr(r, e)
 	}
 	if d != nil && !r.prune && (r.maxDepth < 0 || e.depth < r.maxDepth) {
-		ents, err := readDirAt(d, e.path)
-		if err != nil {
-			r.c.errorf("'%s': %s", e.path, errText(err))
-			r.status = 1
-		}
 		prefix := e.path
 		if !strings.HasSuffix(prefix, "/") {
 			prefix += "/"
+		}
+		ents, err := d.list(e.path, func(name string) (fs.FileMode, error) {
+			fi, err := r.c.fs.lstat(r.c.dir, prefix+name)
+			if err != nil {
+				return 0, err
+			}
+			return fi.Mode(), nil
+		})
+		if err != nil {
+			r.c.errorf("'%s': %s", e.path, errText(err))
+			r.status = 1
 		}
 		for _, de := range ents {
 			if r.quit || r.c.ctx.Err() != nil {
 				return
 			}
 			child := &findEntry{path: prefix + de.Name(), name: de.Name(), depth: e.depth + 1, typ: de.Type()}
-			var sub *os.Root
+			var sub *walkDir
 			if child.typ.IsDir() && (r.maxDepth < 0 || child.depth < r.maxDepth) {
-				if sub, err = subDir(d, de.Name(), child.path); err != nil {
+				if sub, err = d.sub(de.Name(), child.path); err != nil {
 					r.c.errorf("'%s': %s", child.path, errText(err))
 					r.status = 1
 				}
 			}
 			r.visit(expr, child, sub)
 			if sub != nil {
-				sub.Close()
+				sub.close()
 			}
 		}
 	}

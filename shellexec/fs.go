@@ -196,10 +196,9 @@ func (s *session) access(ctx context.Context, path string, mode interp.AccessMod
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
-// Directory-handle walking: a walk holds an *os.Root per directory, so
-// opening an entry costs one openat instead of one per path component.
-// A child Root is confined to its own directory, which only narrows what
-// a swapped-in symlink could reach.
+// Directory-handle walking: a walk holds a walkDir per directory (see
+// dirent_linux.go), so opening an entry costs one openat instead of one
+// per path component.
 
 // openDir opens the directory name (relative to dir) as a Root.
 func (f *projectFS) openDir(dir, name string) (*os.Root, error) {
@@ -222,37 +221,6 @@ type dent struct {
 
 func (e dent) Name() string      { return e.name }
 func (e dent) Type() fs.FileMode { return e.typ }
-
-func readDirAt(d *os.Root, shown string) ([]dent, error) {
-	fh, err := d.Open(".")
-	if err != nil {
-		return nil, pathErr("open", shown, err)
-	}
-	defer fh.Close()
-	ents, err := readDirents(d, fh)
-	if err != nil {
-		return nil, pathErr("readdir", shown, err)
-	}
-	return ents, nil
-}
-
-func subDir(d *os.Root, name, shown string) (*os.Root, error) {
-	s, err := d.OpenRoot(name)
-	if err != nil {
-		return nil, pathErr("open", shown, err)
-	}
-	return s, nil
-}
-
-// readFileAt reads the regular file name in d into buf (grown as needed).
-func readFileAt(d *os.Root, name, shown string, buf []byte) ([]byte, error) {
-	fh, err := d.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, pathErr("open", shown, err)
-	}
-	defer fh.Close()
-	return readOpened(fh, shown, buf)
-}
 
 func readOpened(fh *os.File, shown string, buf []byte) ([]byte, error) {
 	fi, err := fh.Stat()

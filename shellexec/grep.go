@@ -3,7 +3,7 @@ package shellexec
 import (
 	"bytes"
 	"errors"
-	"os"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -262,17 +262,25 @@ func (g *grepRun) included(name string, cmdline bool) bool {
 // walk searches a directory tree in readdir order, like GNU grep -r:
 // symbolic links found while walking are skipped.
 func (g *grepRun) walk(dir, shown string) {
-	d, err := g.c.fs.openDir(g.c.dir, dir)
+	d, err := g.c.fs.openWalk(g.c.dir, dir)
 	if err != nil {
 		g.fileErr(dir, err)
 		return
 	}
 	g.walkAt(d, dir, shown)
-	d.Close()
+	d.close()
 }
 
-func (g *grepRun) walkAt(d *os.Root, dir, shown string) {
-	ents, err := readDirAt(d, dir)
+// walkAt searches the directory d, which is dir relative to the command's
+// directory and shown as shown.
+func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
+	ents, err := d.list(dir, func(name string) (fs.FileMode, error) {
+		fi, err := g.c.fs.lstat(g.c.dir, joinPath(dir, name))
+		if err != nil {
+			return 0, err
+		}
+		return fi.Mode(), nil
+	})
 	if err != nil {
 		g.fileErr(dir, err)
 		return
@@ -294,16 +302,16 @@ func (g *grepRun) walkAt(d *os.Root, dir, shown string) {
 				continue
 			}
 			disp := joinPath(shown, name)
-			sub, err := subDir(d, name, disp)
+			sub, err := d.sub(name, disp)
 			if err != nil {
 				g.fileErr(disp, err)
 				continue
 			}
 			g.walkAt(sub, joinPath(dir, name), disp)
-			sub.Close()
+			sub.close()
 		case t.IsRegular():
 			if g.included(name, false) {
-				batch = append(batch, grepJob{name: name, shown: joinPath(shown, name)})
+				batch = append(batch, grepJob{name: name, path: joinPath(dir, name), shown: joinPath(shown, name)})
 				if len(batch) == maxGrepBatch {
 					flush()
 				}
@@ -316,10 +324,12 @@ func (g *grepRun) walkAt(d *os.Root, dir, shown string) {
 // grepJob is one file of a batch searched in parallel; output is
 // buffered per file and written in readdir order.
 type grepJob struct {
-	name, shown string
-	out         bytes.Buffer
-	matched     bool
-	err         error
+	name    string // in its directory
+	path    string // relative to the command's directory
+	shown   string // as printed
+	out     bytes.Buffer
+	matched bool
+	err     error
 }
 
 const (
@@ -327,15 +337,11 @@ const (
 	grepWorkers  = 2
 )
 
-func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
+func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	if len(jobs) == 0 {
 		return
 	}
 	var next atomic.Int64
-	dir := dirFile(d)
-	if dir != nil {
-		defer dir.Close()
-	}
 	// For -l, -L and -q one selected line decides, so files are scanned
 	// in chunks and a file is read only up to its first selected line, as
 	// GNU grep does. With -I a NUL anywhere in the file decides too, so
@@ -356,7 +362,7 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 			j := &jobs[i]
 			if stream {
 				cancelled := false
-				found, reuse, ok, err := scanFileIn(dir, j.name, j.shown, buf, sep, func(part []byte) bool {
+				found, reuse, ok, err := d.scanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
 					if g.c.ctx.Err() != nil {
 						cancelled = true
 						return true
@@ -382,9 +388,11 @@ func (g *grepRun) searchBatch(d *os.Root, jobs []grepJob) {
 					continue
 				}
 			}
-			data, ok, err := readFileIn(dir, j.name, j.shown, buf)
+			data, ok, err := d.readFile(j.name, j.shown, buf)
 			if !ok {
-				data, err = readFileAt(d, j.name, j.shown, buf)
+				// Not the plain file getdents listed (now a symlink, say):
+				// read it as a named file, through the os.Root.
+				data, err = g.c.fs.readFile(g.c.dir, j.path)
 			}
 			if err != nil {
 				j.err = err

@@ -64,7 +64,9 @@
 // SIGKILL; when the executor exits, anything left in its group is killed.
 // Without an executor, or with Options.DryRun, nothing is executed: the run
 // is a plan in which every step's context is assembled and every binding to
-// an earlier result shows as "<pending: STEP.FIELD>".
+// an earlier result shows as "<pending: STEP.FIELD>"; a file source that
+// needs such a value (a literal path or a description holding one, a command
+// reading one as a shell variable) is left out with an INPUT_PENDING warning.
 //
 // # Records
 //

@@ -489,15 +489,29 @@ func bindShallow(t *template.Task, vars map[string]string) (*template.Task, erro
 
 func pending(what string) string { return "<pending: " + what + ">" }
 
-// dropPending removes from a dry run's step the literal paths and
-// descriptions that wait for an earlier step's result.
+// dropPending removes from a dry run's step the literal paths,
+// descriptions and commands that wait for an earlier step's result (a
+// command waits when it reads, as $NAME or ${NAME...}, an input whose value
+// is pending).
 func dropPending(t *template.Task) []Warning {
 	var warns []Warning
 	var kept []template.FileSource
+	var waiting []string
+	for name, v := range t.Vars() {
+		if strings.Contains(v, "<pending: ") {
+			waiting = append(waiting, name)
+		}
+	}
+	slices.Sort(waiting)
 	for _, s := range t.Sources {
 		if strings.Contains(s.Description, "<pending: ") {
 			warns = append(warns, Warning{Code: CodeInputPending,
 				Message: fmt.Sprintf("description %q waits for an earlier step; left out of the dry run", s.Description)})
+			continue
+		}
+		if name, ok := readsAny(s.Command, waiting); ok {
+			warns = append(warns, Warning{Code: CodeInputPending,
+				Message: fmt.Sprintf("command %q reads $%s, which waits for an earlier step; left out of the dry run", s.Command, name)})
 			continue
 		}
 		paths := s.Paths[:0:0]
@@ -517,6 +531,32 @@ func dropPending(t *template.Task) []Warning {
 	}
 	t.Sources = kept
 	return warns
+}
+
+// readsAny returns the first of names that command reads as a shell
+// variable ($NAME or ${NAME...}). It looks at the text only, so a reference
+// inside single quotes counts too; for a dry run that errs on the safe side.
+func readsAny(command string, names []string) (string, bool) {
+	for _, name := range names {
+		for _, ref := range []string{"$" + name, "${" + name} {
+			for i := 0; ; {
+				j := strings.Index(command[i:], ref)
+				if j < 0 {
+					break
+				}
+				end := i + j + len(ref)
+				if end == len(command) || !isNameByte(command[end]) {
+					return name, true
+				}
+				i = end
+			}
+		}
+	}
+	return "", false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func hasCode(ws []Warning, code string) bool {

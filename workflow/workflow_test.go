@@ -807,3 +807,48 @@ func TestEmptyContextWithHistory(t *testing.T) {
 		t.Errorf("step b (accumulating %q) warnings %v, want none", rec.Step("b").Accumulate, got)
 	}
 }
+
+// In a dry run, a command that reads an input bound to an earlier step's
+// result is left out with INPUT_PENDING, like a pending literal path; a
+// command that reads only ready values, or a variable whose name merely
+// starts like a pending one, still runs.
+func TestDryRunPendingCommand(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	opt := options(f, project, runs, nil)
+	var commands []string
+	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+		for _, s := range t.Sources {
+			if s.Kind == "command" {
+				commands = append(commands, t.Name+": "+s.Command)
+			}
+		}
+		return f.assemble(ctx, t, inherit, parent)
+	}
+	rec, err := workflow.Run(context.Background(), parse(t, `<task name="s" type="sequential"><description>d</description><steps>
+<task name="a"><description>a</description></task>
+<task name="b"><description>b</description>
+  <inputs><input name="out" from="a.output"/><input name="area" default="auth"/></inputs>
+  <file_paths source="command"><command>printf '%s\n' "$out"</command></file_paths>
+  <file_paths source="command"><command>ls ${out:-x}</command></file_paths>
+  <file_paths source="command"><command>ls "$area"</command></file_paths>
+  <file_paths source="command"><command>ls $outer</command></file_paths>
+</task>
+</steps></task>`), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`b: ls "$area"`, `b: ls $outer`}
+	if !slices.Equal(commands, want) {
+		t.Errorf("commands assembled %q, want %q", commands, want)
+	}
+	n := 0
+	for _, w := range rec.Step("b").Warnings {
+		if w.Code == workflow.CodeInputPending && strings.Contains(w.Message, "reads $out,") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("warnings %+v, want two INPUT_PENDING naming $out", rec.Step("b").Warnings)
+	}
+}

@@ -284,10 +284,7 @@ func (e *env) config() (*settings, error) {
 		}
 	}
 	if e.opts.config != "" {
-		p := e.opts.config
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(e.workingDir, p)
-		}
+		p := e.argPath(e.opts.config)
 		if err := load(p, true); err != nil {
 			return nil, err
 		}

@@ -27,6 +27,7 @@ type env struct {
 	flags          *pflag.FlagSet
 
 	workingDir  string
+	argDir      string // what relative FILE arguments are relative to
 	projectRoot string
 	proj        *project.Project
 	cfg         *settings
@@ -68,6 +69,7 @@ func (e *env) setup() error {
 		return usageErr("--cwd %s: not a directory", wd)
 	}
 	e.workingDir = abs
+	e.argDir = abs
 	if e.opts.projectDir != "" {
 		// Like every path given on the command line, --project-dir is
 		// relative to where taskctl was started, not to --cwd.
@@ -82,11 +84,26 @@ func (e *env) setup() error {
 		e.opts.projectDir = p
 		// Without --cwd, a working dir outside the given project would make
 		// every relative path resolve outside it: work from the project dir.
+		// FILE arguments stay relative to where taskctl was started, as the
+		// user's shell (and its completion) sees them.
 		if e.opts.cwd == "" && !within(e.workingDir, p) {
 			e.workingDir = p
 		}
 	}
 	return nil
+}
+
+// argPath makes a FILE argument absolute: relative to --cwd if given, else
+// to the directory taskctl was started in.
+func (e *env) argPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	dir := e.argDir
+	if dir == "" {
+		dir = e.workingDir
+	}
+	return filepath.Join(dir, p)
 }
 
 // within reports whether dir lies in root (or is root), by path components

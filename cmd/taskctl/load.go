@@ -124,10 +124,7 @@ func (e *env) invalid(file string, probs []problem) error {
 // <project>/.taskctl/tasks/ that defines a task of that name. It returns the
 // decoded file and, when arg was a task name, that name.
 func (e *env) loadTemplate(arg string) (*template.File, string, error) {
-	path := arg
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(e.workingDir, path)
-	}
+	path := e.argPath(arg)
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
 		return nil, "", usageErr("%s is a directory, not a template", path)

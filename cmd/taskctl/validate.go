@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 func validateCmd() *command {
@@ -30,10 +29,7 @@ stderr, and the exit status is 2 when any file is invalid.`,
 			var results []fileResult
 			var all []problem
 			for _, arg := range args {
-				path := arg
-				if !filepath.IsAbs(path) {
-					path = filepath.Join(e.workingDir, path)
-				}
+				path := e.argPath(arg)
 				data, err := os.ReadFile(path)
 				var probs []problem
 				if err != nil {

@@ -421,6 +421,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"run", in("flow.xml"), "--executor", "bash " + in("hang.sh"), "--timeout", "300ms"}, exitTimeout},
 		{[]string{"run", in("flow.xml"), "--executor", "false"}, exitError},
 		{[]string{"exec", "rm -rf /"}, exitUsage},
+		{[]string{"assemble", in("ok.xml"), "--max-tokens", "-5"}, exitUsage},
+		{[]string{"assemble", in("ok.xml"), "--max-files", "-1"}, exitUsage},
+		{[]string{"assemble", in("ok.xml"), "--max-file-bytes=-10"}, exitUsage},
+		{[]string{"run", in("flow.xml"), "--timeout", "-1s", "--dry-run"}, exitUsage},
 	}
 	for _, c := range cases {
 		code, _, errs := taskctl(t, append([]string{"--project-dir", proj}, c.args...)...)

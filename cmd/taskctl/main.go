@@ -196,6 +196,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		writeCommandHelp(stdout, c)
 		return exitOK
 	}
+	if err := checkNotNegative(fs); err != nil {
+		return e.finish(nil, err)
+	}
 	if o.output != "text" && o.output != "json" {
 		return e.finish(nil, usageErr("--output must be text or json, not %q", o.output))
 	}
@@ -204,6 +207,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	data, err := c.run(ctx, e, fs.Args())
 	return e.finish(data, err)
+}
+
+// checkNotNegative refuses a negative number in any numeric flag given: they
+// all count or limit something, and a negative cap would otherwise act as
+// some other cap without a word.
+func checkNotNegative(fs *pflag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		switch f.Value.Type() {
+		case "int", "int64", "float64", "duration":
+			if err == nil && strings.HasPrefix(f.Value.String(), "-") {
+				err = usageErr("--%s must not be negative, not %s", f.Name, f.Value.String())
+			}
+		}
+	})
+	return err
 }
 
 func writeMainHelp(w io.Writer) {

@@ -1,13 +1,10 @@
 package tokens
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // An encoding is everything the fast counter needs for one encoding: the
@@ -22,8 +19,8 @@ type encoding struct {
 }
 
 var encodings = map[string]*encoding{
-	O200kBase:  {ranks: sync.OnceValue(func() *rankTable { return buildRanks(codec.NewO200kBase()) }), next: nextO200k},
-	Cl100kBase: {ranks: sync.OnceValue(func() *rankTable { return buildRanks(codec.NewCl100kBase()) }), next: nextCl100k},
+	O200kBase:  {ranks: sync.OnceValue(func() *rankTable { return buildRanks(o200kBaseTokens) }), next: nextO200k},
+	Cl100kBase: {ranks: sync.OnceValue(func() *rankTable { return buildRanks(cl100kBaseTokens) }), next: nextCl100k},
 }
 
 // A rankTable maps the bytes of every token to its rank. For the tiktoken
@@ -38,7 +35,7 @@ var encodings = map[string]*encoding{
 type rankTable struct {
 	slots []rankSlot
 	shift uint   // 64 - log2(len(slots))
-	buf   string // every token's bytes, one after the other
+	buf   string // the vocabulary (vocab.go), which holds every token's bytes
 	n     int    // tokens
 	// pairs holds the rank of every two-byte string (noRank if it is not
 	// a token), indexed by the bytes as a big-endian number: the first
@@ -55,68 +52,6 @@ type rankSlot struct {
 // maxTokenLen bounds a token's length in the table (the longest of these
 // encodings' tokens is 128 bytes).
 const maxTokenLen = 255
-
-// buildRanks derives the rank table from the library's vocabulary by
-// decoding every id with a codec that returns the bytes as they are (the
-// default error mode), so no vocabulary data is copied into this package.
-func buildRanks(c *codec.Codec) *rankTable {
-	var (
-		buf    = make([]byte, 0, 1<<21)
-		toks   = make([]rankSlot, 0, 1<<18) // meta and rank only
-		id1    = make([]uint, 1)
-		misses int
-	)
-	// Ids are dense up to the last ordinary token; special tokens are not
-	// in the codec's vocabulary, so Decode fails for them. Stop after a
-	// long run of unknown ids.
-	for id := uint32(0); misses < 1024; id++ {
-		id1[0] = uint(id)
-		s, err := c.Decode(id1)
-		if err != nil || s == "" {
-			misses++
-			continue
-		}
-		misses = 0
-		if len(s) > maxTokenLen || len(buf) >= 1<<24 {
-			panic(fmt.Sprintf("tokens: %s token %d does not fit the rank table", c.GetName(), id))
-		}
-		toks = append(toks, rankSlot{meta: uint32(len(s))<<24 | uint32(len(buf)), rank: id})
-		buf = append(buf, s...)
-	}
-	t := &rankTable{buf: string(buf)}
-	bits := uint(10)
-	for 1<<bits < len(toks)*5/2 {
-		bits++
-	}
-	t.slots = make([]rankSlot, 1<<bits)
-	t.shift = 64 - bits
-	mask := uint64(len(t.slots) - 1)
-	t.pairs = make([]uint32, 1<<16)
-	for i := range t.pairs {
-		t.pairs[i] = noRank
-	}
-insert:
-	for _, tk := range toks {
-		off, n := tk.meta&(1<<24-1), tk.meta>>24
-		s := t.buf[off:][:n]
-		k := key8(s)
-		for i := t.hash(k, s); ; i = (i + 1) & mask {
-			sl := &t.slots[i]
-			if sl.meta == 0 {
-				*sl = rankSlot{key: k, meta: tk.meta, rank: tk.rank}
-				t.n++
-				if n == 2 {
-					t.pairs[uint16(s[0])<<8|uint16(s[1])] = tk.rank
-				}
-				continue insert
-			}
-			if sl.key == k && sl.meta>>24 == n && t.buf[sl.meta&(1<<24-1):][:n] == s {
-				continue insert // the lower rank wins (no duplicates in these encodings)
-			}
-		}
-	}
-	return t
-}
 
 // key8 packs the first eight bytes of s (fewer, zero-padded, if s is
 // shorter) into a number, little-endian.

@@ -1,6 +1,7 @@
 // Package tokens counts the BPE tokens of text offline, with the OpenAI
-// encodings compiled into the binary (github.com/tiktoken-go/tokenizer), and
-// keeps a persistent cache of counts by content hash.
+// encodings compiled into the binary (their vocabularies taken from
+// github.com/tiktoken-go/tokenizer), and keeps a persistent cache of counts
+// by content hash.
 //
 // [New] names an encoding: o200k_base (the default, used by GPT-4o and
 // later) or cl100k_base (GPT-4, GPT-3.5), by its name, a short alias or a
@@ -14,9 +15,11 @@
 // UTF-8 count as U+FFFD (tiktoken's errors="replace"). They are exact for
 // OpenAI models and an estimate for any other model.
 //
-// The library is used only for its vocabulary. At the first count in an
-// encoding the rank of every token is read from it (by decoding each id) into
-// a hash table of our own, in about 0.1 s; text is split into pieces by a
+// The library is used only for its vocabulary, and only when it is
+// generated: go generate writes each encoding's tokens in rank order to a
+// compact file the binary embeds (vocab.go, gen_vocab.go; a test checks it
+// against the library). At the first count in an encoding the rank of every
+// token is put into a hash table of our own, in about 25 ms; text is split into pieces by a
 // hand-written equivalent of the encoding's split expression, with an ASCII
 // fast path, and each piece is byte-pair encoded, with caches of the counts
 // of recent and repeated pieces (split.go, count.go). That is some ten times

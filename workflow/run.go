@@ -339,7 +339,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 	var warns []Warning
 	if r.dry {
-		warns = dropPending(bound)
+		warns = DropPending(bound)
 	}
 
 	asm, err := r.opt.Assemble(ctx, bound, inherit, pf)
@@ -489,11 +489,13 @@ func bindShallow(t *template.Task, vars map[string]string) (*template.Task, erro
 
 func pending(what string) string { return "<pending: " + what + ">" }
 
-// dropPending removes from a dry run's step the literal paths,
-// descriptions and commands that wait for an earlier step's result (a
-// command waits when it reads, as $NAME or ${NAME...}, an input whose value
-// is pending).
-func dropPending(t *template.Task) []Warning {
+// DropPending removes from a bound step the literal paths, descriptions and
+// commands that wait for an earlier step's result, as a dry run does, and
+// returns an INPUT_PENDING warning for each. A value waits when it holds
+// "<pending: STEP.FIELD>" (what [template.Task.Bind] gives an input bound
+// with from and not given a value); a command waits when it reads such an
+// input as $NAME or ${NAME...}.
+func DropPending(t *template.Task) []Warning {
 	var warns []Warning
 	var kept []template.FileSource
 	var waiting []string
@@ -506,19 +508,19 @@ func dropPending(t *template.Task) []Warning {
 	for _, s := range t.Sources {
 		if strings.Contains(s.Description, "<pending: ") {
 			warns = append(warns, Warning{Code: CodeInputPending,
-				Message: fmt.Sprintf("description %q waits for an earlier step; left out of the dry run", s.Description)})
+				Message: fmt.Sprintf("description %q waits for an earlier step; left out", s.Description)})
 			continue
 		}
 		if name, ok := readsAny(s.Command, waiting); ok {
 			warns = append(warns, Warning{Code: CodeInputPending,
-				Message: fmt.Sprintf("command %q reads $%s, which waits for an earlier step; left out of the dry run", s.Command, name)})
+				Message: fmt.Sprintf("command %q reads $%s, which waits for an earlier step; left out", s.Command, name)})
 			continue
 		}
 		paths := s.Paths[:0:0]
 		for _, p := range s.Paths {
 			if strings.Contains(p.Value, "<pending: ") {
 				warns = append(warns, Warning{Code: CodeInputPending,
-					Message: fmt.Sprintf("path %q waits for an earlier step; left out of the dry run", p.Value)})
+					Message: fmt.Sprintf("path %q waits for an earlier step; left out", p.Value)})
 				continue
 			}
 			paths = append(paths, p)

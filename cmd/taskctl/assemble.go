@@ -17,6 +17,7 @@ import (
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/template"
+	"github.com/taskctl/taskctl/workflow"
 )
 
 func assembleFlags(fs *pflag.FlagSet, o *opts) {
@@ -82,6 +83,13 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	bound, err := t.Bind(mergeVars(prev.vars, vars))
 	if err != nil {
 		return nil, usageErr("%v", err)
+	}
+	if e.opts.runID == "" {
+		// A workflow step's inputs bound to earlier results have no value
+		// outside a run: leave out what needs them, as a dry run does.
+		for _, w := range workflow.DropPending(bound) {
+			e.warn(warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
+		}
 	}
 	opt, err := e.contextOptions(bound)
 	if err != nil {

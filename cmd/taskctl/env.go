@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,7 +45,19 @@ type warning struct {
 	Path    string `json:"path,omitempty"`
 }
 
-func (e *env) warn(w warning) { e.warnings = append(e.warnings, w) }
+// warn records a warning. Every path in the output is absolute: a warning
+// about an input that has no absolute form (a path with a backslash, a NUL
+// or a control character, a Windows drive) keeps it quoted in its message
+// and has no path.
+func (e *env) warn(w warning) {
+	if w.Path != "" && !filepath.IsAbs(w.Path) {
+		if q := strconv.Quote(w.Path); !strings.Contains(w.Message, q) {
+			w.Message = q + ": " + w.Message
+		}
+		w.Path = ""
+	}
+	e.warnings = append(e.warnings, w)
+}
 
 func (e *env) json() bool { return e.opts.output == "json" }
 
@@ -128,6 +141,44 @@ func (e *env) strictCheck() error {
 	return nil
 }
 
+// metaDirs returns the working dir and the project dir for the envelope's
+// meta, absolute whenever they can be known: a command that fails before it
+// opens the project (a usage error, an invalid template, a task not found)
+// still reports the dir detection (or --project-dir) gives. Only a --cwd
+// that does not exist leaves project_root empty.
+func (e *env) metaDirs() (cwd, root string) {
+	cwd = e.workingDir
+	if cwd == "" {
+		// setup failed or did not run.
+		if e.opts.cwd != "" {
+			cwd, _ = filepath.Abs(e.opts.cwd)
+		} else {
+			cwd, _ = os.Getwd()
+		}
+	}
+	if e.projectRoot != "" || cwd == "" {
+		return cwd, e.projectRoot
+	}
+	if pd := e.opts.projectDir; pd != "" {
+		abs, err := filepath.Abs(pd)
+		if err != nil {
+			return cwd, ""
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		return cwd, abs
+	}
+	var markers []string
+	if e.cfg != nil {
+		markers = e.cfg.Markers
+	}
+	if d, _, err := project.Detect(cwd, markers); err == nil {
+		root = d
+	}
+	return cwd, root
+}
+
 type envelope struct {
 	OK       bool       `json:"ok"`
 	Data     any        `json:"data"`
@@ -156,9 +207,10 @@ func (e *env) finish(data any, err error) int {
 		code = ce.exit
 	}
 	if e.json() {
+		cwd, root := e.metaDirs()
 		meta := map[string]any{
-			"cwd":          e.workingDir,
-			"project_root": e.projectRoot,
+			"cwd":          cwd,
+			"project_root": root,
 			"duration_ms":  time.Since(e.start).Milliseconds(),
 			"tool_version": toolVersion(),
 		}

@@ -40,7 +40,11 @@ func WritePlan(w io.Writer, rec *Record, o PlanOptions) error {
 			ew.printf("%s     %s <- %s\n", ind, name, s.Bindings[name])
 		}
 		for _, wn := range s.Warnings {
-			ew.printf("%s     warning: %s: %s\n", ind, wn.Code, wn.Message)
+			if wn.Path != "" {
+				ew.printf("%s     warning: %s: %s: %s\n", ind, wn.Code, wn.Path, wn.Message)
+			} else {
+				ew.printf("%s     warning: %s: %s\n", ind, wn.Code, wn.Message)
+			}
 		}
 		if o.Files {
 			for _, f := range s.Files {

@@ -852,3 +852,30 @@ func TestDryRunPendingCommand(t *testing.T) {
 		t.Errorf("warnings %+v, want two INPUT_PENDING naming $out", rec.Step("b").Warnings)
 	}
 }
+
+// The plan names the file a step's warning is about.
+func TestPlanWarningPath(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	opt := options(f, project, runs, nil)
+	missing := filepath.Join(project, "nosuch.go")
+	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+		a, err := f.assemble(ctx, t, inherit, parent)
+		if err == nil && t.Name == "a" {
+			a.Warnings = append(a.Warnings, workflow.Warning{Code: "PATH_NOT_FOUND", Message: "no such file or directory", Path: missing})
+		}
+		return a, err
+	}
+	rec, err := workflow.Run(context.Background(), parse(t, `<task name="s" type="sequential"><description>d</description><steps>
+<task name="a"><description>a</description></task></steps></task>`), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := workflow.WritePlan(&b, rec, workflow.PlanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "warning: PATH_NOT_FOUND: " + missing + ": no such file or directory\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("plan:\n%s\nwant a line ending %q", b.String(), want)
+	}
+}

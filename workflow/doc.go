@@ -75,7 +75,8 @@
 // before the first step (status "running", with the pid) and after every
 // step, each time to a temporary file in the same directory that is then
 // renamed over the old one, so a reader sees a whole record or none. A run
-// whose process died reads back as "interrupted" ([LoadRun]); a run whose
+// whose process died reads back as "interrupted" ([LoadRun]), and the next
+// run in the same RunsDir rewrites its run.json to say so; a run whose
 // context is cancelled (SIGINT, SIGTERM) ends as "interrupted". Files are
 // created through an [os.Root] opened on RunsDir, so nothing is written
 // outside RunsDir, even through a symbolic link. A dry run writes nothing.

@@ -4,6 +4,7 @@ package workflow_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -183,5 +184,27 @@ func TestKilled(t *testing.T) {
 	}
 	if !strings.Contains(rec.Error, strconv.Itoa(cmd.Process.Pid)) {
 		t.Errorf("error %q does not name the dead pid", rec.Error)
+	}
+
+	// The next run rewrites the killed run's record to say it was
+	// interrupted.
+	record := filepath.Join(runs, ids[0], "run.json")
+	if data, _ := os.ReadFile(record); !strings.Contains(string(data), `"status": "running"`) {
+		t.Fatalf("before the next run, run.json says:\n%s", data)
+	}
+	next := `<task name="next" type="sequential"><description>d</description><steps><task name="only"><description>d</description></task></steps></task>`
+	if _, err := workflow.Run(context.Background(), parse(t, next), options(&fake{dir: project}, project, runs, script(t, "notes.sh"))); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw workflow.Record
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if raw.Status != workflow.RunInterrupted || raw.Step("hang").Status != workflow.StepInterrupted || raw.Step("never").Status != workflow.StepSkipped {
+		t.Errorf("after the next run, run.json says run %q, steps %q %q", raw.Status, raw.Step("hang").Status, raw.Step("never").Status)
 	}
 }

@@ -266,6 +266,36 @@ func LoadRun(runsDir, id string) (*Record, error) {
 	return &r, nil
 }
 
+// settleLimit is how many of the newest runs a new run looks at to settle.
+const settleLimit = 50
+
+// settle rewrites the run.json of each of the newest settleLimit runs in
+// runsDir that says "running" while the process that wrote it (on this host)
+// is gone, as [LoadRun] reads it: interrupted. A run that was killed
+// (SIGKILL, a crash, a reboot) cannot say so itself; the next run does. A
+// record that cannot be settled is left alone: it still reads back as
+// interrupted.
+func settle(runsDir string, root *os.Root) {
+	ids, err := Runs(runsDir)
+	if err != nil {
+		return
+	}
+	if len(ids) > settleLimit {
+		ids = ids[len(ids)-settleLimit:]
+	}
+	for _, id := range ids {
+		data, err := root.ReadFile(filepath.Join(id, "run.json"))
+		if err != nil || !strings.Contains(string(data), `"status": "`+RunRunning+`"`) {
+			continue
+		}
+		r, err := LoadRun(runsDir, id)
+		if err != nil || r.Status != RunInterrupted {
+			continue
+		}
+		_ = (&store{root: root, id: id}).writeRecord(r)
+	}
+}
+
 // Runs lists the IDs of the runs in runsDir, oldest first.
 func Runs(runsDir string) ([]string, error) {
 	ents, err := os.ReadDir(runsDir)

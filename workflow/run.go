@@ -187,6 +187,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		if err := r.save(); err != nil {
 			return nil, fmt.Errorf("write the run record: %w", err)
 		}
+		settle(r.opt.RunsDir, st.root)
 	}
 
 	var failed *StepResult

@@ -126,7 +126,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		} else if err := doc.Render(e.stdout, e.opts.style); err != nil {
 			return nil, err
 		}
-		e.summary(doc)
+		e.summary(doc, opt.ListOnly)
 	}
 	return doc, nil
 }
@@ -228,21 +228,34 @@ func (e *env) openIndex(ctx context.Context) (*memory.Index, error) {
 }
 
 // summary prints one line on stderr after assemble when stderr is a terminal.
-func (e *env) summary(doc *contextgen.Document) {
+// With listOnly (--paths) nothing was read, so it gives no bytes or tokens.
+func (e *env) summary(doc *contextgen.Document, listOnly bool) {
 	f, ok := e.stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return
 	}
-	tok := ""
-	if doc.Totals.Tokens != nil {
-		tok = fmt.Sprintf(", %d tokens (%s)", *doc.Totals.Tokens, doc.Tokenizer)
+	var msg string
+	if listOnly {
+		msg = fmt.Sprintf("%s (content not read)", count(doc.Totals.Files, "path"))
+	} else {
+		msg = fmt.Sprintf("%s, %s", count(doc.Totals.Files, "file"), count(int(doc.Totals.Bytes), "byte"))
+		if doc.Totals.Tokens != nil {
+			msg += fmt.Sprintf(", %s (%s)", count(*doc.Totals.Tokens, "token"), doc.Tokenizer)
+		}
 	}
-	msg := fmt.Sprintf("%d files, %d bytes%s, %d warnings, %s", doc.Totals.Files, doc.Totals.Bytes, tok,
-		len(e.warnings), time.Since(e.start).Round(time.Millisecond))
+	msg += fmt.Sprintf(", %s, %s", count(len(e.warnings), "warning"), time.Since(e.start).Round(time.Millisecond))
 	if e.color() {
 		msg = "\x1b[2m" + msg + "\x1b[0m"
 	}
 	fmt.Fprintln(e.stderr, msg)
+}
+
+// count writes n and noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // color reports whether stderr may be colored: a terminal, and NO_COLOR unset.

@@ -336,6 +336,7 @@ type matcher struct {
 	keywords []keyword
 	delta    []uint32 // state*256+byte → next state*256 | acceptFlag
 	out      [][]int  // state → keywords ending here
+	longest  int      // bytes of the longest keyword
 }
 
 type keyword struct {
@@ -416,6 +417,9 @@ func buildMatcher() *matcher {
 			queue = append(queue, t)
 		}
 	}
+	for _, kw := range m.keywords {
+		m.longest = max(m.longest, len(kw.text))
+	}
 	m.delta = make([]uint32, len(nodes)*256)
 	m.out = make([][]int, len(nodes))
 	for s, n := range nodes {
@@ -433,15 +437,84 @@ func buildMatcher() *matcher {
 }
 
 // run calls hit(keyword, end) for every keyword occurrence, in order of end.
+//
+// Each step of the automaton waits for the table lookup of the step before,
+// so one walk over the data is bound by the latency of those lookups. For
+// longer data run walks four quarters side by side instead, which the
+// processor overlaps. The automaton's state after a byte depends only on the
+// last m.longest bytes, so each walk but the first starts that far before its
+// quarter and keeps only the keywords that end inside it; they are passed on
+// after those of the walks before.
 func (m *matcher) run(data []byte, hit func(kw, end int)) {
+	const walks = 4
+	q := len(data) / walks
+	if q < 4*m.longest {
+		m.walk(data, 0, 0, hit)
+		return
+	}
+	// Walk j covers data[start[j]:end[j]] and keeps the keywords ending past
+	// keep[j].
+	var start, end, keep [walks]int
+	for j := range walks {
+		start[j], end[j], keep[j] = max(0, j*q-m.longest), (j+1)*q, j*q
+	}
+	end[walks-1] = len(data)
+	var late [walks][]int // keyword, end pairs of walks 1..3
 	delta := m.delta
-	s := uint32(0)
+	// The side-by-side part: as many bytes of each walk as the first has.
+	d0 := data[start[0]:end[0]]
+	d1, d2, d3 := data[start[1]:][:len(d0)], data[start[2]:][:len(d0)], data[start[3]:][:len(d0)]
+	var s0, s1, s2, s3 uint32
+	for i := range d0 {
+		v0 := delta[s0|uint32(d0[i])]
+		v1 := delta[s1|uint32(d1[i])]
+		v2 := delta[s2|uint32(d2[i])]
+		v3 := delta[s3|uint32(d3[i])]
+		s0, s1, s2, s3 = v0&^acceptFlag, v1&^acceptFlag, v2&^acceptFlag, v3&^acceptFlag
+		if (v0|v1|v2|v3)&acceptFlag == 0 {
+			continue
+		}
+		for j, v := range [walks]uint32{v0, v1, v2, v3} {
+			if v&acceptFlag == 0 {
+				continue
+			}
+			e := start[j] + i + 1
+			for _, kw := range m.out[(v&^acceptFlag)>>8] {
+				if j == 0 {
+					hit(kw, e)
+				} else if e > keep[j] {
+					late[j] = append(late[j], kw, e)
+				}
+			}
+		}
+	}
+	// The rest of walks 1..3: the bytes of their start-up, and for the last
+	// the remainder of the division.
+	for j, s := range [walks]uint32{0, s1, s2, s3} {
+		if j == 0 {
+			continue
+		}
+		m.walk(data[start[j]+len(d0):end[j]], s, start[j]+len(d0), func(kw, e int) {
+			if e > keep[j] {
+				late[j] = append(late[j], kw, e)
+			}
+		})
+		for i := 0; i < len(late[j]); i += 2 {
+			hit(late[j][i], late[j][i+1])
+		}
+	}
+}
+
+// walk runs the automaton over data from state s; base is data's offset in
+// the scanned content.
+func (m *matcher) walk(data []byte, s uint32, base int, hit func(kw, end int)) {
+	delta := m.delta
 	for i, c := range data {
 		v := delta[s|uint32(c)]
 		s = v &^ acceptFlag
 		if v&acceptFlag != 0 {
 			for _, kw := range m.out[s>>8] {
-				hit(kw, i+1)
+				hit(kw, base+i+1)
 			}
 		}
 	}

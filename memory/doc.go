@@ -45,8 +45,17 @@
 // skips (document frequencies are counted over live documents while
 // scoring, so an incremental index ranks exactly as a fresh one), and the
 // posting lists of untouched terms are copied as bytes; tombstones are
-// compacted away once they pass a quarter of the documents. On Unix the
+// compacted away once they pass a quarter of the documents. A file whose
+// modification time moved while its content did not (touched, checked out
+// again) does not make Refresh write a new index unless more than 64 such
+// files accumulate; until then each Refresh hashes them again. On Unix the
 // index file is memory-mapped read-only.
+//
+// A Source that is a CachingSource (DirSource is) keeps what its walk
+// learnt in walk.bin next to the index, so that the next walk need not
+// list directories whose inode, times and ignore files are unchanged (it
+// still stats every file). The cache is checked, never trusted: a damaged
+// one is ignored, and it is written without fsync.
 //
 //   - Writers exclude each other with a lock file (flock on Unix); the lock
 //     dies with its process.

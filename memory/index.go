@@ -304,11 +304,27 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	stats.Warnings = warns
 
 	var entries []walkEntry
-	err = src.Walk(ctx, func(rel string, size int64, mtime time.Time) error {
+	add := func(rel string, size int64, mtime time.Time) error {
 		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
 		return nil
-	})
-	if err != nil {
+	}
+	if cs, ok := src.(CachingSource); ok {
+		// The walk cache is independent of the index: the source checks
+		// everything it takes from it, so it need not be written with
+		// the index, nor synced (a damaged one is ignored).
+		wc := filepath.Join(ix.dir, walkFile)
+		var prev []byte
+		if len(old.docs) > 0 {
+			prev, _ = os.ReadFile(wc)
+		}
+		next, err := cs.WalkCached(ctx, prev, add)
+		if err != nil {
+			return stats, fmt.Errorf("walk: %w", err)
+		}
+		if next != nil {
+			writeCache(ix.dir, wc, next)
+		}
+	} else if err := src.Walk(ctx, add); err != nil {
 		return stats, fmt.Errorf("walk: %w", err)
 	}
 
@@ -464,16 +480,32 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		}
 	}
 
+	// Files whose content is the one indexed but whose modification time
+	// moved (touched, checked out again) need no new index: the next
+	// Refresh reads and hashes them again. A new index is written only
+	// when more than maxStale of them would be read again each time.
 	changed := len(finalDocs) != len(old.docs) || fl.n > 0
+	stale := 0
 	for i := range keep {
 		if changed {
 			break
 		}
-		if keep[i] != i || finalDocs[i] != old.docs[i] {
+		if keep[i] != i {
 			changed = true
+		} else if d, o := finalDocs[i], old.docs[i]; d != o {
+			// (the path and name lengths are set further down)
+			d.lens[fPath], d.lens[fName] = o.lens[fPath], o.lens[fName]
+			if d == o {
+				continue
+			}
+			d.mtime = o.mtime
+			if d != o {
+				changed = true
+			}
+			stale++
 		}
 	}
-	if !changed {
+	if !changed && stale <= maxStale {
 		ix.install(old)
 		stats.fill(old, time.Since(start))
 		return stats, nil
@@ -537,6 +569,11 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	stats.fill(st, time.Since(start))
 	return stats, nil
 }
+
+// maxStale is the number of files whose modification time changed but not
+// their content that Refresh leaves to be hashed again by the next one
+// rather than write a new index.
+const maxStale = 64
 
 func (s *Stats) fill(st *state, d time.Duration) {
 	s.Files = st.live
@@ -923,6 +960,25 @@ func writeAtomic(dir string, parts [][]byte) (int64, error) {
 		d.Close()
 	}
 	return written, nil
+}
+
+// writeCache replaces the file name with data through a temporary file;
+// failing is not an error (the cache is only an optimisation).
+func writeCache(dir, name string, data []byte) {
+	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
 }
 
 // removeTemps deletes temporary files left by a killed writer; it runs

@@ -126,6 +126,49 @@ func TestIncrementalRefresh(t *testing.T) {
 	}
 }
 
+// TestTouchedFiles checks that files touched without a change of content
+// are hashed again rather than written into a new index, until there are
+// more than 64 of them, and that a touched file edited later is noticed.
+func TestTouchedFiles(t *testing.T) {
+	files := make(map[string]string)
+	for i := range 80 {
+		files[fmt.Sprintf("pkg/f%02d.go", i)] = fmt.Sprintf("package pkg\n\n// Handler%d serves requests.\nfunc Handler%d() {}\n", i, i)
+	}
+	root := writeTree(t, files)
+	ix, dir := build(t, root)
+	touch := func(n int) {
+		later := time.Now().Add(time.Hour)
+		for i := range n {
+			os.Chtimes(filepath.Join(root, fmt.Sprintf("pkg/f%02d.go", i)), later, later)
+		}
+	}
+	touch(3)
+	for round := range 2 {
+		st := refresh(t, ix, root)
+		if st.Written || st.Reread != 0 || st.Files != 80 {
+			t.Errorf("round %d after touching 3 files: %+v, want nothing reread or written", round, st)
+		}
+		ix, _, _ = memory.Open(dir)
+	}
+	// An edit of a touched file, even of the same size, is noticed.
+	p := filepath.Join(root, "pkg/f01.go")
+	os.WriteFile(p, []byte(strings.Replace(files["pkg/f01.go"], "serves", "refunds", 1)[:len(files["pkg/f01.go"])]), 0o644)
+	if st := refresh(t, ix, root); st.Reread != 1 || !st.Written {
+		t.Errorf("after editing a touched file: %+v, want Reread 1, Written", st)
+	}
+	if got := rels(ix.Search("refunds", memory.SearchOptions{})); !slices.Equal(got, []string{"pkg/f01.go"}) {
+		t.Errorf("Search(refunds) = %q", got)
+	}
+	touch(70)
+	if st := refresh(t, ix, root); !st.Written || st.Reread != 0 {
+		t.Errorf("after touching 70 files: %+v, want Written, Reread 0", st)
+	}
+	ix, _, _ = memory.Open(dir)
+	if st := refresh(t, ix, root); st.Written || st.Reread != 0 {
+		t.Errorf("refresh after the new index: %+v, want nothing reread or written", st)
+	}
+}
+
 // TestTombstonesAndCompaction edits and deletes files in rounds; after each
 // round the refreshed index must rank exactly as one built from scratch.
 func TestTombstonesAndCompaction(t *testing.T) {

@@ -32,24 +32,58 @@ type Source interface {
 	ReadFile(rel string) ([]byte, error)
 }
 
-// DirSource returns a Source over the directory root: it walks with
-// filepath.WalkDir, skips .git, .taskctl and node_modules, honours nested
-// .gitignore files and .git/info/exclude (go-git's gitignore matcher, with
-// ignored directories pruned), and lists only regular files. Symbolic links
-// are not followed.
-// Files are read through an os.Root opened on first use and kept open.
-func DirSource(root string) Source { return &dirSource{root: root} }
+// A CachingSource is a Source whose walk can reuse what an earlier walk
+// learnt about the tree. Refresh keeps the state it returns in the index
+// directory and hands it back next time.
+type CachingSource interface {
+	Source
+	// WalkCached is Walk given the state an earlier WalkCached returned
+	// (nil for none). It returns the state for the next walk, or nil when
+	// prev still describes the tree. A state it cannot use (damaged, or
+	// from another tree) makes it walk as if it had none; a stale one must
+	// never make it miss a change Walk would have seen.
+	WalkCached(ctx context.Context, prev []byte, fn func(rel string, size int64, mtime time.Time) error) (next []byte, err error)
+}
+
+// DirSource returns a CachingSource over the directory root: it walks the
+// tree in lexical order, skips .git, .taskctl and node_modules, honours
+// nested .gitignore files and .git/info/exclude (as go-git's gitignore
+// matcher does, with ignored directories pruned), and lists only regular
+// files. Symbolic links are not followed.
+//
+// With a walk cache (WalkCached), a directory whose inode, change and
+// modification times and ignore files are the ones recorded is not listed
+// again; its files are still stat'ed one by one (see walkcache.go).
+// Files are read through an os.Root opened on first use and kept open (on
+// Linux, with openat2(RESOLVE_BENEATH) from the root first).
+func DirSource(root string) CachingSource { return &dirSource{root: root} }
 
 type dirSource struct {
 	root string
 	once sync.Once
 	r    *os.Root
 	err  error
+
+	fdOnce sync.Once // the root directory's descriptor (Linux)
+	fd     int
+	fdErr  error
+}
+
+func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) error) error {
+	_, err := d.walkCached(ctx, nil, false, fn)
+	return err
+}
+
+func (d *dirSource) WalkCached(ctx context.Context, prev []byte, fn func(string, int64, time.Time) error) ([]byte, error) {
+	return d.walkCached(ctx, prev, true, fn)
 }
 
 func (d *dirSource) ReadFile(rel string) ([]byte, error) {
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrInvalid}
+	}
+	if data, ok, err := d.readFast(rel); ok {
+		return data, err
 	}
 	d.once.Do(func() { d.r, d.err = os.OpenRoot(d.root) })
 	if d.err != nil {
@@ -72,90 +106,6 @@ func (d *dirSource) ReadFile(rel string) ([]byte, error) {
 		// grew while reading
 	}
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-}
-
-func (d *dirSource) Walk(ctx context.Context, fn func(string, int64, time.Time) error) error {
-	pats := readIgnore(filepath.Join(d.root, ".git", "info", "exclude"), nil)
-	// stack holds the directories being walked, innermost last; the
-	// bottom is the root.
-	var stack []*ignoreDir
-	return filepath.WalkDir(d.root, func(p string, de fs.DirEntry, err error) error {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if err != nil {
-			if p == d.root {
-				return err
-			}
-			if de != nil && de.IsDir() {
-				return fs.SkipDir
-			}
-			return nil // one unreadable entry is not a failed walk
-		}
-		rel, _ := filepath.Rel(d.root, p)
-		rel = filepath.ToSlash(rel)
-		if rel == "." {
-			rel = ""
-		}
-		// leave directories we have walked out of
-		for len(stack) > 0 {
-			top := stack[len(stack)-1].rel
-			if top == "" || len(rel) > len(top) && rel[len(top)] == '/' && rel[:len(top)] == top {
-				break
-			}
-			stack = stack[:len(stack)-1]
-		}
-		var parts []string
-		if rel != "" {
-			parts = strings.Split(rel, "/")
-		}
-		var parent *ignoreDir
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-			pats = pats[:len(parent.state)]
-		}
-		if de.IsDir() {
-			if rel != "" {
-				switch de.Name() {
-				case ".git", ".taskctl", "node_modules":
-					return fs.SkipDir
-				}
-				if ignored(pats, parent, parts, true) {
-					return fs.SkipDir
-				}
-			}
-			dir := &ignoreDir{rel: rel, state: make([]uint8, len(pats))}
-			if parent != nil {
-				last := parts[len(parts)-1]
-				for k, st := range parent.state {
-					pt := &pats[k]
-					if pt.glob != nil || len(parts) <= pt.depth {
-						continue
-					}
-					if st == nameNone {
-						if ok, err := pt.matchName(last); err != nil {
-							st = nameError
-						} else if ok {
-							st = nameMatched
-						}
-					}
-					dir.state[k] = st
-				}
-			}
-			pats = append(pats, readIgnore(filepath.Join(p, ".gitignore"), parts)...)
-			dir.state = append(dir.state, make([]uint8, len(pats)-len(dir.state))...)
-			stack = append(stack, dir)
-			return nil
-		}
-		if !de.Type().IsRegular() || ignored(pats, parent, parts, false) {
-			return nil
-		}
-		info, err := de.Info()
-		if err != nil {
-			return nil
-		}
-		return fn(rel, info.Size(), info.ModTime())
-	})
 }
 
 // ignorePattern is one line of a .gitignore (or .git/info/exclude) file,

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -84,6 +86,26 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("no run under %s", args[0])
 				}
 				ts.Setenv("RUN", last)
+			},
+			// exits CODE PROG [ARGS...]: run PROG as exec does (stdout and
+			// stderr kept for the next assertions) and require exit CODE.
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("%s: %v", args[1], err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+				}
 			},
 			// chmod000 PATH
 			"chmod000": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 )
 
@@ -12,7 +14,8 @@ func validateCmd() *command {
 		usage: "FILE...",
 		short: "check templates against the XSD and the rules it cannot express",
 		long: `Each valid file prints "FILE: ok". Problems print as FILE:LINE:COL: message on
-stderr, and the exit status is 2 when any file is invalid.`,
+stderr, and the exit status is 2 when any file is invalid (5 when the only
+problem is a FILE that does not exist).`,
 		examples: []string{
 			"taskctl validate .taskctl/tasks/*.xml",
 			"taskctl validate review.xml --output json",
@@ -28,12 +31,16 @@ stderr, and the exit status is 2 when any file is invalid.`,
 			}
 			var results []fileResult
 			var all []problem
+			missing := 0
 			for _, arg := range args {
 				path := e.argPath(arg)
 				data, err := os.ReadFile(path)
 				var probs []problem
 				if err != nil {
 					probs = []problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}}
+					if errors.Is(err, fs.ErrNotExist) {
+						missing++
+					}
 				} else if tf, ps := checkTemplate(path, data); ps != nil {
 					probs = ps
 				} else {
@@ -65,6 +72,12 @@ stderr, and the exit status is 2 when any file is invalid.`,
 					if !r.Valid {
 						bad++
 					}
+				}
+				if bad == missing {
+					// Nothing invalid, only files that are not there: as
+					// for assemble, that is "not found" (exit 5).
+					return nil, &cliError{code: "TEMPLATE_NOT_FOUND", exit: exitNotFound, reported: true, details: all,
+						msg: fmt.Sprintf("%d of %d file(s) not found", missing, len(results))}
 				}
 				return nil, &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: all,
 					msg: fmt.Sprintf("%d of %d file(s) invalid", bad, len(results))}

@@ -10,6 +10,7 @@ import (
 // TestLayout enforces the dependency direction of DESIGN §1: the leaves
 // (schema, template, project and contextgen's helpers) import none of our
 // packages, and each other package imports only what the table allows.
+// Every package has a doc.go.
 func TestLayout(t *testing.T) {
 	const mod = "github.com/taskctl/taskctl"
 	allowed := map[string][]string{
@@ -34,12 +35,19 @@ func TestLayout(t *testing.T) {
 	for dec.More() {
 		var p struct {
 			ImportPath string
+			Dir        string
+			GoFiles    []string
 			Imports    []string
 		}
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, mod), "/")
+		// Each package says in doc.go what it does and what it guarantees
+		// (the tools under bench/ are not packages of taskctl).
+		if !strings.HasPrefix(name, "bench/") && !contains(p.GoFiles, "doc.go") {
+			t.Errorf("package %s has no doc.go", name)
+		}
 		ok, known := allowed[name]
 		for _, imp := range p.Imports {
 			if !strings.HasPrefix(imp, mod+"/") {

@@ -2,9 +2,11 @@ package project_test
 
 import (
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/taskctl/taskctl/project"
@@ -56,4 +58,46 @@ func BenchmarkWalk(b *testing.B) {
 		p.Walk(bg, func(project.Candidate, fs.FileInfo) error { n++; return nil })
 	}
 	b.ReportMetric(float64(n), "files")
+}
+
+// BenchmarkResolveFrom resolves what `find . -name '*.go'` prints in
+// $GOROOT/src (or $PROJECT_BENCH_DIR), as `taskctl exec` does: a fresh
+// Project each time (its caches start empty), two workers.
+func BenchmarkResolveFrom(b *testing.B) {
+	dir := os.Getenv("PROJECT_BENCH_DIR")
+	if dir == "" {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			b.Skip(err)
+		}
+		dir = filepath.Join(strings.TrimSpace(string(out)), "src")
+	}
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		b.Skip(err)
+	}
+	var lines []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			lines = append(lines, "./"+path[len(dir)+1:])
+		}
+		return nil
+	})
+	for b.Loop() {
+		p, err := project.Open(project.Options{WorkingDir: dir, ProjectDir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for k := range 2 {
+			wg.Go(func() {
+				for i := k; i < len(lines); i += 2 {
+					p.ResolveFrom(dir, lines[i])
+				}
+			})
+		}
+		wg.Wait()
+		p.Close()
+	}
+	b.ReportMetric(float64(len(lines)), "paths")
 }

@@ -50,8 +50,8 @@ func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *Warnin
 	if !strings.HasPrefix(s, "/") {
 		abs = base + "/" + s
 	}
-	lexical := filepath.Clean(abs)
-	real, st, err := p.evalCached(abs, typeOnly)
+	lexical := cleanJoin(base, s)
+	real, st, err := p.evalCached(abs, lexical, typeOnly)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
 			return nil, warnf(CodeOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
@@ -71,13 +71,87 @@ func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *Warnin
 	return &resolved{real: real, root: r, rel: rel, info: st}, nil
 }
 
+// cleanJoin is filepath.Clean(base + "/" + s) (s itself when absolute) for
+// a clean absolute base, without Clean's copy when s is a plain relative
+// path, as most command output is ("./a/b.go", "a/b.go").
+func cleanJoin(base, s string) string {
+	if strings.HasPrefix(s, "/") {
+		return filepath.Clean(s)
+	}
+	rest := s
+	for strings.HasPrefix(rest, "./") {
+		rest = rest[2:]
+	}
+	if !isCleanRel(rest) {
+		return filepath.Clean(base + "/" + s)
+	}
+	if base == "/" {
+		return "/" + rest
+	}
+	return base + "/" + rest
+}
+
+// isCleanRel reports whether s is a non-empty relative path that
+// filepath.Clean leaves as it is and that has no ".." component.
+func isCleanRel(s string) bool {
+	if s == "" || s[0] == '/' || s[len(s)-1] == '/' {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '/' {
+			continue
+		}
+		switch s[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
+// hasDotDot reports whether the path p has a ".." component.
+func hasDotDot(p string) bool {
+	for i := 0; ; {
+		j := strings.Index(p[i:], "..")
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || p[j-1] == '/') && (j+2 == len(p) || p[j+2] == '/') {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// splitDir splits the clean absolute path p (not "/") into its directory
+// and last element, as filepath.Dir and filepath.Base would.
+func splitDir(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, '/')
+	if i == 0 {
+		return "/", p[1:]
+	}
+	return p[:i], p[i+1:]
+}
+
+// joinReal joins a name onto a clean absolute directory.
+func joinReal(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
 // evalCached is evalPath through a cache of directory resolutions
 // (p.dirs): a path costs one lstat of its last component once its
 // directory is known, and a directory one lstat once its parent is. Paths
 // with ".." are evaluated in full (after a symlink, ".." is not lexical), and
 // so is anything unusual — a symlink, an error — so results and errors are
-// exactly evalPath's. It also returns the lstat of the real path.
-func (p *Project) evalCached(abs string, typeOnly bool) (string, fs.FileInfo, error) {
+// exactly evalPath's. clean is filepath.Clean(abs). It also returns the
+// lstat of the real path.
+func (p *Project) evalCached(abs, clean string, typeOnly bool) (string, fs.FileInfo, error) {
 	full := func() (string, fs.FileInfo, error) {
 		real, err := evalPath(abs)
 		if err != nil {
@@ -86,19 +160,15 @@ func (p *Project) evalCached(abs string, typeOnly bool) (string, fs.FileInfo, er
 		st, err := os.Lstat(real)
 		return real, st, err
 	}
-	if strings.Contains(abs+"/", "/../") {
+	if clean == "/" || hasDotDot(abs) {
 		return full()
 	}
-	clean := filepath.Clean(abs)
-	dir, base := filepath.Dir(clean), filepath.Base(clean)
-	if base == "/" || base == "." {
-		return full()
-	}
+	dir, base := splitDir(clean)
 	dr, ok := p.evalDir(dir)
 	if !ok {
 		return full()
 	}
-	next := filepath.Join(dr, base)
+	next := joinReal(dr, base)
 	var st fs.FileInfo
 	if typeOnly {
 		if mode, ok := p.listed(dr, base); ok {
@@ -215,26 +285,40 @@ func (p *Project) evalDir(dir string) (string, bool) {
 // in its path relative to its root, the policy's Exclude patterns, and the
 // sensitive names (of the file and of the name it was given by).
 func (p *Project) checkName(res *resolved, given string) *Warning {
-	for _, c := range strings.Split(res.rel, "/") {
+	_, w := p.checkNameRel(res, given)
+	return w
+}
+
+// checkNameRel is checkName that also returns res.real relative to the
+// project dir.
+func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
+	for rest := res.rel; rest != ""; {
+		c := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		if alwaysExcluded(c) {
-			return warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
+			return "", warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
 		}
 	}
 	rel := p.relToProject(res.real)
 	if pat := p.excluded(rel); pat != "" {
-		return warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
+		return "", warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
 	}
 	if !p.policy.AllowSensitive {
-		if pat := p.sensitive.match(rel, filepath.Base(res.real)); pat != "" {
-			return warnf(CodeSensitive, res.real, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
+		base := res.real[strings.LastIndexByte(res.real, '/')+1:]
+		if pat := p.sensitive.match(rel, base); pat != "" {
+			return "", warnf(CodeSensitive, res.real, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
 		}
-		if g := filepath.Base(given); given != "" && g != filepath.Base(res.real) {
+		if g := filepath.Base(given); given != "" && g != base {
 			if pat := p.sensitive.match(rel, g); pat != "" {
-				return warnf(CodeSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)
+				return "", warnf(CodeSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)
 			}
 		}
 	}
-	return nil
+	return rel, nil
 }
 
 // fileKind refuses what is not a regular file.
@@ -283,10 +367,11 @@ func (p *Project) ResolveFrom(dir, s string) (Candidate, *Warning) {
 	if w := fileKind(res); w != nil {
 		return Candidate{}, w
 	}
-	if w := p.checkName(res, s); w != nil {
+	rel, w := p.checkNameRel(res, s)
+	if w != nil {
 		return Candidate{}, w
 	}
-	return Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: s}, nil
+	return Candidate{Path: res.real, Rel: rel, Spec: s}, nil
 }
 
 // globSpec is one glob, or one directory named literally, to match in the

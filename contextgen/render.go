@@ -158,41 +158,40 @@ func xmlSafe(s string) (string, int) {
 }
 
 // xmlClean reports whether s has no byte below 0x20 other than tab, newline
-// and carriage return, and no 0xEF. It looks at eight bytes at a time and at
-// single bytes only in words that hold a candidate.
+// and carriage return, and no 0xEF. It tests eight bytes at a time, without
+// branching on what they hold (text is full of tabs and newlines, which
+// would make such branches unpredictable).
 func xmlClean(s string) bool {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		b := s[i : i+8]
 		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		// A byte's high bit is set in (w-0x20…)&^w if it is below 0x20
-		// (for bytes below 0x80), and in (x-0x01…)&^x, x = w^0xEF…, if it
-		// is 0xEF; borrows can only add false candidates, which the byte
-		// loop then clears.
-		x := w ^ 0xEF*ones
-		if ((w-0x20*ones)&^w|(x-ones)&^x)&highs == 0 {
-			continue
-		}
-		if !xmlCleanBytes(s[i : i+8]) {
+		below := ^((w & lows) + 0x60*ones | w) & highs
+		allowed := zeroBytes(w^'\t'*ones) | zeroBytes(w^'\n'*ones) | zeroBytes(w^'\r'*ones)
+		if below&^allowed|zeroBytes(w^0xEF*ones) != 0 {
 			return false
 		}
 	}
-	return xmlCleanBytes(s[i:])
-}
-
-func xmlCleanBytes(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xEF {
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xEF {
 			return false
 		}
 	}
 	return true
+}
+
+const (
+	ones  = 0x0101010101010101
+	lows  = 0x7F7F7F7F7F7F7F7F
+	highs = 0x8080808080808080
+)
+
+// zeroBytes sets the high bit of each byte of the result whose byte in x is
+// zero, exactly (no carry crosses a byte). below in xmlClean works the same
+// way: a byte's low seven bits plus 0x60 stay below 0x80 if it is below 0x20.
+func zeroBytes(x uint64) uint64 {
+	return ^((x & lows) + lows | x) & highs
 }
 
 func xmlChar(r rune, size int) bool {

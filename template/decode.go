@@ -548,10 +548,10 @@ func (d *decoder) source(n *node) FileSource {
 		}
 	}
 	if v, ok := n.attr("include"); ok {
-		s.Include = strings.Fields(v)
+		s.Include = d.scopeGlobs(n, "include", v)
 	}
 	if v, ok := n.attr("exclude"); ok {
-		s.Exclude = strings.Fields(v)
+		s.Exclude = d.scopeGlobs(n, "exclude", v)
 	}
 	child := ""
 	for _, p := range n.all("path") {
@@ -598,4 +598,62 @@ func (d *decoder) source(n *node) FileSource {
 		}
 	}
 	return s
+}
+
+// scopeGlobs splits an include or exclude attribute into its globs. They
+// match slash paths relative to the project, so a glob that could never
+// match one (absolute, or starting with ./ or ../) is an error, as is a
+// malformed one; either would silently match nothing.
+func (d *decoder) scopeGlobs(n *node, attr, v string) []string {
+	globs := strings.Fields(v)
+	for _, g := range globs {
+		switch {
+		case strings.HasPrefix(g, "/") || g == "." || g == ".." || strings.HasPrefix(g, "./") || strings.HasPrefix(g, "../"):
+			d.errorAt(d.attrOff(n.pos, attr), "%s glob %q: globs here match paths relative to the project (e.g. \"src/**\"), not %s", attr, g, "absolute or ./ ../ paths")
+		case !validGlob(g):
+			d.errorAt(d.attrOff(n.pos, attr), "%s glob %q is not a valid glob", attr, g)
+		}
+	}
+	return globs
+}
+
+// validGlob reports whether g is a well-formed doublestar glob: every [
+// and { is closed, no } is unopened, no [] is empty and no \ ends it. (It
+// agrees with doublestar.ValidatePattern, which this package does not
+// import.)
+func validGlob(g string) bool {
+	braces := 0
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case '\\':
+			if i++; i == len(g) {
+				return false
+			}
+		case '[':
+			j := i + 1
+			if j < len(g) && (g[j] == '!' || g[j] == '^') {
+				j++
+			}
+			if j >= len(g) || g[j] == ']' {
+				return false
+			}
+			for ; j < len(g) && g[j] != ']'; j++ {
+				if g[j] == '\\' {
+					j++
+				}
+			}
+			if j >= len(g) {
+				return false
+			}
+			i = j
+		case '{':
+			braces++
+		case '}':
+			if braces == 0 {
+				return false
+			}
+			braces--
+		}
+	}
+	return braces == 0
 }

@@ -11,7 +11,9 @@
 //   - the source attribute of <file_paths> matches its child (literal holds
 //     <path>, command <command>, description <description>), and limit and
 //     min_score appear only on description sources, include and exclude only
-//     on command and description sources;
+//     on command and description sources, each of their globs well formed
+//     and relative to the project (not absolute, not ./ or ../), since they
+//     match project-relative paths;
 //   - fresh_context=enabled only with inherit_context=none, on the merged
 //     settings;
 //   - every {{var}} in text (description, instructions, path values,

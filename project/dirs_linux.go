@@ -117,3 +117,36 @@ func direntType(t uint8) fs.FileMode {
 	}
 	return fs.ModeIrregular
 }
+
+// lstatType returns the type bits of an lstat of path, without the
+// allocations of os.Lstat.
+func lstatType(path string) (fs.FileMode, error) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(path, &st)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, &fs.PathError{Op: "lstat", Path: path, Err: err}
+		}
+		break
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		return 0, nil
+	case syscall.S_IFDIR:
+		return fs.ModeDir, nil
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink, nil
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe, nil
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket, nil
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice, nil
+	case syscall.S_IFBLK:
+		return fs.ModeDevice, nil
+	}
+	return fs.ModeIrregular, nil
+}

@@ -38,3 +38,12 @@ func (h *dirHandle) list(_ *[]byte, fn func(name []byte, typ fs.FileMode)) error
 	}
 	return err
 }
+
+// lstatType returns the type bits of an lstat of path.
+func lstatType(path string) (fs.FileMode, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Mode().Type(), nil
+}

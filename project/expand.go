@@ -175,6 +175,13 @@ func (p *Project) evalCached(abs, clean string, typeOnly bool) (string, fs.FileI
 			st = typeInfo{name: base, mode: mode}
 		}
 	}
+	if st == nil && typeOnly {
+		mode, err := lstatType(next)
+		if err != nil {
+			return full()
+		}
+		st = typeInfo{name: base, mode: mode}
+	}
 	if st == nil {
 		var err error
 		if st, err = os.Lstat(next); err != nil {
@@ -260,21 +267,22 @@ func (p *Project) evalDir(dir string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	next := filepath.Join(pr, filepath.Base(dir))
-	st, err := os.Lstat(next)
+	_, name := splitDir(dir)
+	next := joinReal(pr, name)
+	mode, err := lstatType(next)
 	if err != nil {
 		return "", false
 	}
 	real := next
 	switch {
-	case st.Mode()&fs.ModeSymlink != 0:
+	case mode&fs.ModeSymlink != 0:
 		if real, err = evalPath(next); err != nil {
 			return "", false
 		}
-		if st, err = os.Stat(real); err != nil || !st.IsDir() {
+		if st, err := os.Stat(real); err != nil || !st.IsDir() {
 			return "", false
 		}
-	case !st.IsDir():
+	case !mode.IsDir():
 		return "", false
 	}
 	p.dirs.Store(dir, real)

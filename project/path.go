@@ -39,7 +39,13 @@ func checkInput(s string) string {
 	if msg := checkChars(s); msg != "" {
 		return msg
 	}
-	for _, c := range strings.Split(s, "/") {
+	for rest := s; rest != ""; {
+		c := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		if len(c) > maxNameLen {
 			return fmt.Sprintf("a path component is %d bytes long (the limit is %d)", len(c), maxNameLen)
 		}

@@ -541,27 +541,24 @@ func (a *assembler) read() []*File {
 	if workers > n {
 		workers = n
 	}
+	// Each worker takes the next candidate from a shared counter: no
+	// goroutine hands work to another, so none waits for one to wake.
 	var wg sync.WaitGroup
-	next := make(chan int)
+	var next atomic.Int64
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || a.ctx.Err() != nil {
+					return
+				}
 				files[i], warns[i] = a.readOne(a.candidates[i])
 				if files[i] != nil {
 					files[i].order = i
 				}
 			}
-		}()
+		})
 	}
-	for i := 0; i < n; i++ {
-		if a.ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	out := make([]*File, 0, n)
 	for i := range files {

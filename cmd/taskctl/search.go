@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
@@ -56,8 +57,15 @@ incrementally.`,
 			if e.opts.minScore < 0 || e.opts.minScore > 1 {
 				return nil, usageErr("--min-score must be between 0 and 1")
 			}
+			include, err := e.scopeGlobs("include", e.opts.include)
+			if err != nil {
+				return nil, err
+			}
+			exclude, err := e.scopeGlobs("exclude", e.opts.exclude)
+			if err != nil {
+				return nil, err
+			}
 			var ix *memory.Index
-			var err error
 			if e.opts.noRefresh {
 				ix, err = e.openIndexOnly()
 			} else {
@@ -69,7 +77,7 @@ incrementally.`,
 			p, _ := e.project()
 			matches := ix.Search(args[0], memory.SearchOptions{
 				Limit: e.opts.limit, MinScore: e.opts.minScore,
-				Include: e.opts.include, Exclude: e.opts.exclude, Explain: e.opts.explain,
+				Include: include, Exclude: exclude, Explain: e.opts.explain,
 				Source: projectSource{p},
 			})
 			type match struct {
@@ -248,6 +256,52 @@ func (s projectSource) ReadFile(rel string) ([]byte, error) {
 // absolute one.
 func absRel(p *project.Project, rel string) string {
 	return filepath.Join(p.Dir(), filepath.FromSlash(rel))
+}
+
+// scopeGlobs turns --include or --exclude globs into globs on slash paths
+// relative to the project dir. As everywhere on the command line, a glob
+// that starts with ./ or ../ is relative to the working dir and an absolute
+// one is itself; any other glob is relative to the project dir. A malformed
+// glob, or one outside the project, is a usage error.
+func (e *env) scopeGlobs(flag string, globs []string) ([]string, error) {
+	if len(globs) == 0 {
+		return nil, nil
+	}
+	p, err := e.project()
+	if err != nil {
+		return nil, err
+	}
+	root := p.Dir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		local := filepath.ToSlash(g)
+		if filepath.IsAbs(g) || local == "." || local == ".." || strings.HasPrefix(local, "./") || strings.HasPrefix(local, "../") {
+			abs := g
+			if !filepath.IsAbs(g) {
+				wd := e.workingDir
+				if w, err := filepath.EvalSymlinks(wd); err == nil {
+					wd = w
+				}
+				abs = filepath.Join(wd, g)
+			}
+			rel, err := filepath.Rel(root, abs)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return nil, usageErr("--%s %q: outside the project dir %s", flag, g, p.Dir())
+			}
+			local = filepath.ToSlash(rel)
+			if local == "." {
+				local = "**"
+			}
+		}
+		if !doublestar.ValidatePattern(local) {
+			return nil, usageErr("--%s %q: not a valid glob", flag, g)
+		}
+		out = append(out, local)
+	}
+	return out, nil
 }
 
 // reason is a match's reason as the json envelope shows it: the matched

@@ -78,7 +78,7 @@ incrementally.`,
 			matches := ix.Search(args[0], memory.SearchOptions{
 				Limit: e.opts.limit, MinScore: e.opts.minScore,
 				Include: include, Exclude: exclude, Explain: e.opts.explain,
-				Source: projectSource{p},
+				Source: e.lineSource(p),
 			})
 			type match struct {
 				Path   string  `json:"path"`

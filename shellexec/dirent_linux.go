@@ -21,7 +21,10 @@ import (
 // descriptor for getdents, no fstat, no poller registration, no
 // finalizer). Like an os.Root, a walkDir follows its directory if it is
 // renamed meanwhile.
-type walkDir struct{ fd int }
+type walkDir struct {
+	fd  int
+	buf *[]byte // getdents64 buffer, shared by the walk (list is not reentrant)
+}
 
 // openWalk opens the directory name (relative to dir) through the
 // project's os.Root for a walk.
@@ -55,7 +58,8 @@ func (f *projectFS) openWalk(dir, name string) (*walkDir, error) {
 	if derr != nil {
 		return nil, pathErr("open", name, derr)
 	}
-	return &walkDir{fd: fd}, nil
+	buf := make([]byte, 32<<10)
+	return &walkDir{fd: fd, buf: &buf}, nil
 }
 
 // plainName reports whether name is one path component that names an
@@ -73,7 +77,7 @@ func (d *walkDir) sub(name, shown string) (*walkDir, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: shown, Err: err}
 	}
-	return &walkDir{fd: fd}, nil
+	return &walkDir{fd: fd, buf: d.buf}, nil
 }
 
 func (d *walkDir) close() {
@@ -90,7 +94,7 @@ func (d *walkDir) close() {
 // entry it fails for has vanished and is left out.
 func (d *walkDir) list(shown string, lstat func(name string) (fs.FileMode, error)) ([]dent, error) {
 	var out []dent
-	buf := make([]byte, 32<<10)
+	buf := *d.buf
 	for {
 		n, err := syscall.Getdents(d.fd, buf)
 		if err == syscall.EINTR {

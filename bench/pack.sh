@@ -7,6 +7,12 @@
 # taskctl: a task with <path>**/*</path>, xml style, o200k token counts on,
 # the token cache cleared before every run (cold) — and once more warm.
 # repomix: default xml output to a scratch file, its own token counting on.
+#
+# The cat floor and the two taskctl runs take turns, RUNS rounds of one run
+# each (default 3), so that a busy machine slows them alike; each prints its
+# best wall time, the CPU time (user+sys) and peak memory of that run.
+# TASKCTL=/path/to/taskctl skips the build and times that binary instead;
+# REPOMIX_RUNS=N runs repomix N times instead of RUNS (0: not at all).
 set -euo pipefail
 repo=${1:?usage: bench/pack.sh REPO [RUNS]}
 runs=${2:-3}
@@ -16,7 +22,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 command -v /usr/bin/time >/dev/null || { echo "need /usr/bin/time (apt-get install -y time)" >&2; exit 1; }
-(cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+taskctl=${TASKCTL:-}
+if [ -z "$taskctl" ]; then
+  (cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+  taskctl=$tmp/taskctl
+fi
 
 cat > "$tmp/pack.xml" <<'XML'
 <task name="pack">
@@ -25,33 +35,49 @@ cat > "$tmp/pack.xml" <<'XML'
 </task>
 XML
 
-# measure LABEL CMD...: best wall time (s) and its peak RSS (KiB) over $runs runs.
-measure() {
+# once LABEL CMD...: one run; keeps LABEL's best wall time (s) with that
+# run's CPU time (s) and peak RSS (KiB).
+once() {
   local label=$1; shift
-  local best_t="" best_m=""
-  for _ in $(seq "$runs"); do
-    [ "$label" = taskctl-cold ] && rm -rf "$repo/.taskctl/cache"
-    /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || { echo "$label failed:"; cat "$tmp/err"; exit 1; }
-    read -r t m < "$tmp/time"
-    if [ -z "$best_t" ] || awk "BEGIN{exit !($t < $best_t)}"; then best_t=$t; best_m=$m; fi
-  done
-  printf '%-14s %8.2f s %10d KiB\n' "$label" "$best_t" "$best_m"
-  eval "${label//-/_}_t=$best_t; ${label//-/_}_m=$best_m"
+  local var=${label//-/_}
+  [ "$label" = taskctl-cold ] && rm -rf "$repo/.taskctl/cache"
+  /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || { echo "$label failed:"; cat "$tmp/err"; exit 1; }
+  read -r t u s m < "$tmp/time"
+  local best=${!var-}
+  if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then
+    printf -v "$var" '%s' "$t"
+    printf -v "${var}_c" '%s' "$(awk "BEGIN{print $u + $s}")"
+    printf -v "${var}_m" '%s' "$m"
+  fi
+}
+
+report() {
+  local var=${1//-/_}
+  local c=${var}_c m=${var}_m
+  printf '%-14s %8.2f s %8.2f s cpu %10d KiB\n' "$1" "${!var}" "${!c}" "${!m}"
 }
 
 echo "repository: $repo ($(cd "$repo" && git ls-files | wc -l) tracked files)"
-measure cat bash -c "cd '$repo' && git ls-files -z | xargs -0 cat 2>/dev/null; exit 0"
-measure taskctl-cold "$tmp/taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
-  --max-files 10000000 --tokenizer o200k_base
-measure taskctl-warm "$tmp/taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
-  --max-files 10000000 --tokenizer o200k_base
-measure repomix bash -c "cd '$repo' && npx -y repomix@1.14.0 --style xml -o '$tmp/repomix.xml' ."
+for _ in $(seq "$runs"); do
+  once cat bash -c "cd '$repo' && git ls-files -z | xargs -0 cat 2>/dev/null; exit 0"
+  once taskctl-cold "$taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
+    --max-files 10000000 --tokenizer o200k_base
+  once taskctl-warm "$taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
+    --max-files 10000000 --tokenizer o200k_base
+done
+for _ in $(seq "${REPOMIX_RUNS:-$runs}"); do
+  once repomix bash -c "cd '$repo' && npx -y repomix@1.14.0 --style xml -o '$tmp/repomix.xml' ."
+done
+for label in cat taskctl-cold taskctl-warm; do report "$label"; done
+[ -n "${repomix-}" ] && report repomix
 
-awk -v tc="$taskctl_cold_t" -v tw="$taskctl_warm_t" -v r="$repomix_t" -v c="$cat_t" \
-    -v mc="$taskctl_cold_m" -v mr="$repomix_m" 'BEGIN {
-  printf "repomix / taskctl (cold) wall time: %.1fx   (goal >= 20x)\n", r / tc
-  printf "repomix / taskctl (warm) wall time: %.1fx\n", r / tw
-  printf "taskctl / repomix peak memory:      %.2f    (goal <= 0.25)\n", mc / mr
+awk -v tc="$taskctl_cold" -v tw="$taskctl_warm" -v r="${repomix-}" -v c="$cat" \
+    -v mc="$taskctl_cold_m" -v mr="${repomix_m-}" 'BEGIN {
+  if (r != "") {
+    printf "repomix / taskctl (cold) wall time: %.1fx   (goal >= 20x)\n", r / tc
+    printf "repomix / taskctl (warm) wall time: %.1fx\n", r / tw
+    printf "taskctl / repomix peak memory:      %.2f    (goal <= 0.25)\n", mc / mr
+  }
   printf "taskctl (cold) / cat wall time:     %.1fx   (goal <= 3x)\n", tc / (c > 0 ? c : 0.01)
   printf "taskctl (warm) / cat wall time:     %.1fx\n", tw / (c > 0 ? c : 0.01)
 }'

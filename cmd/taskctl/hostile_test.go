@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 const outsideSecret = "SECRET-OUTSIDE-7f3a"
@@ -189,5 +190,74 @@ func xmlEscape(b *strings.Builder, s string) {
 		default:
 			b.WriteRune(r)
 		}
+	}
+}
+
+// TestAssembleSwapRace swaps src/swap.txt between a file inside and
+// symlinks to outside (a file, relative and absolute, and a directory)
+// while `taskctl assemble` runs again and again, naming it literally, by
+// glob and through a command: the outside content never reaches the
+// output, whatever the interleaving.
+func TestAssembleSwapRace(t *testing.T) {
+	proj := hostileProject(t)
+	base := filepath.Dir(proj)
+	target := filepath.Join(proj, "src", "swap.txt")
+	if err := os.WriteFile(target, []byte("inside swap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tpl := filepath.Join(base, "swap.xml")
+	if err := os.WriteFile(tpl, []byte(`<task name="swap"><description>swap</description>
+<file_paths><path>src/swap.txt</path><path>src/swap*</path><path>src/swap.txt/secret</path></file_paths>
+<file_paths source="command"><command>echo src/swap.txt; find src -name 'swap*'</command></file_paths>
+</task>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tmp := target + ".tmp"
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.Remove(tmp)
+			switch i % 4 {
+			case 0:
+				os.WriteFile(tmp, []byte("inside swap\n"), 0o644)
+			case 1:
+				os.Symlink(filepath.Join(base, "proj-evil", "secret"), tmp)
+			case 2:
+				os.Symlink("../../proj-evil/secret", tmp)
+			case 3:
+				os.Symlink("../../proj-evil", tmp)
+			}
+			os.Rename(tmp, target)
+		}
+	}()
+	runs, inside := 0, 0
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); runs++ {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"--project-dir", proj, "--cwd", proj, "--output", "json",
+			"assemble", tpl, "--tokenizer", "none"}, strings.NewReader(""), &stdout, &stderr)
+		if out := stdout.String() + stderr.String(); strings.Contains(out, outsideSecret) {
+			close(stop)
+			<-done
+			t.Fatalf("run %d: outside content leaked:\n%s", runs, out)
+		}
+		if code != exitOK {
+			t.Errorf("run %d: exit %d\n%s%s", runs, code, stdout.String(), stderr.String())
+		}
+		if strings.Contains(stdout.String(), "inside swap") {
+			inside++
+		}
+	}
+	close(stop)
+	<-done
+	t.Logf("%d runs, %d with the inside file", runs, inside)
+	if inside == 0 {
+		t.Error("never assembled the inside file: the test exercised nothing")
 	}
 }

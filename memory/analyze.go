@@ -2,20 +2,18 @@ package memory
 
 import (
 	"path"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
 // docTerms is the analysis of one document: its terms, in first-seen order, with their
-// frequencies in (content, ident) and the lengths of those fields.
+// frequencies in (content, ident) and the lengths of those fields. ids and
+// tfs are the analyser's scratch space, valid until its next document.
 type docTerms struct {
-	ids      []uint32    // analyser-local term IDs
-	tfs      [][2]uint32 // their frequencies
-	firstNew uint32      // local IDs from here on were new with this document
-	newNames []string    // their terms
-	lens     [2]uint32
+	ids  []uint32    // analyser-local term IDs (index a.names)
+	tfs  [][2]uint32 // their frequencies
+	lens [2]uint32
 }
 
 // definers are the words after which an identifier is being defined in
@@ -240,17 +238,28 @@ func (a *analyzer) document(text []byte) docTerms {
 			dt.lens[fIdent]++
 		}
 	}
-	dt.ids = slices.Clone(touched)
-	dt.tfs = make([][2]uint32, len(touched))
-	for i, id := range touched {
-		dt.tfs[i] = a.counts[id]
+	dt.ids = touched
+	tfs := a.tfs[:0]
+	for _, id := range touched {
+		tfs = append(tfs, a.counts[id])
 		a.counts[id] = [2]uint32{}
 	}
-	a.touched = touched
-	dt.firstNew = a.sent
-	dt.newNames = a.names[a.sent:len(a.names):len(a.names)]
-	a.sent = uint32(len(a.names))
+	a.touched, a.tfs = touched, tfs
+	dt.tfs = tfs
 	return dt
+}
+
+// post analyses text as document does and adds its postings, as document
+// doc (numbered per analyser), to the analyser's posting lists.
+func (a *analyzer) post(text []byte, doc uint32) [2]uint32 {
+	dt := a.document(text)
+	if n := len(a.names); n > len(a.lists) {
+		a.lists = append(a.lists, make([]listBuilder, n-len(a.lists))...)
+	}
+	for i, id := range dt.ids {
+		a.lists[id].add(doc, dt.tfs[i][0], dt.tfs[i][1])
+	}
+	return dt.lens
 }
 
 // pathTerms analyses a slash path into the path field (directory

@@ -218,12 +218,13 @@ type work struct {
 	fresh  int // index among the freshly analysed documents, or -1
 }
 
-// freshLists gathers the posting lists of freshly analysed documents, whose
-// IDs are their order of arrival (offset later by the number of documents
-// kept from the old index).
+// freshLists gathers the posting lists of freshly analysed documents.
+// Each analyser numbers its documents from 0; absorbing analysers in turn
+// gives each document its fresh index, the analyser's base plus its own
+// number (offset later by the number of documents kept from the old
+// index).
 type freshLists struct {
 	lists map[string]*listBuilder
-	local [][]*listBuilder // per analyser: local term ID → list
 	n     uint32
 }
 
@@ -231,30 +232,31 @@ func newFreshLists() *freshLists {
 	return &freshLists{lists: make(map[string]*listBuilder, 1<<16)}
 }
 
-func (f *freshLists) register(a *analyzer) {
-	a.id = len(f.local)
-	f.local = append(f.local, nil)
-}
-
-// add appends a document's postings and returns its fresh index.
-func (f *freshLists) add(a int, dt *docTerms) int {
-	loc := f.local[a]
-	for len(loc) < int(dt.firstNew)+len(dt.newNames) {
-		name := dt.newNames[len(loc)-int(dt.firstNew)]
-		l := f.lists[name]
-		if l == nil {
-			l = &listBuilder{}
-			f.lists[name] = l
+// absorb appends the postings of a's documents, after those absorbed
+// before, and sets their works' fresh indices.
+func (f *freshLists) absorb(a *analyzer) {
+	base := f.n
+	for t := range a.lists {
+		src := &a.lists[t]
+		if src.df == 0 {
+			continue
 		}
-		loc = append(loc, l)
+		name := a.names[t]
+		dst := f.lists[name]
+		if dst == nil {
+			if base == 0 {
+				f.lists[name] = src
+				continue
+			}
+			dst = &listBuilder{}
+			f.lists[name] = dst
+		}
+		appendList(dst, src, base)
 	}
-	f.local[a] = loc
-	id := f.n
-	for i, t := range dt.ids {
-		loc[t].add(id, dt.tfs[i][0], dt.tfs[i][1])
+	for j, w := range a.docs {
+		w.fresh = int(base) + j
 	}
-	f.n++
-	return int(id)
+	f.n += uint32(len(a.docs))
 }
 
 // Refresh brings the index up to date with src and persists it. Files whose
@@ -399,20 +401,22 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			}
 			if late == nil {
 				late = newAnalyzer()
-				fl.register(late)
 			}
 			data, err := src.ReadFile(s.info.rel)
 			if err != nil {
 				s.info.flags |= docSkipped
 				continue
 			}
-			dt := late.document(data)
-			s.w.fresh = fl.add(late.id, &dt)
-			s.info.lens[fContent], s.info.lens[fIdent] = dt.lens[0], dt.lens[1]
+			lens := late.post(data, uint32(len(late.docs)))
+			late.docs = append(late.docs, s.w)
+			s.info.lens[fContent], s.info.lens[fIdent] = lens[0], lens[1]
 		}
 		if s.info.flags&docSkipped == 0 {
 			stats.Reread++
 		}
+	}
+	if late != nil {
+		fl.absorb(late)
 	}
 
 	// Final IDs. Old documents keep their IDs, so the posting lists of
@@ -519,30 +523,34 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			identity = false
 		}
 	}
+	// The path/name section depends only on the paths and flags of the
+	// documents: when none changed (files touched or edited in place
+	// without tombstones), it is copied. It is built on another goroutine
+	// while the text section is merged.
+	samePaths := len(finalDocs) == len(old.docs)
+	for i := 0; samePaths && i < len(finalDocs); i++ {
+		samePaths = finalDocs[i].rel == old.docs[i].rel && finalDocs[i].flags == old.docs[i].flags
+	}
+	pathDone := make(chan []byte, 1)
+	go func() {
+		if samePaths {
+			for i := range finalDocs {
+				finalDocs[i].lens[fPath], finalDocs[i].lens[fName] = old.docs[i].lens[fPath], old.docs[i].lens[fName]
+			}
+			pathDone <- rawDict(&old.path, nil)
+			return
+		}
+		pathDone <- buildPaths(finalDocs)
+	}()
 	var text []byte
 	if identity {
 		text = rawDict(&old.text, nil)
 	} else {
 		text = mergeText(&old.text, len(old.docs), keep, nOld, fl)
 	}
+	pathSec := <-pathDone
 	if err := ctx.Err(); err != nil {
 		return stats, err
-	}
-	// The path/name section depends only on the paths and flags of the
-	// documents: when none changed (files touched or edited in place
-	// without tombstones), it is copied.
-	samePaths := len(finalDocs) == len(old.docs)
-	for i := 0; samePaths && i < len(finalDocs); i++ {
-		samePaths = finalDocs[i].rel == old.docs[i].rel && finalDocs[i].flags == old.docs[i].flags
-	}
-	var pathSec []byte
-	if samePaths {
-		pathSec = rawDict(&old.path, nil)
-		for i := range finalDocs {
-			finalDocs[i].lens[fPath], finalDocs[i].lens[fName] = old.docs[i].lens[fPath], old.docs[i].lens[fName]
-		}
-	} else {
-		pathSec = buildPaths(finalDocs)
 	}
 	parts, err := encode(finalDocs, text, pathSec)
 	if err != nil {
@@ -596,62 +604,79 @@ func (ix *Index) install(st *state) {
 	ix.mu.Unlock()
 }
 
-type analysed struct {
-	w  *work
-	a  int
-	dt *docTerms
-}
-
-// analyse reads and analyses todo on GOMAXPROCS workers; this goroutine
-// gathers their postings as they arrive.
+// analyse reads and analyses todo on GOMAXPROCS workers, each with its
+// own analyser and posting lists, absorbed into fl at the end. One worker
+// takes files from the front of todo, the next from the back (todo is in
+// walk order), so that each meets the vocabulary of fewer directories and
+// analyses fewer words for the first time.
 func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[16]byte][]int, todo []*work, fl *freshLists, progress func(int, int)) error {
 	var wg sync.WaitGroup
-	next := make(chan *work)
-	done := make(chan analysed, 64)
+	done := make(chan struct{}, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
 	big := len(todo) >= 256
 	stems := newStemCache(0)
 	if big {
 		stems = newStemCache(1 << 17)
 	}
-	for range workers {
+	var mu sync.Mutex
+	front, back := 0, len(todo)
+	take := func(fromBack bool) *work {
+		mu.Lock()
+		defer mu.Unlock()
+		if front >= back || ctx.Err() != nil {
+			return nil
+		}
+		if fromBack {
+			back--
+			return todo[back]
+		}
+		front++
+		return todo[front-1]
+	}
+	as := make([]*analyzer, workers)
+	for k := range as {
 		a := newAnalyzer()
 		a.shared = stems
 		a.big = big
-		fl.register(a)
+		as[k] = a
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for w := range next {
-				done <- analysed{w, a.id, analyseOne(a, src, old, gone, w)}
+			for {
+				w := take(k%2 == 1)
+				if w == nil {
+					return
+				}
+				if data := analyseOne(src, old, gone, w); data != nil {
+					lens := a.post(data, uint32(len(a.docs)))
+					a.docs = append(a.docs, w)
+					w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
+				}
+				done <- struct{}{}
 			}
 		}()
 	}
 	go func() {
-		for _, w := range todo {
-			if ctx.Err() != nil {
-				break
-			}
-			next <- w
-		}
-		close(next)
 		wg.Wait()
 		close(done)
 	}()
 	n := 0
-	for r := range done {
-		if r.dt != nil {
-			r.w.fresh = fl.add(r.a, r.dt)
-		}
+	for range done {
 		n++
 		if progress != nil {
 			progress(n, len(todo))
 		}
 	}
+	for _, a := range as {
+		fl.absorb(a)
+	}
 	return ctx.Err()
 }
 
-func analyseOne(a *analyzer, src Source, old *state, gone map[[16]byte][]int, w *work) *docTerms {
+// analyseOne reads and hashes w's file and decides whether it must be
+// analysed: it returns its content if so, nil if it is skipped or its
+// postings can be reused.
+func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work) []byte {
 	w.result = docInfo{rel: w.e.rel, size: w.e.size, mtime: w.e.mtime}
 	data, err := src.ReadFile(w.e.rel)
 	if err != nil || len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
@@ -671,9 +696,7 @@ func analyseOne(a *analyzer, src Source, old *state, gone map[[16]byte][]int, w 
 		w.reuse = ids[0] // Refresh analyses it if another file claims it first
 		return nil
 	}
-	dt := a.document(data)
-	w.result.lens[fContent], w.result.lens[fIdent] = dt.lens[0], dt.lens[1]
-	return &dt
+	return data
 }
 
 // contentHash is the change-detection hash of a file: CRC-32C and CRC-32

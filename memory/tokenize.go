@@ -54,8 +54,12 @@ type analyzer struct {
 	names      []string
 	counts     [][2]uint32
 	touched    []uint32
-	sent       uint32 // names up to here were handed out with a document
-	id         int    // index among the analysers of one Refresh
+	tfs        [][2]uint32
+
+	// the posting lists of the documents this analyser analysed in one
+	// Refresh (indexed by local term ID), and those documents in order
+	lists []listBuilder
+	docs  []*work
 }
 
 func newAnalyzer() *analyzer {

@@ -353,6 +353,10 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	res.Context = asm
 	res.Files = nonNil(asm.Files)
 	res.Warnings = append(warns, asm.Warnings...)
+	if inherit == InheritSubset && len(pf) > 0 && !slices.ContainsFunc(pf, func(f string) bool { return slices.Contains(res.Files, f) }) {
+		res.Warnings = append(res.Warnings, Warning{Code: CodeSubsetEmpty,
+			Message: fmt.Sprintf("inherit_context=subset kept none of the parent's %d files: none matches the step's description", len(pf))})
+	}
 
 	if t.Type == sequential {
 		if failed, err := r.sequence(ctx, t, &eff, bound.Vars(), res.Files, hist); err != nil {

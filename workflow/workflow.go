@@ -39,6 +39,7 @@ const (
 const (
 	CodeEmptyContext = "EMPTY_CONTEXT"
 	CodeInputPending = "INPUT_PENDING"
+	CodeSubsetEmpty  = "SUBSET_EMPTY" // inherit_context=subset kept none of the parent's files
 )
 
 // ErrTimeout is wrapped by the error of a step that ran out of time.

@@ -879,3 +879,28 @@ func TestPlanWarningPath(t *testing.T) {
 		t.Errorf("plan:\n%s\nwant a line ending %q", b.String(), want)
 	}
 }
+
+// A subset step that keeps none of its parent's files says so.
+func TestSubsetEmpty(t *testing.T) {
+	project, runs := setup(t)
+	f := &fake{dir: project}
+	rec, err := workflow.Run(context.Background(), parse(t, `<task name="s" type="sequential"><description>d</description>
+<file_paths><path>auth/login.go</path><path>store/store.go</path></file_paths><steps>
+<task name="none_kept"><description>write the change</description><context_management><inherit_context>subset</inherit_context></context_management></task>
+<task name="one_kept"><description>fix login</description><context_management><inherit_context>subset</inherit_context></context_management></task>
+</steps></task>`), options(f, project, runs, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(name string) bool {
+		for _, w := range rec.Step(name).Warnings {
+			if w.Code == workflow.CodeSubsetEmpty && strings.Contains(w.Message, "none of the parent's 2 files") {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("none_kept") || has("one_kept") || len(rec.Step("one_kept").Files) != 1 {
+		t.Errorf("SUBSET_EMPTY on none_kept %v (want true), on one_kept %v (want false); warnings %+v", has("none_kept"), has("one_kept"), rec.Step("none_kept").Warnings)
+	}
+}

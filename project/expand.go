@@ -222,21 +222,17 @@ func (p *Project) listed(dir, name string) (fs.FileMode, bool) {
 		return 0, false
 	}
 	l.once.Do(func() {
-		f, err := os.Open(dir)
-		if err != nil {
-			return
+		buf, _ := p.direntBufs.Get().(*[]byte)
+		if buf == nil {
+			buf = new([]byte)
 		}
-		ents, err := f.ReadDir(-1) // unsorted, unlike os.ReadDir
-		f.Close()
-		if err != nil {
-			return
-		}
-		l.types = make(map[string]fs.FileMode, len(ents))
-		for _, e := range ents {
-			l.types[e.Name()] = e.Type()
-		}
+		l.types, _ = listTypes(dir, buf)
+		p.direntBufs.Put(buf)
 	})
 	mode, ok := l.types[name]
+	if mode&fs.ModeIrregular != 0 {
+		return 0, false // the file system did not say: lstat it
+	}
 	return mode, ok
 }
 

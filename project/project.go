@@ -45,6 +45,8 @@ type Project struct {
 	// lists caches directory listings for ResolveFrom (real dir →
 	// *dirListing); see listed.
 	lists sync.Map
+	// direntBufs holds the *[]byte buffers listed reads directories into.
+	direntBufs sync.Pool
 }
 
 // rootDir is one allowed root: its real path, its os.Root, its ignore rules.

@@ -15,7 +15,12 @@ const sequential = "sequential"
 // with one name, or an input whose from names no step that finishes before
 // it starts. template checks most of this with positions when it loads a
 // file; Check repeats it for tasks built any other way.
-func Check(root *template.Task) error {
+func Check(root *template.Task) error { return check(root, nil) }
+
+// check is Check for a run whose Options.Vars are given: an input bound to
+// a step outside root (a step of a workflow run on its own) may take its
+// value from given instead.
+func check(root *template.Task, given map[string]string) error {
 	done := map[string]bool{}
 	seen := map[string]bool{}
 	var walk func(t *template.Task, depth int) error
@@ -41,8 +46,11 @@ func Check(root *template.Task) error {
 				return fmt.Errorf("task %s: input %s: %v", label(t, 0), in.Name, err)
 			}
 			if !done[ref.step] {
-				return fmt.Errorf("task %s: input %s: from=%q: no step named %q finishes before this task starts",
-					label(t, 0), in.Name, in.From, ref.step)
+				if _, ok := given[in.Name]; ok && !inside(root, ref.step) {
+					continue
+				}
+				return fmt.Errorf("task %s: input %s: from=%q: no step named %q finishes before this task starts (a step run on its own takes such an input's value from --var %s=VALUE)",
+					label(t, 0), in.Name, in.From, ref.step, in.Name)
 			}
 		}
 		for _, st := range t.Steps {
@@ -101,4 +109,17 @@ func parseRef(s string) (ref, error) {
 		}
 	}
 	return r, nil
+}
+
+// inside reports whether a task named name is root or one of its steps.
+func inside(root *template.Task, name string) bool {
+	if root.Name == name {
+		return true
+	}
+	for _, c := range root.Steps {
+		if inside(c, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -311,6 +311,13 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		if err != nil {
 			return "", err
 		}
+		if r.rec.Step(rf.step) == nil {
+			// A step outside this run (check let it through only with a
+			// value in Vars).
+			if v, ok := r.opt.Vars[in.Name]; ok {
+				return v, nil
+			}
+		}
 		if r.dry {
 			return pending(in.From), nil
 		}

@@ -140,7 +140,7 @@ func Run(ctx context.Context, root *template.Task, opt Options) (*Record, error)
 	if opt.Assemble == nil {
 		return nil, errors.New("workflow: no assembler")
 	}
-	if err := Check(root); err != nil {
+	if err := check(root, opt.Vars); err != nil {
 		return nil, err
 	}
 	r := newRunner(root, opt)

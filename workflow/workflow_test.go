@@ -904,3 +904,39 @@ func TestSubsetEmpty(t *testing.T) {
 		t.Errorf("SUBSET_EMPTY on none_kept %v (want true), on one_kept %v (want false); warnings %+v", has("none_kept"), has("one_kept"), rec.Step("none_kept").Warnings)
 	}
 }
+
+// A step run on its own takes an input bound to a step outside the run from
+// Vars; without a value it cannot start, and a value never stands in for a
+// step of the run itself.
+func TestStepOnItsOwn(t *testing.T) {
+	project, runs := setup(t)
+	flow := parse(t, `<task name="s" type="sequential"><description>d</description><steps>
+<task name="a"><description>a</description></task>
+<task name="b"><description>b says {{prev}}</description><inputs><input name="prev" from="a.notes.summary"/></inputs></task>
+</steps></task>`)
+	step := flow.Steps[1]
+	f := &fake{dir: project}
+	opt := options(f, project, runs, script(t, "notes.sh"))
+	if _, err := workflow.Run(context.Background(), step, opt); err == nil || !strings.Contains(err.Error(), "--var prev=VALUE") {
+		t.Errorf("without a value: %v, want an error naming --var prev=VALUE", err)
+	}
+	opt.Vars = map[string]string{"prev": "given by hand"}
+	rec, err := workflow.Run(context.Background(), step, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Step("b"); got.Status != workflow.StepOK || got.Inputs["prev"] != "given by hand" || !strings.Contains(got.Prompt, "b says given by hand") {
+		t.Errorf("step b: status %q, inputs %v, prompt:\n%s", got.Status, got.Inputs, got.Prompt)
+	}
+	opt.DryRun = true
+	if rec, err := workflow.Run(context.Background(), step, opt); err != nil || rec.Step("b").Inputs["prev"] != "given by hand" {
+		t.Errorf("dry run: %v, inputs %v", err, rec.Step("b").Inputs)
+	}
+	// Within the run, the step's result is what binds, not a value.
+	x := &template.Task{Name: "x", Type: "atomic", Description: "x", Inputs: []template.Input{{Name: "v", From: "y.output"}}}
+	y := &template.Task{Name: "y", Type: "atomic", Description: "y"}
+	_, err = workflow.Run(context.Background(), &template.Task{Name: "s", Type: "sequential", Description: "d", Steps: []*template.Task{x, y}}, workflow.Options{Assemble: f.assemble, RunsDir: runs, ProjectDir: project, Vars: map[string]string{"v": "no"}, DryRun: true})
+	if err == nil {
+		t.Errorf("a value let x bind to y, which runs after it")
+	}
+}

@@ -148,10 +148,11 @@ func (d *walkDir) list(shown string, lstat func(name string) (fs.FileMode, error
 }
 
 // openIn opens the regular file name (one component, as getdents gave it)
-// of d with openat and O_NOFOLLOW, and fstats it. ok is false when the
-// fast path does not apply (a symlink, an odd name): the caller then reads
-// through the project's os.Root.
-func (d *walkDir) openIn(name, shown string) (fd int, size int64, ok bool, err error) {
+// of d with openat and O_NOFOLLOW, and fstats it; with capped, a file
+// larger than maxFileBytes is an error. ok is false when the fast path does
+// not apply (a symlink, an odd name): the caller then reads through the
+// project's os.Root.
+func (d *walkDir) openIn(name, shown string, capped bool) (fd int, size int64, ok bool, err error) {
 	if !plainName(name) {
 		return -1, 0, false, nil
 	}
@@ -176,7 +177,7 @@ func (d *walkDir) openIn(name, shown string) (fd int, size int64, ok bool, err e
 		syscall.Close(fd)
 		return -1, 0, true, &fs.PathError{Op: "open", Path: shown, Err: errNotRegular}
 	}
-	if st.Size > maxFileBytes {
+	if capped && st.Size > maxFileBytes {
 		syscall.Close(fd)
 		return -1, 0, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
 	}
@@ -189,7 +190,7 @@ func (d *walkDir) openIn(name, shown string) (fd int, size int64, ok bool, err e
 // per file (poller registration, finalizer). ok is false when the fast
 // path does not apply (see openIn).
 func (d *walkDir) readFile(name, shown string, buf []byte) (data []byte, ok bool, err error) {
-	fd, size, ok, err := d.openIn(name, shown)
+	fd, size, ok, err := d.openIn(name, shown, true)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -228,10 +229,10 @@ func (d *walkDir) readFile(name, shown string, buf []byte) (data []byte, ok bool
 // with each run of whole records (ending in sep; the last run, at the end
 // of the file, may lack it). When scan returns true the rest of the file is
 // not read and found is true. It holds one chunk or the longest record,
-// whichever is larger, instead of the whole file. buf is returned for
-// reuse.
+// whichever is larger, instead of the whole file, so the file may be
+// larger than maxFileBytes; a record may not. buf is returned for reuse.
 func (d *walkDir) scanFile(name, shown string, buf []byte, sep byte, scan func([]byte) bool) (found bool, reuse []byte, ok bool, err error) {
-	fd, size, ok, err := d.openIn(name, shown)
+	fd, size, ok, err := d.openIn(name, shown, false)
 	if !ok || err != nil {
 		return false, buf, ok, err
 	}
@@ -244,6 +245,9 @@ func (d *walkDir) scanFile(name, shown string, buf []byte, sep byte, scan func([
 	var read int64 // bytes read from the file
 	for {
 		if n == len(buf) { // one record longer than the buffer
+			if n >= maxFileBytes {
+				return false, buf, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large (a line longer than 256 MiB)")}
+			}
 			buf = append(buf, make([]byte, len(buf))...)[:2*len(buf)]
 		}
 		m, err := syscall.Read(fd, buf[n:min(len(buf), n+scanChunk)])
@@ -255,9 +259,6 @@ func (d *walkDir) scanFile(name, shown string, buf []byte, sep byte, scan func([
 		}
 		n += m
 		read += int64(m)
-		if read > maxFileBytes {
-			return false, buf, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
-		}
 		if m == 0 || read == size && size > 0 {
 			return n > 0 && scan(buf[:n]), buf, true, nil
 		}

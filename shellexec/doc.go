@@ -68,7 +68,8 @@
 // written to the top-level standard output and to every $(...) buffer
 // count against one budget (MaxStdoutBytes, MaxStdoutLines), and crossing
 // it stops the run; standard error keeps its first 64 KiB. A file read
-// into memory is at most 256 MiB.
+// into memory is at most 256 MiB; grep -l, -L and -q scan the files of
+// grep -r in chunks instead, so for them only a line is held to that.
 //
 // Guarantees: nothing is written anywhere (the only writable target is
 // /dev/null), no process is started, and no byte from outside the project

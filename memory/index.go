@@ -228,8 +228,9 @@ type freshLists struct {
 	n     uint32
 }
 
-func newFreshLists() *freshLists {
-	return &freshLists{lists: make(map[string]*listBuilder, 1<<16)}
+// newFreshLists returns lists for about n documents.
+func newFreshLists(n int) *freshLists {
+	return &freshLists{lists: make(map[string]*listBuilder, min(n*16, 1<<16))}
 }
 
 // absorb appends the postings of a's documents, after those absorbed
@@ -342,7 +343,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		w    *work // or the file read
 		info docInfo
 	}
-	var slots []slot
+	slots := make([]slot, 0, len(entries))
 	var todo []*work
 	for _, e := range entries {
 		i, ok := byRel[e.rel]
@@ -375,9 +376,11 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 
 	// Read, hash and analyse the files that may have changed, in parallel.
-	fl := newFreshLists()
-	if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
-		return stats, err
+	fl := newFreshLists(len(todo))
+	if len(todo) > 0 {
+		if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
+			return stats, err
+		}
 	}
 
 	// Resolve reuse claims; a second file claiming the same old document
@@ -642,12 +645,15 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte
 			for {
 				w := take(k%2 == 1)
 				if w == nil {
 					return
 				}
-				if data := analyseOne(src, old, gone, w); data != nil {
+				var data []byte
+				data, buf = analyseOne(src, old, gone, w, buf)
+				if data != nil {
 					lens := a.post(data, uint32(len(a.docs)))
 					a.docs = append(a.docs, w)
 					w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
@@ -673,15 +679,30 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	return ctx.Err()
 }
 
+// sizedReader is implemented by Sources that can read a file of a known
+// size (as the walk reported it) into a buffer of the caller's.
+type sizedReader interface {
+	readSized(rel string, size int64, buf []byte) ([]byte, error)
+}
+
 // analyseOne reads and hashes w's file and decides whether it must be
 // analysed: it returns its content if so, nil if it is skipped or its
-// postings can be reused.
-func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work) []byte {
+// postings can be reused, and the buffer to read the next file into.
+func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work, buf []byte) ([]byte, []byte) {
 	w.result = docInfo{rel: w.e.rel, size: w.e.size, mtime: w.e.mtime}
-	data, err := src.ReadFile(w.e.rel)
+	var data []byte
+	var err error
+	if sr, ok := src.(sizedReader); ok {
+		data, err = sr.readSized(w.e.rel, w.e.size, buf)
+		if cap(data) > cap(buf) && cap(data) <= 1<<20 {
+			buf = data[:0]
+		}
+	} else {
+		data, err = src.ReadFile(w.e.rel)
+	}
 	if err != nil || len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 		w.result.flags = docSkipped
-		return nil
+		return nil, buf
 	}
 	w.result.hash = contentHash(data)
 	w.result.size = int64(len(data))
@@ -689,14 +710,14 @@ func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work) []byte
 		o := old.docs[w.oldID]
 		if o.hash == w.result.hash && o.flags&docSkipped == 0 {
 			w.reuse = w.oldID
-			return nil
+			return nil, buf
 		}
 	}
 	if ids := gone[w.result.hash]; len(ids) > 0 {
 		w.reuse = ids[0] // Refresh analyses it if another file claims it first
-		return nil
+		return nil, buf
 	}
-	return data
+	return data, buf
 }
 
 // contentHash is the change-detection hash of a file: CRC-32C and CRC-32

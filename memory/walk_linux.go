@@ -69,6 +69,53 @@ func (d *dirSource) openBeneath(rel string) (f *os.File, ok bool, err error) {
 	}
 }
 
+// readSized is ReadFile for a file the walk just found size bytes long,
+// reading into buf when it is large enough: one openat2, one read and a
+// close when the size still holds. The descriptor is opened non-blocking,
+// so a file replaced by a FIFO since the walk cannot hang the read. A read
+// short of size+1 bytes is taken as the end of the file; should a file
+// system return less without being at the end, the content is shorter
+// than the walk's size and the next Refresh reads the file again.
+func (d *dirSource) readSized(rel string, size int64, buf []byte) ([]byte, error) {
+	if size < 0 || size > MaxFileSize || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return d.ReadFile(rel)
+	}
+	root, err := d.rootFD()
+	if err != nil {
+		return nil, err
+	}
+	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
+	var fd int
+	for {
+		fd, err = unix.Openat2(root, filepath.FromSlash(rel), &how)
+		if err != unix.EINTR && err != unix.EAGAIN {
+			break
+		}
+	}
+	if err != nil {
+		return d.ReadFile(rel)
+	}
+	f := os.NewFile(uintptr(fd), rel)
+	defer f.Close()
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, size+1)
+	}
+	buf = buf[:size+1]
+	n, err := f.Read(buf)
+	if err == io.EOF {
+		return buf[:0], nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n <= int(size) {
+		return buf[:n], nil
+	}
+	// grew since the walk
+	rest, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1-int64(n)))
+	return append(buf[:n:n], rest...), err
+}
+
 func (d *dirSource) readFast(rel string) ([]byte, bool, error) {
 	f, ok, err := d.openBeneath(filepath.FromSlash(rel))
 	if !ok || err != nil {

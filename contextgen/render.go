@@ -52,9 +52,12 @@ func (d *Document) renderXML(w *bufio.Writer) {
 		if f.Score != nil {
 			fmt.Fprintf(w, ` score="%s"`, strconv.FormatFloat(*f.Score, 'f', 4, 64))
 		}
-		fmt.Fprintf(w, ` bytes="%d" lines="%d"`, f.Bytes, f.Lines)
+		writeInt(w, ` bytes="`, f.Bytes)
+		writeInt(w, `" lines="`, int64(f.Lines))
+		w.WriteByte('"')
 		if f.Tokens != nil {
-			fmt.Fprintf(w, ` tokens="%d"`, *f.Tokens)
+			writeInt(w, ` tokens="`, int64(*f.Tokens))
+			w.WriteByte('"')
 		}
 		if f.Truncated {
 			w.WriteString(` truncated="true"`)
@@ -98,9 +101,19 @@ func writeCDATA(w *bufio.Writer, s string) {
 	}
 }
 
+// writeInt writes prefix and n in decimal.
+func writeInt(w *bufio.Writer, prefix string, n int64) {
+	w.WriteString(prefix)
+	w.Write(strconv.AppendInt(w.AvailableBuffer(), n, 10))
+}
+
 // xmlAttr writes s escaped for a double-quoted attribute.
 func xmlAttr(w *bufio.Writer, s string) {
 	s, _ = xmlSafe(s)
+	if !strings.ContainsAny(s, "&<>\"\n\r\t") {
+		w.WriteString(s)
+		return
+	}
 	for _, r := range s {
 		switch r {
 		case '&':

@@ -203,6 +203,7 @@ type dirListing struct {
 	asked atomic.Int32
 	once  sync.Once
 	types map[string]fs.FileMode
+	ready atomic.Bool // types is set
 }
 
 // listThreshold is how many lookups in one directory are made with lstat
@@ -227,6 +228,7 @@ func (p *Project) listed(dir, name string) (fs.FileMode, bool) {
 			buf = new([]byte)
 		}
 		l.types, _ = listTypes(dir, buf)
+		l.ready.Store(true)
 		p.direntBufs.Put(buf)
 	})
 	mode, ok := l.types[name]
@@ -259,12 +261,20 @@ func (p *Project) evalDir(dir string) (string, bool) {
 	if v, ok := p.dirs.Load(dir); ok {
 		return v.(string), true
 	}
-	pr, ok := p.evalDir(filepath.Dir(dir))
+	parent, name := splitDir(dir)
+	pr, ok := p.evalDir(parent)
 	if !ok {
 		return "", false
 	}
-	_, name := splitDir(dir)
 	next := joinReal(pr, name)
+	// A listing of the parent, if one was read, says whether next is a
+	// directory (not a symlink to one) without an lstat.
+	if v, ok := p.lists.Load(pr); ok {
+		if l := v.(*dirListing); l.ready.Load() && l.types[name] == fs.ModeDir {
+			p.dirs.Store(dir, next)
+			return next, true
+		}
+	}
 	mode, err := lstatType(next)
 	if err != nil {
 		return "", false

@@ -297,3 +297,69 @@ func TestHostileGlobs(t *testing.T) {
 		t.Error("the corpus as one source yielded nothing")
 	}
 }
+
+// TestResolveWarm: after a few lookups in a directory ResolveFrom reads
+// its listing and caches directory resolutions; symlinks found there, to
+// files or directories, inside or out, must still be evaluated as on the
+// first lookup, and a directory swapped for a symlink afterwards must not
+// let Read out.
+func TestResolveWarm(t *testing.T) {
+	base, proj := hostile(t)
+	evil := filepath.Join(base, "proj-evil")
+	writeTree(t, proj, "src/sub/b.py = print('b')\n", "src/sub/deeper/c.py = print('c')\n")
+	p := open(t, project.Options{WorkingDir: proj, ProjectDir: proj})
+	a := filepath.Join(proj, "src/a.py")
+	tests := []struct{ in, want, path string }{
+		// Enough lookups in src for its listing to be read before its
+		// subdirectories are first looked up.
+		{"src/a.py", "", a},
+		{"src/rel_link_inside", "", a},
+		{"src/abs_link_inside", "", a},
+		{"src/abs_link", project.CodeOutsideProject, ""},
+		{"src/rel_link_out", project.CodeOutsideProject, ""},
+		{"src/dir_link_out/secret", project.CodeOutsideProject, ""},
+		{"src/sub/b.py", "", filepath.Join(proj, "src/sub/b.py")},
+		{"./src/sub/deeper/c.py", "", filepath.Join(proj, "src/sub/deeper/c.py")},
+		{"src/abs_dir_link_in/a.py", "", a},
+		{"src/abs_dir_link_in/sub/b.py", "", filepath.Join(proj, "src/sub/b.py")},
+		{"src/abs_dir_link_out/secret", project.CodeOutsideProject, ""},
+		{"src/sub", project.CodeIsDir, ""},
+		{"zero_link", project.CodeOutsideProject, ""},
+		{"fifo", project.CodeSpecialFile, ""},
+		{".git/config", project.CodeIgnored, ""},
+		{".env", project.CodeSensitive, ""},
+	}
+	for round := range 6 { // the first lookups lstat; later ones use listings
+		for _, tt := range tests {
+			c, w := p.ResolveFrom(proj, tt.in)
+			got := ""
+			if w != nil {
+				got = w.Code
+			}
+			if got != tt.want || w == nil && c.Path != tt.path {
+				t.Errorf("round %d: ResolveFrom(%q) = %q, %v; want %q, code %q", round, tt.in, c.Path, w, tt.path, tt.want)
+			}
+		}
+	}
+	// Swap src/sub for a symlink out of the project: whatever the caches
+	// say, Read must not return what lies outside.
+	if err := os.Rename(filepath.Join(proj, "src/sub"), filepath.Join(base, "sub-moved")); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, evil, "b.py = "+secret+"\n")
+	if err := os.Symlink(evil, filepath.Join(proj, "src/sub")); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"src/sub/b.py", "src/sub/secret"} {
+		c, w := p.ResolveFrom(proj, in)
+		if w != nil {
+			continue
+		}
+		if !inside(proj, c.Path) {
+			t.Errorf("after the swap, ResolveFrom(%q).Path = %q, outside", in, c.Path)
+		}
+		if f, rw := p.Read(c); rw == nil && bytes.Contains(f.Content, []byte(secret)) {
+			t.Errorf("after the swap, Read(ResolveFrom(%q)) returned the secret", in)
+		}
+	}
+}

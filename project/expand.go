@@ -46,12 +46,8 @@ func (p *Project) resolve(base, s string) (*resolved, *Warning) {
 // file's type (from a cached directory listing), which is all ResolveFrom
 // needs.
 func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *Warning) {
-	abs := s
-	if !strings.HasPrefix(s, "/") {
-		abs = base + "/" + s
-	}
 	lexical := cleanJoin(base, s)
-	real, st, err := p.evalCached(abs, lexical, typeOnly)
+	real, st, err := p.evalCached(base, s, lexical, typeOnly)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
 			return nil, warnf(CodeOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
@@ -149,10 +145,15 @@ func joinReal(dir, name string) string {
 // directory is known, and a directory one lstat once its parent is. Paths
 // with ".." are evaluated in full (after a symlink, ".." is not lexical), and
 // so is anything unusual — a symlink, an error — so results and errors are
-// exactly evalPath's. clean is filepath.Clean(abs). It also returns the
+// exactly evalPath's. The path is s, relative to the clean absolute dir
+// base unless absolute; clean is cleanJoin(base, s). It also returns the
 // lstat of the real path.
-func (p *Project) evalCached(abs, clean string, typeOnly bool) (string, fs.FileInfo, error) {
+func (p *Project) evalCached(baseDir, s, clean string, typeOnly bool) (string, fs.FileInfo, error) {
 	full := func() (string, fs.FileInfo, error) {
+		abs := s
+		if !strings.HasPrefix(s, "/") {
+			abs = baseDir + "/" + s
+		}
 		real, err := evalPath(abs)
 		if err != nil {
 			return real, nil, err
@@ -160,7 +161,8 @@ func (p *Project) evalCached(abs, clean string, typeOnly bool) (string, fs.FileI
 		st, err := os.Lstat(real)
 		return real, st, err
 	}
-	if clean == "/" || hasDotDot(abs) {
+	// baseDir is clean, so only s can hold a "..".
+	if clean == "/" || hasDotDot(s) {
 		return full()
 	}
 	dir, base := splitDir(clean)
@@ -168,7 +170,10 @@ func (p *Project) evalCached(abs, clean string, typeOnly bool) (string, fs.FileI
 	if !ok {
 		return full()
 	}
-	next := joinReal(dr, base)
+	next := clean // the directory is real as it is: no copy
+	if dr != dir {
+		next = joinReal(dr, base)
+	}
 	var st fs.FileInfo
 	if typeOnly {
 		if mode, ok := p.listed(dr, base); ok {
@@ -191,7 +196,7 @@ func (p *Project) evalCached(abs, clean string, typeOnly bool) (string, fs.FileI
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return full()
 	}
-	if strings.HasSuffix(abs, "/") && !st.IsDir() {
+	if strings.HasSuffix(s, "/") && !st.IsDir() {
 		return next, nil, errNotDir
 	}
 	return next, st, nil

@@ -11,7 +11,7 @@ import (
 // frequencies in (content, ident) and the lengths of those fields. ids and
 // tfs are the analyser's scratch space, valid until its next document.
 type docTerms struct {
-	ids  []uint32    // analyser-local term IDs (index a.names)
+	ids  []uint32    // term IDs (index a.table.names)
 	tfs  [][2]uint32 // their frequencies
 	lens [2]uint32
 }
@@ -44,17 +44,6 @@ type wordSlot struct {
 
 // maxWordCache bounds the per-analyser word cache.
 const maxWordCache = 1 << 20
-
-// localID returns the analyser-local ID of term.
-func (a *analyzer) localID(term string) uint32 {
-	id, ok := a.ids[term]
-	if !ok {
-		id = uint32(len(a.names))
-		a.ids[term] = id
-		a.names = append(a.names, term)
-	}
-	return id
-}
 
 // wordHash is the hash the tokeniser computes over a word's bytes as it
 // scans them (FNV-1a).
@@ -90,6 +79,9 @@ func (a *analyzer) lookup(w []byte, h uint32) (*wordRec, []uint32) {
 	r := wordRec{whole: -1, definer: definers[ws], po: uint32(len(a.parts32))}
 	parts := a.spareParts[:0]
 	a.identifierIDs(ws, func(id uint32, whole bool) {
+		if int(id) >= len(a.counts) {
+			a.counts = append(a.counts, make([][2]uint32, int(id)+1-len(a.counts))...)
+		}
 		if whole {
 			r.whole = int32(id)
 		} else {
@@ -147,17 +139,13 @@ var wordByte = func() (t [256]bool) {
 // does, hashing them as it scans.
 func (a *analyzer) document(text []byte) docTerms {
 	var dt docTerms
-	if a.ids == nil {
+	if a.slots == nil {
 		// A big job (a cold build) meets tens of thousands of words:
 		// size the tables for them; a refresh of a few files need not
 		// pay for clearing them.
 		n := 1 << 10
 		if a.big {
 			n = 1 << 16
-		}
-		a.ids = make(map[string]uint32, n)
-		if len(a.stems) == 0 {
-			a.stems = make(map[string]stemRef, n)
 		}
 		a.slots = make([]wordSlot, n/2)
 	}
@@ -213,9 +201,6 @@ func (a *analyzer) document(text []byte) docTerms {
 		wr, parts := a.lookup(text[start:i], h)
 		def := defining
 		defining = wr.definer
-		if need := len(a.names); need > len(a.counts) {
-			a.counts = append(a.counts, make([][2]uint32, need-len(a.counts))...)
-		}
 		counts := a.counts
 		for _, id := range parts {
 			c := &counts[id]
@@ -253,7 +238,7 @@ func (a *analyzer) document(text []byte) docTerms {
 // doc (numbered per analyser), to the analyser's posting lists.
 func (a *analyzer) post(text []byte, doc uint32) [2]uint32 {
 	dt := a.document(text)
-	if n := len(a.names); n > len(a.lists) {
+	if n := len(a.counts); n > len(a.lists) {
 		a.lists = append(a.lists, make([]listBuilder, n-len(a.lists))...)
 	}
 	for i, id := range dt.ids {

@@ -61,7 +61,7 @@ func checkDocument(t *testing.T, a *analyzer, ref *refAnalyzer, text string) {
 	dt := a.document([]byte(text))
 	got := map[string][2]uint32{}
 	for i, id := range dt.ids {
-		got[a.names[id]] = dt.tfs[i]
+		got[a.table.names[id]] = dt.tfs[i]
 	}
 	want, lens := ref.document(text)
 	if dt.lens != lens || len(got) != len(want) {

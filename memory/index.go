@@ -242,7 +242,7 @@ func (f *freshLists) absorb(a *analyzer) {
 		if src.df == 0 {
 			continue
 		}
-		name := a.names[t]
+		name := a.table.names[t]
 		dst := f.lists[name]
 		if dst == nil {
 			if base == 0 {
@@ -617,9 +617,9 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	done := make(chan struct{}, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
 	big := len(todo) >= 256
-	stems := newStemCache(0)
+	table := newTermTable(0)
 	if big {
-		stems = newStemCache(1 << 17)
+		table = newTermTable(1 << 16)
 	}
 	var mu sync.Mutex
 	front, back := 0, len(todo)
@@ -639,7 +639,7 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	as := make([]*analyzer, workers)
 	for k := range as {
 		a := newAnalyzer()
-		a.shared = stems
+		a.table = table
 		a.big = big
 		as[k] = a
 		wg.Add(1)

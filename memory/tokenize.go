@@ -35,9 +35,10 @@ func Tokenize(text string) []string {
 // analyzer holds the per-goroutine caches of the tokeniser. It is not safe
 // for concurrent use; each worker has its own.
 type analyzer struct {
-	stems  map[string]stemRef
-	shared *stemCache // normalise results shared with the other analysers of a Refresh
-	big    bool       // many documents to analyse: size the tables for them
+	stems  map[string]string // word part → its term ("" for none)
+	wholes map[string]string // interned whole identifiers
+	table  *termTable        // term IDs, shared with the other analysers of a Refresh
+	big    bool              // many documents to analyse: size the tables for them
 	parts  []string
 	buf    []byte
 
@@ -50,9 +51,7 @@ type analyzer struct {
 	parts32    []uint32
 	spare      wordRec
 	spareParts []uint32
-	ids        map[string]uint32
-	names      []string
-	counts     [][2]uint32
+	counts     [][2]uint32 // per term ID
 	touched    []uint32
 	tfs        [][2]uint32
 
@@ -62,8 +61,9 @@ type analyzer struct {
 	docs  []*work
 }
 
+// newAnalyzer returns an analyser with a term table of its own.
 func newAnalyzer() *analyzer {
-	return &analyzer{stems: make(map[string]stemRef, 256)}
+	return &analyzer{stems: make(map[string]string, 256), table: newTermTable(0)}
 }
 
 // isWordByte reports whether b may be part of a word. Non-ASCII letters and
@@ -210,54 +210,18 @@ func (a *analyzer) identifier(w string, emit func(term string, whole bool)) {
 // term normalises one part: lower-case, drop stop words, numbers longer than
 // four digits and over-long runs, then stem. The result is interned.
 func (a *analyzer) term(p string) string {
-	if r, ok := a.stems[p]; ok {
-		return r.s
+	if s, ok := a.stems[p]; ok {
+		return s
 	}
-	s := a.normaliseShared(p)
+	s := normalise(p)
 	if len(a.stems) < maxStems {
-		a.stems[strings.Clone(p)] = stemRef{s, -1}
+		a.stems[strings.Clone(p)] = s
 	}
 	return s
 }
 
-// stemRef is an entry of the analyser's stem cache: the term of a part
-// (or, for an interned whole identifier, the identifier itself) and its
-// analyser-local ID once one was needed (-1 before, and for no term).
-type stemRef struct {
-	s  string
-	id int32
-}
-
 // maxStems bounds the analyser's stem cache.
 const maxStems = 1 << 18
-
-func (a *analyzer) normaliseShared(p string) string {
-	if a.shared != nil {
-		return a.shared.normalise(p)
-	}
-	return normalise(p)
-}
-
-// termID is localID(term(p)), or -1 if p has no term, with one lookup
-// when p was seen before.
-func (a *analyzer) termID(p string) int32 {
-	if r, ok := a.stems[p]; ok {
-		if r.id >= 0 || r.s == "" {
-			return r.id
-		}
-		r.id = int32(a.localID(r.s))
-		a.stems[p] = r
-		return r.id
-	}
-	r := stemRef{a.normaliseShared(p), -1}
-	if r.s != "" {
-		r.id = int32(a.localID(r.s))
-	}
-	if len(a.stems) < maxStems {
-		a.stems[strings.Clone(p)] = r
-	}
-	return r.id
-}
 
 // identifierIDs is identifier giving local term IDs.
 func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
@@ -265,7 +229,7 @@ func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
 		return
 	}
 	if simpleWord(w) {
-		if id := a.termID(w); id >= 0 {
+		if id := a.table.partID(w); id >= 0 {
 			emit(uint32(id), false)
 		}
 		return
@@ -277,12 +241,12 @@ func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
 	a.buf = a.buf[:0]
 	for _, p := range parts {
 		a.buf = appendLower(a.buf, p)
-		if id := a.termID(p); id >= 0 {
+		if id := a.table.partID(p); id >= 0 {
 			emit(uint32(id), false)
 		}
 	}
 	if len(parts) > 1 && len(a.buf) <= maxTermLen && !allDigits(a.buf) {
-		emit(a.internID(a.buf), true)
+		emit(uint32(a.table.termID(a.buf)), true)
 	}
 }
 
@@ -311,73 +275,93 @@ func normalise(p string) string {
 	return s
 }
 
+// intern returns b as a string, the same one for the same bytes. Whole
+// identifiers have a map of their own: in the stem cache, "readconfigs"
+// interned whole would be taken for the term of the word "readconfigs".
 func (a *analyzer) intern(b []byte) string {
-	if r, ok := a.stems[string(b)]; ok && r.s == string(b) {
-		return r.s
+	if s, ok := a.wholes[string(b)]; ok {
+		return s
 	}
 	s := string(b)
-	if len(a.stems) < maxStems {
-		a.stems[s] = stemRef{s, -1}
+	if a.wholes == nil {
+		a.wholes = make(map[string]string)
+	}
+	if len(a.wholes) < maxStems {
+		a.wholes[s] = s
 	}
 	return s
 }
 
-// internID is localID(intern(b)).
-func (a *analyzer) internID(b []byte) uint32 {
-	if r, ok := a.stems[string(b)]; ok && r.s == string(b) {
-		if r.id < 0 {
-			r.id = int32(a.localID(r.s))
-			a.stems[r.s] = r
-		}
-		return uint32(r.id)
+// termTable numbers terms for the analysers of one Refresh, which share
+// it: parts caches the term ID of a word part (-1: it has none), terms
+// holds every term's ID and names every ID's term. normalise is a pure
+// function, so sharing it changes no result; a part is normalised once
+// however many workers meet it.
+type termTable struct {
+	shards [64]struct {
+		mu    sync.Mutex
+		parts map[string]int32
+		terms map[string]int32
+		_     [40]byte // keep shards on separate cache lines
 	}
-	s := string(b)
-	id := a.localID(s)
-	if len(a.stems) < maxStems {
-		a.stems[s] = stemRef{s, int32(id)}
+	mu    sync.Mutex
+	names []string
+}
+
+// newTermTable returns a table for about n terms.
+func newTermTable(n int) *termTable {
+	t := new(termTable)
+	for i := range t.shards {
+		t.shards[i].parts = make(map[string]int32, n/len(t.shards))
+		t.shards[i].terms = make(map[string]int32, n/len(t.shards))
 	}
+	return t
+}
+
+func shardOf[S string | []byte](s S) uint32 {
+	h := uint32(hashInit)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * hashPrime
+	}
+	return h % 64
+}
+
+// partID returns the ID of the term of part p, or -1 if it has none.
+func (t *termTable) partID(p string) int32 {
+	sh := &t.shards[shardOf(p)]
+	sh.mu.Lock()
+	id, ok := sh.parts[p]
+	sh.mu.Unlock()
+	if ok {
+		return id
+	}
+	id = -1
+	if s := normalise(p); s != "" {
+		id = t.termID([]byte(s))
+	}
+	sh.mu.Lock()
+	if len(sh.parts) < 1<<14 {
+		sh.parts[strings.Clone(p)] = id
+	}
+	sh.mu.Unlock()
 	return id
 }
 
-// stemCache caches normalise across the analysers of one Refresh, so that
-// a word is stemmed once however many workers meet it. normalise is a pure
-// function, so sharing it changes no result.
-type stemCache struct {
-	shards [64]struct {
-		mu sync.Mutex
-		m  map[string]string
-		_  [40]byte // keep shards on separate cache lines
-	}
-}
-
-// newStemCache returns a cache for about n words.
-func newStemCache(n int) *stemCache {
-	c := new(stemCache)
-	for i := range c.shards {
-		c.shards[i].m = make(map[string]string, n/len(c.shards))
-	}
-	return c
-}
-
-func (c *stemCache) normalise(p string) string {
-	h := uint32(hashInit)
-	for i := 0; i < len(p); i++ {
-		h = (h ^ uint32(p[i])) * hashPrime
-	}
-	sh := &c.shards[h%uint32(len(c.shards))]
+// termID returns the ID of term s, numbering it if it is new.
+func (t *termTable) termID(s []byte) int32 {
+	sh := &t.shards[shardOf(s)]
 	sh.mu.Lock()
-	s, ok := sh.m[p]
-	sh.mu.Unlock()
-	if ok {
-		return s
-	}
-	s = normalise(p)
-	sh.mu.Lock()
-	if len(sh.m) < 1<<14 {
-		sh.m[strings.Clone(p)] = s
+	id, ok := sh.terms[string(s)]
+	if !ok {
+		name := string(s)
+		t.mu.Lock()
+		id = int32(len(t.names))
+		t.names = append(t.names, name)
+		t.mu.Unlock()
+		sh.terms[name] = id
 	}
 	sh.mu.Unlock()
-	return s
+	return id
 }
 
 // simpleWord reports whether w is lower-case ASCII letters only.

@@ -33,6 +33,8 @@ var tokenizeTests = []struct {
 	{"self.userName", []string{"user", "name", "username"}},
 	{"__init__", []string{"init"}},
 	{strings.Repeat("a", 41), nil}, // over-long runs
+	// a whole identifier seen first does not stand in for the word's term
+	{"readConfigs readconfigs", []string{"read", "config", "readconfigs", "readconfig"}},
 }
 
 func TestTokenize(t *testing.T) {

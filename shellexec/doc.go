@@ -57,7 +57,8 @@
 //
 // find and grep -r walk in readdir order, as GNU find and grep do. grep -r
 // searches the files between two subdirectories on two goroutines and
-// prints their output in readdir order.
+// prints their output in readdir order; with -l, -L or -q, which stop
+// reading a file at its first selected line, it searches on one.
 //
 // The interpreter's environment is fixed: no PATH or HOME, TMPDIR naming a
 // directory that does not exist (the interpreter would otherwise create

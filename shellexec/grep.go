@@ -405,7 +405,11 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			}
 		}
 	}
-	if len(jobs) == 1 {
+	// -l, -L and -q read files and stop at their first selected line:
+	// system calls, not matching, take the time, and a second worker
+	// costs more in wake-ups than it saves (on podman and terraform it
+	// made grep -rl slower, in CPU and wall time).
+	if len(jobs) == 1 || stream {
 		work(0)
 	} else {
 		var wg sync.WaitGroup

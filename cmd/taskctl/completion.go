@@ -144,20 +144,77 @@ func globalFlagSpellings() []string {
 }
 
 func writeZsh(w io.Writer) {
-	fmt.Fprintf(w, "#compdef taskctl\n# zsh completion for taskctl\n_taskctl() {\n  local -a cmds\n  cmds=(\n")
+	fmt.Fprintf(w, "#compdef taskctl\n# zsh completion for taskctl\n_taskctl() {\n")
+	fmt.Fprintf(w, "  local curcontext=\"$curcontext\" state line ret=1\n  typeset -A opt_args\n  local -a globals cmds\n")
+	fmt.Fprintf(w, "  globals=(\n")
+	g := newFlagSet("taskctl")
+	globalFlags(g, &opts{})
+	global := map[string]bool{}
+	g.VisitAll(func(f *pflag.Flag) {
+		global[f.Name] = true
+		fmt.Fprintf(w, "    %s\n", zshFlag(f))
+	})
+	fmt.Fprintf(w, "  )\n  cmds=(\n")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "    %q\n", c.name+":"+c.short)
+		fmt.Fprintf(w, "    %s\n", zshQuote(c.name+":"+c.short))
 	}
-	fmt.Fprintf(w, "  )\n  if (( CURRENT == 2 )); then\n    _describe 'command' cmds\n    return\n  fi\n  case \"${words[2]}\" in\n")
+	fmt.Fprintf(w, "    'help:show a command'\\''s flags and examples'\n  )\n")
+	// The global flags (and their values) may come before the command;
+	// after it, the words are shifted so that $words[1] is the command.
+	fmt.Fprintf(w, "  _arguments -C $globals ': :->command' '*:: :->args' && ret=0\n")
+	fmt.Fprintf(w, "  case $state in\n    command) _describe -t commands 'taskctl command' cmds && ret=0 ;;\n")
+	fmt.Fprintf(w, "    args)\n      curcontext=\"${curcontext%%:*:*}:taskctl-$words[1]:\"\n      case $words[1] in\n")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "    %s)\n      _arguments \\\n", c.name)
+		fmt.Fprintf(w, "        %s)\n          _arguments $globals", c.name)
 		for _, f := range flagNames(c) {
-			desc := strings.NewReplacer("[", "(", "]", ")", ":", " ", "`", "").Replace(f.Usage)
-			fmt.Fprintf(w, "        %s \\\n", zshQuote("--"+f.Name+"["+desc+"]"))
+			if !global[f.Name] {
+				fmt.Fprintf(w, " \\\n            %s", zshFlag(f))
+			}
 		}
-		fmt.Fprintf(w, "        '*:file:_files'\n      ;;\n")
+		switch c.name {
+		case "completion":
+			fmt.Fprintf(w, " \\\n            '1:shell:(bash zsh fish)'")
+		case "schema":
+			fmt.Fprintf(w, " \\\n            '1:schema:(template config)'")
+		case "validate", "assemble", "run":
+			fmt.Fprintf(w, " \\\n            '*:file:_files'")
+		default:
+			fmt.Fprintf(w, " \\\n            '*: :'")
+		}
+		fmt.Fprintf(w, " && ret=0 ;;\n")
 	}
-	fmt.Fprintf(w, "  esac\n}\ncompdef _taskctl taskctl\n")
+	fmt.Fprintf(w, "        help) _describe -t commands 'taskctl command' cmds && ret=0 ;;\n")
+	fmt.Fprintf(w, "      esac ;;\n  esac\n  return ret\n}\n")
+	// Autoloaded from $fpath the file is the function's body: complete now.
+	// Sourced, it registers the function.
+	fmt.Fprintf(w, "if [ \"$funcstack[1]\" = \"_taskctl\" ]; then\n  _taskctl \"$@\"\nelse\n  compdef _taskctl taskctl\nfi\n")
+}
+
+// zshFlag is f as an _arguments spec: its names, description, and for a
+// flag with a value, what completes the value.
+func zshFlag(f *pflag.Flag) string {
+	desc := "[" + strings.NewReplacer("[", "(", "]", ")", ":", " ", "`", "", "'", "").Replace(f.Usage) + "]"
+	var value string
+	if f.Value.Type() != "bool" {
+		switch {
+		case flagValues[f.Name] != "":
+			value = ":" + f.Name + ":(" + flagValues[f.Name] + ")"
+		case f.Name == "cwd" || f.Name == "project-dir":
+			value = ":dir:_files -/"
+		case f.Name == "config":
+			value = ":file:_files"
+		default:
+			value = ":" + f.Name + ": "
+		}
+	}
+	repeat := ""
+	if strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice") {
+		repeat = "*"
+	}
+	if f.Shorthand != "" {
+		return zshQuote("(-"+f.Shorthand+" --"+f.Name+")") + "{-" + f.Shorthand + ",--" + f.Name + "}" + zshQuote(desc+value)
+	}
+	return zshQuote(repeat + "--" + f.Name + desc + value)
 }
 
 func zshQuote(s string) string {
@@ -166,16 +223,52 @@ func zshQuote(s string) string {
 
 func writeFish(w io.Writer) {
 	fmt.Fprintf(w, "# fish completion for taskctl\ncomplete -c taskctl -f\n")
+	// A command is offered until one is on the line; the value of a global
+	// flag before it ("--cwd DIR") does not count as one.
+	names := strings.Join(commandNames(), " ") + " help"
 	for _, c := range commands() {
-		fmt.Fprintf(w, "complete -c taskctl -n __fish_use_subcommand -a %s -d %s\n", c.name, fishQuote(c.short))
+		fmt.Fprintf(w, "complete -c taskctl -n 'not __fish_seen_subcommand_from %s' -a %s -d %s\n", names, c.name, fishQuote(c.short))
 	}
+	global := map[string]bool{}
+	g := newFlagSet("taskctl")
+	globalFlags(g, &opts{})
+	g.VisitAll(func(f *pflag.Flag) {
+		global[f.Name] = true
+		fmt.Fprintf(w, "complete -c taskctl%s\n", fishFlag(f))
+	})
 	for _, c := range commands() {
 		for _, f := range flagNames(c) {
-			fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from %s' -l %s -d %s\n", c.name, f.Name, fishQuote(f.Usage))
+			if !global[f.Name] {
+				fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from %s'%s\n", c.name, fishFlag(f))
+			}
 		}
 	}
 	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
+	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from schema' -a 'template config'\n")
+	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from help' -a %s\n", fishQuote(strings.Join(commandNames(), " ")))
 	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from validate assemble run' -F\n")
+}
+
+// fishFlag is the part of a fish complete line that declares f: its names,
+// description, whether it takes a value, and which values.
+func fishFlag(f *pflag.Flag) string {
+	s := " -l " + f.Name
+	if f.Shorthand != "" {
+		s += " -s " + f.Shorthand
+	}
+	s += " -d " + fishQuote(strings.ReplaceAll(f.Usage, "`", ""))
+	if f.Value.Type() == "bool" {
+		return s
+	}
+	switch {
+	case flagValues[f.Name] != "":
+		return s + " -x -a " + fishQuote(flagValues[f.Name])
+	case f.Name == "cwd" || f.Name == "project-dir":
+		return s + " -x -a '(__fish_complete_directories)'"
+	case f.Name == "config":
+		return s + " -r -F"
+	}
+	return s + " -x"
 }
 
 func fishQuote(s string) string {

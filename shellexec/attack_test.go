@@ -175,6 +175,12 @@ var attackRows = []struct {
 	{`find link-dir-out/ -type f`, false},
 	{`find . -type f | xargs cat`, false},
 	{`grep -r SECRET link-dir-out/`, false},
+	// The walk meets link-dir-out and link-out inside the project.
+	{`grep -rn OUTSIDE .`, false},
+	{`grep -rl OUTSIDE .`, false},
+	{`grep -rL nothing .`, false},
+	{`grep -rc OUTSIDE .`, false},
+	{`find . -name '*secret*'`, false},
 	{`sed p link-out`, false},
 	{`cat fifo`, false},
 	{`grep -r x fifo`, false},

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/taskctl/taskctl/schema"
 )
 
 func validateCmd() *command {
@@ -13,12 +17,15 @@ func validateCmd() *command {
 		name:  "validate",
 		usage: "FILE...",
 		short: "check templates against the XSD and the rules it cannot express",
-		long: `Each valid file prints "FILE: ok". Problems print as FILE:LINE:COL: message on
+		long: `A file whose root element is <config> is checked as a configuration file
+(against 'taskctl schema config'), any other as a template. Each valid file
+prints "FILE: ok". Problems print as FILE:LINE:COL: message on
 stderr, and the exit status is 2 when any file is invalid (5 when the only
 problem is a FILE that does not exist).`,
 		examples: []string{
 			"taskctl validate .taskctl/tasks/*.xml",
 			"taskctl validate review.xml --output json",
+			"taskctl validate .taskctl/config.xml",
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
 			if len(args) == 0 {
@@ -41,6 +48,8 @@ problem is a FILE that does not exist).`,
 					if errors.Is(err, fs.ErrNotExist) {
 						missing++
 					}
+				} else if rootName(data) == "config" {
+					probs = checkConfig(path, data)
 				} else if tf, ps := checkTemplate(path, data); ps != nil {
 					probs = ps
 				} else {
@@ -85,6 +94,39 @@ problem is a FILE that does not exist).`,
 			return map[string]any{"files": results}, nil
 		},
 	}
+}
+
+// rootName returns the local name of data's root element, or "" when data
+// is not well-formed enough to tell.
+func rootName(data []byte) string {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		t, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		if se, ok := t.(xml.StartElement); ok {
+			return se.Name.Local
+		}
+	}
+}
+
+// checkConfig checks a configuration file as 'taskctl config' reads it.
+func checkConfig(file string, data []byte) []problem {
+	if err := schema.Config().Validate(file, data); err != nil {
+		var ve *schema.ValidationError
+		if errors.As(err, &ve) {
+			return problemsOf(ve.Problems, func(p schema.Problem) problem {
+				return problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg}
+			})
+		}
+		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+	}
+	var cf configFile
+	if err := xml.Unmarshal(data, &cf); err != nil {
+		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+	}
+	return nil
 }
 
 // errText is err's message without the path, which the caller prints.

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/binary"
 	"path"
 	"strings"
 	"unicode"
@@ -25,21 +26,20 @@ var definers = map[string]bool{
 	"service": true, "macro": true, "defn": true, "object": true, "record": true, "protocol": true,
 }
 
-// wordRec is the cached analysis of one word: the local IDs of its part
-// terms (parts[po:po+np] of the analyser's part arena) and of its whole
-// form (-1 if it has none). The word itself is keys[ko:ko+kn]. It holds no
-// pointers, so a table of them costs the garbage collector nothing.
-type wordRec struct {
-	ko, po  uint32
-	kn, np  uint16
-	whole   int32
-	definer bool // the word introduces a name ("func", "class", ...)
-}
-
-// wordSlot is one slot of the open-addressing word table: the word's hash
-// and its record index plus one (0 for an empty slot).
+// The word table caches the analysis of every word an analyser met. Its
+// slots (open addressing) hold a word's hash and the offset, plus one, of
+// its entry in the word arena, where the analysis and the word itself lie
+// together, so that a lookup touches one slot and mostly one cache line of
+// the arena. An entry is, in uint32s:
+//
+//	whole term ID + 1 (0: the word has no whole form)
+//	word length | part count << 8 | 1 << 16 if the word introduces a name ("func", "class", ...)
+//	the part term IDs
+//	the word's bytes, little-endian, the last uint32 zero-padded
+//
+// Neither holds pointers, so they cost the garbage collector nothing.
 type wordSlot struct {
-	h, rec uint32
+	h, off uint32
 }
 
 // maxWordCache bounds the per-analyser word cache.
@@ -52,75 +52,103 @@ const (
 	hashPrime = 16777619
 )
 
-// emptyRec is the record of a word with no terms.
-var emptyRec = wordRec{whole: -1}
-
-// lookup returns the record of word w, whose hash is h, and its part IDs,
-// analysing the word on first sight.
-func (a *analyzer) lookup(w []byte, h uint32) (*wordRec, []uint32) {
+// lookup returns the analysis of word w, whose hash is h: the ID of its
+// whole form (-1 if none), whether it introduces a name, and its part IDs
+// (valid until the next lookup). It analyses the word on first sight.
+func (a *analyzer) lookup(w []byte, h uint32) (whole int32, definer bool, parts []uint32) {
 	if len(w) > 4*maxTermLen {
-		return &emptyRec, nil // identifier gives no terms for it
+		return -1, false, nil // identifier gives no terms for it
 	}
 	mask := uint32(len(a.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := a.slots[i]
-		if s.rec == 0 {
+		if s.off == 0 {
 			break
 		}
-		if s.h == h {
-			r := &a.recs[s.rec-1]
-			if int(r.kn) == len(w) && string(a.keys[r.ko:r.ko+uint32(r.kn)]) == string(w) {
-				return r, a.parts32[r.po : r.po+uint32(r.np)]
-			}
+		if s.h != h {
+			continue
+		}
+		e := a.arena[s.off-1:]
+		meta := e[1]
+		kn, np := int(meta&0xff), int(meta>>8&0xff)
+		if kn == len(w) && keyEqual(e[2+np:], w) {
+			return int32(e[0]) - 1, meta&(1<<16) != 0, e[2 : 2+np]
 		}
 	}
 	ws := string(w)
-	cache := len(a.recs) < maxWordCache
-	r := wordRec{whole: -1, definer: definers[ws], po: uint32(len(a.parts32))}
-	parts := a.spareParts[:0]
-	a.identifierIDs(ws, func(id uint32, whole bool) {
+	whole = -1
+	definer = definers[ws]
+	parts = a.spareParts[:0]
+	a.identifierIDs(ws, func(id uint32, isWhole bool) {
 		if int(id) >= len(a.counts) {
 			a.counts = append(a.counts, make([][2]uint32, int(id)+1-len(a.counts))...)
 		}
-		if whole {
-			r.whole = int32(id)
+		if isWhole {
+			whole = int32(id)
 		} else {
 			parts = append(parts, id)
 		}
 	})
-	if !cache {
-		a.spare, a.spareParts = r, parts
-		return &a.spare, parts
-	}
-	a.parts32 = append(a.parts32, parts...)
 	a.spareParts = parts
-	r.np = uint16(len(parts))
-	r.ko, r.kn = uint32(len(a.keys)), uint16(len(w))
-	a.keys = append(a.keys, w...)
-	a.recs = append(a.recs, r)
-	if 2*len(a.recs) > len(a.slots) {
-		a.growSlots()
-	} else {
-		a.insertSlot(h, uint32(len(a.recs)))
+	if a.nwords >= maxWordCache {
+		return whole, definer, parts
 	}
-	return &a.recs[len(a.recs)-1], a.parts32[r.po:]
+	off := uint32(len(a.arena))
+	meta := uint32(len(w)) | uint32(len(parts))<<8
+	if definer {
+		meta |= 1 << 16
+	}
+	a.arena = append(a.arena, uint32(whole+1), meta)
+	a.arena = append(a.arena, parts...)
+	for k := 0; k < len(w); k += 4 {
+		var v uint32
+		for j := min(k+4, len(w)) - 1; j >= k; j-- {
+			v = v<<8 | uint32(w[j])
+		}
+		a.arena = append(a.arena, v)
+	}
+	a.nwords++
+	if 2*a.nwords > len(a.slots) {
+		a.growSlots()
+	}
+	a.insertSlot(h, off+1)
+	return whole, definer, a.arena[off+2 : off+2+uint32(len(parts))]
 }
 
-func (a *analyzer) insertSlot(h, rec uint32) {
+// keyEqual reports whether the packed word k (as the arena holds it)
+// is w.
+func keyEqual(k []uint32, w []byte) bool {
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		if k[i/4] != binary.LittleEndian.Uint32(w[i:]) {
+			return false
+		}
+	}
+	if i < len(w) {
+		var v uint32
+		for j := len(w) - 1; j >= i; j-- {
+			v = v<<8 | uint32(w[j])
+		}
+		return k[i/4] == v
+	}
+	return true
+}
+
+func (a *analyzer) insertSlot(h, off uint32) {
 	mask := uint32(len(a.slots) - 1)
 	i := h & mask
-	for a.slots[i].rec != 0 {
+	for a.slots[i].off != 0 {
 		i = (i + 1) & mask
 	}
-	a.slots[i] = wordSlot{h, rec}
+	a.slots[i] = wordSlot{h, off}
 }
 
 func (a *analyzer) growSlots() {
 	old := a.slots
 	a.slots = make([]wordSlot, 2*len(old))
 	for _, s := range old {
-		if s.rec != 0 {
-			a.insertSlot(s.h, s.rec)
+		if s.off != 0 {
+			a.insertSlot(s.h, s.off)
 		}
 	}
 }
@@ -198,9 +226,9 @@ func (a *analyzer) document(text []byte) docTerms {
 		if i == start {
 			continue
 		}
-		wr, parts := a.lookup(text[start:i], h)
+		whole, definer, parts := a.lookup(text[start:i], h)
 		def := defining
-		defining = wr.definer
+		defining = definer
 		counts := a.counts
 		for _, id := range parts {
 			c := &counts[id]
@@ -214,10 +242,10 @@ func (a *analyzer) document(text []byte) docTerms {
 				dt.lens[fIdent]++
 			}
 		}
-		if wr.whole >= 0 {
-			c := &counts[wr.whole]
+		if whole >= 0 {
+			c := &counts[whole]
 			if c[0] == 0 && c[1] == 0 {
-				touched = append(touched, uint32(wr.whole))
+				touched = append(touched, uint32(whole))
 			}
 			c[fIdent]++
 			dt.lens[fIdent]++

@@ -42,14 +42,11 @@ type analyzer struct {
 	parts  []string
 	buf    []byte
 
-	// document analysis: word table (open addressing over recs, whose
-	// words are in keys and part IDs in parts32), local term IDs and
-	// per-document counts
+	// document analysis: the word table (see lookup) and per-document
+	// counts
 	slots      []wordSlot
-	recs       []wordRec
-	keys       []byte
-	parts32    []uint32
-	spare      wordRec
+	arena      []uint32
+	nwords     int // entries in the arena
 	spareParts []uint32
 	counts     [][2]uint32 // per term ID
 	touched    []uint32

@@ -100,23 +100,60 @@ func utf16BE(s string) string {
 }
 
 // plantedSecrets are built at run time so the repository holds no
-// token-shaped strings.
+// token-shaped strings: one file per kind of secret.
 func plantedSecrets() map[string]string {
-	ghp := "ghp_" + "R7mK2pX9vL4qT8nW3sY6bZ1cF5hJ0dG2aE4u"
-	aws := "AKIA" + "Z7QX3MPLW2KD9RTB"
+	v := plantedValues()
+	return map[string]string{
+		"secrets/github.go":      "package secrets\n\nconst token = \"" + v["github"] + "\"\n",
+		"secrets/aws.env.sample": "region=eu-west-1\naws_access_key_id=" + v["aws"] + "\n",
+		"secrets/deploy.txt":     "notes\n" + v["key"],
+		"secrets/config.yaml":    "user: app\npassword: \"" + v["password"] + "\"\n",
+		"secrets/gitlab.yml":     "deploy:\n  token: " + v["gitlab"] + "\n",
+		"secrets/slack.py":       "import os\n\nSLACK_BOT = \"" + v["slack"] + "\"\n",
+		"secrets/session.js":     "// a signed session\nconst session = '" + v["jwt"] + "';\n",
+	}
+}
+
+// plantedValues are the secrets plantedSecrets hides, by kind.
+func plantedValues() map[string]string {
 	var body strings.Builder
 	for i := range 6 {
 		sum := sha256.Sum256([]byte{byte(i)})
 		body.WriteString(base64.StdEncoding.EncodeToString(append(sum[:], sum[:16]...)))
 		body.WriteByte('\n')
 	}
-	key := "-----BEGIN RSA " + "PRIVATE KEY-----\n" + body.String() + "-----END RSA " + "PRIVATE KEY-----\n"
+	b64 := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	sig := sha256.Sum256([]byte("signature"))
 	return map[string]string{
-		"secrets/github.go":      "package secrets\n\nconst token = \"" + ghp + "\"\n",
-		"secrets/aws.env.sample": "region=eu-west-1\naws_access_key_id=" + aws + "\n",
-		"secrets/deploy.txt":     "notes\n" + key,
-		"secrets/config.yaml":    "user: app\npassword: \"x7#Qm9!vLp2$Wr8z\"\n",
+		"github":   "ghp_" + "R7mK2pX9vL4qT8nW3sY6bZ1cF5hJ0dG2aE4u",
+		"aws":      "AKIA" + "Z7QX3MPLW2KD9RTB",
+		"key":      "-----BEGIN RSA " + "PRIVATE KEY-----\n" + body.String() + "-----END RSA " + "PRIVATE KEY-----\n",
+		"password": "x7#Qm9!vLp2$Wr8z",
+		"gitlab":   "glpat-" + "xY7zQ2wE9rT4yU6iO1pA",
+		"slack":    "xoxb-" + "2948571036-7402918375-Hq8ZkT3mWp9Lr2VxN6cYb4Ds",
+		"jwt": b64(`{"alg":"HS256","typ":"JWT"}`) + "." + b64(`{"sub":"4711","name":"Ada","iat":1700000000}`) + "." +
+			base64.RawURLEncoding.EncodeToString(sig[:]),
 	}
+}
+
+// secretShown returns the first planted secret (or a piece of one: a key
+// line, a JWT's signature) that out shows.
+func secretShown(out string) string {
+	for kind, v := range plantedValues() {
+		pieces := []string{v}
+		switch kind {
+		case "key":
+			pieces = strings.Split(strings.TrimSpace(v), "\n")[1:7]
+		case "jwt":
+			pieces = strings.Split(v, ".")[1:]
+		}
+		for _, p := range pieces {
+			if strings.Contains(out, p) {
+				return kind + ": " + p
+			}
+		}
+	}
+	return ""
 }
 
 // TestContextDocumentFixture is the issue's fixture project: planted
@@ -134,9 +171,25 @@ func TestContextDocumentFixture(t *testing.T) {
 	files["docs/utf16be.txt"] = utf16BE("grüße\n")
 	files["docs/latin1.txt"] = "caf\xe9 cr\xe8me\n"
 	files["img/logo.png"] = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01"
+	files["docs/bom.txt"] = "\xef\xbb\xbfwith a byte-order mark\n"
+	files["docs/broken.txt"] = "caf\xc3\xa9 and a stray \xff byte\n"
+	files["data/big.csv"] = strings.Repeat("0123456789abcdef\n", 300) // over the cap set below
 	writeFiles(t, proj, files)
+	writeFiles(t, filepath.Join(proj, ".taskctl"), map[string]string{
+		"config.xml": "<config><policy><max_file_bytes>4096</max_file_bytes></policy></config>"})
 	tpl := filepath.Join(t.TempDir(), "all.xml")
 	writeFiles(t, filepath.Dir(tpl), map[string]string{"all.xml": `<task name="all"><description>everything</description><file_paths><path>**/*</path></file_paths></task>`})
+
+	// No output of any style shows a secret, nor any warning.
+	for _, args := range [][]string{{"--output", "json"}, {"--style", "xml"}, {"--style", "markdown"}, {"--style", "plain"}} {
+		code, out, errs := taskctl(t, append([]string{"--project-dir", proj, "assemble", tpl}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if s := secretShown(out + errs); s != "" {
+			t.Errorf("assemble %v shows a planted secret (%s)", args, s)
+		}
+	}
 
 	env := assembleJSON(t, "--project-dir", proj, "assemble", tpl)
 	if !env.OK {
@@ -153,8 +206,8 @@ func TestContextDocumentFixture(t *testing.T) {
 	for _, w := range env.Warnings {
 		if w.Code == "SECRET_DETECTED" {
 			secretWarnings[filepath.Base(w.Path)] = true
-			if strings.Contains(w.Message, "ghp_") || strings.Contains(w.Message, "AKIA") || strings.Contains(w.Message, "x7#Qm9") {
-				t.Errorf("warning reveals the secret: %s", w.Message)
+			if s := secretShown(w.Message); s != "" {
+				t.Errorf("warning reveals the secret (%s): %s", s, w.Message)
 			}
 			if !strings.Contains(w.Message, "rule ") || !strings.Contains(w.Message, "line ") {
 				t.Errorf("warning does not name the rule and line: %s", w.Message)
@@ -189,6 +242,25 @@ func TestContextDocumentFixture(t *testing.T) {
 	check("docs/utf16le.txt", "utf-16le", "naïve café 日本\n")
 	check("docs/utf16be.txt", "utf-16be", "grüße\n")
 	check("docs/latin1.txt", "windows-1252", "café crème\n")
+	check("docs/bom.txt", "utf-8-bom", "with a byte-order mark\n")
+	if i, ok := got["docs/broken.txt"]; !ok || !strings.HasPrefix(env.Data.Files[i].Content, "café and a stray ") {
+		t.Errorf("docs/broken.txt: want it kept with its valid UTF-8 intact; files %v", got)
+	}
+	reported := func(code, rel string) {
+		t.Helper()
+		for _, w := range env.Warnings {
+			if w.Code == code && w.Path == filepath.Join(proj, filepath.FromSlash(rel)) {
+				return
+			}
+		}
+		t.Errorf("no %s warning for %s: %+v", code, rel, env.Warnings)
+	}
+	reported("INVALID_UTF8", "docs/broken.txt")
+	reported("FILE_TOO_LARGE", "data/big.csv")
+	reported("FILE_BINARY", "img/logo.png")
+	if _, in := got["data/big.csv"]; in {
+		t.Errorf("data/big.csv is over the size cap but was included")
+	}
 	if i, ok := got["img/logo.png"]; !ok || !env.Data.Files[i].Binary || env.Data.Files[i].Content != "" || env.Data.Files[i].Bytes == 0 {
 		t.Errorf("binary: want listed with size, content omitted; got %+v", env.Data.Files)
 	}
@@ -210,19 +282,25 @@ func TestContextDocumentFixture(t *testing.T) {
 	// --redact-secrets keeps the files and replaces only the secret.
 	env = assembleJSON(t, "--project-dir", proj, "assemble", tpl, "--redact-secrets")
 	for _, f := range env.Data.Files {
-		if strings.Contains(f.Content, "ghp_R7m") || strings.Contains(f.Content, "Z7QX3MPLW2KD9RTB") || strings.Contains(f.Content, "x7#Qm9") {
-			t.Errorf("%s: secret not redacted: %q", f.Rel, f.Content)
+		if s := secretShown(f.Content); s != "" {
+			t.Errorf("%s: secret not redacted (%s): %q", f.Rel, s, f.Content)
 		}
 		if f.Rel == "secrets/config.yaml" && !strings.Contains(f.Content, "user: app") {
 			t.Errorf("redaction removed more than the secret: %q", f.Content)
 		}
 	}
-	found := false
+	kept := map[string]string{}
 	for _, f := range env.Data.Files {
-		found = found || f.Rel == "secrets/github.go"
+		kept[f.Rel] = f.Content
 	}
-	if !found {
-		t.Errorf("--redact-secrets left secrets/github.go out")
+	for name := range plantedSecrets() {
+		if c, ok := kept[name]; !ok || !strings.Contains(c, "[REDACTED:") {
+			t.Errorf("--redact-secrets: %s kept=%v content %q, want it kept with a [REDACTED:rule] marker", name, ok, c)
+		}
+	}
+	code, out, errs := taskctl(t, "--project-dir", proj, "assemble", tpl, "--redact-secrets", "--style", "markdown")
+	if s := secretShown(out + errs); code != 0 || s != "" {
+		t.Errorf("--redact-secrets --style markdown: exit %d, shows %q", code, s)
 	}
 }
 

@@ -259,13 +259,29 @@ func (t typeInfo) Sys() any           { return nil }
 // evalDir returns the real path of the clean absolute directory dir, from
 // the cache or from its parent's plus one lstat. ok is false when dir is not
 // a plain directory reachable that way (the caller then evaluates in full).
+// Each directory is evaluated once, however many goroutines ask for it at
+// the same time.
 func (p *Project) evalDir(dir string) (string, bool) {
 	if dir == "/" {
 		return "/", true
 	}
-	if v, ok := p.dirs.Load(dir); ok {
-		return v.(string), true
+	v, ok := p.dirs.Load(dir)
+	if !ok {
+		v, _ = p.dirs.LoadOrStore(dir, &dirEval{})
 	}
+	e := v.(*dirEval)
+	e.once.Do(func() { e.real, e.ok = p.evalDirOnce(dir) })
+	return e.real, e.ok
+}
+
+// dirEval is one directory's entry in p.dirs.
+type dirEval struct {
+	once sync.Once
+	real string
+	ok   bool
+}
+
+func (p *Project) evalDirOnce(dir string) (string, bool) {
 	parent, name := splitDir(dir)
 	pr, ok := p.evalDir(parent)
 	if !ok {
@@ -276,7 +292,6 @@ func (p *Project) evalDir(dir string) (string, bool) {
 	// directory (not a symlink to one) without an lstat.
 	if v, ok := p.lists.Load(pr); ok {
 		if l := v.(*dirListing); l.ready.Load() && l.types[name] == fs.ModeDir {
-			p.dirs.Store(dir, next)
 			return next, true
 		}
 	}
@@ -296,7 +311,6 @@ func (p *Project) evalDir(dir string) (string, bool) {
 	case !mode.IsDir():
 		return "", false
 	}
-	p.dirs.Store(dir, real)
 	return real, true
 }
 

@@ -38,7 +38,7 @@ type Project struct {
 	roots                   []*rootDir // roots[0] is the project dir
 	sensitive               *nameSet
 	// dirs caches the real path of directories resolve has evaluated
-	// (lexical absolute path → real path), so a command printing thousands
+	// (lexical absolute path → *dirEval), so a command printing thousands
 	// of paths in a few directories costs one lstat a path. Reads never
 	// trust it: they go through the os.Root.
 	dirs sync.Map

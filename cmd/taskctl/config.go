@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -236,7 +235,12 @@ func (e *env) config() (*settings, error) {
 		if path == "" {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		data, err := readInput(path)
+		if p, ok := inputProblem(path, err); ok {
+			ce := e.invalid(path, []problem{p}).(*cliError)
+			ce.code = "CONFIG_INVALID"
+			return ce
+		}
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && !required {
 				return nil

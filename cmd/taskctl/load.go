@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
@@ -148,11 +150,16 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 	var broken []string
 	var brokenProbs []problem
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
+		data, err := readInput(f)
+		var tf *template.File
+		var probs []problem
+		if p, ok := inputProblem(f, err); ok {
+			probs = []problem{p}
+		} else if err != nil {
 			return nil, "", fmt.Errorf("read template: %w", err)
+		} else {
+			tf, probs = checkTemplate(f, data)
 		}
-		tf, probs := checkTemplate(f, data)
 		if probs != nil {
 			// A broken file does not hide the tasks of the others; it only
 			// matters if the task is not found elsewhere.
@@ -188,12 +195,72 @@ func looksLikePath(s string) bool {
 	return strings.ContainsAny(s, `/\`) || strings.HasSuffix(strings.ToLower(s), ".xml")
 }
 
+// errNotRegular refuses a FIFO, a device or a socket given as a template or
+// config file: opening a FIFO blocks and a device may never end.
+var errNotRegular = errors.New("not a regular file")
+
+// tooLargeError is a template or config file over schema.MaxInput.
+type tooLargeError struct{ size int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("document is %d bytes; the limit is %d", e.size, schema.MaxInput)
+}
+
+// readInput reads a template or config file. Only a regular file is read
+// (a FIFO is opened without blocking and refused, as are devices and
+// sockets), and at most schema.MaxInput bytes of it: a larger file is a
+// *tooLargeError, not a read that could exhaust memory.
+func readInput(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
+	}
+	if st.Size() > schema.MaxInput {
+		return nil, &tooLargeError{size: st.Size()}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, schema.MaxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > schema.MaxInput { // it grew after the stat
+		return nil, &tooLargeError{size: int64(len(data))}
+	}
+	return data, nil
+}
+
+// inputProblem turns a *tooLargeError from readInput into a problem at 1:1,
+// as the validator reports a document over its limit.
+func inputProblem(path string, err error) (problem, bool) {
+	var tl *tooLargeError
+	if errors.As(err, &tl) {
+		return problem{File: path, Line: 1, Col: 1, Message: tl.Error()}, true
+	}
+	return problem{}, false
+}
+
 // readTemplate reads and checks one template file.
 func (e *env) readTemplate(path string) (*template.File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path)
+	if p, ok := inputProblem(path, err); ok {
+		return nil, e.invalid(path, []problem{p})
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, codedErr("TEMPLATE_NOT_FOUND", exitNotFound, "template %s: no such file", path)
+		}
+		if errors.Is(err, errNotRegular) {
+			return nil, codedErr("TEMPLATE_INVALID", exitUsage, "template %s: not a regular file", path)
 		}
 		return nil, fmt.Errorf("read template: %w", err)
 	}

@@ -41,9 +41,11 @@ problem is a FILE that does not exist).`,
 			missing := 0
 			for _, arg := range args {
 				path := e.argPath(arg)
-				data, err := os.ReadFile(path)
+				data, err := readInput(path)
 				var probs []problem
-				if err != nil {
+				if p, ok := inputProblem(path, err); ok {
+					probs = []problem{p}
+				} else if err != nil {
 					probs = []problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}}
 					if errors.Is(err, fs.ErrNotExist) {
 						missing++

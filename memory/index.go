@@ -218,46 +218,86 @@ type work struct {
 	fresh  int // index among the freshly analysed documents, or -1
 }
 
-// freshLists gathers the posting lists of freshly analysed documents.
-// Each analyser numbers its documents from 0; absorbing analysers in turn
-// gives each document its fresh index, the analyser's base plus its own
-// number (offset later by the number of documents kept from the old
-// index).
+// freshLists gathers the posting lists of freshly analysed documents, by
+// the term IDs of the table their analysers share. Each analyser numbers
+// its documents from 0; absorbing analysers in turn gives each document
+// its fresh index, the analyser's base plus its own number (offset later
+// by the number of documents kept from the old index), and appends its
+// lists to the merged ones.
 type freshLists struct {
-	lists map[string]*listBuilder
+	table *termTable
+	lists []listBuilder // by term ID
 	n     uint32
 }
 
-// newFreshLists returns lists for about n documents.
+// newFreshLists returns lists for documents analysed with terms from a
+// table of about n terms.
 func newFreshLists(n int) *freshLists {
-	return &freshLists{lists: make(map[string]*listBuilder, min(n*16, 1<<16))}
+	return &freshLists{table: newTermTable(n)}
+}
+
+// analyzer returns an analyser over f's term table.
+func (f *freshLists) analyzer() *analyzer {
+	a := newAnalyzer()
+	a.table = f.table
+	return a
 }
 
 // absorb appends the postings of a's documents, after those absorbed
 // before, and sets their works' fresh indices.
 func (f *freshLists) absorb(a *analyzer) {
 	base := f.n
+	if len(a.lists) > len(f.lists) {
+		f.lists = append(f.lists, make([]listBuilder, len(a.lists)-len(f.lists))...)
+	}
 	for t := range a.lists {
 		src := &a.lists[t]
 		if src.df == 0 {
 			continue
 		}
-		name := a.table.names[t]
-		dst := f.lists[name]
-		if dst == nil {
-			if base == 0 {
-				f.lists[name] = src
-				continue
-			}
-			dst = &listBuilder{}
-			f.lists[name] = dst
+		if dst := &f.lists[t]; dst.df == 0 && base == 0 {
+			*dst = *src
+		} else {
+			appendList(dst, src, base)
 		}
-		appendList(dst, src, base)
 	}
 	for j, w := range a.docs {
 		w.fresh = int(base) + j
 	}
 	f.n += uint32(len(a.docs))
+}
+
+// termList is a term and its fresh posting list.
+type termList struct {
+	key uint64 // the term's first 8 bytes, big-endian, zero-padded
+	t   string
+	l   *listBuilder
+}
+
+// sorted returns the terms that have postings and their lists, sorted by
+// term: by the first 8 bytes as an integer, then by the whole term.
+func (f *freshLists) sorted() []termList {
+	out := make([]termList, 0, len(f.lists))
+	for id := range f.lists {
+		l := &f.lists[id]
+		if l.df == 0 {
+			continue
+		}
+		t := f.table.names[id]
+		var b [8]byte
+		copy(b[:], t)
+		out = append(out, termList{binary.BigEndian.Uint64(b[:]), t, l})
+	}
+	slices.SortFunc(out, func(a, b termList) int {
+		if a.key != b.key {
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.t, b.t)
+	})
+	return out
 }
 
 // Refresh brings the index up to date with src and persists it. Files whose
@@ -376,7 +416,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 
 	// Read, hash and analyse the files that may have changed, in parallel.
-	fl := newFreshLists(len(todo))
+	fl := newFreshLists(min(len(todo)*16, 1<<16))
 	if len(todo) > 0 {
 		if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
 			return stats, err
@@ -403,7 +443,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 				continue
 			}
 			if late == nil {
-				late = newAnalyzer()
+				late = fl.analyzer()
 			}
 			data, err := src.ReadFile(s.info.rel)
 			if err != nil {
@@ -617,10 +657,6 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	done := make(chan struct{}, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
 	big := len(todo) >= 256
-	table := newTermTable(0)
-	if big {
-		table = newTermTable(1 << 16)
-	}
 	var mu sync.Mutex
 	front, back := 0, len(todo)
 	take := func(fromBack bool) *work {
@@ -638,8 +674,7 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	}
 	as := make([]*analyzer, workers)
 	for k := range as {
-		a := newAnalyzer()
-		a.table = table
+		a := fl.analyzer()
 		a.big = big
 		as[k] = a
 		wg.Add(1)
@@ -735,7 +770,7 @@ func contentHash(data []byte) [16]byte {
 // document IDs mapped through keep (dropping -1), followed by the fresh
 // postings, whose IDs are offset by nOld.
 func mergeText(old *dict, nOldDocs int, keep []int, nOld int, fl *freshLists) []byte {
-	terms := sortedLists(fl.lists)
+	terms := fl.sorted()
 	postBytes := 0
 	for _, t := range terms {
 		postBytes += len(t.l.buf) + 4
@@ -854,34 +889,6 @@ func uvarintLen(v uint64) int {
 		n++
 	}
 	return n
-}
-
-// termList is a term and its fresh posting list.
-type termList struct {
-	key uint64 // the term's first 8 bytes, big-endian, zero-padded
-	t   string
-	l   *listBuilder
-}
-
-// sortedLists returns the lists by term, sorted: by the first 8 bytes as
-// an integer, then by the whole term.
-func sortedLists(lists map[string]*listBuilder) []termList {
-	out := make([]termList, 0, len(lists))
-	for t, l := range lists {
-		var b [8]byte
-		copy(b[:], t)
-		out = append(out, termList{binary.BigEndian.Uint64(b[:]), t, l})
-	}
-	slices.SortFunc(out, func(a, b termList) int {
-		if a.key != b.key {
-			if a.key < b.key {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.t, b.t)
-	})
-	return out
 }
 
 func sortedIdentity(keep []int) bool {

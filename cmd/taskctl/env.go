@@ -47,17 +47,25 @@ type warning struct {
 
 // warn records a warning. Every path in the output is absolute: a warning
 // about an input that has no absolute form (a path with a backslash, a NUL
-// or a control character, a Windows drive) keeps it quoted in its message
-// and has no path.
+// or a control character, a Windows drive, one too long) has no path, and
+// its message quotes the input (at most quotedMax bytes of it) unless it
+// already does.
 func (e *env) warn(w warning) {
 	if w.Path != "" && !filepath.IsAbs(w.Path) {
-		if q := strconv.Quote(w.Path); !strings.Contains(w.Message, q) {
+		q := strconv.Quote(w.Path)
+		if head := q[:min(len(q)-1, 40)]; !strings.Contains(w.Message, head) {
+			if len(w.Path) > quotedMax {
+				q = strconv.Quote(strings.ToValidUTF8(w.Path[:quotedMax], "") + "...")
+			}
 			w.Message = q + ": " + w.Message
 		}
 		w.Path = ""
 	}
 	e.warnings = append(e.warnings, w)
 }
+
+// quotedMax bounds how much of an input a warning message quotes.
+const quotedMax = 200
 
 func (e *env) json() bool { return e.opts.output == "json" }
 

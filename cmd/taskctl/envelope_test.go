@@ -45,6 +45,7 @@ func TestEnvelopes(t *testing.T) {
 		{"exec", "find . -name '*.go'"},
 		{"exec", `printf '..\\x\nC:/x\n../../etc/passwd\nsrc/a.go\n'`},
 		{"exec", "echo hi > out.txt"},
+		{"exec", `printf '%05000d\n' 1; printf '..\\%05000d\n' 1`},
 		{"exec", "echo nosuch", "--strict"},
 		{"exec"},
 		{"root"},
@@ -97,6 +98,13 @@ func TestEnvelopes(t *testing.T) {
 			json.Unmarshal(env["meta"], &meta)
 			if meta.Cwd == nil || meta.ProjectRoot == nil {
 				t.Errorf("%s: meta %s lacks cwd or project_root", name, env["meta"])
+			}
+			var warnings []struct{ Message string }
+			json.Unmarshal(env["warnings"], &warnings)
+			for _, w := range warnings {
+				if len(w.Message) > 1000 {
+					t.Errorf("%s: a warning message of %d bytes: %.100s...", name, len(w.Message), w.Message)
+				}
 			}
 			var whole any
 			json.Unmarshal([]byte(out), &whole)

@@ -17,7 +17,7 @@ import (
 // by one name that getdents returned, never ".", ".." or a name with a
 // "/", with O_NOFOLLOW|O_DIRECTORY. So no step can follow a symlink or
 // leave the tree the walk started in, which is what opening each directory
-// as an os.Root guaranteed, at a third of the system calls (no second
+// as an os.Root guaranteed, at under half the system calls (no second
 // descriptor for getdents, no fstat, no poller registration, no
 // finalizer). Like an os.Root, a walkDir follows its directory if it is
 // renamed meanwhile.

@@ -141,7 +141,7 @@ func (d *dirSource) readFast(rel string) ([]byte, bool, error) {
 type walkNode struct {
 	name   string // last component ("" for the root)
 	rel    string
-	parts  []string
+	parts  []string // rel split at slashes, set by prepare
 	parent *walkNode
 	cached *cachedDir // what the previous walk recorded, if anything
 
@@ -187,12 +187,15 @@ type walker struct {
 // when one of its subdirectories is listed.
 func (w *walker) prepare(n *walkNode) {
 	n.prepped.Do(func() {
+		if n.parent != nil {
+			w.prepare(n.parent)
+			n.parts = append(n.parent.parts[:len(n.parent.parts):len(n.parent.parts)], n.name)
+		}
 		if n.parent == nil {
 			n.pats = w.exclude[:len(w.exclude):len(w.exclude)]
 			n.ig = &ignoreDir{rel: "", state: make([]uint8, len(n.pats))}
 		} else {
 			p := n.parent
-			w.prepare(p)
 			n.ig = &ignoreDir{rel: n.rel, state: make([]uint8, len(p.pats))}
 			last := n.name
 			for k, st := range p.ig.state {
@@ -236,7 +239,7 @@ func (w *walker) run(root *walkNode) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte
+			var buf, path []byte
 			for {
 				w.mu.Lock()
 				for len(w.queue) == 0 && w.pending > 0 {
@@ -250,7 +253,7 @@ func (w *walker) run(root *walkNode) {
 				n := w.queue[len(w.queue)-1]
 				w.queue = w.queue[:len(w.queue)-1]
 				w.mu.Unlock()
-				buf = w.visit(n, buf)
+				buf, path = w.visit(n, buf, path)
 				w.mu.Lock()
 				w.pending--
 				done := w.pending == 0
@@ -280,10 +283,10 @@ func fstatat(fd int, name string, st *unix.Stat_t, flags int) error {
 // visit checks one directory against the cache, lists it if it changed,
 // stats its files and queues its subdirectories. Paths are resolved from
 // the root's descriptor: a directory taken from the cache is never opened.
-func (w *walker) visit(n *walkNode, buf []byte) []byte {
+func (w *walker) visit(n *walkNode, buf, path []byte) ([]byte, []byte) {
 	if w.ctx.Err() != nil {
 		n.failed = true
-		return buf
+		return buf, path
 	}
 	var st unix.Stat_t
 	dirPath := n.rel
@@ -292,7 +295,7 @@ func (w *walker) visit(n *walkNode, buf []byte) []byte {
 	}
 	if err := fstatat(w.rootfd, dirPath, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		n.failed = true
-		return buf
+		return buf, path
 	}
 	ds := statOf(&st)
 	n.rec = cachedDir{ino: ds.ino, ctime: ds.ctime, mtime: ds.mtime}
@@ -331,7 +334,7 @@ func (w *walker) visit(n *walkNode, buf []byte) []byte {
 		buf, ok = w.list(n, dirPath, prefix, parentDigest, buf)
 		if !ok {
 			n.failed = true
-			return buf
+			return buf, path
 		}
 	}
 	for i := range n.ents {
@@ -346,14 +349,15 @@ func (w *walker) visit(n *walkNode, buf []byte) []byte {
 		if !n.reused {
 			continue // stat'ed while listing
 		}
-		if err := fstatat(w.rootfd, prefix+e.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		path = append(append(append(path[:0], prefix...), e.name...), 0)
+		if err := fstatatBytes(w.rootfd, path, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 			e.gone = true
 			w.dirty.Store(true)
 			continue
 		}
 		e.size, e.mtime = st.Size, st.Mtim.Nano()
 	}
-	return buf
+	return buf, path
 }
 
 func (w *walker) ignoreStamp(name string) stamp {
@@ -385,7 +389,6 @@ func (w *walker) child(n *walkNode, name string) *walkNode {
 	} else {
 		c.rel = n.rel + "/" + name
 	}
-	c.parts = append(n.parts[:len(n.parts):len(n.parts)], name)
 	if w.prev != nil {
 		c.cached = w.prev.dirs[c.rel]
 	}

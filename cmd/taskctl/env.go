@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/pflag"
 
@@ -243,10 +244,18 @@ func (e *env) finish(data any, err error) int {
 		return code
 	}
 	for _, w := range e.warnings {
+		// One warning a line: a path holding a newline or another control
+		// character is quoted, and further lines of a message (a command's
+		// stderr) are indented under it.
+		msg := strings.ReplaceAll(strings.TrimRight(w.Message, "\n"), "\n", "\n    ")
 		if w.Path != "" {
-			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s: %s\n", w.Code, w.Path, w.Message)
+			path := w.Path
+			if strings.ContainsFunc(path, unicode.IsControl) {
+				path = strconv.Quote(path)
+			}
+			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s: %s\n", w.Code, path, msg)
 		} else {
-			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, w.Message)
+			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, msg)
 		}
 	}
 	if ce != nil && !ce.reported {

@@ -72,3 +72,34 @@ func TestSpecialInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestTextWarningsOneALine: in text mode each warning is one line starting
+// with "taskctl: warning:" (continuation lines of a message indented under
+// it), even for a file whose name holds a newline and for a command whose
+// stderr has several lines.
+func TestTextWarningsOneALine(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":            "module x\n",
+		"src/new\nline.txt": "x\n",
+		"src/ok.txt":        "ok\n",
+		"t.xml":             `<task name="t"><description>d</description><file_paths><path>src/*.txt</path></file_paths><file_paths source="command"><command>cat nosuch1; cat nosuch2</command></file_paths></task>`,
+	})
+	code, out, errs := taskctl(t, "--project-dir", dir, "--cwd", dir, "assemble", filepath.Join(dir, "t.xml"), "--paths")
+	if code != exitOK || out != filepath.Join(dir, "src/ok.txt")+"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	warnings := 0
+	for _, line := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "taskctl: warning: "):
+			warnings++
+		case strings.HasPrefix(line, "    "):
+		default:
+			t.Errorf("stderr line %q is neither a warning nor indented under one\n%s", line, errs)
+		}
+	}
+	if warnings != 2 || !strings.Contains(errs, `"`+filepath.Join(dir, "src/new\\nline.txt")+`"`) {
+		t.Errorf("want 2 warnings, the path quoted:\n%s", errs)
+	}
+}

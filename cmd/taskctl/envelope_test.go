@@ -57,6 +57,12 @@ func TestEnvelopes(t *testing.T) {
 		{"--frob", "root"},
 		{"root", "--frob"},
 		{"--cwd", in("src"), "root"},
+		{"help"},
+		{"help", "assemble"},
+		{"help", "nope"},
+		{"--help"},
+		{"root", "--help"},
+		{"exec", "-h"},
 	}
 	for _, args := range cases {
 		for _, global := range [][]string{{"--project-dir", proj}, {"--cwd", proj}} {

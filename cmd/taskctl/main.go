@@ -161,8 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	rest := global.Args()
 	if len(rest) == 0 {
 		if o.help {
-			writeMainHelp(stdout)
-			return exitOK
+			return e.help(writeMainHelp)
 		}
 		writeMainHelp(stderr)
 		return e.finish(nil, usageErr("no command given"))
@@ -170,13 +169,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if rest[0] == "help" {
 		if len(rest) > 1 {
 			if c := lookupCommand(rest[1]); c != nil {
-				writeCommandHelp(stdout, c)
-				return exitOK
+				return e.help(func(w io.Writer) { writeCommandHelp(w, c) })
 			}
 			return e.finish(nil, usageErr("unknown command %q", rest[1]))
 		}
-		writeMainHelp(stdout)
-		return exitOK
+		return e.help(writeMainHelp)
 	}
 	c := lookupCommand(rest[0])
 	if c == nil {
@@ -193,8 +190,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return e.finish(nil, usageErr("%v", err))
 	}
 	if o.help {
-		writeCommandHelp(stdout, c)
-		return exitOK
+		return e.help(func(w io.Writer) { writeCommandHelp(w, c) })
 	}
 	if err := checkNotNegative(fs); err != nil {
 		return e.finish(nil, err)
@@ -223,6 +219,18 @@ func checkNotNegative(fs *pflag.FlagSet) error {
 		}
 	})
 	return err
+}
+
+// help prints help text on stdout; with --output json it is the data of
+// the one envelope ({"help": TEXT}), as for every other command.
+func (e *env) help(write func(io.Writer)) int {
+	if !e.json() {
+		write(e.stdout)
+		return exitOK
+	}
+	var b strings.Builder
+	write(&b)
+	return e.finish(map[string]string{"help": b.String()}, nil)
 }
 
 func writeMainHelp(w io.Writer) {

@@ -29,7 +29,7 @@ import (
 // falling back to os.Root where openat2 is missing or refuses.
 
 // rootFD returns a descriptor of the root directory, opened on first use
-// and kept open.
+// and kept open until d is garbage.
 func (d *dirSource) rootFD() (int, error) {
 	d.fdOnce.Do(func() {
 		for {
@@ -41,7 +41,9 @@ func (d *dirSource) rootFD() (int, error) {
 		if d.fdErr != nil {
 			d.fdErr = &fs.PathError{Op: "open", Path: d.root, Err: d.fdErr}
 			d.fd = -1
+			return
 		}
+		runtime.AddCleanup(d, func(fd int) { unix.Close(fd) }, d.fd)
 	})
 	return d.fd, d.fdErr
 }

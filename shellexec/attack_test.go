@@ -163,6 +163,11 @@ var attackRows = []struct {
 	{`[ -r ../outside/secret.txt ] && echo readable`, false},
 	{`find / -maxdepth 1 -name x`, false},
 	{`find .. -name secret.txt`, false},
+	{`echo /*`, false},
+	{`echo ../../*`, false},
+	{`for f in ../outside/*; do echo "$f"; done`, false},
+	{`cd; ls`, false},
+	{`echo $UID $EUID $PPID`, false},
 	{`grep -r OUTSIDE ..`, false},
 	{`grep -rl OUTSIDE /tmp`, false},
 	{`cd .. && ls`, true},
@@ -194,6 +199,68 @@ var attackRows = []struct {
 	{`git ls-files --others --exclude-standard`, false},
 	{`printf '%99999999s' x | wc -c`, false},
 	{`find . | grep -c .`, false},
+}
+
+// returnGrace is how much later than its time limit a run may come back:
+// the limit is enforced by the interpreter, the grace only absorbs a loaded
+// machine under -race.
+const returnGrace = 3 * time.Second
+
+// namesOutside collects the names of entries of / and of everything under
+// base outside the project (base itself included), less the names that
+// also occur inside the project, so that a listing which escaped (ls /,
+// echo ../outside/*, find .. -name x) is caught by its names, not only by
+// file content.
+func namesOutside(t *testing.T, base, proj string) map[string]bool {
+	t.Helper()
+	inside := map[string]bool{}
+	filepath.WalkDir(proj, func(p string, e fs.DirEntry, err error) error {
+		if err == nil {
+			inside[e.Name()] = true
+		}
+		return nil
+	})
+	names := map[string]bool{}
+	add := func(n string) {
+		if !inside[n] && n != "" && n != "." && n != "/" {
+			names[n] = true
+		}
+	}
+	root, err := os.ReadDir("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range root {
+		add(e.Name())
+	}
+	filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p == proj {
+			return filepath.SkipDir
+		}
+		add(e.Name())
+		return nil
+	})
+	if len(names) < 5 {
+		t.Fatalf("only %d outside names collected: %v", len(names), names)
+	}
+	return names
+}
+
+// outsideName returns the first line of out (split on newlines and NULs)
+// that is the name of something outside the project, or a path whose last
+// element is. File content may hold any word, so a word inside a line is
+// not enough: a listing prints names one per line.
+func outsideName(out []byte, names map[string]bool) string {
+	for _, line := range strings.FieldsFunc(string(out), func(r rune) bool { return r == '\n' || r == 0 }) {
+		line = strings.TrimSpace(line)
+		if names[line] || strings.Contains(line, "/") && names[filepath.Base(line)] {
+			return line
+		}
+	}
+	return ""
 }
 
 type snap map[string]string
@@ -308,6 +375,10 @@ func TestAttacks(t *testing.T) {
 	base, cfg := attackSetup(t)
 	before := snapshot(t, base)
 	tmpBefore := shInterpFiles()
+	outsideNames := namesOutside(t, base, cfg.RootDir)
+	if outsideName([]byte("README.md\nsecret.txt\n"), outsideNames) == "" || outsideName([]byte("../outside/secret.txt"), outsideNames) == "" {
+		t.Fatal("the name check would not see a listing from outside")
+	}
 	for _, row := range attackRows {
 		done := make(chan struct{})
 		var res *shellexec.Result
@@ -318,8 +389,8 @@ func TestAttacks(t *testing.T) {
 		}()
 		select {
 		case <-done:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("Run(%q) did not return", row.script)
+		case <-time.After(cfg.Timeout + returnGrace):
+			t.Fatalf("Run(%q) did not return within its %v limit (+%v grace)", row.script, cfg.Timeout, returnGrace)
 		}
 		if d := before.diff(snapshot(t, base)); len(d) > 0 {
 			t.Fatalf("Run(%q) changed the file system: %v", row.script, d)
@@ -336,6 +407,9 @@ func TestAttacks(t *testing.T) {
 			if strings.Contains(all, leak) {
 				t.Errorf("Run(%q) leaked %q: stdout %q stderr %q", row.script, leak, res.Stdout, res.Stderr)
 			}
+		}
+		if name := outsideName(res.Stdout, outsideNames); name != "" {
+			t.Errorf("Run(%q) printed the name %q of something outside the project: stdout %q", row.script, name, res.Stdout)
 		}
 		if out := string(res.Stdout); out == "exists\n" || out == "readable\n" {
 			t.Errorf("Run(%q) revealed a file outside: %q", row.script, res.Stdout)

@@ -209,6 +209,10 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	s.stderr = &limitedBuffer{max: maxStderrBytes}
 
 	env := []string{
+		// Set, but empty: the interpreter fills an unset HOME from the
+		// process's own (os.UserHomeDir), which would hand a path outside
+		// the project to $HOME, ~ and a bare cd.
+		"HOME=",
 		"TMPDIR=" + fixedTempDir,
 		"LC_ALL=C",
 		"IFS= \t\n",

@@ -56,11 +56,17 @@ done
 echo
 
 if command -v hyperfine >/dev/null; then
+	printf '%-40s %12s %12s %8s\n' pipeline "taskctl ms" "bash ms" ratio >"$tmp/table"
 	for p in "${pipelines[@]}"; do
-		hyperfine -N --warmup 1 --runs "$n" \
-			-n taskctl "$tc --project-dir $repo --cwd $repo exec '$p'" \
-			-n bash "bash -c 'cd $repo && LC_ALL=C $p'"
+		hyperfine -N --warmup 1 --runs "$n" --export-json "$tmp/h.json" \
+			-n taskctl "$(printf '%q ' "$tc" --project-dir "$repo" --cwd "$repo" exec "$p")" \
+			-n bash "$(printf '%q ' bash -c "cd $(printf '%q' "$repo") && LC_ALL=C $p")" >&2
+		read -r t b < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(r[0]["mean"], r[1]["mean"])' "$tmp/h.json")
+		awk -v p="$p" -v t="$t" -v b="$b" \
+			'BEGIN { printf "%-40s %12.1f %12.1f %7.2fx\n", p, t*1000, b*1000, t/b }' >>"$tmp/table"
 	done
+	cat "$tmp/table"
+	echo "(hyperfine means of $n runs; goal: taskctl within 2x of bash)"
 	exit 0
 fi
 

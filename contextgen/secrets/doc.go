@@ -2,7 +2,8 @@
 // context document, and redacts them.
 //
 // [Scan] reports each secret as a [Finding]: the ID of the rule that found
-// it, its line and column, and the byte range of the secret itself. A
+// it, the line and column where it begins (for a private-key block, its
+// -----BEGIN line), and the byte range of the secret itself. A
 // Finding never holds the secret's text, so findings can be logged, printed
 // and put in JSON envelopes safely. [Redact] replaces exactly those bytes
 // with "[REDACTED:<rule>]" and keeps everything around them.
@@ -34,8 +35,15 @@
 // high Shannon entropy, mixes letters with digits (or with upper case and
 // symbols), and is not a placeholder or a reference: values such as
 // changeme, <your-key>, xxxx, ***, example, ${VAR}, $VAR, os.Getenv(…), a
-// bare identifier, a path or a URL are ignored, as are keys that name
-// metadata rather than a secret (token_type, secret_name, password_file …).
+// bare identifier, a path or a URL are ignored, and so are values elided
+// with "...", typed-in sequences (A1B2C3D4E5F6G7H8I9J0), the key's own
+// name in leetspeak (client_secret: Cl1ent$ecret!), base64 that decodes to
+// words ("QUNDRVNTX0tFWQ0K" is "ACCESS_KEY\r\n"; encoded text with digits
+// or symbols still counts), /etc/passwd lines, and password-hashing
+// algorithm names with their parameters (argon2id-v19-m65536,
+// pbkdf2_sha256$260000$); keys that name metadata rather than a secret
+// (token_type, secret_name, password_file, password_hash_algo …) are
+// ignored too.
 // Token rules ignore values that are visibly fake (xxxx, EXAMPLE, 123456…).
 //
 // Scanning is fast and linear in the size of the content, hostile content

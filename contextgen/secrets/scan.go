@@ -10,8 +10,11 @@ import (
 // text, only where it is.
 type Finding struct {
 	Rule string // rule ID, see [Rules]
-	Line int    // 1-based line of Start
-	Col  int    // 1-based byte column of Start within its line
+	// Line and Col (1-based, Col in bytes) say where the finding begins:
+	// at Start, except for a private-key block, whose finding begins at
+	// its -----BEGIN line while Start is the first byte of its body.
+	Line int
+	Col  int
 	// Start and End are the byte offsets of the secret itself
 	// (content[Start:End]), not of its key name or surrounding syntax.
 	Start, End int
@@ -55,6 +58,7 @@ type scanner struct {
 	data  []byte
 	found []Finding
 	prio  []int // rule index of each finding
+	from  []int // where each finding begins, for Line and Col
 	// skipTo is, per rule index, the end of that line rule's last match.
 	skipTo []int
 	// pemSeen is where the last private-key body examined ends; headers
@@ -63,9 +67,13 @@ type scanner struct {
 	pemSeen, endAt int
 }
 
-func (s *scanner) add(ri, start, end int) {
+func (s *scanner) add(ri, start, end int) { s.addFrom(ri, start, start, end) }
+
+// addFrom adds a finding of the bytes [start, end) that begins at from.
+func (s *scanner) addFrom(ri, from, start, end int) {
 	s.found = append(s.found, Finding{Rule: rules[ri].id, Start: start, End: end})
 	s.prio = append(s.prio, ri)
+	s.from = append(s.from, from)
 }
 
 func isWord(c byte) bool {
@@ -223,7 +231,7 @@ func (s *scanner) pem(ri, start, end int) {
 	if bytes.Contains(s.data[ls:hdrStart], []byte(`"private_key"`)) {
 		id = gcpRuleIndex
 	}
-	s.add(id, a, b)
+	s.addFrom(id, hdrStart, a, b)
 }
 
 func isBase64(c byte) bool {
@@ -311,21 +319,25 @@ func (s *scanner) finish() []Finding {
 		clusterEnd = max(clusterEnd, s.found[i].End)
 	}
 	resolve()
+	slices.SortFunc(kept, func(a, b int) int { return s.found[a].Start - s.found[b].Start })
 	out := make([]Finding, len(kept))
+	line, lineStart, pos := 1, 0, 0
 	for j, i := range kept {
 		out[j] = s.found[i]
-	}
-	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
-	line, lineStart, pos := 1, 0, 0
-	for i := range out {
-		seg := s.data[pos:out[i].Start]
+		seg := s.data[pos:out[j].Start]
 		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
 			line += n
 			lineStart = pos + bytes.LastIndexByte(seg, '\n') + 1
 		}
-		pos = out[i].Start
-		out[i].Line = line
-		out[i].Col = out[i].Start - lineStart + 1
+		pos = out[j].Start
+		out[j].Line = line
+		out[j].Col = out[j].Start - lineStart + 1
+		if from := s.from[i]; from < out[j].Start {
+			// A private-key block: report its BEGIN line.
+			seg := s.data[from:out[j].Start]
+			out[j].Line -= bytes.Count(seg, []byte{'\n'})
+			out[j].Col = from - (bytes.LastIndexByte(s.data[:from], '\n') + 1) + 1
+		}
 	}
 	return out
 }

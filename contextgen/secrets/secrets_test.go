@@ -53,7 +53,16 @@ type plant struct {
 	text   string // content; the secret is where %s is
 	secret string
 	rule   string
-	line   int
+	line   int // where the finding begins: a private key's BEGIN line
+}
+
+// reportedAt is where a finding of the bytes from start begins: start, or
+// for a private-key block its -----BEGIN header.
+func reportedAt(content []byte, rule string, start int) int {
+	if rule == "private-key" || rule == "gcp-service-account" {
+		return bytes.LastIndex(content[:start], []byte("-----BEGIN "))
+	}
+	return start
 }
 
 func plants() []plant {
@@ -64,12 +73,12 @@ func plants() []plant {
 	pgp := pemBody("\n")
 	gcp := pemBody(`\n`)
 	return []plant{
-		{"rsa key", "// key\n-----BEGIN RSA PRIVATE KEY-----\n%s\n-----END RSA PRIVATE KEY-----\n", rsa, "private-key", 3},
-		{"openssh key", "-----BEGIN OPENSSH PRIVATE KEY-----\r\n%s\r\n-----END OPENSSH PRIVATE KEY-----", ssh, "private-key", 2},
-		{"ec key", "x := `-----BEGIN EC PRIVATE KEY-----\n%s\n-----END EC PRIVATE KEY-----`", ec, "private-key", 2},
-		{"encrypted key", "a\nb\n-----BEGIN ENCRYPTED PRIVATE KEY-----\n%s\n-----END ENCRYPTED PRIVATE KEY-----\n", enc, "private-key", 4},
-		{"pgp key", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n%s\n-----END PGP PRIVATE KEY BLOCK-----\n", pgp, "private-key", 3},
-		{"truncated key", "-----BEGIN PRIVATE KEY-----\n%s\n", rsa, "private-key", 2},
+		{"rsa key", "// key\n-----BEGIN RSA PRIVATE KEY-----\n%s\n-----END RSA PRIVATE KEY-----\n", rsa, "private-key", 2},
+		{"openssh key", "-----BEGIN OPENSSH PRIVATE KEY-----\r\n%s\r\n-----END OPENSSH PRIVATE KEY-----", ssh, "private-key", 1},
+		{"ec key", "x := `-----BEGIN EC PRIVATE KEY-----\n%s\n-----END EC PRIVATE KEY-----`", ec, "private-key", 1},
+		{"encrypted key", "a\nb\n-----BEGIN ENCRYPTED PRIVATE KEY-----\n%s\n-----END ENCRYPTED PRIVATE KEY-----\n", enc, "private-key", 3},
+		{"pgp key", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n%s\n-----END PGP PRIVATE KEY BLOCK-----\n", pgp, "private-key", 1},
+		{"truncated key", "-----BEGIN PRIVATE KEY-----\n%s\n", rsa, "private-key", 1},
 		{"gcp service account", "{\n  \"type\": \"service_account\",\n  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n%s\\n-----END PRIVATE KEY-----\\n\",\n}", gcp, "gcp-service-account", 3},
 		{"aws key id", "[default]\naws_access_key_id = %s\n", "AKIA" + rnd(upperD, 16), "aws-access-key-id", 2},
 		{"aws session key id", "id: \"%s\"", "ASIA" + rnd(upperD, 16), "aws-access-key-id", 1},
@@ -107,6 +116,8 @@ func plants() []plant {
 		{"generic ruby", ":secret_key_base => '%s'", rnd(lowerDn, 64), "generic-secret", 1},
 		{"generic backquote", "Token = `%s`", rnd(alnum, 24), "generic-secret", 1},
 		{"generic makefile", "API_TOKEN ?= %s\n", "q9" + rnd(alnum, 20), "generic-secret", 1},
+		{"generic base64 manifest", "data:\n  password: %s\n", base64.StdEncoding.EncodeToString([]byte("pX7" + rnd(alnum, 14))), "generic-secret", 2},
+		{"generic leet password", "password = '%s'", "S3cr3t" + rnd(alnum, 10), "generic-secret", 1},
 		{"generic list item", "env:\n  - secret: \"%s\"\n", rnd(b64, 28) + "9", "generic-secret", 2},
 	}
 }
@@ -117,7 +128,8 @@ func TestScanPlanted(t *testing.T) {
 			content := []byte(strings.Replace(p.text, "%s", p.secret, 1))
 			start := bytes.Index(content, []byte(p.secret))
 			want := secrets.Finding{Rule: p.rule, Line: p.line, Start: start, End: start + len(p.secret)}
-			want.Col = start - (bytes.LastIndexByte(content[:start], '\n') + 1) + 1
+			at := reportedAt(content, p.rule, start)
+			want.Col = at - (bytes.LastIndexByte(content[:at], '\n') + 1) + 1
 			got := secrets.Scan(content)
 			if len(got) != 1 || got[0] != want {
 				t.Fatalf("Scan(%q) = %+v, want [%+v]", content, got, want)
@@ -202,6 +214,21 @@ func TestScanIgnoresPlaceholders(t *testing.T) {
 		`token := strings.Repeat("x", 64)`,
 		`"password": "%s"`,
 		`secret: !vault |`,
+		// An identifier that contains "passwd", holding an /etc/passwd line.
+		`passwdLine := "testuser:x:1001:1001::/home/testuser:/bin/sh"`,
+		// An elided value.
+		`"identitytoken": "9cbaf023786cd7..."`,
+		// Base64 of words: "ACCESS_KEY\r\n", "testingtesting\n".
+		`"access_key": "QUNDRVNTX0tFWQ0K"`,
+		`  password: dGVzdGluZ3Rlc3RpbmcK`,
+		// A sequential placeholder.
+		`AccessKey: "A1B2C3D4E5F6G7H8I9J0"`,
+		`        access_key: A1B2C3D4E5F6G7H8I9J0`,
+		// Algorithm names and parameters.
+		`passwordHashAlgo = "argon2id-v19-m65536"`,
+		`password_hash = "pbkdf2_sha256$260000$"`,
+		// The key's own name in leetspeak.
+		`  client_secret: Cl1ent$ecret!`,
 	} {
 		if got := secrets.Scan([]byte(s)); len(got) != 0 {
 			t.Errorf("Scan(%q) = %+v, want no findings", s, got)
@@ -279,8 +306,9 @@ func FuzzScan(f *testing.F) {
 			if f.Start < last || f.End <= f.Start || f.End > len(content) {
 				t.Fatalf("Scan(%q): bad range in %+v (all: %+v)", content, f, fs)
 			}
-			if f.Line < 1 || f.Col < 1 || f.Line != bytes.Count(content[:f.Start], []byte("\n"))+1 ||
-				f.Col != f.Start-bytes.LastIndexByte(content[:f.Start], '\n') {
+			at := reportedAt(content, f.Rule, f.Start)
+			if at < 0 || f.Line < 1 || f.Col < 1 || f.Line != bytes.Count(content[:at], []byte("\n"))+1 ||
+				f.Col != at-bytes.LastIndexByte(content[:at], '\n') {
 				t.Fatalf("Scan(%q): bad position in %+v", content, f)
 			}
 			last = f.End

@@ -2,7 +2,9 @@ package secrets
 
 import (
 	"bytes"
+	"encoding/base64"
 	"math"
+	"regexp"
 )
 
 // entropy returns the Shannon entropy of b in bits per byte.
@@ -94,6 +96,7 @@ var metaSuffixes = []string{
 	"prefix", "suffix", "id", "ids", "env", "var", "ref", "format", "algorithm", "alg",
 	"mode", "timeout", "ttl", "expiry", "expires", "expiration", "version", "label",
 	"policy", "provider", "store", "class", "source", "template", "pattern", "regex",
+	"algo", "hashalgo",
 }
 
 // validGeneric vets a generic assignment: key names metadata → no; the
@@ -118,7 +121,9 @@ func validGeneric(v, key []byte) bool {
 	case '$', '%', '@', '/', '.', '~', '\\', '&', '*', '!':
 		return false
 	}
-	if bytes.Contains(v, []byte("://")) || isPlaceholder(v) || bytes.Equal(bytes.ToLower(v), k) {
+	if bytes.Contains(v, []byte("://")) || isPlaceholder(v) || bytes.Equal(bytes.ToLower(v), k) ||
+		bytes.HasSuffix(v, []byte("...")) || sequential(v) || spellsKey(v, k) ||
+		passwdLineRe.Match(v) || hashParamsRe.Match(v) || encodedWords(v) {
 		return false
 	}
 	c := classes(v)
@@ -133,4 +138,106 @@ func validGeneric(v, key []byte) bool {
 		return false
 	}
 	return true
+}
+
+// passwdLineRe matches an /etc/passwd entry (name:x:uid:gid:…), which a
+// variable named passwdLine or similar holds.
+var passwdLineRe = regexp.MustCompile(`^[a-z_][a-z0-9_.\-]*:[^:]*:[0-9]+:[0-9]+:`)
+
+// hashParamsRe matches a password-hashing algorithm's name with its
+// parameters (argon2id-v19-m65536, pbkdf2_sha256$260000$) and nothing that
+// could be a salt or a hash.
+var hashParamsRe = regexp.MustCompile(`(?i)^(?:argon2(?:id|i|d)?|pbkdf2|bcrypt|scrypt|yescrypt|sha(?:1|224|256|384|512)|md5|hmac|blake2[bs]?)` +
+	`(?:[$_\-,:=]+(?:argon2(?:id|i|d)?|pbkdf2|bcrypt|scrypt|sha(?:1|224|256|384|512)|md5|hmac|blake2[bs]?|[a-z]?[0-9]{1,7}|[a-z]=[0-9]{1,7}))*[$_\-,:=]*$`)
+
+// sequential reports whether v's letters and digits each run in order
+// (A1B2C3D4E5F6G7H8I9J0, abc123def456 is not): a typed-in placeholder.
+func sequential(v []byte) bool {
+	var lastL, lastD byte
+	nl, nd := 0, 0
+	for _, c := range v {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+			c |= 0x20
+			if nl > 0 && c != lastL+1 {
+				return false
+			}
+			lastL, nl = c, nl+1
+		case '0' <= c && c <= '9':
+			if nd > 0 && c != lastD+1 && !(lastD == '9' && c == '0') {
+				return false
+			}
+			lastD, nd = c, nd+1
+		case c == '-' || c == '_':
+		default:
+			return false
+		}
+	}
+	return nl >= 4 && nd >= 4
+}
+
+// spellsKey reports whether v is the key's own name (k: lower-case letters
+// and digits) written in leetspeak, such as client_secret: Cl1ent$ecret!.
+func spellsKey(v, k []byte) bool {
+	var letters, key []byte
+	for _, c := range k {
+		if 'a' <= c && c <= 'z' {
+			key = append(key, c)
+		}
+	}
+	for _, c := range v {
+		switch c {
+		case '0':
+			c = 'o'
+		case '1':
+			c = 'i'
+		case '3':
+			c = 'e'
+		case '4', '@':
+			c = 'a'
+		case '5', '$':
+			c = 's'
+		case '7':
+			c = 't'
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'a' <= c && c <= 'z' {
+			letters = append(letters, c)
+		}
+	}
+	// The letters "l" and "i" are both spelled "1".
+	norm := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("l"), []byte("i")) }
+	return len(key) >= 6 && bytes.Equal(norm(letters), norm(key))
+}
+
+// encodedWords reports whether v is base64 whose decoded bytes are
+// printable text that is a placeholder or only letters (QUNDRVNTX0tFWQ0K is
+// "ACCESS_KEY\r\n"): encoded words, not key material. Decoded text with
+// digits or symbols, as a real password has, still counts.
+func encodedWords(v []byte) bool {
+	var buf [192]byte
+	if base64.StdEncoding.DecodedLen(len(v)) > len(buf) {
+		return false
+	}
+	n, err := base64.StdEncoding.Decode(buf[:], v)
+	if err != nil {
+		if n, err = base64.RawStdEncoding.Decode(buf[:], v); err != nil {
+			return false
+		}
+	}
+	d := buf[:n]
+	letters := true
+	for _, c := range d {
+		switch {
+		case c == '\r' || c == '\n' || c == '\t' || c == ' ':
+		case c < 0x20 || c > 0x7e:
+			return false
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_', c == '-':
+		default:
+			letters = false
+		}
+	}
+	return letters || isPlaceholder(d)
 }

@@ -45,6 +45,9 @@ const (
 	exitPartial  = 3
 	exitNotFound = 5
 	exitTimeout  = 10
+	// exitInterrupted is the shells' 128+SIGINT: a run stopped by SIGINT or
+	// SIGTERM, so that scripts can tell it from a failure.
+	exitInterrupted = 130
 )
 
 // command is one subcommand: its name, help, flags and what it runs.
@@ -303,7 +306,7 @@ func classify(err error) *cliError {
 		return &cliError{code: "TIMEOUT", exit: exitTimeout, msg: err.Error()}
 	}
 	if errors.Is(err, context.Canceled) {
-		return &cliError{code: "INTERRUPTED", exit: exitError, msg: err.Error()}
+		return &cliError{code: "INTERRUPTED", exit: exitInterrupted, msg: err.Error()}
 	}
 	return &cliError{code: "ERROR", exit: exitError, msg: err.Error()}
 }

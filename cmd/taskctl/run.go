@@ -111,8 +111,11 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 				workflow.WriteSummary(e.stderr, se.Run)
 			}
 			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error(), details: se.Run}
-			if errors.Is(err, workflow.ErrTimeout) {
+			switch {
+			case errors.Is(err, workflow.ErrTimeout):
 				ce.exit = exitTimeout
+			case errors.Is(err, context.Canceled):
+				ce.code, ce.exit = "INTERRUPTED", exitInterrupted
 			}
 			return nil, ce
 		}

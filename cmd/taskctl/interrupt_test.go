@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunInterrupted cancels the context of a run whose step hangs, as
+// SIGINT or SIGTERM does through Main: the exit code is 130, the json error
+// is INTERRUPTED with the run's partial record, and the record on disk says
+// interrupted.
+func TestRunInterrupted(t *testing.T) {
+	proj := t.TempDir()
+	started := filepath.Join(proj, ".taskctl", "started")
+	writeFiles(t, proj, map[string]string{
+		"go.mod":  "module x\n",
+		"hang.sh": "touch " + started + "\nsleep 30\n",
+		"flow.xml": `<task name="f" type="sequential"><description>d</description><steps>
+<task name="first"><description>one</description></task>
+<task name="second"><description>two</description></task></steps></task>`,
+	})
+	if err := os.MkdirAll(filepath.Dir(started), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(started); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"--project-dir", proj, "--output", "json", "run", filepath.Join(proj, "flow.xml"),
+		"--executor", "bash " + filepath.Join(proj, "hang.sh")}, strings.NewReader(""), &out, &errb)
+	if code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitInterrupted, out.String(), errb.String())
+	}
+	var env struct {
+		OK    bool
+		Error struct {
+			Code    string
+			Details struct {
+				ID     string `json:"run_id"`
+				Status string
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+		t.Fatalf("bad json: %v\n%s", err, out.String())
+	}
+	if env.OK || env.Error.Code != "INTERRUPTED" || env.Error.Details.Status != "interrupted" {
+		t.Fatalf("envelope: ok %v, code %q, status %q, want INTERRUPTED/interrupted\n%s", env.OK, env.Error.Code, env.Error.Details.Status, out.String())
+	}
+	rec, err := os.ReadFile(filepath.Join(proj, ".taskctl", "runs", env.Error.Details.ID, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(rec, []byte(`"interrupted"`)) {
+		t.Errorf("run.json does not say interrupted:\n%s", rec)
+	}
+}

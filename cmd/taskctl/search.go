@@ -195,10 +195,15 @@ func (e *env) openIndexOnly() (*memory.Index, error) {
 	return ix, nil
 }
 
-// index opens the project's index and refreshes it.
+// index opens the project's index and refreshes it. With no progress
+// callback it draws [env.progress], so that the first build behind search,
+// assemble or a workflow step is not a silent wait on a terminal.
 func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
 	if e.ix != nil && !rebuild {
 		return e.ix, memory.Stats{}, nil
+	}
+	if progress == nil {
+		progress = e.progress()
 	}
 	p, err := e.project()
 	if err != nil {

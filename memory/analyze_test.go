@@ -113,3 +113,31 @@ func TestDocumentMatchesWords(t *testing.T) {
 		checkDocument(t, newAnalyzer(), newRef(), string(data))
 	}
 }
+
+// TestFreshListsSorted checks the order of fresh terms, which the text
+// section's binary search relies on, on enough terms to be sorted on two
+// goroutines.
+func TestFreshListsSorted(t *testing.T) {
+	fl := newFreshLists(0)
+	rng := rand.New(rand.NewSource(4))
+	for range 40000 {
+		b := make([]byte, 1+rng.Intn(12))
+		for i := range b {
+			b[i] = "abcdefgh"[rng.Intn(8)]
+		}
+		id := fl.table.termID(b)
+		for int(id) >= len(fl.lists) {
+			fl.lists = append(fl.lists, listBuilder{})
+		}
+		fl.lists[id].add(0, 1, 0)
+	}
+	terms := fl.sorted()
+	if len(terms) != len(fl.table.names) {
+		t.Fatalf("%d sorted terms, %d with postings", len(terms), len(fl.table.names))
+	}
+	for i := 1; i < len(terms); i++ {
+		if terms[i-1].t >= terms[i].t {
+			t.Fatalf("terms %d and %d out of order: %q, %q", i-1, i, terms[i-1].t, terms[i].t)
+		}
+	}
+}

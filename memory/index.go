@@ -288,16 +288,42 @@ func (f *freshLists) sorted() []termList {
 		copy(b[:], t)
 		out = append(out, termList{binary.BigEndian.Uint64(b[:]), t, l})
 	}
-	slices.SortFunc(out, func(a, b termList) int {
-		if a.key != b.key {
-			if a.key < b.key {
-				return -1
-			}
-			return 1
+	if len(out) < 1<<14 || runtime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(out, cmpTermList)
+		return out
+	}
+	// two halves sorted on two goroutines, then merged
+	h := len(out) / 2
+	done := make(chan struct{})
+	go func() {
+		slices.SortFunc(out[:h], cmpTermList)
+		close(done)
+	}()
+	slices.SortFunc(out[h:], cmpTermList)
+	<-done
+	merged := make([]termList, 0, len(out))
+	a, b := out[:h], out[h:]
+	for len(a) > 0 && len(b) > 0 {
+		if cmpTermList(b[0], a[0]) < 0 {
+			merged = append(merged, b[0])
+			b = b[1:]
+		} else {
+			merged = append(merged, a[0])
+			a = a[1:]
 		}
-		return strings.Compare(a.t, b.t)
-	})
-	return out
+	}
+	merged = append(merged, a...)
+	return append(merged, b...)
+}
+
+func cmpTermList(a, b termList) int {
+	if a.key != b.key {
+		if a.key < b.key {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a.t, b.t)
 }
 
 // Refresh brings the index up to date with src and persists it. Files whose

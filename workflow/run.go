@@ -42,7 +42,7 @@ func (r *runner) executable() (string, error) {
 	}
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return "", fmt.Errorf("executor: %w", err)
+		return "", fmt.Errorf("%w: %w", ErrNoExecutor, err)
 	}
 	return path, nil
 }

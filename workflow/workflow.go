@@ -45,6 +45,10 @@ const (
 // ErrTimeout is wrapped by the error of a step that ran out of time.
 var ErrTimeout = errors.New("step timed out")
 
+// ErrNoExecutor is wrapped by the error of a run whose executor program
+// cannot be found or run: nothing was started and no record was written.
+var ErrNoExecutor = errors.New("executor not found")
+
 // InheritMode is a step's inherit_context: "full", "none" or "subset".
 type InheritMode string
 

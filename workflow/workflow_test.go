@@ -670,8 +670,8 @@ func TestExecutorPath(t *testing.T) {
 		t.Fatalf("relative executor: %v", err)
 	}
 	_, err = workflow.Run(context.Background(), parse(t, src), options(&fake{dir: project}, project, runs, []string{"no-such-executor-here"}))
-	if !errors.Is(err, exec.ErrNotFound) {
-		t.Errorf("missing executor: %v, want exec.ErrNotFound", err)
+	if !errors.Is(err, exec.ErrNotFound) || !errors.Is(err, workflow.ErrNoExecutor) {
+		t.Errorf("missing executor: %v, want exec.ErrNotFound and workflow.ErrNoExecutor", err)
 	}
 	if ids, _ := workflow.Runs(runs); len(ids) != 1 {
 		t.Errorf("runs %q; a missing executor should not start a run", ids)

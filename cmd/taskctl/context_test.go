@@ -498,6 +498,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"frob"}, exitUsage},
 		{[]string{"run", in("flow.xml"), "--executor", "bash " + in("hang.sh"), "--timeout", "300ms"}, exitTimeout},
 		{[]string{"run", in("flow.xml"), "--executor", "false"}, exitError},
+		{[]string{"run", in("flow.xml"), "--executor", "no-such-executor-here"}, exitUsage},
 		{[]string{"exec", "rm -rf /"}, exitUsage},
 		{[]string{"assemble", in("ok.xml"), "--max-tokens", "-5"}, exitUsage},
 		{[]string{"assemble", in("ok.xml"), "--max-files", "-1"}, exitUsage},

@@ -120,7 +120,7 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			return nil, ce
 		}
 		var ie *workflow.InputError
-		if errors.As(err, &ie) {
+		if errors.As(err, &ie) || errors.Is(err, workflow.ErrNoExecutor) {
 			return nil, usageErr("%v", err)
 		}
 		return nil, err

@@ -144,7 +144,30 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			}
 		}
 	}
+	if opt.DryRun {
+		return dryRunData(rec), nil
+	}
 	return rec, nil
+}
+
+// dryRunStep is a planned step in the json envelope: the record's fields
+// and, for an atomic step, the prompt it would be sent (a dry run writes no
+// record, so the prompt has no file to point at).
+type dryRunStep struct {
+	*workflow.StepResult
+	Prompt string `json:"prompt,omitempty"`
+}
+
+// dryRunData is the envelope's data for --dry-run --output json.
+func dryRunData(rec *workflow.Record) any {
+	steps := make([]dryRunStep, len(rec.Steps))
+	for i, s := range rec.Steps {
+		steps[i] = dryRunStep{StepResult: s, Prompt: s.Prompt}
+	}
+	return struct {
+		*workflow.Record
+		Steps []dryRunStep `json:"steps"`
+	}{rec, steps}
 }
 
 func stepLabel(s *workflow.StepResult) string {

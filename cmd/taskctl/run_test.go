@@ -69,3 +69,40 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("run.json does not say interrupted:\n%s", rec)
 	}
 }
+
+// TestDryRunJSONPrompts checks that a dry run in json carries each atomic
+// step's prompt, with a later step's bound input shown as pending.
+func TestDryRunJSONPrompts(t *testing.T) {
+	proj := t.TempDir()
+	writeFiles(t, proj, map[string]string{
+		"go.mod": "module x\n",
+		"a.txt":  "alpha\n",
+		"flow.xml": `<task name="f" type="sequential"><description>d</description><steps>
+<task name="first"><description>find the alpha</description><file_paths><path>a.txt</path></file_paths></task>
+<task name="second"><description>use it</description><instructions>Given {{got}}</instructions>
+<inputs><input name="got" from="first.output"/></inputs></task></steps></task>`,
+	})
+	code, out, errs := taskctl(t, "--project-dir", proj, "--output", "json", "run", filepath.Join(proj, "flow.xml"), "--dry-run")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var env struct {
+		Data struct {
+			Steps []struct {
+				Name, Status, Prompt string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatalf("bad json: %v\n%s", err, out)
+	}
+	if len(env.Data.Steps) != 2 {
+		t.Fatalf("%d steps, want 2\n%s", len(env.Data.Steps), out)
+	}
+	if p := env.Data.Steps[0].Prompt; !strings.Contains(p, "find the alpha") || !strings.Contains(p, "alpha\n") {
+		t.Errorf("first prompt lacks its description or a.txt's content:\n%s", p)
+	}
+	if p := env.Data.Steps[1].Prompt; !strings.Contains(p, "<pending: first.output>") {
+		t.Errorf("second prompt does not show its input as pending:\n%s", p)
+	}
+}

@@ -216,11 +216,11 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 		var ee *exec.ExitError
 		msg := err.Error()
 		if errors.As(err, &ee) {
-			msg = "the executor " + ee.String()
+			msg = "the executor failed (" + ee.String() + ")"
 		} else if errors.Is(err, errOutputTooLarge) {
 			msg = errOutputTooLarge.Error()
 		} else {
-			msg = "the executor: " + msg
+			msg = "the executor failed: " + msg
 		}
 		if t := errTail.String(); t != "" {
 			msg += ": " + lastLines(t, 5)

@@ -519,7 +519,7 @@ func TestFailure(t *testing.T) {
 	if !errors.As(err, &se) {
 		t.Fatalf("Run error %v, want a *StepError", err)
 	}
-	if se.Step != "fail_here" || se.Run != rec || !strings.Contains(err.Error(), "exit status 3") || !strings.Contains(err.Error(), "boom in step fail_here") {
+	if se.Step != "fail_here" || se.Run != rec || !strings.Contains(err.Error(), "the executor failed (exit status 3)") || !strings.Contains(err.Error(), "boom in step fail_here") {
 		t.Errorf("StepError %q (step %q)", err, se.Step)
 	}
 	if !strings.Contains(opt.Stderr.(*bytes.Buffer).String(), "boom in step fail_here") {

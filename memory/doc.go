@@ -48,7 +48,11 @@
 // compacted away once they pass a quarter of the documents. A file whose
 // modification time moved while its content did not (touched, checked out
 // again) does not make Refresh write a new index unless more than 64 such
-// files accumulate; until then each Refresh hashes them again. On Unix the
+// files accumulate; until then each Refresh hashes them again. A file whose
+// recorded time is within two seconds of the index file's own is hashed
+// again whatever its size and time say (file systems stamp times from a
+// coarse clock, so it may have changed after it was read without a change
+// of time), until an index written later settles it. On Unix the
 // index file is memory-mapped read-only.
 //
 // A Source that is a CachingSource (DirSource is) keeps what its walk

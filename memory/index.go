@@ -214,8 +214,9 @@ type work struct {
 	e      walkEntry
 	oldID  int // same path in the old index, or -1
 	result docInfo
-	reuse  int // old document whose postings can be reused, or -1
-	fresh  int // index among the freshly analysed documents, or -1
+	reuse  int  // old document whose postings can be reused, or -1
+	fresh  int  // index among the freshly analysed documents, or -1
+	racy   bool // read only because its time is too close to the index's
 }
 
 // freshLists gathers the posting lists of freshly analysed documents, by
@@ -358,7 +359,8 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	ix.mu.RLock()
 	loaded, cur := ix.loaded, ix.st
 	ix.mu.RUnlock()
-	if id := indexFileID(ix.dir); loaded != (fileID{}) && id == loaded && cur != nil {
+	id := indexFileID(ix.dir)
+	if loaded != (fileID{}) && id == loaded && cur != nil {
 		old = cur
 	} else if old, warns, err = load(ix.dir); err != nil {
 		return stats, err
@@ -397,6 +399,14 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		return stats, fmt.Errorf("walk: %w", err)
 	}
 
+	// A file recorded with a modification time within racyWindow of the
+	// index file's own may have changed again after it was read without a
+	// change of time or size (file systems stamp times from a coarse
+	// clock): like git's "racily clean" entries, it is hashed again.
+	racyBefore := int64(math.MaxInt64)
+	if id.mtime != 0 {
+		racyBefore = id.mtime - racyWindow
+	}
 	byRel := make(map[string]int, len(old.docs))
 	for i, d := range old.docs {
 		if d.flags&docDeleted == 0 {
@@ -419,7 +429,8 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			}
 			seen[i] = true
 		}
-		if ok && old.docs[i].size == e.size && old.docs[i].mtime == e.mtime {
+		racy := ok && old.docs[i].mtime >= racyBefore
+		if ok && old.docs[i].size == e.size && old.docs[i].mtime == e.mtime && !racy {
 			slots = append(slots, slot{old: i, info: old.docs[i]})
 			continue
 		}
@@ -427,7 +438,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			slots = append(slots, slot{old: -1, info: docInfo{rel: e.rel, size: e.size, mtime: e.mtime, flags: docSkipped}})
 			continue
 		}
-		w := &work{e: e, oldID: -1, reuse: -1, fresh: -1}
+		w := &work{e: e, oldID: -1, reuse: -1, fresh: -1, racy: racy}
 		if ok {
 			w.oldID = i
 		}
@@ -578,6 +589,18 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			stale++
 		}
 	}
+	// Racy files found unchanged stay racy until an index is written more
+	// than racyWindow after their time; when there are many, one is.
+	racyEqual, racyLatest := 0, int64(math.MinInt64)
+	for _, w := range todo {
+		if w.racy && w.reuse == w.oldID && w.e.mtime == old.docs[w.oldID].mtime {
+			racyEqual++
+			racyLatest = max(racyLatest, w.e.mtime)
+		}
+	}
+	if !changed && racyEqual > maxStale && time.Now().UnixNano()-racyWindow > racyLatest {
+		changed = true
+	}
 	if !changed && stale <= maxStale {
 		ix.install(old)
 		stats.fill(old, time.Since(start))
@@ -646,6 +669,10 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	stats.fill(st, time.Since(start))
 	return stats, nil
 }
+
+// racyWindow is how close to the index file's modification time a file's
+// may be for its size and time not to prove it unchanged (ns).
+const racyWindow = 2e9
 
 // maxStale is the number of files whose modification time changed but not
 // their content that Refresh leaves to be hashed again by the next one

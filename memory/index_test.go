@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -167,6 +168,61 @@ func TestTouchedFiles(t *testing.T) {
 	if st := refresh(t, ix, root); st.Written || st.Reread != 0 {
 		t.Errorf("refresh after the new index: %+v, want nothing reread or written", st)
 	}
+}
+
+// TestRacyFiles checks that a file rewritten right after it was indexed,
+// with the same size and (as a coarse clock gives) the same modification
+// time, is still noticed; and that many such files, once found unchanged,
+// are settled by writing an index rather than read on every refresh.
+func TestRacyFiles(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": "package a // alpha\n", "b.go": "package b // bravo\n"})
+	ix, _ := build(t, root)
+	p := filepath.Join(root, "a.go")
+	fi, _ := os.Stat(p)
+	os.WriteFile(p, []byte("package a // gamma\n"), 0o644)
+	os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	if st := refresh(t, ix, root); st.Reread != 1 {
+		t.Errorf("after a same-size rewrite keeping the time: %+v, want Reread 1", st)
+	}
+	if got := rels(ix.Search("gamma", memory.SearchOptions{})); !slices.Equal(got, []string{"a.go"}) {
+		t.Errorf("Search(gamma) = %q", got)
+	}
+
+	// 70 files from ten seconds ago, indexed by an index file that says it
+	// was written a second after them: racy, then settled by a new index.
+	files := make(map[string]string)
+	for i := range 70 {
+		files[fmt.Sprintf("f%02d.go", i)] = fmt.Sprintf("package f // file%d\n", i)
+	}
+	root = writeTree(t, files)
+	then := time.Now().Add(-10 * time.Second)
+	for rel := range files {
+		os.Chtimes(filepath.Join(root, rel), then, then)
+	}
+	_, dir := build(t, root)
+	os.Chtimes(filepath.Join(dir, "index.bin"), then.Add(time.Second), then.Add(time.Second))
+	src := &countingSource{Source: memory.DirSource(root)}
+	ix, _, _ = memory.Open(dir)
+	st, err := ix.Refresh(context.Background(), src, nil)
+	if n := src.reads.Load(); err != nil || !st.Written || st.Reread != 0 || n != 70 {
+		t.Errorf("refresh with 70 racy files: %+v, %v, %d reads; want all read, none analysed, an index written", st, err, n)
+	}
+	src.reads.Store(0)
+	st, err = ix.Refresh(context.Background(), src, nil)
+	if n := src.reads.Load(); err != nil || st.Written || n != 0 {
+		t.Errorf("refresh after settling: %+v, %v, %d reads; want nothing read or written", st, err, n)
+	}
+}
+
+// countingSource counts the files read through it.
+type countingSource struct {
+	memory.Source
+	reads atomic.Int64
+}
+
+func (c *countingSource) ReadFile(rel string) ([]byte, error) {
+	c.reads.Add(1)
+	return c.Source.ReadFile(rel)
 }
 
 // TestTombstonesAndCompaction edits and deletes files in rounds; after each

@@ -25,11 +25,17 @@
 //     must lie in the project dir or an extra root, compared by path
 //     components ("/p-evil" is not inside "/p"). Every path returned is that
 //     real, absolute path.
-//   - Reads go through an *os.Root (Go ≥ 1.24.3), opened with
-//     O_NONBLOCK|O_NOCTTY and accepted only if fstat says regular file, so a
-//     symlink or FIFO swapped in after the check can neither lead outside nor
-//     block. Content comes from the same descriptor, capped by an
-//     io.LimitReader at Policy.MaxFileBytes.
+//   - Reads open a file relative to its allowed root: on Linux with
+//     openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) from a descriptor of the
+//     root, which the kernel confines below it and which follows no
+//     symlink; when that declines (a symlink on the path, a special or
+//     missing file) or openat2 is missing (before Linux 5.6, refused by a
+//     seccomp filter, other systems), through an *os.Root (Go ≥ 1.24.3).
+//     Either way the file is opened with O_NONBLOCK|O_NOCTTY and accepted
+//     only if fstat says regular file, so a symlink or FIFO swapped in after
+//     the check can neither lead outside nor block, and both ways give the
+//     same file or the same warning. Content comes from the same
+//     descriptor, capped at Policy.MaxFileBytes on the bytes read.
 //   - Walks list directories with openat(O_NOFOLLOW|O_DIRECTORY) relative
 //     to the already open parent (on Linux; elsewhere through the Root), so
 //     a directory swapped for a symlink mid-walk is not entered; symlink

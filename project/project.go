@@ -31,7 +31,9 @@ type Options struct {
 
 // A Project is an opened project: its three directories, its policy, and an
 // *os.Root at the project dir (plus one per extra root) that every read goes
-// through. Its methods are safe for concurrent use. Close it when done.
+// through (on Linux, with openat2 from a descriptor of the same directory
+// first; see Read). Its methods are safe for concurrent use. Close it when
+// done.
 type Project struct {
 	dir, workingDir, marker string
 	policy                  Policy
@@ -49,10 +51,12 @@ type Project struct {
 	direntBufs sync.Pool
 }
 
-// rootDir is one allowed root: its real path, its os.Root, its ignore rules.
+// rootDir is one allowed root: its real path, its os.Root, a descriptor
+// of the same directory for openat2, its ignore rules.
 type rootDir struct {
 	dir    string
 	root   *os.Root
+	fd     int // see openBeneathDir; -1 for none
 	ignore *Matcher
 }
 
@@ -155,7 +159,7 @@ func Open(opts Options) (*Project, error) {
 			p.Close()
 			return nil, fmt.Errorf("open root: %w", err)
 		}
-		p.roots = append(p.roots, &rootDir{dir: d, root: root, ignore: NewMatcher(root.FS())})
+		p.roots = append(p.roots, &rootDir{dir: d, root: root, fd: openBeneathDir(root), ignore: NewMatcher(root.FS())})
 	}
 	p.sensitive = compileNames(p.policy.Sensitive)
 	return p, nil
@@ -165,6 +169,8 @@ func Open(opts Options) (*Project, error) {
 func (p *Project) Close() error {
 	var errs []error
 	for _, r := range p.roots {
+		closeBeneath(r.fd)
+		r.fd = -1
 		errs = append(errs, r.root.Close())
 	}
 	p.roots = nil

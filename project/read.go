@@ -27,31 +27,58 @@ const (
 	binaryProbe = 8 << 10
 )
 
-// Read reads a candidate through the os.Root of the allowed root its path
-// lies in. The file is opened with O_RDONLY|O_NONBLOCK|O_NOCTTY (so a FIFO
-// swapped in cannot block and a terminal cannot become the controlling one),
-// fstat'ed, and refused unless it is a regular file; its content comes from
-// that same descriptor, so a symlink swapped in after the candidate was
-// resolved cannot make Read return bytes from outside the root. The size cap
-// is enforced on the bytes actually read. A path that is (or, after a swap,
+// Read reads a candidate from the allowed root its path lies in. The file
+// is opened with O_RDONLY|O_NONBLOCK|O_NOCTTY (so a FIFO swapped in cannot
+// block and a terminal cannot become the controlling one), fstat'ed, and
+// refused unless it is a regular file; its content comes from that same
+// descriptor, so a symlink swapped in after the candidate was resolved
+// cannot make Read return bytes from outside the root. The size cap is
+// enforced on the bytes actually read. A path that is (or, after a swap,
 // has become) an absolute symlink staying inside the root is resolved again
 // and opened at its real path; one leading outside is refused.
+//
+// On Linux the file is opened with openat2(RESOLVE_BENEATH|
+// RESOLVE_NO_SYMLINKS) relative to a descriptor of the root: one system
+// call that the kernel confines below the root and that refuses every
+// symlink, since a real path holds none. A path it declines (a symlink, a
+// special or missing file, an error) and a kernel without openat2 take the
+// portable way, through the root's *os.Root, which gives every refusal its
+// code.
 //
 // The name rules (.git/, .taskctl/, Exclude, sensitive names) are checked
 // again, so a Candidate made by hand gets no more than one from Expand.
 func (p *Project) Read(c Candidate) (*File, *Warning) {
+	path, r, rel, w := p.readTarget(c)
+	if w != nil {
+		return nil, w
+	}
+	if f, w, ok := p.readBeneath(r, path, rel, c.Path); ok {
+		return f, w
+	}
+	return p.readRoot(r, path, rel, c.Path)
+}
+
+// readTarget checks a candidate's path and finds the allowed root it lies
+// in: it returns the path cleaned, the root, and the path relative to it.
+func (p *Project) readTarget(c Candidate) (string, *rootDir, string, *Warning) {
 	path := c.Path
 	if !filepath.IsAbs(path) {
-		return nil, warnf(CodeInvalid, path, "candidate path %s is not absolute", quote(path))
+		return "", nil, "", warnf(CodeInvalid, path, "candidate path %s is not absolute", quote(path))
 	}
 	if msg := checkInput(path); msg != "" {
-		return nil, warnf(CodeInvalid, path, "%s: %s", quote(path), msg)
+		return "", nil, "", warnf(CodeInvalid, path, "%s: %s", quote(path), msg)
 	}
 	path = filepath.Clean(path)
 	r, rel := p.rootOf(path)
 	if r == nil {
-		return nil, warnf(CodeOutsideProject, path, "outside the project dir %s", p.dir)
+		return "", nil, "", warnf(CodeOutsideProject, path, "outside the project dir %s", p.dir)
 	}
+	return path, r, rel, nil
+}
+
+// readRoot reads path, rel in r, through the root's *os.Root: the portable
+// way, and the authority on every refusal.
+func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *Warning) {
 	// Special files are never opened: refuse what lstat already shows to be
 	// one (the fstat below stays the authority for what was opened).
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() && st.Mode()&fs.ModeSymlink == 0 {
@@ -87,7 +114,7 @@ func (p *Project) Read(c Candidate) (*File, *Warning) {
 	if w := fileKind(res); w != nil {
 		return nil, w
 	}
-	if w := p.checkName(res, c.Path); w != nil {
+	if w := p.checkName(res, given); w != nil {
 		return nil, w
 	}
 	max := p.policy.MaxFileBytes

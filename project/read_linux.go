@@ -1,0 +1,186 @@
+package project
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// beneathHow opens a file below a root's descriptor: the kernel refuses to
+// leave the root (RESOLVE_BENEATH: no "..", absolute symlink or magic link
+// out of it) and to follow any symlink at all (RESOLVE_NO_SYMLINKS, and
+// O_NOFOLLOW for the last component), so what it opens is the file at that
+// real path now, or nothing. O_NONBLOCK: a FIFO swapped in cannot block the
+// open; O_NOCTTY: a terminal cannot become the controlling one.
+var beneathHow = unix.OpenHow{
+	Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_NOFOLLOW,
+	Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+}
+
+// openBeneathDir returns a descriptor (O_PATH) of the directory root is open
+// at, got with openat2 from the root's own descriptor, so that it is the
+// same directory; -1 when openat2 is missing (Linux before 5.6) or refused
+// (a seccomp filter answering ENOSYS or EPERM), and Read then goes through
+// the root alone.
+func openBeneathDir(root *os.Root) int {
+	f, err := root.Open(".")
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	how := unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	sc.Control(func(rfd uintptr) {
+		for {
+			d, err := unix.Openat2(int(rfd), ".", &how)
+			if err == unix.EINTR {
+				continue
+			}
+			if err == nil {
+				fd = d
+			}
+			return
+		}
+	})
+	return fd
+}
+
+// closeBeneath closes what openBeneathDir returned.
+func closeBeneath(fd int) {
+	if fd >= 0 {
+		unix.Close(fd)
+	}
+}
+
+// readBeneath is Read's way on Linux: an fstatat (special files are never
+// opened), openat2 below the root's descriptor, fstat, and reads into one
+// buffer sized from the fstat, all on a raw descriptor (no *os.File, no
+// poller). ok is false when it declines: no descriptor, or the path is not
+// a regular file reached without a symlink, or the open failed; Read then
+// takes the os.Root way, which says what the path is. Once the file is
+// open, what happens is reported as readRoot would report it.
+func (p *Project) readBeneath(r *rootDir, path, rel, given string) (f *File, w *Warning, ok bool) {
+	if r.fd < 0 {
+		return nil, nil, false
+	}
+	var st unix.Stat_t
+	if err := retryEINTR(func() error { return unix.Fstatat(r.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil ||
+		st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, nil, false
+	}
+	fd, err := r.openBeneath(rel)
+	if err != nil {
+		return nil, nil, false
+	}
+	defer unix.Close(fd)
+	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, nil, false
+	}
+	if w := p.checkName(&resolved{real: path, root: r, rel: rel}, given); w != nil {
+		return nil, w, true
+	}
+	max := p.policy.MaxFileBytes
+	if st.Size > max {
+		return nil, warnf(CodeTooLarge, path, "%d bytes, over the %d-byte cap", st.Size, max), true
+	}
+	data, err := readFD(fd, st.Size, max)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, warnf(CodeTooLarge, path, "grew past the %d-byte cap while read", max), true
+		}
+		code, msg := classifyErr(&fs.PathError{Op: "read", Path: path, Err: err})
+		return nil, warnf(code, path, "%s", msg), true
+	}
+	return &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: time.Unix(st.Mtim.Unix()),
+		Mode: regularMode(st.Mode), Content: data, Binary: IsBinary(data)}, nil, true
+}
+
+// openBeneath opens rel (relative to the root, slash-separated) with
+// openat2 and beneathHow from the root's descriptor.
+func (r *rootDir) openBeneath(rel string) (int, error) {
+	for {
+		fd, err := unix.Openat2(r.fd, rel, &beneathHow)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// readFD reads the regular file fd, which fstat said holds size bytes, into
+// one buffer of size+1: one read when the size still holds. A read that
+// returns size bytes is taken as the end (the file is as fstat said); one
+// that fills the buffer means the file grew, and reading goes on to the end
+// or past max (errTooLarge); a short one means it shrank, and reading goes
+// on to the end. At most max+1 bytes are ever read.
+func readFD(fd int, size, max int64) ([]byte, error) {
+	hint := size
+	if hint < 0 || hint > max {
+		hint = max
+	}
+	buf := make([]byte, hint+1)
+	n := 0
+	for {
+		if n == len(buf) {
+			if int64(n) > max {
+				return nil, errTooLarge
+			}
+			grow := int(min(int64(n)+512, max+1-int64(n)))
+			buf = slices.Grow(buf, grow)
+			buf = buf[:cap(buf)]
+			if int64(len(buf)) > max+1 {
+				buf = buf[:max+1]
+			}
+		}
+		m, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m == 0 {
+			return buf[:n], nil
+		}
+		n += m
+		if int64(n) > max {
+			return nil, errTooLarge
+		}
+		if int64(n) == size {
+			return buf[:n], nil
+		}
+	}
+}
+
+// regularMode is the fs.FileMode os.Stat gives a regular file of mode m.
+func regularMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
+}
+
+func retryEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
+}

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package project
+
+import "os"
+
+// Elsewhere than Linux there is no openat2: every file is read through the
+// root's *os.Root.
+
+func openBeneathDir(*os.Root) int { return -1 }
+
+func closeBeneath(int) {}
+
+func (p *Project) readBeneath(*rootDir, string, string, string) (*File, *Warning, bool) {
+	return nil, nil, false
+}

@@ -75,6 +75,9 @@ type File struct {
 	Redacted  int      `json:"redacted,omitempty"`
 
 	order int // position in merge order, for stable budgeting
+	// markupTokens counts what the document's style writes around the
+	// content (the tag or heading with the path and facts).
+	markupTokens int
 
 	// xmlContent is Content as the XML style writes it (characters XML
 	// cannot carry replaced), xmlReplaced how many were replaced, and
@@ -96,11 +99,15 @@ type Document struct {
 	TokensCached, TokensCounted int `json:"-"`
 }
 
-// Totals sums the document's files.
+// Totals sums the document's files. Tokens counts the whole document as
+// rendered in its style (Options.Style): the files' content, the markup
+// around each file and the document's header and footer; ContentTokens
+// counts the files' content alone (the sum of their Tokens).
 type Totals struct {
-	Files  int   `json:"files"`
-	Bytes  int64 `json:"bytes"`
-	Tokens *int  `json:"tokens,omitempty"`
+	Files         int   `json:"files"`
+	Bytes         int64 `json:"bytes"`
+	Tokens        *int  `json:"tokens,omitempty"`
+	ContentTokens *int  `json:"content_tokens,omitempty"`
 }
 
 // ShellLimits bounds source="command".
@@ -131,8 +138,12 @@ type Options struct {
 	// Counter counts tokens (nil: no counting); Cache remembers counts.
 	Counter tokens.Counter
 	Cache   *tokens.Cache
-	// MaxTokens drops whole files that do not fit (0: no budget).
+	// MaxTokens drops whole files until the whole document, rendered in
+	// Style, fits (0: no budget).
 	MaxTokens int
+	// Style is the style the document will be rendered in (StyleXML when
+	// empty): the document's token total counts its markup.
+	Style string
 	// MaxFileBytes truncates each file's content at a line boundary with a
 	// marker (0: no cap beyond the policy's size cap).
 	MaxFileBytes int64
@@ -178,8 +189,8 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if opt.Counter != nil {
 		doc.Tokenizer = opt.Counter.Name()
 	}
-	doc.budget(opt.MaxTokens)
-	doc.total(opt.Counter != nil)
+	doc.budget(opt.MaxTokens, opt.Counter, opt.Style)
+	doc.total(opt.Counter, opt.Style)
 	if len(doc.Files) == 0 && len(a.candidates) == 0 && len(t.Sources) == 0 &&
 		opt.Inherit != "full" && opt.Inherit != "subset" && !opt.Fresh {
 		doc.Warnings = append(doc.Warnings, Warning{Code: CodeEmptyContext,
@@ -553,8 +564,11 @@ func (a *assembler) read() []*File {
 					return
 				}
 				files[i], warns[i] = a.readOne(a.candidates[i])
-				if files[i] != nil {
-					files[i].order = i
+				if f := files[i]; f != nil {
+					f.order = i
+					if a.opt.Counter != nil {
+						f.markupTokens = a.opt.Counter.Count(f.markup(a.opt.Style))
+					}
 				}
 			}
 		})
@@ -755,11 +769,15 @@ func short(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// budget drops whole files until the token total fits max: literal files are
-// kept first (in order), then command results (in order), then the rest by
-// score. Dropped files become BUDGET_EXCEEDED warnings with their counts.
-func (d *Document) budget(max int) {
-	if max <= 0 {
+// budget drops whole files until the whole document, rendered in style,
+// fits max tokens: literal files are kept first (in order), then command
+// results (in order), then the rest by score. A file costs its content's
+// tokens and its markup's; the document's header and footer are counted
+// first, with the totals of all the files (which the kept files' totals
+// never exceed). Dropped files become BUDGET_EXCEEDED warnings with their
+// counts.
+func (d *Document) budget(max int, c tokens.Counter, style string) {
+	if max <= 0 || c == nil {
 		return
 	}
 	prio := append([]*File(nil), d.Files...)
@@ -785,20 +803,25 @@ func (d *Document) budget(max int) {
 		}
 		return prio[i].order < prio[j].order
 	})
+	d.total(c, style)
+	used := *d.Totals.Tokens - *d.Totals.ContentTokens
+	for _, f := range d.Files {
+		used -= f.markupTokens
+	}
 	keep := map[*File]bool{}
-	used := 0
 	for _, f := range prio {
 		n := 0
 		if f.Tokens != nil {
 			n = *f.Tokens
 		}
-		if used+n <= max {
-			used += n
+		if cost := n + f.markupTokens; used+cost <= max {
+			used += cost
 			keep[f] = true
 			continue
 		}
 		d.Warnings = append(d.Warnings, Warning{Code: CodeBudgetExceeded, Path: f.Path,
-			Message: fmt.Sprintf("left out: %d tokens do not fit the budget of %d (%d used)", n, max, used)})
+			Message: fmt.Sprintf("left out: %d tokens (%d with its markup) do not fit the budget of %d (%d used)",
+				n, n+f.markupTokens, max, used)})
 	}
 	out := d.Files[:0]
 	for _, f := range d.Files {
@@ -816,17 +839,31 @@ func scoreOf(f *File) float64 {
 	return *f.Score
 }
 
-func (d *Document) total(counting bool) {
+// total sums the files; with a counter, Totals.Tokens counts the document
+// in style: content, markup, header and footer. The header holds that
+// total, so it is counted until the total stops changing.
+func (d *Document) total(c tokens.Counter, style string) {
 	d.Totals = Totals{Files: len(d.Files)}
-	tok := 0
+	content, body := 0, 0
 	for _, f := range d.Files {
 		d.Totals.Bytes += f.Bytes
 		if f.Tokens != nil {
-			tok += *f.Tokens
+			content += *f.Tokens
 		}
+		body += f.markupTokens
 	}
-	if counting {
-		d.Totals.Tokens = &tok
+	if c == nil {
+		return
+	}
+	body += content
+	tok := body
+	d.Totals.Tokens, d.Totals.ContentTokens = &tok, &content
+	for range 4 {
+		n := body + c.Count(d.frame(style))
+		if n == tok {
+			break
+		}
+		tok = n
 	}
 }
 

@@ -18,6 +18,20 @@
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
 //     the file's "replaced" attribute.
+//   - Token counts (with a counter): each file's count is its content's;
+//     the document's total (Totals.Tokens, the tokens attribute of
+//     <context>, the totals line of markdown and plain) counts the whole
+//     document in the style it is assembled for (Options.Style): the
+//     content, the tag or heading around each file with its path and facts,
+//     and the header and footer. Totals.ContentTokens is the content alone.
+//     The parts are counted one by one, so the total can differ from a count
+//     of the rendered text by a token where a part's end and the next
+//     part's start would merge (a few tokens in 200,000 on net/http).
+//   - The budget (Options.MaxTokens) bounds that whole document: a file
+//     costs its content and its markup, and the header and footer are
+//     counted first. Whole files are dropped: literal files are kept first,
+//     then command results, then the rest by score; each dropped file is a
+//     BUDGET_EXCEEDED warning with its token counts.
 //
 // contextgen writes nothing except, when asked, the token-count cache under
 // the project's workspace.

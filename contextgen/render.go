@@ -2,6 +2,7 @@ package contextgen
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"path"
@@ -34,6 +35,28 @@ func (d *Document) Render(w io.Writer, style string) error {
 }
 
 func (d *Document) renderXML(w *bufio.Writer) {
+	d.xmlHeader(w)
+	for _, f := range d.Files {
+		content, replaced := f.xmlContent, f.xmlReplaced
+		if f.xmlOf != f.Content {
+			content, replaced = xmlSafe(f.Content)
+		}
+		xmlFileOpen(w, f, replaced)
+		if f.Binary {
+			continue
+		}
+		writeCDATA(w, content)
+		w.WriteString(xmlFileClose)
+	}
+	w.WriteString(xmlFooter)
+}
+
+const (
+	xmlFileClose = "]]></file>\n"
+	xmlFooter    = "</context>\n"
+)
+
+func (d *Document) xmlHeader(w *bufio.Writer) {
 	w.WriteString(`<context task="`)
 	xmlAttr(w, d.Task)
 	fmt.Fprintf(w, `" files="%d" bytes="%d"`, d.Totals.Files, d.Totals.Bytes)
@@ -43,46 +66,43 @@ func (d *Document) renderXML(w *bufio.Writer) {
 		w.WriteString(`"`)
 	}
 	w.WriteString(">\n")
-	for _, f := range d.Files {
-		w.WriteString(`<file path="`)
-		xmlAttr(w, f.Path)
-		w.WriteString(`" source="`)
-		xmlAttr(w, f.Source)
-		w.WriteString(`"`)
-		if f.Score != nil {
-			fmt.Fprintf(w, ` score="%s"`, strconv.FormatFloat(*f.Score, 'f', 4, 64))
-		}
-		writeInt(w, ` bytes="`, f.Bytes)
-		writeInt(w, `" lines="`, int64(f.Lines))
-		w.WriteByte('"')
-		if f.Tokens != nil {
-			writeInt(w, ` tokens="`, int64(*f.Tokens))
-			w.WriteByte('"')
-		}
-		if f.Truncated {
-			w.WriteString(` truncated="true"`)
-		}
-		if f.Binary {
-			w.WriteString(" binary=\"true\"/>\n")
-			continue
-		}
-		if f.Encoding != "" && f.Encoding != "utf-8" {
-			w.WriteString(` encoding="`)
-			xmlAttr(w, f.Encoding)
-			w.WriteString(`"`)
-		}
-		content, replaced := f.xmlContent, f.xmlReplaced
-		if f.xmlOf != f.Content {
-			content, replaced = xmlSafe(f.Content)
-		}
-		if replaced > 0 {
-			fmt.Fprintf(w, ` replaced="%d"`, replaced)
-		}
-		w.WriteString("><![CDATA[")
-		writeCDATA(w, content)
-		w.WriteString("]]></file>\n")
+}
+
+// xmlFileOpen writes f's <file> tag up to its content (a binary file's
+// whole, empty element); replaced is the count of characters XML cannot
+// carry in its content.
+func xmlFileOpen(w *bufio.Writer, f *File, replaced int) {
+	w.WriteString(`<file path="`)
+	xmlAttr(w, f.Path)
+	w.WriteString(`" source="`)
+	xmlAttr(w, f.Source)
+	w.WriteString(`"`)
+	if f.Score != nil {
+		fmt.Fprintf(w, ` score="%s"`, strconv.FormatFloat(*f.Score, 'f', 4, 64))
 	}
-	w.WriteString("</context>\n")
+	writeInt(w, ` bytes="`, f.Bytes)
+	writeInt(w, `" lines="`, int64(f.Lines))
+	w.WriteByte('"')
+	if f.Tokens != nil {
+		writeInt(w, ` tokens="`, int64(*f.Tokens))
+		w.WriteByte('"')
+	}
+	if f.Truncated {
+		w.WriteString(` truncated="true"`)
+	}
+	if f.Binary {
+		w.WriteString(" binary=\"true\"/>\n")
+		return
+	}
+	if f.Encoding != "" && f.Encoding != "utf-8" {
+		w.WriteString(` encoding="`)
+		xmlAttr(w, f.Encoding)
+		w.WriteString(`"`)
+	}
+	if replaced > 0 {
+		fmt.Fprintf(w, ` replaced="%d"`, replaced)
+	}
+	w.WriteString("><![CDATA[")
 }
 
 // writeCDATA writes s as CDATA content: "]]>" cannot appear inside a CDATA
@@ -225,54 +245,141 @@ func xmlChar(r rune, size int) bool {
 }
 
 func (d *Document) renderMarkdown(w *bufio.Writer) {
+	d.markdownHeader(w)
+	for _, f := range d.Files {
+		fence := markdownFileOpen(w, f)
+		if f.Binary {
+			continue
+		}
+		w.WriteString(f.Content)
+		markdownFileClose(w, f, fence)
+	}
+}
+
+func (d *Document) markdownHeader(w *bufio.Writer) {
 	fmt.Fprintf(w, "# Context: %s\n\n", orDash(d.Task))
 	fmt.Fprintf(w, "%d files, %d bytes", d.Totals.Files, d.Totals.Bytes)
 	if d.Totals.Tokens != nil {
 		fmt.Fprintf(w, ", %d tokens (%s)", *d.Totals.Tokens, d.Tokenizer)
 	}
 	w.WriteString("\n")
-	for _, f := range d.Files {
-		fmt.Fprintf(w, "\n## %s\n\n", f.Path)
-		fmt.Fprintf(w, "source: %s", f.Source)
-		if f.Score != nil {
-			fmt.Fprintf(w, ", score %.4f", *f.Score)
-		}
-		if f.Tokens != nil {
-			fmt.Fprintf(w, ", %d tokens", *f.Tokens)
-		}
-		if f.Truncated {
-			w.WriteString(", truncated")
-		}
-		w.WriteString("\n\n")
-		if f.Binary {
-			fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
-			continue
-		}
-		fence := strings.Repeat("`", max(3, longestRun(f.Content, '`')+1))
-		fmt.Fprintf(w, "%s%s\n", fence, language(f.Path))
-		w.WriteString(f.Content)
-		if f.Content != "" && !strings.HasSuffix(f.Content, "\n") {
-			w.WriteString("\n")
-		}
-		fmt.Fprintf(w, "%s\n", fence)
+}
+
+// markdownFileOpen writes f's heading, its facts and the opening fence (a
+// binary file's whole entry) and returns the fence.
+func markdownFileOpen(w *bufio.Writer, f *File) string {
+	fmt.Fprintf(w, "\n## %s\n\n", f.Path)
+	fmt.Fprintf(w, "source: %s", f.Source)
+	if f.Score != nil {
+		fmt.Fprintf(w, ", score %.4f", *f.Score)
 	}
+	if f.Tokens != nil {
+		fmt.Fprintf(w, ", %d tokens", *f.Tokens)
+	}
+	if f.Truncated {
+		w.WriteString(", truncated")
+	}
+	w.WriteString("\n\n")
+	if f.Binary {
+		fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
+		return ""
+	}
+	fence := strings.Repeat("`", max(3, longestRun(f.Content, '`')+1))
+	fmt.Fprintf(w, "%s%s\n", fence, language(f.Path))
+	return fence
+}
+
+func markdownFileClose(w *bufio.Writer, f *File, fence string) {
+	if f.Content != "" && !strings.HasSuffix(f.Content, "\n") {
+		w.WriteString("\n")
+	}
+	fmt.Fprintf(w, "%s\n", fence)
 }
 
 func (d *Document) renderPlain(w *bufio.Writer) {
+	d.plainHeader(w)
 	for i, f := range d.Files {
-		if i > 0 {
-			w.WriteString("\n")
-		}
-		fmt.Fprintf(w, "==> %s <==\n", f.Path)
+		plainFileOpen(w, f, i > 0)
 		if f.Binary {
-			fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
 			continue
 		}
 		w.WriteString(f.Content)
-		if f.Content != "" && !strings.HasSuffix(f.Content, "\n") {
-			w.WriteString("\n")
+		plainFileClose(w, f)
+	}
+}
+
+// plainHeader writes the totals when tokens are counted; a document
+// without counts starts with its first file, as head(1) prints files.
+func (d *Document) plainHeader(w *bufio.Writer) {
+	if d.Totals.Tokens == nil {
+		return
+	}
+	fmt.Fprintf(w, "%d files, %d bytes, %d tokens (%s)\n\n", d.Totals.Files, d.Totals.Bytes, *d.Totals.Tokens, d.Tokenizer)
+}
+
+// plainFileOpen writes f's "==> path <==" line (a binary file's whole
+// entry), after a blank line unless f comes first.
+func plainFileOpen(w *bufio.Writer, f *File, sep bool) {
+	if sep {
+		w.WriteString("\n")
+	}
+	fmt.Fprintf(w, "==> %s <==", f.Path)
+	if f.Tokens != nil {
+		fmt.Fprintf(w, " (%d tokens)", *f.Tokens)
+	}
+	w.WriteString("\n")
+	if f.Binary {
+		fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
+	}
+}
+
+func plainFileClose(w *bufio.Writer, f *File) {
+	if f.Content != "" && !strings.HasSuffix(f.Content, "\n") {
+		w.WriteString("\n")
+	}
+}
+
+// markup returns what style writes around f's content: its tag or
+// heading with the path and facts, and what closes it.
+func (f *File) markup(style string) []byte {
+	var b bytes.Buffer
+	w := bufio.NewWriterSize(&b, 512)
+	switch style {
+	case StyleMarkdown:
+		if fence := markdownFileOpen(w, f); !f.Binary {
+			markdownFileClose(w, f, fence)
+		}
+	case StylePlain:
+		plainFileOpen(w, f, true)
+		if !f.Binary {
+			plainFileClose(w, f)
+		}
+	default:
+		xmlFileOpen(w, f, f.xmlReplaced)
+		if !f.Binary {
+			w.WriteString(xmlFileClose)
 		}
 	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// frame returns what style writes before the first file and after the
+// last.
+func (d *Document) frame(style string) []byte {
+	var b bytes.Buffer
+	w := bufio.NewWriterSize(&b, 512)
+	switch style {
+	case StyleMarkdown:
+		d.markdownHeader(w)
+	case StylePlain:
+		d.plainHeader(w)
+	default:
+		d.xmlHeader(w)
+		w.WriteString(xmlFooter)
+	}
+	w.Flush()
+	return b.Bytes()
 }
 
 func orDash(s string) string {

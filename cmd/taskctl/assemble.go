@@ -165,6 +165,7 @@ func (e *env) contextOptions(t *template.Task) (contextgen.Options, error) {
 		Fresh:         eff.Fresh == "enabled",
 		FreshQuery:    freshQuery(t),
 		MaxTokens:     cfg.MaxTokens,
+		Style:         e.opts.style,
 		MaxFileBytes:  cfg.DocFileBytes,
 		RedactSecrets: cfg.RedactSecrets,
 		AllowSecrets:  !cfg.ScanSecrets,

@@ -35,8 +35,9 @@ type envelopeOf struct {
 			Modified  string   `json:"modified"`
 		} `json:"files"`
 		Totals struct {
-			Files  int  `json:"files"`
-			Tokens *int `json:"tokens"`
+			Files         int  `json:"files"`
+			Tokens        *int `json:"tokens"`
+			ContentTokens *int `json:"content_tokens"`
 		} `json:"totals"`
 	} `json:"data"`
 	Error *struct {
@@ -342,7 +343,10 @@ func TestBudgetDropsInKnownOrder(t *testing.T) {
 	if strings.Join(order, ",") != strings.Join(want, ",") {
 		t.Fatalf("unbudgeted order %v, want %v (warnings %+v)", order, want, all.Warnings)
 	}
-	budget := tok["lit1.txt"] + tok["lit2.txt"] + tok["auth/login.go"]
+	// The budget bounds the whole document, markup included: all of it but
+	// the content of the two files to drop leaves too little for either
+	// with its markup.
+	budget := *all.Data.Totals.Tokens - tok["cmd/big.txt"] - tok["auth/notes.md"] - 1
 	if tok["auth/notes.md"] <= 0 || tok["cmd/big.txt"] <= tok["auth/login.go"] {
 		t.Fatalf("fixture token counts do not force the order: %v", tok)
 	}
@@ -367,8 +371,11 @@ func TestBudgetDropsInKnownOrder(t *testing.T) {
 	if strings.Join(dropped, ",") != "cmd/big.txt,auth/notes.md" {
 		t.Fatalf("dropped %v, want cmd/big.txt then auth/notes.md", dropped)
 	}
-	if env.Data.Totals.Tokens == nil || *env.Data.Totals.Tokens != budget {
-		t.Fatalf("totals.tokens = %v, want %d", env.Data.Totals.Tokens, budget)
+	if env.Data.Totals.Tokens == nil || *env.Data.Totals.Tokens > budget {
+		t.Fatalf("totals.tokens = %v, want at most %d", env.Data.Totals.Tokens, budget)
+	}
+	if c := env.Data.Totals.ContentTokens; c == nil || *c != tok["lit1.txt"]+tok["lit2.txt"]+tok["auth/login.go"] {
+		t.Fatalf("totals.content_tokens = %v, want the kept files' sum", c)
 	}
 
 	// The template's max_tokens may only narrow the flag's budget.

@@ -1,0 +1,126 @@
+package contextgen_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/contextgen/tokens"
+	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/template"
+)
+
+// fixture writes files into a new project and returns it opened.
+func fixture(t *testing.T, files map[string]string) *project.Project {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := project.Open(project.Options{WorkingDir: dir, ProjectDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func literalTask(paths ...string) *template.Task {
+	src := template.FileSource{Kind: contextgen.SourceLiteral}
+	for _, p := range paths {
+		src.Paths = append(src.Paths, template.PathSpec{Value: p})
+	}
+	return &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{src}}
+}
+
+func counter(t *testing.T) tokens.Counter {
+	t.Helper()
+	c, err := tokens.New("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestBudgetBoundsRenderedDocument: under every budget, in every style, the
+// rendered document (markup included) counts no more tokens than the
+// budget, and the document's reported total is its own count.
+func TestBudgetBoundsRenderedDocument(t *testing.T) {
+	files := map[string]string{}
+	var paths []string
+	for i := range 12 {
+		rel := fmt.Sprintf("dir/sub/file_%02d.go", i)
+		files[rel] = strings.Repeat(fmt.Sprintf("x%d := f(%d)\n", i, i*7), 1+i%4)
+		paths = append(paths, rel)
+	}
+	p := fixture(t, files)
+	c := counter(t)
+	for _, style := range []string{contextgen.StyleXML, contextgen.StyleMarkdown, contextgen.StylePlain} {
+		for budget := 40; budget <= 700; budget += 30 {
+			doc, err := contextgen.Assemble(context.Background(), literalTask(paths...),
+				contextgen.Options{Project: p, Counter: c, MaxTokens: budget, Style: style})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := doc.Render(&b, style); err != nil {
+				t.Fatal(err)
+			}
+			got := c.Count(b.Bytes())
+			if got > budget {
+				t.Errorf("%s, budget %d: the rendered document has %d tokens (%d files)", style, budget, got, len(doc.Files))
+			}
+			if doc.Totals.Tokens == nil || *doc.Totals.Tokens < got-len(doc.Files) || *doc.Totals.Tokens > got+len(doc.Files) {
+				t.Errorf("%s, budget %d: totals.tokens = %d, the rendered document has %d", style, budget, deref(doc.Totals.Tokens), got)
+			}
+			if len(doc.Files) < len(paths) && *doc.Totals.Tokens+30 < budget/2 {
+				t.Errorf("%s, budget %d: kept only %d tokens", style, budget, *doc.Totals.Tokens)
+			}
+		}
+	}
+}
+
+// TestRenderPlainCounts: the plain style gives token counts per file and in
+// total, as xml and markdown do.
+func TestRenderPlainCounts(t *testing.T) {
+	p := fixture(t, map[string]string{"a.txt": "hello world\n", "b.txt": "one two three\n"})
+	doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt", "b.txt"),
+		contextgen.Options{Project: p, Counter: counter(t), Style: contextgen.StylePlain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := doc.Render(&b, contextgen.StylePlain); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, f := range doc.Files {
+		if want := fmt.Sprintf("==> %s <== (%d tokens)\n", f.Path, *f.Tokens); !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if want := fmt.Sprintf("2 files, %d bytes, %d tokens (o200k_base)\n", doc.Totals.Bytes, *doc.Totals.Tokens); !strings.HasPrefix(out, want) {
+		t.Errorf("plain document does not start with %q:\n%s", want, out)
+	}
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
+}

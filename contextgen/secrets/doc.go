@@ -37,7 +37,8 @@
 // changeme, <your-key>, xxxx, ***, example, ${VAR}, $VAR, os.Getenv(…), a
 // bare identifier, a path or a URL are ignored, and so are values elided
 // with "...", typed-in sequences (A1B2C3D4E5F6G7H8I9J0), the key's own
-// name in leetspeak (client_secret: Cl1ent$ecret!), base64 that decodes to
+// name or credential words in leetspeak (client_secret: Cl1ent$ecret!,
+// P@ssw0rd123), base64 that decodes to
 // words ("QUNDRVNTX0tFWQ0K" is "ACCESS_KEY\r\n"; encoded text with digits
 // or symbols still counts), /etc/passwd lines, and password-hashing
 // algorithm names with their parameters (argon2id-v19-m65536,

@@ -229,6 +229,8 @@ func TestScanIgnoresPlaceholders(t *testing.T) {
 		`password_hash = "pbkdf2_sha256$260000$"`,
 		// The key's own name in leetspeak.
 		`  client_secret: Cl1ent$ecret!`,
+		`	dummyClientSecret config_util.Secret = "Cl1ent$ecret!"`,
+		`password: "P@ssw0rd123"`,
 	} {
 		if got := secrets.Scan([]byte(s)); len(got) != 0 {
 			t.Errorf("Scan(%q) = %+v, want no findings", s, got)

@@ -176,8 +176,10 @@ func sequential(v []byte) bool {
 	return nl >= 4 && nd >= 4
 }
 
-// spellsKey reports whether v is the key's own name (k: lower-case letters
-// and digits) written in leetspeak, such as client_secret: Cl1ent$ecret!.
+// spellsKey reports whether v, read as leetspeak, is the key's own name or
+// its end (k: lower-case letters and digits), or is made of credential
+// words only: client_secret: Cl1ent$ecret!, secret = "Cl1ent$ecret!",
+// password: "P@ssw0rd123".
 func spellsKey(v, k []byte) bool {
 	var letters, key []byte
 	for _, c := range k {
@@ -209,7 +211,39 @@ func spellsKey(v, k []byte) bool {
 	}
 	// The letters "l" and "i" are both spelled "1".
 	norm := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("l"), []byte("i")) }
-	return len(key) >= 6 && bytes.Equal(norm(letters), norm(key))
+	if len(letters) < 6 {
+		return false
+	}
+	return bytes.HasSuffix(norm(key), norm(letters)) || vocabulary(norm(letters))
+}
+
+// credentialWords are the words a made-up credential is spelled from, with
+// "l" read as "i" (see spellsKey).
+var credentialWords = [][]byte{
+	[]byte("ciient"), []byte("secret"), []byte("password"), []byte("passwd"), []byte("pass"),
+	[]byte("token"), []byte("api"), []byte("key"), []byte("access"), []byte("auth"),
+	[]byte("private"), []byte("my"), []byte("test"), []byte("dummy"), []byte("admin"),
+	[]byte("user"), []byte("root"),
+}
+
+// vocabulary reports whether b is made of credentialWords only.
+func vocabulary(b []byte) bool {
+	if len(b) > 64 {
+		return false
+	}
+	var ok [65]bool // ok[i]: b[:i] is made of words
+	ok[0] = true
+	for i := range len(b) {
+		if !ok[i] {
+			continue
+		}
+		for _, w := range credentialWords {
+			if bytes.HasPrefix(b[i:], w) {
+				ok[i+len(w)] = true
+			}
+		}
+	}
+	return ok[len(b)]
 }
 
 // encodedWords reports whether v is base64 whose decoded bytes are

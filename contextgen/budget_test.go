@@ -124,3 +124,23 @@ func deref(p *int) int {
 	}
 	return *p
 }
+
+// TestLinesAndBytesDescribeTheFile: a file's bytes and lines are the file's
+// own, whether or not its content was cut.
+func TestLinesAndBytesDescribeTheFile(t *testing.T) {
+	content := strings.Repeat("0123456789\n", 20)
+	p := fixture(t, map[string]string{"a.txt": content})
+	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{{Kind: contextgen.SourceLiteral,
+		Paths: []template.PathSpec{{Value: "a.txt", MaxLines: 3}}}}}
+	doc, err := contextgen.Assemble(context.Background(), task, contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Files) != 1 {
+		t.Fatalf("files: %+v, warnings %+v", doc.Files, doc.Warnings)
+	}
+	f := doc.Files[0]
+	if !f.Truncated || f.Bytes != int64(len(content)) || f.Lines != 20 {
+		t.Errorf("truncated=%v bytes=%d lines=%d, want true, %d, 20 (the file's own)", f.Truncated, f.Bytes, f.Lines, len(content))
+	}
+}

@@ -56,7 +56,10 @@ const (
 // Warning is one thing that was not included, or included with a caveat.
 type Warning = project.Warning
 
-// File is one file of the context document.
+// File is one file of the context document. Bytes is the file's size on
+// disk and Lines the number of lines of its text (0 for a binary file):
+// both describe the file, not Content, which may be cut (Truncated) or
+// redacted.
 type File struct {
 	Path      string   `json:"path"`
 	Rel       string   `json:"rel_path"`
@@ -617,6 +620,9 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 
 	text, enc := encoding.Decode(pf.Content)
 	f.Encoding = enc.Encoding
+	// Lines, like Bytes, describe the file, not the content shown (which
+	// may be cut or redacted).
+	f.Lines = countLines(text)
 	if enc.Binary {
 		f.Binary = true
 		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
@@ -659,7 +665,6 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	// this point, so the string can share its bytes instead of copying
 	// them.
 	f.Content = unsafe.String(unsafe.SliceData(text), len(text))
-	f.Lines = countLines(text)
 	// The XML check runs here, on all cores, rather than in Render.
 	f.xmlOf = f.Content
 	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
@@ -752,13 +757,20 @@ func cut(text []byte, ro readOptions, fileCap int64) ([]byte, bool) {
 	var marker string
 	switch {
 	case partial:
-		marker = fmt.Sprintf("[taskctl: truncated: line %d cut at %d bytes; %d lines in all]\n", first+1, maxBytes, total)
+		marker = fmt.Sprintf("[taskctl: truncated: line %d cut at %d bytes; %d %s in all]\n", first+1, maxBytes, total, plural(total, "line"))
 	case n == 0:
 		marker = fmt.Sprintf("[taskctl: truncated: no lines shown of %d]\n", total)
 	default:
 		marker = fmt.Sprintf("[taskctl: truncated: showing lines %d-%d of %d]\n", first+1, first+n, total)
 	}
 	return append(out, marker...), true
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func short(s string, n int) string {

@@ -26,8 +26,17 @@ func TestCut(t *testing.T) {
 			t.Errorf("cut(%+v, cap %d) = %q, %v; want %q, %v", c.ro, c.cap, got, changed, c.want, c.changed)
 		}
 	}
+	// One line: "1 line", not "1 lines".
+	got, _ := cut([]byte("a single long line\n"), readOptions{maxBytes: 8}, 0)
+	if want := "a single\n[taskctl: truncated: line 1 cut at 8 bytes; 1 line in all]\n"; string(got) != want {
+		t.Errorf("one line: %q, want %q", got, want)
+	}
+	got, _ = cut([]byte("a\n"), readOptions{skipLines: 3}, 0)
+	if want := "[taskctl: truncated: no lines shown of 1]\n"; string(got) != want {
+		t.Errorf("one line skipped: %q, want %q", got, want)
+	}
 	// A cut never splits a UTF-8 sequence.
-	got, _ := cut([]byte("日本語\n"), readOptions{maxBytes: 4}, 0)
+	got, _ = cut([]byte("日本語\n"), readOptions{maxBytes: 4}, 0)
 	if string(got[:3]) != "日" || got[3] != '\n' {
 		t.Errorf("rune boundary: %q", got)
 	}

@@ -448,17 +448,18 @@ func (a *assembler) openIndex() (*memory.Index, error) {
 
 // search runs a description query and adds its matches.
 func (a *assembler) search(query, source string, so memory.SearchOptions) {
+	p := a.opt.Project
 	ix, err := a.openIndex()
 	if err != nil {
 		a.warn(Warning{Code: CodeIndex, Message: fmt.Sprintf("%s source skipped: %v", source, err)})
 		return
 	}
+	so.Source = lineSource{p: a.opt.Project, redact: !a.opt.AllowSecrets}
 	matches := ix.Search(query, so)
 	if len(matches) == 0 {
 		a.warn(Warning{Code: CodeNoMatch, Message: fmt.Sprintf("%s %q matched no file", source, short(query, 80))})
 		return
 	}
-	p := a.opt.Project
 	for _, m := range matches {
 		c, w := p.ResolveFrom(p.Dir(), m.Rel)
 		if w != nil {
@@ -468,6 +469,44 @@ func (a *assembler) search(query, source string, so memory.SearchOptions) {
 		score := m.Score
 		a.add(candidate{c: c, source: source, score: &score, reason: m.Reason})
 	}
+}
+
+// lineSource is what a match's best line is read from: the project's file,
+// read through the path resolver and decoded as the document decodes it,
+// with every secret the scanner finds redacted (unless secrets are allowed
+// in the document), so that a reason never shows what the document would
+// leave out. It only reads; the index walks the project itself.
+type lineSource struct {
+	p      *project.Project
+	redact bool
+}
+
+func (s lineSource) Walk(context.Context, func(string, int64, time.Time) error) error {
+	return errors.New("contextgen: a line source does not walk")
+}
+
+func (s lineSource) ReadFile(rel string) ([]byte, error) {
+	c, w := s.p.ResolveFrom(s.p.Dir(), rel)
+	if w != nil {
+		return nil, errors.New(w.Message)
+	}
+	pf, w := s.p.Read(c)
+	if w != nil {
+		return nil, errors.New(w.Message)
+	}
+	if pf.Binary {
+		return nil, errors.New("binary file")
+	}
+	text, enc := encoding.Decode(pf.Content)
+	if enc.Binary {
+		return nil, errors.New("binary file")
+	}
+	if s.redact {
+		if finds := secrets.Scan(text); len(finds) > 0 {
+			text = secrets.RedactLines(text, finds)
+		}
+	}
+	return text, nil
 }
 
 func (a *assembler) description(s *template.FileSource) {

@@ -18,6 +18,10 @@
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
 //     the file's "replaced" attribute.
+//   - A description, fresh or subset match carries the index's reason with
+//     its best-matching line, as `taskctl search` shows it. That line is read
+//     through the path resolver and, unless Options.AllowSecrets, with every
+//     secret the scanner finds redacted: a reason never shows a secret.
 //   - Token counts (with a counter): each file's count is its content's;
 //     the document's total (Totals.Tokens, the tokens attribute of
 //     <context>, the totals line of markdown and plain) counts the whole

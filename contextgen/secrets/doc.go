@@ -6,7 +6,8 @@
 // -----BEGIN line), and the byte range of the secret itself. A
 // Finding never holds the secret's text, so findings can be logged, printed
 // and put in JSON envelopes safely. [Redact] replaces exactly those bytes
-// with "[REDACTED:<rule>]" and keeps everything around them.
+// with "[REDACTED:<rule>]" and keeps everything around them; [RedactLines]
+// also keeps the newlines a secret spanned, so line numbers still hold.
 //
 // The rules (their IDs are stable; see [Rules]):
 //

@@ -54,6 +54,31 @@ func Redact(content []byte, fs []Finding) []byte {
 	return append(out, content[last:]...)
 }
 
+// RedactLines is Redact that keeps line numbers: each finding's marker is
+// followed by as many newlines as the secret spanned (a private-key body
+// spans several), so a line number in the result points at the same line
+// of content.
+func RedactLines(content []byte, fs []Finding) []byte {
+	fs = slices.Clone(fs)
+	slices.SortStableFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
+	out := make([]byte, 0, len(content))
+	last := 0
+	for _, f := range fs {
+		if f.Start < last || f.End <= f.Start || f.End > len(content) {
+			continue
+		}
+		out = append(out, content[last:f.Start]...)
+		out = append(out, "[REDACTED:"...)
+		out = append(out, f.Rule...)
+		out = append(out, ']')
+		for range bytes.Count(content[f.Start:f.End], []byte{'\n'}) {
+			out = append(out, '\n')
+		}
+		last = f.End
+	}
+	return append(out, content[last:]...)
+}
+
 type scanner struct {
 	data  []byte
 	found []Finding

@@ -467,3 +467,13 @@ func BenchmarkScanHostile(b *testing.B) {
 		})
 	}
 }
+
+func TestRedactLinesKeepsLineNumbers(t *testing.T) {
+	for _, p := range plants() {
+		content := []byte(strings.Replace(p.text, "%s", p.secret, 1))
+		red := secrets.RedactLines(content, secrets.Scan(content))
+		if bytes.Count(red, []byte("\n")) != bytes.Count(content, []byte("\n")) || bytes.Contains(red, []byte(p.secret)) {
+			t.Errorf("%s: RedactLines = %q", p.name, red)
+		}
+	}
+}

@@ -54,6 +54,15 @@ var testKinds = map[string]bool{"unit": true, "integration": true, "e2e": true, 
 
 var negators = map[string]bool{"not": true, "no": true, "non": true, "except": true, "excluding": true, "without": true, "exclude": true, "ignore": true, "ignoring": true}
 
+// topicWords follow a role word that names what is wanted: "tests for
+// login", "docs about sessions", "config of the server".
+var topicWords = map[string]bool{
+	"for": true, "about": true, "of": true, "on": true, "that": true, "which": true, "with": true,
+	"covering": true, "related": true, "regarding": true, "concerning": true, "describing": true,
+	"explaining": true, "mentioning": true, "testing": true, "exercising": true, "in": true, "under": true,
+	"where": true, "touching": true, "using": true, "around": true, "to": true,
+}
+
 var scopeWords = map[string]bool{"in": true, "under": true, "within": true, "inside": true, "beneath": true, "below": true, "from": true}
 
 var dirNouns = map[string]bool{"directory": true, "dir": true, "folder": true, "package": true, "module": true, "tree": true, "subtree": true}
@@ -67,14 +76,15 @@ var queryNoise = map[string]bool{
 
 // parsed is a query after analysis.
 type parsed struct {
-	long     bool
-	langs    []string // extensions; filter when short, boost when long
-	langWord []string
-	roles    int // wanted roles
-	notRoles int // unwanted roles
-	scopes   []string
-	mentions []string
-	words    []string // content words, lower-case, in order
+	long      bool
+	langs     []string // extensions; filter when short, boost when long
+	langWord  []string
+	roles     int      // wanted roles
+	roleWords []string // the words that set roles, for a search again without them
+	notRoles  int      // unwanted roles
+	scopes    []string
+	mentions  []string
+	words     []string // content words, lower-case, in order
 }
 
 // dirHas reports whether a directory component of rel equals (ignoring
@@ -256,16 +266,23 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 		}
 		if r, ok := roleWords[w]; ok {
 			_, afterLang := langExts[prev]
-			typed := typeNouns[next] || i == firstContent || afterLang || testKinds[prev]
+			// A query that opens with a role word filters on it when the
+			// word names what is wanted ("tests for login", "docs"), not
+			// when it is the subject of a sentence ("tests fail because").
+			opens := i == firstContent && (next == "" || topicWords[next])
+			typed := typeNouns[next] || opens || afterLang || testKinds[prev]
 			switch {
 			case neg:
 				p.notRoles |= r
 				consumed[i] = true
 			case !p.long && typed:
 				p.roles |= r
+				p.roleWords = append(p.roleWords, w)
 				consumed[i] = true
 			case p.long && r == roleTest:
 				consumed[i] = true // "the tests fail": said in passing
+			case i == firstContent:
+				consumed[i] = true // "tests fail because ...": the subject, said in passing
 			}
 			continue
 		}

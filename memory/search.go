@@ -113,7 +113,20 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	}
 	a := newAnalyzer()
 	p := parseQuery(query, a, st.dirExists)
+	out := st.search(a, p, opt)
+	if len(out) == 0 && p.roles != 0 {
+		// A file-type word that filtered everything away was not meant as
+		// a filter ("tests fail because ..."): search again with it as a
+		// plain word.
+		p.roles = 0
+		p.words = append(p.words, p.roleWords...)
+		out = st.search(a, p, opt)
+	}
+	return out
+}
 
+// search ranks st's documents for the parsed query p.
+func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	// Query terms with their weights.
 	qtf := make(map[string]float64)
 	surface := make(map[string]string)

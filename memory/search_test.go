@@ -302,3 +302,21 @@ func TestBM25FFields(t *testing.T) {
 		t.Fatalf("Search(scheduler) = %+v, want scheduler.go first, matched by name", ms)
 	}
 }
+
+// TestSearchRoleWordInPassing checks that a short query which opens with a
+// role word used as a subject ("tests fail because ...", "docs say ...")
+// does not filter on it: the file the text is about is still found.
+func TestSearchRoleWordInPassing(t *testing.T) {
+	root := writeTree(t, appFiles)
+	ix, _ := build(t, root)
+	for _, q := range []string{
+		"tests fail because authenticate compares plain text passwords",
+		"docs say check_password should hash the password",
+		"config breaks authenticate after the upgrade",
+	} {
+		ms := ix.Search(q, memory.SearchOptions{})
+		if len(ms) == 0 || ms[0].Rel != "src/auth/login.py" {
+			t.Errorf("Search(%q) = %q, want src/auth/login.py first", q, rels(ms))
+		}
+	}
+}

@@ -15,9 +15,10 @@ import (
 // out of it) and to follow any symlink at all (RESOLVE_NO_SYMLINKS, and
 // O_NOFOLLOW for the last component), so what it opens is the file at that
 // real path now, or nothing. O_NONBLOCK: a FIFO swapped in cannot block the
-// open; O_NOCTTY: a terminal cannot become the controlling one.
+// open; O_NOCTTY: a terminal cannot become the controlling one;
+// O_LARGEFILE: as os.Open, for 32-bit systems.
 var beneathHow = unix.OpenHow{
-	Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_NOFOLLOW,
+	Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_NOFOLLOW | unix.O_LARGEFILE,
 	Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 }
 

@@ -26,18 +26,18 @@ type SearchOptions struct {
 
 // Match is one file that matches a query.
 type Match struct {
-	Rel    string  // slash path relative to the project
-	Score  float64 // in [0,1]
-	Reason Reason
+	Rel    string  `json:"rel"`   // slash path relative to the project
+	Score  float64 `json:"score"` // in [0,1]
+	Reason Reason  `json:"reason"`
 }
 
 // Reason says why a file matched.
 type Reason struct {
-	Terms  map[string][]string // field ("path", "name", "ident", "content") → matched query terms
-	Line   int                 // best-matching line, 1-based; 0 if unknown
-	Text   string              // that line, trimmed and capped at 200 bytes
-	Notes  []string            // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
-	Scores map[string]float64  // with Explain: query term → contribution to the raw score
+	Terms  map[string][]string `json:"terms"`            // field ("path", "name", "ident", "content") → matched query terms
+	Line   int                 `json:"line"`             // best-matching line, 1-based; 0 if unknown
+	Text   string              `json:"text"`             // that line, trimmed and capped at 200 bytes
+	Notes  []string            `json:"notes,omitempty"`  // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
+	Scores map[string]float64  `json:"scores,omitempty"` // with Explain: query term → contribution to the raw score
 }
 
 // String returns a one-line summary: "name: auth; content: auth, token;

@@ -879,12 +879,18 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 // from one goroutine. If fn returns fs.SkipAll, Walk stops and returns nil;
 // another error stops it and is returned.
 func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInfo) error) error {
+	return p.walk(ctx, nil, nil, fn)
+}
+
+// walk is Walk, taking directory listings from prev and recording them in
+// next when these are not nil (see WalkCached).
+func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Candidate, info fs.FileInfo) error) error {
 	r := p.roots[0]
 	type entry struct {
 		c    Candidate
 		info fs.FileInfo
 	}
-	wk := &walker{r: r, p: p}
+	wk := &walker{r: r, p: p, prev: prev, next: next}
 	res := make([][]entry, wk.workers())
 	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
 		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
@@ -895,7 +901,7 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 		switch {
 		case t.IsRegular():
 			var err error
-			if info, err = os.Lstat(path); err != nil || !info.Mode().IsRegular() {
+			if info, err = lstatIn(r, path, rel); err != nil || !info.Mode().IsRegular() {
 				return
 			}
 			c = Candidate{Path: path, Rel: rel, Spec: "**"}

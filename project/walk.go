@@ -56,6 +56,11 @@ type walker struct {
 
 	state []workerState // per worker: reused buffers
 
+	// prev, if not nil, holds directory listings an earlier walk
+	// recorded, taken instead of listing a directory whose stamp is
+	// unchanged; next, if not nil, records this walk's (see walkcache.go).
+	prev, next *walkCache
+
 	mu      sync.Mutex
 	cond    *sync.Cond
 	queue   []dirJob
@@ -131,24 +136,6 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	if j.rel != "" {
 		display = path.Join(wk.r.dir, j.rel)
 	}
-	var h *dirHandle
-	var err error
-	if j.parent == nil {
-		name := j.rel
-		if name == "" {
-			name = "."
-		}
-		h, err = openDir(wk.r, nil, name, display)
-	} else {
-		h, err = openDir(wk.r, j.parent, path.Base(j.rel), display)
-		j.parent.release()
-	}
-	if err != nil {
-		return nil
-	}
-	h.refs.Store(1)
-	defer h.release()
-
 	// Each entry's absolute path is built once; its rel and name are
 	// substrings of it.
 	dirPrefix := display + "/"
@@ -162,15 +149,14 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	st := &wk.state[w]
 	st.ents = st.ents[:0]
 	var hasGI, hasTI bool
-	h.list(&st.buf, func(name []byte, typ fs.FileMode) {
-		switch string(name) {
+	add := func(typ fs.FileMode) { // the entry's full path is in st.pb
+		full := string(st.pb)
+		switch full[len(dirPrefix):] {
 		case gitignoreName:
 			hasGI = true
 		case taskctlignoreName:
 			hasTI = true
 		}
-		st.pb = append(append(st.pb[:0], dirPrefix...), name...)
-		full := string(st.pb)
 		if typ == fs.ModeIrregular { // the file system did not say
 			fi, err := os.Lstat(full)
 			if err != nil {
@@ -179,7 +165,52 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			typ = fi.Mode().Type()
 		}
 		st.ents = append(st.ents, dirEnt{full: full, typ: typ})
-	})
+	}
+
+	var h *dirHandle
+	if ents, ok := wk.cachedListing(j.rel); ok {
+		j.parent.release()
+		for _, e := range ents {
+			st.pb = append(append(st.pb[:0], dirPrefix...), e.name...)
+			add(e.typ)
+		}
+	} else {
+		var err error
+		switch {
+		case j.parent == nil && !j.start:
+			// below a directory taken from the cache, never opened
+			h, err = openDirBeneath(wk.r, j.rel, display)
+		case j.parent == nil:
+			name := j.rel
+			if name == "" {
+				name = "."
+			}
+			h, err = openDir(wk.r, nil, name, display)
+		default:
+			h, err = openDir(wk.r, j.parent, path.Base(j.rel), display)
+			j.parent.release()
+		}
+		if err != nil {
+			return nil
+		}
+		h.refs.Store(1)
+		defer h.release()
+		stamp, stamped := dirStamp{}, false
+		if wk.next != nil {
+			stamp, stamped = h.stamp() // before listing: a change during it is seen next time
+		}
+		err = h.list(&st.buf, func(name []byte, typ fs.FileMode) {
+			st.pb = append(append(st.pb[:0], dirPrefix...), name...)
+			add(typ)
+		})
+		if stamped && err == nil {
+			d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
+			for i, e := range st.ents {
+				d.ents[i] = cachedEnt{name: e.full[len(dirPrefix):], typ: e.typ}
+			}
+			wk.next.record(d, true)
+		}
+	}
 	ch := j.chain
 	if !j.start && (hasGI || hasTI) {
 		ch = ch.push(wk.r.ignore.dir(j.rel))
@@ -206,7 +237,9 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			if wk.enter != nil && !wk.enter(rel) {
 				continue
 			}
-			h.refs.Add(1)
+			if h != nil {
+				h.refs.Add(1)
+			}
 			children = append(children, dirJob{rel: rel, chain: ch, inNM: nm, parent: h})
 			continue
 		}
@@ -219,6 +252,27 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		wk.file(w, j.inNM, full, rel, n, e.typ)
 	}
 	return children
+}
+
+// cachedListing returns the entries an earlier walk recorded for
+// directory rel if its stamp is unchanged, and records them for the next
+// walk.
+func (wk *walker) cachedListing(rel string) ([]cachedEnt, bool) {
+	if wk.prev == nil && wk.next == nil {
+		return nil, false
+	}
+	s, ok := stampAt(wk.r, rel)
+	if !ok {
+		return nil, false
+	}
+	ents, ok := wk.prev.trusted(rel, s)
+	if !ok {
+		return nil, false
+	}
+	if wk.next != nil {
+		wk.next.record(&cachedDir{rel: rel, stamp: s, ents: ents}, false)
+	}
+	return ents, true
 }
 
 // excluded applies the policy's Exclude patterns, which are relative to the

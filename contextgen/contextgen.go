@@ -51,6 +51,7 @@ const (
 	CodeCommandDenied   = "COMMAND_DENIED"
 	CodeFileExcluded    = "PATH_EXCLUDED"
 	CodeContentReplaced = "CONTENT_REPLACED"
+	CodeSubsetLeftOut   = "INHERIT_NOT_RELEVANT"
 )
 
 // Warning is one thing that was not included, or included with a caveat.
@@ -555,13 +556,119 @@ func (a *assembler) inherited() {
 			include = append(include, escapeGlob(f.Rel))
 			byRel[f.Rel] = f
 		}
-		for _, m := range ix.Search(a.t.Description, memory.SearchOptions{Limit: len(include), Include: include}) {
-			if f := byRel[m.Rel]; f != nil {
+		kept := map[string]bool{}
+		for _, m := range ix.Search(a.t.Description, memory.SearchOptions{Limit: len(include), Include: include,
+			Source: lineSource{p: a.opt.Project, redact: !a.opt.AllowSecrets}}) {
+			if f := byRel[m.Rel]; f != nil && !kept[m.Rel] {
+				kept[m.Rel] = true
 				score := m.Score
 				a.addInherited(f, &score, m.Reason)
 			}
 		}
+		a.unranked(kept)
 	}
+}
+
+// unranked handles the parent files the index did not rank under subset
+// inheritance. One the index holds did not match the step's description:
+// it is left out. One the index does not hold (an explicitly named
+// ignored file, a file newer than the index) is scored directly: the share
+// of the description's terms its path and text contain. Every parent file
+// left out is reported.
+func (a *assembler) unranked(kept map[string]bool) {
+	var rest []*File
+	for _, f := range a.opt.Inherited {
+		if !kept[f.Rel] {
+			rest = append(rest, f)
+		}
+	}
+	if len(rest) == 0 {
+		return
+	}
+	indexed := map[string]bool{}
+	if ix, err := a.openIndex(); err == nil {
+		paths, ok := ix.Files()
+		for i, rel := range paths {
+			indexed[rel] = ok[i]
+		}
+	}
+	query := uniqueTerms(a.t.Description)
+	src := lineSource{p: a.opt.Project, redact: !a.opt.AllowSecrets}
+	for _, f := range rest {
+		why := "no term of the step's description matches it"
+		if !indexed[f.Rel] && len(query) > 0 {
+			if score, reason, ok := scoreDirectly(src, f.Rel, query); ok {
+				a.addInherited(f, &score, reason)
+				continue
+			}
+			why = "it is not in the index and its path and text hold no term of the step's description"
+		}
+		a.warn(Warning{Code: CodeSubsetLeftOut, Path: f.Path,
+			Message: "parent file left out by inherit_context=subset: " + why})
+	}
+}
+
+// uniqueTerms returns the distinct index terms of text, in order.
+func uniqueTerms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range memory.Tokenize(text) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// scoreDirectly scores the file at rel against query (distinct terms): the
+// share of them its path and first 256 KiB of text contain, with the line
+// that holds most of them. ok is false when none matches or the file
+// cannot be read as text.
+func scoreDirectly(src lineSource, rel string, query []string) (score float64, reason memory.Reason, ok bool) {
+	text, err := src.ReadFile(rel)
+	if err != nil {
+		return 0, reason, false
+	}
+	if len(text) > 256<<10 {
+		text = text[:256<<10]
+	}
+	want := map[string]bool{}
+	for _, q := range query {
+		want[q] = true
+	}
+	found := map[string]bool{}
+	for _, t := range memory.Tokenize(rel) {
+		if want[t] {
+			found[t] = true
+		}
+	}
+	bestN := 0
+	for i, line := range strings.Split(string(text), "\n") {
+		n := 0
+		for _, t := range uniqueTerms(line) {
+			if want[t] {
+				found[t] = true
+				n++
+			}
+		}
+		if n > bestN {
+			bestN = n
+			reason.Line, reason.Text = i+1, short(line, 200)
+		}
+	}
+	if len(found) == 0 {
+		return 0, reason, false
+	}
+	var terms []string
+	for _, q := range query {
+		if found[q] {
+			terms = append(terms, q)
+		}
+	}
+	reason.Terms = map[string][]string{"content": terms}
+	reason.Notes = []string{"not in the index: scored by the share of the description's terms it holds"}
+	return float64(len(terms)) / float64(len(query)), reason, true
 }
 
 func (a *assembler) addInherited(f *File, score *float64, reason any) {

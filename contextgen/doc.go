@@ -18,6 +18,12 @@
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
 //     the file's "replaced" attribute.
+//   - Subset inheritance keeps the parent files the index ranks relevant
+//     to the step's description. A parent file the index does not hold (an
+//     explicitly named ignored file, one newer than the index) is scored
+//     directly, by the share of the description's terms its path and text
+//     hold, and kept if it holds any. Every parent file left out is an
+//     INHERIT_NOT_RELEVANT warning.
 //   - A description, fresh or subset match carries the index's reason with
 //     its best-matching line, as `taskctl search` shows it. That line is read
 //     through the path resolver and, unless Options.AllowSecrets, with every

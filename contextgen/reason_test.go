@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,5 +77,60 @@ func TestDescriptionReasonBestLine(t *testing.T) {
 	}
 	if !seen["auth/login.go"] || !seen["deploy/frob.go"] {
 		t.Fatalf("matched %v", seen)
+	}
+}
+
+// TestSubsetInheritance: subset keeps the parent files relevant to the
+// step's description, ranks a relevant parent file the index does not hold
+// (here: written after the index was built) by the description's terms it
+// contains, and reports every parent file it leaves out.
+func TestSubsetInheritance(t *testing.T) {
+	p := fixture(t, map[string]string{
+		"auth/hash.go":   "package auth\n\n// HashPassword hashes a password with argon2.\nfunc HashPassword() {}\n",
+		"docs/deploy.md": "# Deploy\n\nPush the image to the registry.\n",
+	})
+	index := indexOf(t, p)
+	writeFile(t, p, "local/notes.txt", "notes\nthe password hashing cost must go up\n")
+	var parent []*contextgen.File
+	for _, rel := range []string{"auth/hash.go", "local/notes.txt", "docs/deploy.md"} {
+		parent = append(parent, &contextgen.File{Path: filepath.Join(p.Dir(), rel), Rel: rel})
+	}
+	step := &template.Task{Name: "plan", Description: "plan password hashing"}
+	doc, err := contextgen.Assemble(context.Background(), step, contextgen.Options{Project: p, Index: index,
+		Inherit: "subset", Inherited: parent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string]*contextgen.File{}
+	for _, f := range doc.Files {
+		kept[f.Rel] = f
+	}
+	if kept["auth/hash.go"] == nil || kept["local/notes.txt"] == nil || kept["docs/deploy.md"] != nil || len(kept) != 2 {
+		t.Fatalf("kept %v, want auth/hash.go and local/notes.txt (warnings %+v)", doc.Paths(), doc.Warnings)
+	}
+	if f := kept["local/notes.txt"]; f.Score == nil || *f.Score <= 0 || f.Source != contextgen.SourceInherited {
+		t.Errorf("local/notes.txt: source %s score %v, want inherited with a score", f.Source, f.Score)
+	} else if r := reasonOf(t, f); len(r.Terms["content"]) == 0 || r.Line != 2 {
+		t.Errorf("local/notes.txt: reason %+v, want its matched terms and line 2", r)
+	}
+	reported := false
+	for _, w := range doc.Warnings {
+		if w.Path == filepath.Join(p.Dir(), "docs/deploy.md") && w.Code == contextgen.CodeSubsetLeftOut {
+			reported = true
+		}
+	}
+	if !reported {
+		t.Errorf("docs/deploy.md left out without a %s warning: %+v", contextgen.CodeSubsetLeftOut, doc.Warnings)
+	}
+}
+
+func writeFile(t *testing.T, p *project.Project, rel, content string) {
+	t.Helper()
+	path := filepath.Join(p.Dir(), filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

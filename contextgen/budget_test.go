@@ -144,3 +144,26 @@ func TestLinesAndBytesDescribeTheFile(t *testing.T) {
 		t.Errorf("truncated=%v bytes=%d lines=%d, want true, %d, 20 (the file's own)", f.Truncated, f.Bytes, f.Lines, len(content))
 	}
 }
+
+// TestLegacyEncodingReported: GBK text is not labelled utf-8, and the
+// warning says what was done to its content.
+func TestLegacyEncodingReported(t *testing.T) {
+	gbk := "// \xd6\xd0\xce\xc4\xce\xc4\xb1\xbe\xc4\xda\xc8\xdd\n"
+	p := fixture(t, map[string]string{"gbk.txt": gbk})
+	doc, err := contextgen.Assemble(context.Background(), literalTask("gbk.txt"), contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Files) != 1 || doc.Files[0].Encoding != "unknown" {
+		t.Fatalf("files %+v, want one with encoding unknown", doc.Files)
+	}
+	var msgs []string
+	for _, w := range doc.Warnings {
+		msgs = append(msgs, w.Code+": "+w.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	if !strings.Contains(all, "INVALID_UTF8") || !strings.Contains(all, "12 non-ASCII bytes") ||
+		!strings.Contains(all, "Windows-1252") || !strings.Contains(all, "garbled") {
+		t.Errorf("warnings do not say what was done:\n%s", all)
+	}
+}

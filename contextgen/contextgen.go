@@ -782,8 +782,22 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 			Message: fmt.Sprintf("not UTF-8: decoded as %s (a guess)", enc.Encoding)})
 	}
 	if enc.InvalidBytes > 0 {
-		ws = append(ws, Warning{Code: CodeInvalidUTF8, Path: pf.Path,
-			Message: fmt.Sprintf("%d byte(s) were not valid UTF-8; decoded as %s", enc.InvalidBytes, enc.Encoding)})
+		var msg string
+		switch enc.Encoding {
+		case encoding.Unknown:
+			msg = fmt.Sprintf("not UTF-8, and the encoding is unknown (a multi-byte legacy encoding such as GBK, Big5, "+
+				"Shift-JIS or EUC-KR, or a non-Latin 8-bit one?): each of its %d non-ASCII bytes was read as one "+
+				"Windows-1252 character, so that text is garbled", enc.InvalidBytes)
+		case encoding.Windows1252:
+			msg = fmt.Sprintf("not UTF-8: read as Windows-1252 (a guess: its %d non-ASCII bytes stand alone, as accented "+
+				"Latin letters do)", enc.InvalidBytes)
+		case encoding.UTF8, encoding.UTF8BOM:
+			msg = fmt.Sprintf("%d stray byte(s) in UTF-8 text were not valid UTF-8: each was read as its Windows-1252 character",
+				enc.InvalidBytes)
+		default:
+			msg = fmt.Sprintf("%d byte(s) were not valid %s: replaced by U+FFFD", enc.InvalidBytes, enc.Encoding)
+		}
+		ws = append(ws, Warning{Code: CodeInvalidUTF8, Path: pf.Path, Message: msg})
 	}
 
 	if !a.opt.AllowSecrets {

@@ -17,7 +17,13 @@ const (
 	UTF32LE     = "utf-32le"
 	UTF32BE     = "utf-32be"
 	Windows1252 = "windows-1252"
-	Binary      = "binary"
+	// Unknown is text that is neither UTF-8 nor, by the look of its
+	// non-ASCII bytes, a Latin 8-bit encoding: most likely a multi-byte
+	// legacy encoding (GBK, Big5, Shift-JIS, EUC-KR …) or a non-Latin 8-bit
+	// one (Windows-1251 …). Its non-ASCII bytes are read as Windows-1252
+	// one by one, so the text is garbled but nothing is lost.
+	Unknown = "unknown"
+	Binary  = "binary"
 )
 
 // SniffLen is how many leading bytes decide whether content is binary.
@@ -31,9 +37,10 @@ type Result struct {
 	// bytes beyond the removal of a UTF-8 byte-order mark.
 	Converted bool
 	// InvalidBytes counts the input bytes that were not valid in the
-	// detected encoding and were substituted: bytes that are not UTF-8 (read
-	// as Windows-1252), or bytes of undecodable UTF-16/UTF-32 code units
-	// (replaced by U+FFFD). Zero means the conversion was exact.
+	// detected encoding and were substituted: stray bytes in UTF-8 text or,
+	// in text that is not UTF-8 (windows-1252, unknown), every non-ASCII
+	// byte (each read as Windows-1252), or bytes of undecodable UTF-16/UTF-32
+	// code units (replaced by U+FFFD). Zero means the conversion was exact.
 	InvalidBytes int
 	// Binary reports that the content is binary; the text is then nil.
 	Binary bool
@@ -183,37 +190,73 @@ func utf32At(b []byte, bigEndian bool) rune {
 	return rune(uint32(b[3])<<24 | uint32(b[2])<<16 | uint32(b[1])<<8 | uint32(b[0]))
 }
 
-// decodeUTF8 returns b unchanged when it is valid UTF-8. Otherwise every byte
-// that is not part of a valid sequence is read as Windows-1252; the result is
-// named windows-1252 when b had no valid multi-byte sequence at all (a legacy
-// 8-bit file), and keeps name (utf-8 with a few stray bytes) otherwise.
+// decodeUTF8 returns b unchanged when it is valid UTF-8. Otherwise:
+//
+//   - when b's valid multi-byte sequences are at least as many as its
+//     invalid bytes, it is UTF-8 with stray bytes: it keeps name, the valid
+//     sequences are kept and each invalid byte is read as Windows-1252;
+//   - otherwise it is not UTF-8 (a few valid-looking pairs are chance), and
+//     every non-ASCII byte is read as Windows-1252. It is named
+//     windows-1252 when most of its non-ASCII bytes stand alone between
+//     ASCII bytes, as accented letters in Latin text do, and unknown when
+//     most come in runs, as the characters of a multi-byte legacy
+//     encoding (or of Cyrillic or Greek in an 8-bit one) do.
 func decodeUTF8(b []byte, name string) ([]byte, Result) {
 	if utf8.Valid(b) {
 		return b, Result{Encoding: name}
 	}
-	out := make([]byte, 0, len(b)+len(b)/8)
 	invalid, multi := 0, 0
 	for i := 0; i < len(b); {
-		if c := b[i]; c < utf8.RuneSelf {
-			out = append(out, c)
+		if b[i] < utf8.RuneSelf {
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, windows1252(b[i]))
 			invalid++
-			i++
-			continue
+		} else {
+			multi++
 		}
-		out = append(out, b[i:i+n]...)
-		multi++
 		i += n
 	}
-	if multi == 0 && name == UTF8 {
-		name = Windows1252
+	out := make([]byte, 0, len(b)+len(b)/8)
+	if multi >= invalid {
+		for i := 0; i < len(b); {
+			if c := b[i]; c < utf8.RuneSelf {
+				out = append(out, c)
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				out = utf8.AppendRune(out, windows1252(b[i]))
+				i++
+				continue
+			}
+			out = append(out, b[i:i+n]...)
+			i += n
+		}
+		return out, Result{Encoding: name, Converted: true, InvalidBytes: invalid}
 	}
-	return out, Result{Encoding: name, Converted: true, InvalidBytes: invalid}
+	high, inRuns := 0, 0
+	for i, c := range b {
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+			continue
+		}
+		out = utf8.AppendRune(out, windows1252(c))
+		high++
+		if i > 0 && b[i-1] >= utf8.RuneSelf || i+1 < len(b) && b[i+1] >= utf8.RuneSelf {
+			inRuns++
+		}
+	}
+	if name == UTF8 {
+		name = Windows1252
+		if 2*inRuns > high {
+			name = Unknown
+		}
+	}
+	return out, Result{Encoding: name, Converted: true, InvalidBytes: high}
 }
 
 // windows1252 maps one byte to its Windows-1252 character; the five bytes

@@ -152,3 +152,30 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeUnknownLegacy: text in a multi-byte legacy encoding (or a
+// non-Latin 8-bit one) is not labelled utf-8 or windows-1252, even where
+// some of its byte pairs happen to be valid UTF-8: it is "unknown", and
+// every non-ASCII byte is read as one Windows-1252 character and counted.
+func TestDecodeUnknownLegacy(t *testing.T) {
+	for name, in := range map[string]string{
+		"gbk":          "\xd6\xd0\xce\xc4\xce\xc4\xb1\xbe\xc4\xda\xc8\xdd\xa3\xac\xd5\xe2\xca\xc7\xd2\xbb\xb8\xf6\xb2\xe2\xca\xd4\xa1\xa3",
+		"shift-jis":    "// \x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67\x82\xc5\x82\xb7\x81\x42\n",
+		"big5":         "\xa4\xa4\xa4\xe5\xa4\xe5\xa5\xbb\xa4\xba\xae\x65",
+		"euc-kr":       "\xc7\xd1\xb1\xb9\xbe\xee\x20\xc5\xd8\xbd\xba\xc6\xae\xc0\xd4\xb4\xcf\xb4\xd9",
+		"windows-1251": "\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0\n",
+	} {
+		got, res := encoding.Decode([]byte(in))
+		high := 0
+		for i := 0; i < len(in); i++ {
+			if in[i] >= 0x80 {
+				high++
+			}
+		}
+		if res.Encoding != encoding.Unknown || res.InvalidBytes != high || !res.Converted ||
+			utf8.RuneCount(got) != len(in) || !utf8.Valid(got) {
+			t.Errorf("%s: Decode(%q) = %q, %+v; want encoding %q, %d invalid bytes, one character a byte",
+				name, in, got, res, encoding.Unknown, high)
+		}
+	}
+}

@@ -55,11 +55,13 @@
 // of time), until an index written later settles it. On Unix the
 // index file is memory-mapped read-only.
 //
-// A Source that is a CachingSource (DirSource is) keeps what its walk
-// learnt in walk.bin next to the index, so that the next walk need not
-// list directories whose inode, times and ignore files are unchanged (it
-// still stats every file). The cache is checked, never trusted: a damaged
-// one is ignored, and it is written without fsync.
+// A Source that is a CachingSource (DirSource is, and so is the command
+// line's source over the project walker, project.WalkCached) keeps what
+// its walk learnt in walk.bin next to the index, so that the next walk
+// need not list directories whose inode and times (and, for DirSource,
+// ignore files) are unchanged (it still stats every file). The cache is
+// the source's own and is checked, never trusted: a damaged one, or one
+// another source wrote, is ignored, and it is written without fsync.
 //
 //   - Writers exclude each other with a lock file (flock on Unix); the lock
 //     dies with its process.

@@ -70,6 +70,22 @@
 //     bidirectional controls, invalid UTF-8, backslashes) are refused with
 //     PATH_INVALID, as inputs and as names met in a walk.
 //
+// # Walk cache
+//
+// WalkCached is Walk given what an earlier walk recorded: the raw listing
+// (names and types) of every directory it read, with the directory's
+// inode, change and modification times. A directory whose inode and times
+// are unchanged, and which changed well before that walk (two seconds:
+// file system clocks are coarse), is not opened and read again; its
+// recorded entries are used. The ignore rules, the policy and the name
+// checks are applied afresh, every regular file is lstat'ed and every
+// symlink resolved, so WalkCached yields exactly what Walk yields; the
+// cache only saves the opening and reading of unchanged directories. A
+// damaged cache, or one recorded for another project dir, is ignored. A
+// directory below one taken from the cache is opened with openat2
+// (RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) from the root's descriptor. Linux
+// only; elsewhere WalkCached is Walk.
+//
 // # Ignore rules
 //
 // Precedence, highest first: .git/ and .taskctl/ (anywhere, always, even when

@@ -20,17 +20,29 @@ if [ -z "$tc" ]; then
 	tc="$tmp/taskctl"
 fi
 
-# best N CMD...: runs CMD N times; prints "WALL CPU" (seconds, CPU being
-# user+sys) of the run with the least wall time.
+# timed CMD...: runs CMD once and appends "WALL USER SYS" to $tmp/times.
+timed() {
+	local t
+	t=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 ) || true
+	echo "$t" >>"$tmp/times"
+}
+
+# fastest: prints "WALL CPU" (seconds, CPU being user+sys) of the run in
+# $tmp/times with the least wall time, and empties it.
+fastest() {
+	sort -n "$tmp/times" | head -n 1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
+	: >"$tmp/times"
+}
+
+# best N CMD...: the fastest of N runs of CMD.
 best() {
-	local n=$1 i t
+	local n=$1 i
 	shift
 	: >"$tmp/times"
 	for ((i = 0; i < n; i++)); do
-		t=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 ) || true
-		echo "$t" >>"$tmp/times"
+		timed "$@"
 	done
-	sort -n "$tmp/times" | head -n 1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
+	fastest
 }
 
 if git -C "$dir" rev-parse --git-dir >/dev/null 2>&1; then
@@ -44,7 +56,11 @@ sleep 2.1 # directories listed within 2 s of a walk are listed again by the next
 "$tc" --project-dir "$dir" index >/dev/null
 same=$(best 5 "$tc" --project-dir "$dir" index)
 victim=$(cd "$dir" && { git ls-files 2>/dev/null || find . -type f; } | grep -E '\.(go|py|js|ts|rs|java|c|md)$' | head -n 40 | tail -n 1)
-touched=$(best 3 sh -c "touch '$dir/$victim' && '$tc' --project-dir '$dir' index")
+for i in 1 2 3; do
+	touch "$dir/$victim"
+	timed "$tc" --project-dir "$dir" index
+done
+touched=$(fastest)
 q="connection pool deadlock during configuration reload"
 search=$(best 5 "$tc" --project-dir "$dir" search "$q")
 nr=$(best 5 "$tc" --project-dir "$dir" search --no-refresh "$q")

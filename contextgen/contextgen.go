@@ -93,14 +93,33 @@ type File struct {
 
 // Document is the assembled context of one task.
 type Document struct {
-	Task      string    `json:"task"`
-	Files     []*File   `json:"files"`
-	Totals    Totals    `json:"totals"`
-	Warnings  []Warning `json:"-"`
-	Tokenizer string    `json:"-"`
+	Task     string    `json:"task"`
+	Files    []*File   `json:"files"`
+	Totals   Totals    `json:"totals"`
+	Warnings []Warning `json:"-"`
+	// Omitted lists the files left out (by path and warning code, never
+	// their content), for the rendered styles: a document redirected to a
+	// file still says what it lacks. The json form has the warnings. Under
+	// a budget the list gives way to content: the rendered document lists
+	// the first Listed entries (all when Listed is negative) and says how
+	// many more there are (none of it when Listed is listNone, when not
+	// even that fits).
+	Omitted   []Omission `json:"-"`
+	Listed    int        `json:"-"`
+	Tokenizer string     `json:"-"`
 	// TokensCached and TokensCounted say how many files' token counts came
 	// from the cache and how many were counted.
 	TokensCached, TokensCounted int `json:"-"`
+}
+
+// listNone is Document.Listed when the list of files left out is not
+// written at all.
+const listNone = -2
+
+// Omission is one file left out of a document.
+type Omission struct {
+	Path string // absolute
+	Code string // the first warning code that left it out
 }
 
 // Totals sums the document's files. Tokens counts the whole document as
@@ -193,7 +212,9 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if opt.Counter != nil {
 		doc.Tokenizer = opt.Counter.Name()
 	}
+	doc.omit()
 	doc.budget(opt.MaxTokens, opt.Counter, opt.Style)
+	doc.fitOmitted(opt.MaxTokens, opt.Counter, opt.Style)
 	doc.total(opt.Counter, opt.Style)
 	if len(doc.Files) == 0 && len(a.candidates) == 0 && len(t.Sources) == 0 &&
 		opt.Inherit != "full" && opt.Inherit != "subset" && !opt.Fresh {
@@ -975,8 +996,14 @@ func (d *Document) budget(max int, c tokens.Counter, style string) {
 		}
 		return prio[i].order < prio[j].order
 	})
+	// The list of files left out gives way to content (fitOmitted): here
+	// only its shortest form is counted, as if every file were left out:
+	// its heading and how many are not listed.
+	d.Listed = listNone
 	d.total(c, style)
-	used := *d.Totals.Tokens - *d.Totals.ContentTokens
+	least := *d
+	least.Omitted = make([]Omission, len(d.Omitted)+len(d.Files))
+	used := *d.Totals.Tokens - *d.Totals.ContentTokens + c.Count(least.omittedText(style, 0)) + 1
 	for _, f := range d.Files {
 		used -= f.markupTokens
 	}
@@ -999,9 +1026,58 @@ func (d *Document) budget(max int, c tokens.Counter, style string) {
 	for _, f := range d.Files {
 		if keep[f] {
 			out = append(out, f)
+		} else {
+			d.Omitted = append(d.Omitted, Omission{f.Path, CodeBudgetExceeded})
 		}
 	}
 	d.Files = out
+}
+
+// fitOmitted lists as many of the files left out as fit the budget next
+// to the kept files: all of them without a budget.
+func (d *Document) fitOmitted(max int, c tokens.Counter, style string) {
+	d.Listed = -1
+	if max <= 0 || c == nil || len(d.Omitted) == 0 {
+		return
+	}
+	d.Listed = listNone
+	d.total(c, style)
+	// The list is counted as one text (its lines' ends and starts merge
+	// into tokens of their own), with one token to spare where it meets
+	// the last file; the longest prefix that fits is found by halving.
+	room := max - *d.Totals.Tokens - 1
+	cost := func(k int) int { return c.Count(d.omittedText(style, k)) }
+	if cost(len(d.Omitted)) <= room {
+		d.Listed = -1
+		return
+	}
+	lo, hi := 0, len(d.Omitted) // cost(hi) > room
+	if cost(0) > room {
+		return // not even its heading fits
+	}
+	for hi-lo > 1 {
+		if m := (lo + hi) / 2; cost(m) <= room {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	d.Listed = lo
+}
+
+// omit lists the files the warnings name that are not in the document.
+func (d *Document) omit() {
+	d.Listed = -1
+	in := make(map[string]bool, len(d.Files))
+	for _, f := range d.Files {
+		in[f.Path] = true
+	}
+	for _, w := range d.Warnings {
+		if w.Path != "" && !in[w.Path] {
+			in[w.Path] = true
+			d.Omitted = append(d.Omitted, Omission{w.Path, w.Code})
+		}
+	}
 }
 
 func scoreOf(f *File) float64 {

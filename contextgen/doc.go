@@ -14,6 +14,13 @@
 //     real path) keep their first provenance.
 //   - Nothing is skipped silently: every candidate that is not included is
 //     reported as a [Warning] with a stable code and, where known, its path.
+//   - The rendered document itself lists the files left out, by path and
+//     warning code (never their content), after the files: an <omitted>
+//     element of <omitted_file path="…" code="…"/> in XML, a "Left out"
+//     section in Markdown, a "==> left out <==" list in plain text. Under a
+//     budget the list gives way to content: as many entries are listed as
+//     fit, then how many more there are. The JSON form is unchanged (its
+//     warnings name every file).
 //   - The XML style is well-formed XML 1.0 that a standard parser reads back;
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
@@ -38,8 +45,8 @@
 //     of the rendered text by a token where a part's end and the next
 //     part's start would merge (a few tokens in 200,000 on net/http).
 //   - The budget (Options.MaxTokens) bounds that whole document: a file
-//     costs its content and its markup, and the header and footer are
-//     counted first. Whole files are dropped: literal files are kept first,
+//     costs its content and its markup, and the header, the footer and the
+//     shortest form of the list of files left out are counted first. Whole files are dropped: literal files are kept first,
 //     then command results, then the rest by score; each dropped file is a
 //     BUDGET_EXCEEDED warning with its token counts.
 //

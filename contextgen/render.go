@@ -48,6 +48,7 @@ func (d *Document) renderXML(w *bufio.Writer) {
 		writeCDATA(w, content)
 		w.WriteString(xmlFileClose)
 	}
+	d.writeOmitted(w, StyleXML)
 	w.WriteString(xmlFooter)
 }
 
@@ -254,6 +255,7 @@ func (d *Document) renderMarkdown(w *bufio.Writer) {
 		w.WriteString(f.Content)
 		markdownFileClose(w, f, fence)
 	}
+	d.writeOmitted(w, StyleMarkdown)
 }
 
 func (d *Document) markdownHeader(w *bufio.Writer) {
@@ -306,6 +308,71 @@ func (d *Document) renderPlain(w *bufio.Writer) {
 		w.WriteString(f.Content)
 		plainFileClose(w, f)
 	}
+	d.writeOmitted(w, StylePlain)
+}
+
+// writeOmitted writes the list of files left out, if any: path and code,
+// for the first d.Listed of them (all if negative), and how many more.
+func (d *Document) writeOmitted(w *bufio.Writer, style string) {
+	if len(d.Omitted) == 0 || d.Listed == listNone {
+		return
+	}
+	list := d.Omitted
+	if d.Listed >= 0 && d.Listed < len(list) {
+		list = list[:d.Listed]
+	}
+	open, closing := omittedParts(style, len(d.Omitted), len(list))
+	w.WriteString(open)
+	for _, o := range list {
+		writeOmission(w, o, style)
+	}
+	w.WriteString(closing)
+}
+
+// omittedParts returns what opens and closes the list of files left out,
+// of which listed are listed.
+func omittedParts(style string, files, listed int) (string, string) {
+	more := ""
+	if listed < files {
+		more = fmt.Sprintf("(%d more, not listed within the token budget; the warnings name them all)\n", files-listed)
+	}
+	switch style {
+	case StyleMarkdown:
+		return "\n## Left out\n\n", more
+	case StylePlain:
+		return "\n==> left out <==\n", more
+	}
+	if listed < files {
+		return fmt.Sprintf("<omitted files=\"%d\" listed=\"%d\">\n", files, listed), "</omitted>\n"
+	}
+	return fmt.Sprintf("<omitted files=\"%d\">\n", files), "</omitted>\n"
+}
+
+func writeOmission(w *bufio.Writer, o Omission, style string) {
+	switch style {
+	case StyleMarkdown:
+		fmt.Fprintf(w, "- %s (%s)\n", o.Path, o.Code)
+	case StylePlain:
+		fmt.Fprintf(w, "%s (%s)\n", o.Path, o.Code)
+	default:
+		w.WriteString(`<omitted_file path="`)
+		xmlAttr(w, o.Path)
+		w.WriteString(`" code="`)
+		xmlAttr(w, o.Code)
+		w.WriteString("\"/>\n")
+	}
+}
+
+// omittedText returns the list of files left out as written with the
+// first k entries listed.
+func (d *Document) omittedText(style string, k int) []byte {
+	var b bytes.Buffer
+	w := bufio.NewWriterSize(&b, 4096)
+	dd := *d
+	dd.Listed = k
+	dd.writeOmitted(w, style)
+	w.Flush()
+	return b.Bytes()
 }
 
 // plainHeader writes the totals when tokens are counted; a document
@@ -378,6 +445,7 @@ func (d *Document) frame(style string) []byte {
 		d.xmlHeader(w)
 		w.WriteString(xmlFooter)
 	}
+	d.writeOmitted(w, style)
 	w.Flush()
 	return b.Bytes()
 }

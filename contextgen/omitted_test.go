@@ -1,0 +1,91 @@
+package contextgen_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/json"
+	"encoding/xml"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/contextgen"
+)
+
+// TestOmittedInDocument: the files left out (a secret, the budget) are
+// listed in the document itself, by path and code, in every style; the xml
+// stays well-formed, the secret never appears, and the json form of the
+// document is unchanged (its warnings say it already).
+func TestOmittedInDocument(t *testing.T) {
+	sum := sha256.Sum256([]byte("omitted"))
+	secret := "AKIA" + base32.StdEncoding.EncodeToString(sum[:])[:16]
+	p := fixture(t, map[string]string{
+		"a.txt":   "small\n",
+		"key.txt": "id = " + secret + "\n",
+		"big.txt": strings.Repeat("many words here ", 400) + "\n",
+	})
+	c := counter(t)
+	for _, style := range []string{contextgen.StyleXML, contextgen.StyleMarkdown, contextgen.StylePlain} {
+		doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt", "key.txt", "big.txt"),
+			contextgen.Options{Project: p, Counter: c, MaxTokens: 400, Style: style})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Files) != 1 || doc.Files[0].Rel != "a.txt" {
+			t.Fatalf("%s: kept %v, want a.txt only (warnings %+v)", style, doc.Paths(), doc.Warnings)
+		}
+		var b bytes.Buffer
+		if err := doc.Render(&b, style); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.Contains(out, secret) {
+			t.Fatalf("%s: the document shows the secret", style)
+		}
+		if n := c.Count(b.Bytes()); n > 400 {
+			t.Errorf("%s: %d tokens over the budget of 400", style, n)
+		}
+		key, big := filepath.Join(p.Dir(), "key.txt"), filepath.Join(p.Dir(), "big.txt")
+		switch style {
+		case contextgen.StyleXML:
+			var got struct {
+				Files   []struct{} `xml:"file"`
+				Omitted struct {
+					Files []struct {
+						Path string `xml:"path,attr"`
+						Code string `xml:"code,attr"`
+					} `xml:"omitted_file"`
+				} `xml:"omitted"`
+			}
+			if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
+				t.Fatalf("xml: %v\n%s", err, out)
+			}
+			om := got.Omitted.Files
+			if len(got.Files) != 1 || len(om) != 2 || om[0].Path != key || om[0].Code != "SECRET_DETECTED" ||
+				om[1].Path != big || om[1].Code != "BUDGET_EXCEEDED" {
+				t.Errorf("xml: files %d, omitted %+v\n%s", len(got.Files), om, out)
+			}
+		case contextgen.StyleMarkdown:
+			for _, want := range []string{"\n## Left out\n\n", "\n- " + key + " (SECRET_DETECTED)\n", "\n- " + big + " (BUDGET_EXCEEDED)\n"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("markdown: no %q in\n%s", want, out)
+				}
+			}
+		case contextgen.StylePlain:
+			for _, want := range []string{"\n==> left out <==\n", "\n" + key + " (SECRET_DETECTED)\n", "\n" + big + " (BUDGET_EXCEEDED)\n"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("plain: no %q in\n%s", want, out)
+				}
+			}
+		}
+		js, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(js, []byte("omitted")) {
+			t.Errorf("json: %s", js)
+		}
+	}
+}

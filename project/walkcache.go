@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io/fs"
+	"strings"
 	"sync"
 	"time"
 )
@@ -196,8 +197,9 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 			code := body[off]
 			off++
 			name := take(uv())
-			if bad || int(code) >= len(typeCodes) || name == "" {
-				return nil
+			if bad || int(code) >= len(typeCodes) || name == "" || name == "." || name == ".." ||
+				strings.ContainsAny(name, "/\x00") {
+				return nil // not a name a directory can hold
 			}
 			d.ents[k] = cachedEnt{name, typeCodes[code]}
 		}

@@ -1,7 +1,10 @@
 package project_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -200,4 +203,18 @@ func TestWalkCachedYieldsWhatWalkYields(t *testing.T) {
 	}
 	prev = []byte("TCTLPWLK\x01\x00\x00\x00garbage")
 	step("damaged state", state, "+src/main.go")
+	step("nothing changed after a damaged state", any, "+src/main.go")
+
+	// A state whose checksum holds but which names an entry "../../x"
+	// (only someone who can write the project could write it) is refused
+	// as a whole, not followed out of its directory.
+	i := bytes.Index(prev, []byte("\x07main.go"))
+	if i < 0 {
+		t.Fatalf("no entry main.go in the state")
+	}
+	forged := bytes.Clone(prev)
+	copy(forged[i+1:], "../../x")
+	binary.LittleEndian.PutUint32(forged[12:], crc32.Checksum(forged[16:], crc32.MakeTable(crc32.Castagnoli)))
+	prev = forged
+	step("forged state", state, "+src/main.go")
 }

@@ -212,10 +212,11 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if opt.Counter != nil {
 		doc.Tokenizer = opt.Counter.Name()
 	}
+	mc := a.markupCounter()
 	doc.omit()
-	doc.budget(opt.MaxTokens, opt.Counter, opt.Style)
-	doc.fitOmitted(opt.MaxTokens, opt.Counter, opt.Style)
-	doc.total(opt.Counter, opt.Style)
+	doc.budget(opt.MaxTokens, mc, opt.Style)
+	doc.fitOmitted(opt.MaxTokens, mc, opt.Style)
+	doc.total(mc, opt.Style)
 	if len(doc.Files) == 0 && len(a.candidates) == 0 && len(t.Sources) == 0 &&
 		opt.Inherit != "full" && opt.Inherit != "subset" && !opt.Fresh {
 		doc.Warnings = append(doc.Warnings, Warning{Code: CodeEmptyContext,
@@ -722,6 +723,7 @@ func (a *assembler) read() []*File {
 	if workers > n {
 		workers = n
 	}
+	mc := a.markupCounter()
 	// Each worker takes the next candidate from a shared counter: no
 	// goroutine hands work to another, so none waits for one to wake.
 	var wg sync.WaitGroup
@@ -736,8 +738,8 @@ func (a *assembler) read() []*File {
 				files[i], warns[i] = a.readOne(a.candidates[i])
 				if f := files[i]; f != nil {
 					f.order = i
-					if a.opt.Counter != nil {
-						f.markupTokens = a.opt.Counter.Count(f.markup(a.opt.Style))
+					if mc != nil {
+						f.markupTokens = mc.Count(f.markup(a.opt.Style))
 					}
 				}
 			}
@@ -871,6 +873,30 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		f.Tokens = &n
 	}
 	return f, ws
+}
+
+// markupCounter counts the document's markup (a file's tag or heading,
+// the header, the list of files left out) through the token cache: it is
+// the same from one run to the next, and a run whose files' counts all
+// come from the cache then never loads the tokenizer's vocabulary.
+func (a *assembler) markupCounter() tokens.Counter {
+	if a.opt.Counter == nil {
+		return nil
+	}
+	if a.opt.Cache == nil {
+		return a.opt.Counter
+	}
+	return cachedCounter{a.opt.Counter, a.opt.Cache}
+}
+
+type cachedCounter struct {
+	tokens.Counter
+	cache *tokens.Cache
+}
+
+func (c cachedCounter) Count(text []byte) int {
+	n, _ := c.cache.Count(c.Counter, text)
+	return n
 }
 
 // sameBytes reports whether a and b are the same slice of memory.

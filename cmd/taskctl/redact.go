@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-
 	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
@@ -30,20 +28,7 @@ func redactKeepingLines(data []byte) []byte {
 	if len(finds) == 0 {
 		return data
 	}
-	out := make([]byte, 0, len(data))
-	last := 0
-	for _, f := range finds {
-		if f.Start < last || f.End <= f.Start || f.End > len(data) {
-			continue
-		}
-		out = append(out, data[last:f.Start]...)
-		out = append(out, "[REDACTED:"...)
-		out = append(out, f.Rule...)
-		out = append(out, ']')
-		out = append(out, bytes.Repeat([]byte{'\n'}, bytes.Count(data[f.Start:f.End], []byte{'\n'}))...)
-		last = f.End
-	}
-	return append(out, data[last:]...)
+	return secrets.RedactLines(data, finds)
 }
 
 // lineSource is where search reads best lines from: redacted unless the

@@ -36,29 +36,15 @@ func Scan(content []byte) []Finding {
 // replaced by "[REDACTED:<rule>]". Findings whose range is out of bounds,
 // empty or overlaps an earlier finding are skipped; everything outside the
 // findings is kept byte for byte. content is not modified.
-func Redact(content []byte, fs []Finding) []byte {
-	fs = slices.Clone(fs)
-	slices.SortStableFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
-	out := make([]byte, 0, len(content))
-	last := 0
-	for _, f := range fs {
-		if f.Start < last || f.End <= f.Start || f.End > len(content) {
-			continue
-		}
-		out = append(out, content[last:f.Start]...)
-		out = append(out, "[REDACTED:"...)
-		out = append(out, f.Rule...)
-		out = append(out, ']')
-		last = f.End
-	}
-	return append(out, content[last:]...)
-}
+func Redact(content []byte, fs []Finding) []byte { return redact(content, fs, false) }
 
 // RedactLines is Redact that keeps line numbers: each finding's marker is
 // followed by as many newlines as the secret spanned (a private-key body
 // spans several), so a line number in the result points at the same line
 // of content.
-func RedactLines(content []byte, fs []Finding) []byte {
+func RedactLines(content []byte, fs []Finding) []byte { return redact(content, fs, true) }
+
+func redact(content []byte, fs []Finding, keepLines bool) []byte {
 	fs = slices.Clone(fs)
 	slices.SortStableFunc(fs, func(a, b Finding) int { return a.Start - b.Start })
 	out := make([]byte, 0, len(content))
@@ -71,8 +57,10 @@ func RedactLines(content []byte, fs []Finding) []byte {
 		out = append(out, "[REDACTED:"...)
 		out = append(out, f.Rule...)
 		out = append(out, ']')
-		for range bytes.Count(content[f.Start:f.End], []byte{'\n'}) {
-			out = append(out, '\n')
+		if keepLines {
+			for range bytes.Count(content[f.Start:f.End], []byte{'\n'}) {
+				out = append(out, '\n')
+			}
 		}
 		last = f.End
 	}

@@ -27,7 +27,7 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 	fs.BoolVar(&o.paths, "paths", false, "print only the absolute paths, one per line")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
 	fs.IntVar(&o.maxFiles, "max-files", 0, "per-source file cap for this run (default 1000)")
-	fs.IntVar(&o.maxTokens, "max-tokens", 0, "token budget: leave out whole files that do not fit")
+	fs.IntVar(&o.maxTokens, "max-tokens", 0, "token budget for the whole document, markup included: leave out whole files that do not fit")
 	fs.Int64Var(&o.maxFileBytes, "max-file-bytes", 0, "cut each file's content at `N` bytes, with a marker")
 	fs.StringVar(&o.tokenizer, "tokenizer", "o200k_base", "count tokens with o200k_base, cl100k_base or none")
 	fs.BoolVar(&o.redactSecrets, "redact-secrets", false, "replace detected secrets instead of leaving the file out")

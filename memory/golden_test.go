@@ -1,0 +1,140 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// canonicalDump renders the index in dir independently of document
+// numbering (which depends on how workers shared the files) and of
+// modification times: every document's path, size, hash, flags and field
+// lengths, then every term of both dictionaries with its postings by path.
+func canonicalDump(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, indexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	docs := slices.Clone(dec.docs)
+	slices.SortFunc(docs, func(x, y docInfo) int { return strings.Compare(x.rel, y.rel) })
+	for _, d := range docs {
+		if d.flags&docDeleted != 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "doc %q %d %x %d %v\n", d.rel, d.size, d.hash, d.flags, d.lens)
+	}
+	for _, sec := range []struct {
+		name string
+		d    *dict
+	}{{"text", &dec.text}, {"path", &dec.path}} {
+		for i := range sec.d.n {
+			var ps []string
+			it := newIter(sec.d.postings(i), len(dec.docs))
+			for it.next() {
+				ps = append(ps, fmt.Sprintf("%s:%d:%d", dec.docs[it.doc].rel, it.tf[0], it.tf[1]))
+			}
+			slices.Sort(ps)
+			fmt.Fprintf(&b, "%s %q %s\n", sec.name, sec.d.termBytes(i), strings.Join(ps, " "))
+		}
+	}
+	return b.String()
+}
+
+// goldenTree writes a deterministic tree of files mixing prose, code
+// identifiers in every casing, digits, kebab-case, non-ASCII words,
+// over-long runs and a binary file.
+func goldenTree(t *testing.T, root string) {
+	t.Helper()
+	vocab := strings.Fields(`the running runner runs authentication authenticate authenticated
+connection connections configure configuration reloading deadlock pool pooling
+parseHTTPRequest HTTPServer http_server_timeout kebab-case-name utf8 sha256sum
+getUserByID XMLHttpRequest snake_case_thing __init__ x y z 12 12345 v1beta2
+func type def class struct interface fn const var let message service
+naïve café Straße ÜBER日本語 résumé_Handler ĲsselMeer
+return nil true false import package TODO fixme www
+generalisations relational conditional happiness sensational
+abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789
+ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOP
+--flag -x foo- -bar a-b 3-d x86-64 i18n k8s`)
+	seps := []string{" ", " ", " ", "\n", "(", ")", ".", ", ", "\t", "::", "->", "—", "\u00a0", "/", "\"", "\xff"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	dirs := []string{"", "cmd/server/", "pkg/auth/", "docs/", "internal/tsdb/head_test/", "web-ui/src/"}
+	exts := []string{".go", ".py", ".md", ".ts", ".txt", ""}
+	for i := range 120 {
+		var b strings.Builder
+		n := rng.IntN(400)
+		for range n {
+			b.WriteString(vocab[rng.IntN(len(vocab))])
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		rel := fmt.Sprintf("%sfile%dName_part-%d%s", dirs[i%len(dirs)], i, i%7, exts[i%len(exts)])
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "blob.bin"), []byte("abc\x00def"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goldenIndexHash is the SHA-256 of canonicalDump for goldenTree. A change
+// to the analyser that changes it changes what the index holds: make sure
+// it is meant to.
+const goldenIndexHash = "8d083f5f768af992dbbbcb20c3cd79b12557e45bbd48e23dab033227181d967a"
+
+func TestIndexGolden(t *testing.T) {
+	root := t.TempDir()
+	goldenTree(t, root)
+	for run := range 2 { // two builds: worker scheduling must not matter
+		dir := t.TempDir()
+		ix, _, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Refresh(context.Background(), DirSource(root), nil); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(canonicalDump(t, dir)))
+		if got := hex.EncodeToString(sum[:]); got != goldenIndexHash {
+			t.Errorf("run %d: index hash = %s, want %s", run, got, goldenIndexHash)
+		}
+	}
+}
+
+// TestIndexDump writes canonicalDump of an index of
+// $TASKCTL_GOLDEN_DIR to $TASKCTL_GOLDEN_OUT, to compare the analysers
+// of two versions on a real tree.
+func TestIndexDump(t *testing.T) {
+	src, out := os.Getenv("TASKCTL_GOLDEN_DIR"), os.Getenv("TASKCTL_GOLDEN_OUT")
+	if src == "" || out == "" {
+		t.Skip("set TASKCTL_GOLDEN_DIR and TASKCTL_GOLDEN_OUT")
+	}
+	dir := t.TempDir()
+	ix, _, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Refresh(context.Background(), DirSource(src), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte(canonicalDump(t, dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -477,3 +477,12 @@ func TestRedactLinesKeepsLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestScanLongBase64Values: a long value that is base64 with or without
+// padding is vetted without trouble, whatever its length.
+func TestScanLongBase64Values(t *testing.T) {
+	for n := 180; n <= 300; n++ {
+		content := []byte("password: " + rnd(alnum, n) + "\n")
+		secrets.Scan(content)
+	}
+}

@@ -252,7 +252,7 @@ func vocabulary(b []byte) bool {
 // digits or symbols, as a real password has, still counts.
 func encodedWords(v []byte) bool {
 	var buf [192]byte
-	if base64.StdEncoding.DecodedLen(len(v)) > len(buf) {
+	if max(base64.StdEncoding.DecodedLen(len(v)), base64.RawStdEncoding.DecodedLen(len(v))) > len(buf) {
 		return false
 	}
 	n, err := base64.StdEncoding.Decode(buf[:], v)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // docTerms is the analysis of one document: its terms, in first-seen order, with their
@@ -75,9 +76,12 @@ func (a *analyzer) lookup(w []byte, h uint32) (whole int32, definer bool, parts 
 			return int32(e[0]) - 1, meta&(1<<16) != 0, e[2 : 2+np]
 		}
 	}
-	ws := string(w)
+	// w lies in the document, which stays unchanged while it is
+	// analysed; nothing keeps ws beyond this call (the term table copies
+	// what it keeps).
+	ws := unsafe.String(unsafe.SliceData(w), len(w))
 	whole = -1
-	definer = definers[ws]
+	definer = len(w) >= 2 && len(w) <= 9 && w[0] >= 'a' && w[0] <= 'z' && definers[ws]
 	parts = a.spareParts[:0]
 	a.identifierIDs(ws, func(id uint32, isWhole bool) {
 		if int(id) >= len(a.counts) {

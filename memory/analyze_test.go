@@ -125,7 +125,7 @@ func TestFreshListsSorted(t *testing.T) {
 		for i := range b {
 			b[i] = "abcdefgh"[rng.Intn(8)]
 		}
-		id := fl.table.termID(b)
+		id := fl.table.termID(string(b))
 		for int(id) >= len(fl.lists) {
 			fl.lists = append(fl.lists, listBuilder{})
 		}

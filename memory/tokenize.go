@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -243,7 +244,7 @@ func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
 		}
 	}
 	if len(parts) > 1 && len(a.buf) <= maxTermLen && !allDigits(a.buf) {
-		emit(uint32(a.table.termID(a.buf)), true)
+		emit(uint32(a.table.termID(unsafe.String(unsafe.SliceData(a.buf), len(a.buf)))), true)
 	}
 }
 
@@ -297,9 +298,9 @@ func (a *analyzer) intern(b []byte) string {
 type termTable struct {
 	shards [64]struct {
 		mu    sync.Mutex
-		parts map[string]int32
-		terms map[string]int32
-		_     [40]byte // keep shards on separate cache lines
+		parts keyTable
+		terms keyTable
+		_     [8]byte // keep shards on separate cache lines (128 bytes each)
 	}
 	mu    sync.Mutex
 	names []string
@@ -309,56 +310,128 @@ type termTable struct {
 func newTermTable(n int) *termTable {
 	t := new(termTable)
 	for i := range t.shards {
-		t.shards[i].parts = make(map[string]int32, n/len(t.shards))
-		t.shards[i].terms = make(map[string]int32, n/len(t.shards))
+		t.shards[i].parts.init(n / len(t.shards))
+		t.shards[i].terms.init(n / len(t.shards))
 	}
 	return t
 }
 
-func shardOf[S string | []byte](s S) uint32 {
+// keyHash is the hash the tokeniser computes over a word's bytes as it
+// scans them (FNV-1a). Its low bits choose a term table's shard, the
+// others a slot in the shard's tables.
+func keyHash[S string | []byte](s S) uint32 {
 	h := uint32(hashInit)
 	for i := 0; i < len(s); i++ {
 		h = (h ^ uint32(s[i])) * hashPrime
 	}
-	return h % 64
+	return h
 }
 
 // partID returns the ID of the term of part p, or -1 if it has none.
 func (t *termTable) partID(p string) int32 {
-	sh := &t.shards[shardOf(p)]
+	h := keyHash(p)
+	sh := &t.shards[h%64]
 	sh.mu.Lock()
-	id, ok := sh.parts[p]
+	id, ok := sh.parts.find(h, p)
 	sh.mu.Unlock()
 	if ok {
 		return id
 	}
 	id = -1
 	if s := normalise(p); s != "" {
-		id = t.termID([]byte(s))
+		id = t.termID(s)
 	}
 	sh.mu.Lock()
-	if len(sh.parts) < 1<<14 {
-		sh.parts[strings.Clone(p)] = id
+	if sh.parts.n < 1<<14 {
+		if _, ok := sh.parts.find(h, p); !ok {
+			sh.parts.insert(h, p, id)
+		}
 	}
 	sh.mu.Unlock()
 	return id
 }
 
 // termID returns the ID of term s, numbering it if it is new.
-func (t *termTable) termID(s []byte) int32 {
-	sh := &t.shards[shardOf(s)]
+func (t *termTable) termID(s string) int32 {
+	h := keyHash(s)
+	sh := &t.shards[h%64]
 	sh.mu.Lock()
-	id, ok := sh.terms[string(s)]
+	id, ok := sh.terms.find(h, s)
 	if !ok {
-		name := string(s)
+		name := strings.Clone(s)
 		t.mu.Lock()
 		id = int32(len(t.names))
 		t.names = append(t.names, name)
 		t.mu.Unlock()
-		sh.terms[name] = id
+		sh.terms.insert(h, s, id)
 	}
 	sh.mu.Unlock()
 	return id
+}
+
+// keyTable maps strings to int32 by open addressing, with the keys'
+// bytes in one arena: neither holds pointers, so a table of a hundred
+// thousand terms costs the garbage collector nothing, and a lookup
+// hashes nothing (the caller passes the key's keyHash).
+type keyTable struct {
+	slots []keySlot
+	keys  []byte
+	n     int
+}
+
+type keySlot struct {
+	h   uint32
+	id  int32
+	off uint32 // the key's offset in keys, plus one (0: an empty slot)
+	len uint32
+}
+
+func (k *keyTable) init(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	k.slots = make([]keySlot, size)
+	k.keys = make([]byte, 0, 8*n)
+}
+
+func (k *keyTable) find(h uint32, key string) (int32, bool) {
+	mask := uint32(len(k.slots) - 1)
+	for i := h >> 6 & mask; ; i = (i + 1) & mask {
+		s := &k.slots[i]
+		if s.off == 0 {
+			return 0, false
+		}
+		if s.h == h && int(s.len) == len(key) && string(k.keys[s.off-1:s.off-1+s.len]) == key {
+			return s.id, true
+		}
+	}
+}
+
+// insert adds key, which must not be in k.
+func (k *keyTable) insert(h uint32, key string, id int32) {
+	if 2*(k.n+1) > len(k.slots) {
+		old := k.slots
+		k.slots = make([]keySlot, 2*len(old))
+		for _, s := range old {
+			if s.off != 0 {
+				k.put(s)
+			}
+		}
+	}
+	off := uint32(len(k.keys)) + 1
+	k.keys = append(k.keys, key...)
+	k.put(keySlot{h, id, off, uint32(len(key))})
+	k.n++
+}
+
+func (k *keyTable) put(s keySlot) {
+	mask := uint32(len(k.slots) - 1)
+	i := s.h >> 6 & mask
+	for k.slots[i].off != 0 {
+		i = (i + 1) & mask
+	}
+	k.slots[i] = s
 }
 
 // simpleWord reports whether w is lower-case ASCII letters only.

@@ -1,0 +1,47 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+	"time"
+)
+
+// BenchmarkAnalyse analyses every file of $TASKCTL_BENCH_DIR, read into
+// memory beforehand, on one analyser with a fresh term table per
+// iteration: the analyser's share of a cold build, without reading,
+// merging or writing.
+func BenchmarkAnalyse(b *testing.B) {
+	dir := os.Getenv("TASKCTL_BENCH_DIR")
+	if dir == "" {
+		b.Skip("set TASKCTL_BENCH_DIR to a project directory")
+	}
+	src := DirSource(dir)
+	var files [][]byte
+	total := 0
+	err := src.Walk(context.Background(), func(rel string, size int64, _ time.Time) error {
+		if size > MaxFileSize {
+			return nil
+		}
+		data, err := src.ReadFile(rel)
+		if err == nil && bytes.IndexByte(data, 0) < 0 {
+			files = append(files, data)
+			total += len(data)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		fl := newFreshLists(min(len(files)*16, 1<<16))
+		a := fl.analyzer()
+		a.big = true
+		for i, data := range files {
+			a.post(data, uint32(i))
+		}
+	}
+}

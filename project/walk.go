@@ -21,9 +21,11 @@ type dirJob struct {
 
 // workerState is what one worker reuses from directory to directory.
 type workerState struct {
-	buf  []byte   // getdents buffer
-	pb   []byte   // path builder
-	ents []dirEnt // entries of the directory being read
+	buf  []byte        // getdents buffer
+	pb   []byte        // the full paths of a directory's entries, back to back
+	ends []int         // where each ends in pb
+	typs []fs.FileMode // and its type
+	ents []dirEnt      // entries of the directory being read
 }
 
 type dirEnt struct {
@@ -132,47 +134,45 @@ func (wk *walker) run(ctx context.Context, starts []dirJob) error {
 // readDir lists one directory and returns the subdirectories to walk.
 // Unreadable directories are skipped.
 func (wk *walker) readDir(w int, j *dirJob) []dirJob {
-	display := wk.r.dir
-	if j.rel != "" {
+	// Each entry's absolute path is built once, in one string per
+	// directory that holds them all; its rel and name are substrings of it.
+	var dirPrefix, display string
+	switch {
+	case j.rel == "":
+		dirPrefix, display = wk.r.dir+"/", wk.r.dir
+		if wk.r.dir == "/" {
+			dirPrefix = "/"
+		}
+	case j.start: // named by the caller: cleaned as path.Join does
 		display = path.Join(wk.r.dir, j.rel)
-	}
-	// Each entry's absolute path is built once; its rel and name are
-	// substrings of it.
-	dirPrefix := display + "/"
-	if display == "/" {
-		dirPrefix = "/"
+		dirPrefix = display + "/"
+	default: // a child's rel is clean
+		if wk.r.dir == "/" {
+			dirPrefix = "/" + j.rel + "/"
+		} else {
+			dirPrefix = wk.r.dir + "/" + j.rel + "/"
+		}
+		display = dirPrefix[:len(dirPrefix)-1]
 	}
 	relOff := len(wk.r.dir) + 1
 	if wk.r.dir == "/" {
 		relOff = 1
 	}
 	st := &wk.state[w]
-	st.ents = st.ents[:0]
-	var hasGI, hasTI bool
-	add := func(typ fs.FileMode) { // the entry's full path is in st.pb
-		full := string(st.pb)
-		switch full[len(dirPrefix):] {
-		case gitignoreName:
-			hasGI = true
-		case taskctlignoreName:
-			hasTI = true
-		}
-		if typ == fs.ModeIrregular { // the file system did not say
-			fi, err := os.Lstat(full)
-			if err != nil {
-				return
-			}
-			typ = fi.Mode().Type()
-		}
-		st.ents = append(st.ents, dirEnt{full: full, typ: typ})
+	st.pb, st.ends, st.typs = st.pb[:0], st.ends[:0], st.typs[:0]
+	add := func(name string, typ fs.FileMode) {
+		st.pb = append(append(st.pb, dirPrefix...), name...)
+		st.ends = append(st.ends, len(st.pb))
+		st.typs = append(st.typs, typ)
 	}
 
 	var h *dirHandle
+	var stamp dirStamp
+	keep := false // record the listing for the next walk
 	if ents, ok := wk.cachedListing(j.rel); ok {
 		j.parent.release()
 		for _, e := range ents {
-			st.pb = append(append(st.pb[:0], dirPrefix...), e.name...)
-			add(e.typ)
+			add(e.name, e.typ)
 		}
 	} else {
 		var err error
@@ -195,21 +195,47 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		}
 		h.refs.Store(1)
 		defer h.release()
-		stamp, stamped := dirStamp{}, false
+		stamped := false
 		if wk.next != nil {
 			stamp, stamped = h.stamp() // before listing: a change during it is seen next time
 		}
 		err = h.list(&st.buf, func(name []byte, typ fs.FileMode) {
-			st.pb = append(append(st.pb[:0], dirPrefix...), name...)
-			add(typ)
+			st.pb = append(append(st.pb, dirPrefix...), name...)
+			st.ends = append(st.ends, len(st.pb))
+			st.typs = append(st.typs, typ)
 		})
-		if stamped && err == nil {
-			d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
-			for i, e := range st.ents {
-				d.ents[i] = cachedEnt{name: e.full[len(dirPrefix):], typ: e.typ}
-			}
-			wk.next.record(d, true)
+		keep = stamped && err == nil
+	}
+	all := string(st.pb)
+	st.ents = st.ents[:0]
+	var hasGI, hasTI bool
+	for i, end := range st.ends {
+		start := 0
+		if i > 0 {
+			start = st.ends[i-1]
 		}
+		full, typ := all[start:end], st.typs[i]
+		switch full[len(dirPrefix):] {
+		case gitignoreName:
+			hasGI = true
+		case taskctlignoreName:
+			hasTI = true
+		}
+		if typ == fs.ModeIrregular { // the file system did not say
+			fi, err := os.Lstat(full)
+			if err != nil {
+				continue
+			}
+			typ = fi.Mode().Type()
+		}
+		st.ents = append(st.ents, dirEnt{full: full, typ: typ})
+	}
+	if keep {
+		d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
+		for i, e := range st.ents {
+			d.ents[i] = cachedEnt{name: e.full[len(dirPrefix):], typ: e.typ}
+		}
+		wk.next.record(d, true)
 	}
 	ch := j.chain
 	if !j.start && (hasGI || hasTI) {
@@ -265,14 +291,14 @@ func (wk *walker) cachedListing(rel string) ([]cachedEnt, bool) {
 	if !ok {
 		return nil, false
 	}
-	ents, ok := wk.prev.trusted(rel, s)
+	d, ok := wk.prev.trusted(rel, s)
 	if !ok {
 		return nil, false
 	}
 	if wk.next != nil {
-		wk.next.record(&cachedDir{rel: rel, stamp: s, ents: ents}, false)
+		wk.next.record(d, false) // the same directory, the same stamp
 	}
-	return ents, true
+	return d.ents, true
 }
 
 // excluded applies the policy's Exclude patterns, which are relative to the

@@ -74,9 +74,9 @@ type walkCache struct {
 	dirty bool // a directory was listed
 }
 
-// trusted returns the recorded entries of rel if its stamp is s and it
+// trusted returns the recorded directory rel if its stamp is s and it
 // changed well before the recording walk.
-func (c *walkCache) trusted(rel string, s dirStamp) ([]cachedEnt, bool) {
+func (c *walkCache) trusted(rel string, s dirStamp) (*cachedDir, bool) {
 	if c == nil || c.dirs == nil {
 		return nil, false
 	}
@@ -85,7 +85,7 @@ func (c *walkCache) trusted(rel string, s dirStamp) ([]cachedEnt, bool) {
 	if d == nil || d.stamp != s || s.ctime >= lim || s.mtime >= lim {
 		return nil, false
 	}
-	return d.ents, true
+	return d, true
 }
 
 // record keeps a directory's listing for the next walk.

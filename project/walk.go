@@ -2,10 +2,13 @@ package project
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -311,4 +314,78 @@ func (wk *walker) excluded(full, rel string) bool {
 		rel = wk.p.relToProject(full)
 	}
 	return wk.p.excluded(rel) != ""
+}
+
+// Walk calls fn, in order of Rel, for every file of the project dir that a
+// glob "**" would yield: regular files (and symlinks to regular files inside
+// an allowed root, at their real path, each once) that no ignore rule, no
+// always-excluded directory, no node_modules/, no sensitive name and no size
+// over the cap leaves out. Special files are skipped. info describes the
+// file (for a symlink, its target). The walk itself is parallel; fn is called
+// from one goroutine. If fn returns fs.SkipAll, Walk stops and returns nil;
+// another error stops it and is returned.
+func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInfo) error) error {
+	return p.walk(ctx, nil, nil, fn)
+}
+
+// walk is Walk, taking directory listings from prev and recording them in
+// next when these are not nil (see WalkCached).
+func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Candidate, info fs.FileInfo) error) error {
+	r := p.roots[0]
+	type entry struct {
+		c    Candidate
+		info fs.FileInfo
+	}
+	wk := &walker{r: r, p: p, prev: prev, next: next}
+	res := make([][]entry, wk.workers())
+	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
+		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
+			return
+		}
+		var c Candidate
+		var info fs.FileInfo
+		switch {
+		case t.IsRegular():
+			var err error
+			if info, err = lstatIn(r, path, rel); err != nil || !info.Mode().IsRegular() {
+				return
+			}
+			c = Candidate{Path: path, Rel: rel, Spec: "**"}
+		case t&fs.ModeSymlink != 0:
+			res, wn := p.resolve(r.dir, rel)
+			if wn != nil || fileKind(res) != nil || p.checkName(res, rel) != nil {
+				return
+			}
+			c, info = Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: "**"}, res.info
+		default:
+			return
+		}
+		if info.Size() > p.policy.MaxFileBytes {
+			return
+		}
+		res[w] = append(res[w], entry{c, info})
+	}
+	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true}})
+	if err != nil {
+		return err
+	}
+	var all []entry
+	for _, r := range res {
+		all = append(all, r...)
+	}
+	slices.SortFunc(all, func(a, b entry) int { return strings.Compare(a.c.Rel, b.c.Rel) })
+	seen := make(map[string]bool, len(all))
+	for _, e := range all {
+		if seen[e.c.Path] {
+			continue
+		}
+		seen[e.c.Path] = true
+		if err := fn(e.c, e.info); err != nil {
+			if errors.Is(err, fs.SkipAll) {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
 }

@@ -180,12 +180,6 @@ func (a *analyzer) document(text []byte) docTerms {
 			n = 1 << 16
 		}
 		a.slots = make([]wordSlot, n/2)
-		if a.hint > 0 {
-			// and let the growing tables start near their final size
-			a.arena = make([]uint32, 0, 8*a.hint)
-			a.counts = make([][2]uint32, 0, a.hint)
-			a.lists = make([]listBuilder, 0, a.hint)
-		}
 	}
 	touched := a.touched[:0]
 	defining := false

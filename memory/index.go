@@ -453,7 +453,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 
 	// Read, hash and analyse the files that may have changed, in parallel.
-	fl := newFreshLists(min(len(todo)*32, 1<<18))
+	fl := newFreshLists(min(len(todo)*16, 1<<16))
 	if len(todo) > 0 {
 		if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
 			return stats, err
@@ -729,9 +729,6 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	for k := range as {
 		a := fl.analyzer()
 		a.big = big
-		if big {
-			a.hint = min(32*len(todo), 1<<18)
-		}
 		as[k] = a
 		wg.Add(1)
 		go func() {

@@ -40,7 +40,6 @@ type analyzer struct {
 	wholes map[string]string // interned whole identifiers
 	table  *termTable        // term IDs, shared with the other analysers of a Refresh
 	big    bool              // many documents to analyse: size the tables for them
-	hint   int               // if > 0, about how many terms the documents hold
 	parts  []string
 	buf    []byte
 

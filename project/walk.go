@@ -332,55 +332,79 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 // next when these are not nil (see WalkCached).
 func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Candidate, info fs.FileInfo) error) error {
 	r := p.roots[0]
+	wk := &walker{r: r, p: p, prev: prev, next: next}
+	// Each worker keeps what it finds in chunks that never move, so the
+	// files are sorted as pointers and a regular file's FileInfo is its
+	// entry's st: a walk of thousands of files allocates a few chunks, not
+	// an object per file.
 	type entry struct {
 		c    Candidate
-		info fs.FileInfo
+		st   statInfo
+		info fs.FileInfo // a symlink's target; nil for a regular file (st)
 	}
-	wk := &walker{r: r, p: p, prev: prev, next: next}
-	res := make([][]entry, wk.workers())
+	const chunk = 256
+	res := make([][]entry, wk.workers()) // per worker: its current chunk
+	all := make([][]*entry, len(res))    // per worker: everything it found
 	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
 		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
 			return
 		}
-		var c Candidate
-		var info fs.FileInfo
+		if len(res[w]) == cap(res[w]) {
+			res[w] = make([]entry, 0, chunk)
+		}
+		res[w] = res[w][:len(res[w])+1]
+		e := &res[w][len(res[w])-1]
+		*e = entry{} // a slot given up by an earlier file is taken again
+		var size int64
 		switch {
 		case t.IsRegular():
-			var err error
-			if info, err = lstatIn(r, path, rel); err != nil || !info.Mode().IsRegular() {
-				return
+			info, err := lstatIn(r, path, rel, &e.st)
+			if err != nil || !info.Mode().IsRegular() {
+				break
 			}
-			c = Candidate{Path: path, Rel: rel, Spec: "**"}
+			if info != fs.FileInfo(&e.st) {
+				e.info = info
+			}
+			e.c, size = Candidate{Path: path, Rel: rel, Spec: "**"}, info.Size()
 		case t&fs.ModeSymlink != 0:
-			res, wn := p.resolve(r.dir, rel)
-			if wn != nil || fileKind(res) != nil || p.checkName(res, rel) != nil {
-				return
+			rs, wn := p.resolve(r.dir, rel)
+			if wn != nil || fileKind(rs) != nil || p.checkName(rs, rel) != nil {
+				break
 			}
-			c, info = Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: "**"}, res.info
-		default:
+			e.c, e.info, size = Candidate{Path: rs.real, Rel: p.relToProject(rs.real), Spec: "**"}, rs.info, rs.info.Size()
+		}
+		if e.c.Path == "" || size > p.policy.MaxFileBytes {
+			res[w] = res[w][:len(res[w])-1]
 			return
 		}
-		if info.Size() > p.policy.MaxFileBytes {
-			return
+		all[w] = append(all[w], e)
+	}
+	if prev != nil {
+		for w := range all {
+			all[w] = make([]*entry, 0, prev.files/len(all)+chunk)
 		}
-		res[w] = append(res[w], entry{c, info})
 	}
 	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true}})
 	if err != nil {
 		return err
 	}
-	var all []entry
-	for _, r := range res {
-		all = append(all, r...)
-	}
-	slices.SortFunc(all, func(a, b entry) int { return strings.Compare(a.c.Rel, b.c.Rel) })
-	seen := make(map[string]bool, len(all))
-	for _, e := range all {
-		if seen[e.c.Path] {
+	files := slices.Concat(all...)
+	slices.SortFunc(files, func(a, b *entry) int { return strings.Compare(a.c.Rel, b.c.Rel) })
+	// A file reached twice (through symlinks) has one real path and so one
+	// Rel: its entries are neighbours, and the first is yielded.
+	run := 0 // where the entries with this Rel begin
+	for i, e := range files {
+		if i > 0 && e.c.Rel != files[i-1].c.Rel {
+			run = i
+		}
+		if slices.ContainsFunc(files[run:i], func(o *entry) bool { return o.c.Path == e.c.Path }) {
 			continue
 		}
-		seen[e.c.Path] = true
-		if err := fn(e.c, e.info); err != nil {
+		info := e.info
+		if info == nil {
+			info = &e.st
+		}
+		if err := fn(e.c, info); err != nil {
 			if errors.Is(err, fs.SkipAll) {
 				return nil
 			}

@@ -68,6 +68,7 @@ type cachedDir struct {
 type walkCache struct {
 	start int64
 	dirs  map[string]*cachedDir // prev: by rel
+	files int                   // prev: entries that are not directories
 
 	mu    sync.Mutex
 	next  []*cachedDir
@@ -202,6 +203,9 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 				return nil // not a name a directory can hold
 			}
 			d.ents[k] = cachedEnt{name, typeCodes[code]}
+			if code != 1 { // not fs.ModeDir
+				c.files++
+			}
 		}
 		c.dirs[d.rel] = d
 	}
@@ -235,3 +239,18 @@ func (p *Project) WalkCached(ctx context.Context, prev []byte, fn func(c Candida
 	}
 	return encodeWalkCache(r.dir, c.start, c.next), nil
 }
+
+// statInfo is the fs.FileInfo of lstatIn on Linux (Sys is nil).
+type statInfo struct {
+	name  string
+	size  int64
+	mtime time.Time
+	mode  fs.FileMode
+}
+
+func (s *statInfo) Name() string       { return s.name }
+func (s *statInfo) Size() int64        { return s.size }
+func (s *statInfo) Mode() fs.FileMode  { return s.mode }
+func (s *statInfo) ModTime() time.Time { return s.mtime }
+func (s *statInfo) IsDir() bool        { return s.mode.IsDir() }
+func (s *statInfo) Sys() any           { return nil }

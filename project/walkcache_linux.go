@@ -81,8 +81,9 @@ func openDirBeneath(r *rootDir, rel, display string) (*dirHandle, error) {
 
 // lstatIn is os.Lstat(full) for the entry rel of r, stat'ed relative to r's
 // descriptor (a shorter lookup than the absolute path's, and no
-// *os.fileStat): what a walk does for every file.
-func lstatIn(r *rootDir, full, rel string) (fs.FileInfo, error) {
+// *os.fileStat): what a walk does for every file. The result is into,
+// filled in.
+func lstatIn(r *rootDir, full, rel string, into *statInfo) (fs.FileInfo, error) {
 	if r.fd < 0 {
 		return os.Lstat(full)
 	}
@@ -94,7 +95,8 @@ func lstatIn(r *rootDir, full, rel string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "lstat", Path: full, Err: err}
 	}
-	fi := &statInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix())}
+	*into = statInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix())}
+	fi := into
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		fi.mode = regularMode(st.Mode)
@@ -107,18 +109,3 @@ func lstatIn(r *rootDir, full, rel string) (fs.FileInfo, error) {
 	}
 	return fi, nil
 }
-
-// statInfo is the fs.FileInfo of lstatIn (Sys is nil).
-type statInfo struct {
-	name  string
-	size  int64
-	mtime time.Time
-	mode  fs.FileMode
-}
-
-func (s *statInfo) Name() string       { return s.name }
-func (s *statInfo) Size() int64        { return s.size }
-func (s *statInfo) Mode() fs.FileMode  { return s.mode }
-func (s *statInfo) ModTime() time.Time { return s.mtime }
-func (s *statInfo) IsDir() bool        { return s.mode.IsDir() }
-func (s *statInfo) Sys() any           { return nil }

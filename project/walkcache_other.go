@@ -17,4 +17,5 @@ func openDirBeneath(r *rootDir, rel, display string) (*dirHandle, error) {
 	return openDir(r, nil, rel, display)
 }
 
-func lstatIn(_ *rootDir, full, _ string) (fs.FileInfo, error) { return os.Lstat(full) }
+// lstatIn is os.Lstat(full) (into is not used).
+func lstatIn(_ *rootDir, full, _ string, _ *statInfo) (fs.FileInfo, error) { return os.Lstat(full) }

@@ -179,18 +179,25 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 	}
 	c := &walkCache{start: sv()}
 	n := uv()
-	if bad || n > uint64(len(body)) {
+	if bad || n > uint64(len(body))/5 { // a directory takes 5 bytes at least
 		return nil
 	}
 	c.dirs = make(map[string]*cachedDir, n)
-	for range n {
-		d := &cachedDir{rel: take(uv())}
+	dirs := make([]cachedDir, n) // one allocation for all directories
+	var slab []cachedEnt         // and one for many directories' entries
+	for i := range dirs {
+		d := &dirs[i]
+		d.rel = take(uv())
 		d.stamp = dirStamp{ino: uv(), ctime: sv(), mtime: sv()}
 		ne := uv()
 		if bad || ne > uint64(len(body)-off) {
 			return nil
 		}
-		d.ents = make([]cachedEnt, ne)
+		if ne > uint64(cap(slab)-len(slab)) {
+			slab = make([]cachedEnt, 0, max(ne, 4096))
+		}
+		d.ents = slab[len(slab) : len(slab)+int(ne) : len(slab)+int(ne)]
+		slab = slab[:len(slab)+int(ne)]
 		for k := range d.ents {
 			if off >= len(body) {
 				return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -24,6 +25,13 @@ func main() { os.Exit(Main()) }
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// taskctl lives for one command and its heap is small next to what it
+	// reads: collect four times less often than Go's default (measured: about
+	// 10% less CPU for a cold index build, a refresh and a pack, for about
+	// 50% more peak heap). GOGC in the environment still decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	// TASKCTL_CPUPROFILE=FILE writes a CPU profile (for benchmarking
 	// taskctl itself; the file is the developer's choice, like go test's
 	// -cpuprofile).

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -13,14 +14,15 @@ import (
 // single token, and per-goroutine hot caches of the counts of short pieces.
 type encoding struct {
 	ranks  func() *rankTable
-	next   func(string, int) int
+	ascii  func(string, int) int // the ASCII fast path of next: 0 where it does not decide
+	next   func(string, int) int // the general split, for any text
 	pieces pieceCache
 	hot    sync.Pool // of *hotCache
 }
 
 var encodings = map[string]*encoding{
-	O200kBase:  {ranks: sync.OnceValue(func() *rankTable { return buildRanks(o200kBaseTokens) }), next: nextO200k},
-	Cl100kBase: {ranks: sync.OnceValue(func() *rankTable { return buildRanks(cl100kBaseTokens) }), next: nextCl100k},
+	O200kBase:  {ranks: sync.OnceValue(func() *rankTable { return buildRanks(o200kBaseTokens) }), ascii: asciiO200k, next: nextO200k},
+	Cl100kBase: {ranks: sync.OnceValue(func() *rankTable { return buildRanks(cl100kBaseTokens) }), ascii: asciiCl100k, next: nextCl100k},
 }
 
 // A rankTable maps the bytes of every token to its rank. For the tiktoken
@@ -130,47 +132,72 @@ func (e *encoding) count(text []byte) int {
 	if hot == nil {
 		hot = new(hotCache)
 	}
-	next := e.next
 	total := 0
 	for i := 0; i < len(s); {
-		j := next(s, i)
-		p := s[i:j]
-		i = j
-		if len(p) > 16 {
-			total += e.countPiece(p, ranks)
+		j := 0
+		if s[i] < utf8.RuneSelf {
+			j = e.ascii(s, i)
+		}
+		if j == 0 {
+			j = e.next(s, i)
+		}
+		// The hot cache: a short piece is two numbers, its bytes, and its
+		// length (see hotSlot).
+		n := j - i
+		var k1, k2 uint64
+		switch {
+		case n <= 8 && i+8 <= len(s):
+			k1 = load64(s, i) & (^uint64(0) >> (64 - 8*n))
+		case n < 16 && i+16 <= len(s):
+			k1, k2 = load64(s, i), load64(s, i+8)&(^uint64(0)>>(128-8*n))
+		case n < 16:
+			k1 = key8(s[i:j])
+			if n > 8 {
+				k2 = key8(s[i+8 : j])
+			}
+		default:
+			total += e.countPiece(s[i:j], ranks)
+			i = j
 			continue
 		}
-		// The hot cache: a short piece is its length and two numbers.
-		k1, k2 := key8(p), uint64(0)
-		if len(p) > 8 {
-			k2 = key8(p[8:])
-		}
-		h := (k1 ^ uint64(len(p))<<59 ^ k2*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+		tag := k2 | uint64(n)<<56
+		h := (k1 ^ tag*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
 		sl := &hot[h>>(64-hotBits)]
-		if sl.k1 == k1 && sl.k2 == k2 && sl.len == uint32(len(p)) {
-			total += int(sl.count)
+		if sl.k1 == k1 && sl.tag&^(0xf<<60) == tag {
+			total += int(sl.tag >> 60)
+			i = j
 			continue
 		}
-		n := e.countPiece(p, ranks)
-		*sl = hotSlot{k1: k1, k2: k2, len: uint32(len(p)), count: uint32(n)}
-		total += n
+		c := e.countPiece(s[i:j], ranks)
+		*sl = hotSlot{k1: k1, tag: tag | uint64(c)<<60}
+		total += c
+		i = j
 	}
 	e.hot.Put(hot)
 	return total
 }
 
-// A hotCache is a small direct-mapped cache of the counts of pieces of up
-// to 16 bytes, one per goroutine (from a sync.Pool, so it stays warm
-// between calls), small enough to stay in the processor's cache: most
-// pieces of a text are among a few thousand distinct ones, and looking them
-// up here is much cheaper than in the rank table.
+// load64 is the eight bytes of s from i (i+8 <= len(s)), little-endian,
+// as key8 packs them.
+func load64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), len(s))[i : i+8])
+}
+
+// A hotCache is a direct-mapped cache of the counts of pieces of up to 15
+// bytes, one per goroutine (from a sync.Pool, so it stays warm between
+// calls), small enough to stay in the processor's cache: most pieces of a
+// text are among a few thousand distinct ones, and looking them up here is
+// much cheaper than in the rank table.
 type hotCache [1 << hotBits]hotSlot
 
-const hotBits = 13
+const hotBits = 14
 
+// A hotSlot holds a piece of up to 15 bytes: k1 is its first eight bytes
+// and tag the rest (up to seven) as key8 packs them, its length in bits
+// 56-59 and its count (at most its length) in bits 60-63. An empty slot
+// has length 0, which no piece has.
 type hotSlot struct {
-	k1, k2     uint64 // key8 of the piece's first eight bytes and of the rest
-	len, count uint32 // len 0: empty
+	k1, tag uint64
 }
 
 // countPiece is the count of piece p: 1 for a token, else from the piece

@@ -16,10 +16,10 @@ import (
 //	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // by hand (leftmost alternative first, greedy with backtracking, as the
-// regexp engine does), and nextCl100k those of cl100k_base's. Each tries an
-// ASCII-only path first (asciiO200k, asciiCl100k) and falls back to the
-// general code when a non-ASCII rune could change the piece. Byte-pair
-// encoding is count.go's. Tests compare the counts with tiktoken's
+// regexp engine does), and nextCl100k those of cl100k_base's, for any text.
+// The counter tries an ASCII-only path first (asciiO200k, asciiCl100k) and
+// falls back to them when a non-ASCII rune could change the piece.
+// Byte-pair encoding is count.go's. Tests compare the counts with tiktoken's
 // (recorded) and the library's, on tricky strings, the Go source tree and
 // under fuzzing (diff_test.go).
 
@@ -172,11 +172,6 @@ func caseWord2(str string, s int) int {
 
 // nextO200k returns the end of the piece starting at i (i < len(s)).
 func nextO200k(s string, i int) int {
-	if s[i] < utf8.RuneSelf {
-		if e := asciiO200k(s, i); e > 0 {
-			return e
-		}
-	}
 	_, n, k := at(s, i)
 	// Alternatives 1 and 2, each first with the optional prefix rune
 	// consumed, then without it.
@@ -243,11 +238,6 @@ func punctRun(s string, i int, k uint8) int {
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}
 //	| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func nextCl100k(s string, i int) int {
-	if s[i] < utf8.RuneSelf {
-		if e := asciiCl100k(s, i); e > 0 {
-			return e
-		}
-	}
 	if e := contraction(s, i); e > i {
 		return e
 	}
@@ -296,28 +286,58 @@ func spaceEnd(s string, i, n int) int {
 // The ASCII fast paths: asciiO200k and asciiCl100k return the end of the
 // piece starting at i (s[i] is ASCII) when deciding it takes ASCII text
 // only, and 0 when the piece depends on a non-ASCII rune, which the general
-// code above then handles. They are checked against it (and the library)
-// by the differential tests and the fuzz target.
+// code above then handles. They are checked against it piece by piece
+// (split_test.go: tricky strings, the Go source tree, a fuzz target) and,
+// through the counts, against the library.
 
-// asciiO200k is nextO200k for ASCII.
+// asciiO200k is nextO200k for ASCII. It is the hot loop of counting (one
+// call a piece, some four bytes on average in source code), so it is one
+// function with its loops written out, not a composition of the helpers.
 func asciiO200k(s string, i int) int {
 	k := asciiClass[s[i]]
-	switch {
-	case k&cLetter != 0:
-		return asciiCaseWord(s, i)
-	case k&cNumber != 0:
-		return asciiDigits(s, i)
-	}
-	if i+1 < len(s) {
-		c := s[i+1]
+	if k&cLetter == 0 {
+		if k&cNumber != 0 {
+			return asciiDigits(s, i)
+		}
+		j := i + 1
+		if j >= len(s) {
+			return j // one rune of punctuation or space, at the end
+		}
+		c := s[j]
 		if c >= utf8.RuneSelf {
 			return 0
 		}
 		// The optional [^\r\n\p{L}\p{N}] before a word.
-		if k&cPrefix != 0 && asciiClass[c]&cLetter != 0 {
-			return asciiCaseWord(s, i+1)
+		if k&cPrefix == 0 || asciiClass[c]&cLetter == 0 {
+			return asciiPunctSpace(s, i, k)
+		}
+		i = j
+	}
+	// The two word alternatives from i, an ASCII letter (any prefix
+	// already taken). For ASCII, where no letter is both upper- and
+	// lowercase, U*L+ is the run of capitals then the run of small letters
+	// after it, if there is one, and otherwise U+L* is the run of capitals;
+	// either may end in a contraction.
+	for i < len(s) && s[i]-'A' < 26 {
+		i++
+	}
+	for i < len(s) && s[i]-'a' < 26 {
+		i++
+	}
+	if i < len(s) {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return 0 // a non-ASCII letter or mark may continue the word
+		case c == '\'':
+			return contraction(s, i)
 		}
 	}
+	return i
+}
+
+// asciiPunctSpace is the end of the piece from i (of classes k) that is
+// neither a word nor a number: punctuation, or whitespace.
+func asciiPunctSpace(s string, i int, k uint8) int {
 	if e := asciiPunct(s, i, k); e != 0 {
 		if e < 0 {
 			return 0
@@ -361,26 +381,6 @@ func asciiCl100k(s string, i int) int {
 		return e
 	}
 	return asciiSpace(s, i)
-}
-
-// asciiCaseWord is the two word alternatives of o200k_base from i, an ASCII
-// letter (any prefix already taken). For ASCII, where no letter is both
-// upper- and lowercase, U*L+ is the run of capitals then the run of small
-// letters after it, if there is one, and otherwise U+L* is the run of
-// capitals; either may end in a contraction.
-func asciiCaseWord(s string, i int) int {
-	u := i
-	for u < len(s) && 'A' <= s[u] && s[u] <= 'Z' {
-		u++
-	}
-	l := u
-	for l < len(s) && 'a' <= s[l] && s[l] <= 'z' {
-		l++
-	}
-	if l < len(s) && s[l] >= utf8.RuneSelf {
-		return 0 // a non-ASCII letter or mark may continue the word
-	}
-	return contraction(s, l)
 }
 
 // asciiLetters is \p{L}+ from i, an ASCII letter.

@@ -767,12 +767,6 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 	return ctx.Err()
 }
 
-// sizedReader is implemented by Sources that can read a file of a known
-// size (as the walk reported it) into a buffer of the caller's.
-type sizedReader interface {
-	readSized(rel string, size int64, buf []byte) ([]byte, error)
-}
-
 // analyseOne reads and hashes w's file and decides whether it must be
 // analysed: it returns its content if so, nil if it is skipped or its
 // postings can be reused, and the buffer to read the next file into.
@@ -780,8 +774,8 @@ func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work, buf []
 	w.result = docInfo{rel: w.e.rel, size: w.e.size, mtime: w.e.mtime}
 	var data []byte
 	var err error
-	if sr, ok := src.(sizedReader); ok {
-		data, err = sr.readSized(w.e.rel, w.e.size, buf)
+	if br, ok := src.(BufferedSource); ok {
+		data, err = br.ReadFileInto(w.e.rel, w.e.size, buf)
 		if cap(data) > cap(buf) && cap(data) <= 1<<20 {
 			buf = data[:0]
 		}

@@ -32,6 +32,17 @@ type Source interface {
 	ReadFile(rel string) ([]byte, error)
 }
 
+// A BufferedSource is a Source that can read a file into a buffer of the
+// caller's. Refresh reads each file through one buffer per worker, and so
+// allocates (and the kernel zeroes) far less memory on a cold build.
+type BufferedSource interface {
+	Source
+	// ReadFileInto is ReadFile for a file the walk reported size bytes
+	// long, reading into buf when it fits in buf's capacity. The result
+	// may share buf's array.
+	ReadFileInto(rel string, size int64, buf []byte) ([]byte, error)
+}
+
 // A CachingSource is a Source whose walk can reuse what an earlier walk
 // learnt about the tree. Refresh keeps the state it returns in the index
 // directory and hands it back next time.

@@ -71,14 +71,14 @@ func (d *dirSource) openBeneath(rel string) (f *os.File, ok bool, err error) {
 	}
 }
 
-// readSized is ReadFile for a file the walk just found size bytes long,
+// ReadFileInto is ReadFile for a file the walk just found size bytes long,
 // reading into buf when it is large enough: one openat2, one read and a
 // close when the size still holds. The descriptor is opened non-blocking,
 // so a file replaced by a FIFO since the walk cannot hang the read. A read
 // short of size+1 bytes is taken as the end of the file; should a file
 // system return less without being at the end, the content is shorter
 // than the walk's size and the next Refresh reads the file again.
-func (d *dirSource) readSized(rel string, size int64, buf []byte) ([]byte, error) {
+func (d *dirSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
 	if size < 0 || size > MaxFileSize || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return d.ReadFile(rel)
 	}

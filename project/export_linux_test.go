@@ -14,5 +14,5 @@ func OpenBeneath(p *Project, c Candidate) ([]byte, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
-	return readFD(fd, 0, 1<<20)
+	return readFD(fd, 0, 1<<20, nil)
 }

@@ -8,7 +8,7 @@ func ReadBeneath(p *Project, c Candidate) (f *File, w *Warning, served bool) {
 	if w != nil {
 		return nil, w, true
 	}
-	return p.readBeneath(r, path, rel, c.Path)
+	return p.readBeneath(r, path, rel, c.Path, nil)
 }
 
 // Beneath reports whether p reads with openat2 (Linux 5.6 and later, where

@@ -197,6 +197,42 @@ func TestReadRules(t *testing.T) {
 	}
 }
 
+// TestReadInto checks that a buffer handed to ReadInto is used when the
+// file fits, never shows one file's bytes in another's content, and is
+// left alone for a file too big for it.
+func TestReadInto(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "go.mod", "long.txt = "+strings.Repeat("L", 300), "short.txt = hi", "mid.txt = "+strings.Repeat("m", 100))
+	p := open(t, project.Options{WorkingDir: dir})
+	read := func(rel string, buf []byte) []byte {
+		t.Helper()
+		f, w := p.ReadInto(project.Candidate{Path: filepath.Join(dir, rel), Rel: rel}, buf)
+		if w != nil {
+			t.Fatalf("%s: %v", rel, w)
+		}
+		return f.Content
+	}
+	buf := make([]byte, 0, 256)
+	for _, tc := range []struct {
+		rel    string
+		want   string
+		shared bool
+	}{
+		{"mid.txt", strings.Repeat("m", 100), true},
+		{"short.txt", "hi", true},
+		{"long.txt", strings.Repeat("L", 300), false},
+		{"short.txt", "hi", true},
+	} {
+		got := read(tc.rel, buf)
+		if string(got) != tc.want {
+			t.Errorf("%s: read %q", tc.rel, got)
+		}
+		if shared := len(got) > 0 && &got[0] == &buf[:1][0]; shared != tc.shared {
+			t.Errorf("%s: content shares the buffer = %v, want %v", tc.rel, shared, tc.shared)
+		}
+	}
+}
+
 func TestEnsureWorkspace(t *testing.T) {
 	base := realTemp(t)
 	writeTree(t, base, "p/go.mod", "elsewhere/")

@@ -47,12 +47,18 @@ const (
 //
 // The name rules (.git/, .taskctl/, Exclude, sensitive names) are checked
 // again, so a Candidate made by hand gets no more than one from Expand.
-func (p *Project) Read(c Candidate) (*File, *Warning) {
+func (p *Project) Read(c Candidate) (*File, *Warning) { return p.ReadInto(c, nil) }
+
+// ReadInto is Read with the content read into buf when the file fits in
+// its capacity: a caller reading many files one after another (an index
+// build) reuses one buffer instead of allocating each file afresh. The
+// File's Content then shares buf's array.
+func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *Warning) {
 	path, r, rel, w := p.readTarget(c)
 	if w != nil {
 		return nil, w
 	}
-	if f, w, ok := p.readBeneath(r, path, rel, c.Path); ok {
+	if f, w, ok := p.readBeneath(r, path, rel, c.Path, buf); ok {
 		return f, w
 	}
 	return p.readRoot(r, path, rel, c.Path)

@@ -71,7 +71,7 @@ func closeBeneath(fd int) {
 // a regular file reached without a symlink, or the open failed; Read then
 // takes the os.Root way, which says what the path is. Once the file is
 // open, what happens is reported as readRoot would report it.
-func (p *Project) readBeneath(r *rootDir, path, rel, given string) (f *File, w *Warning, ok bool) {
+func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (f *File, w *Warning, ok bool) {
 	if r.fd < 0 {
 		return nil, nil, false
 	}
@@ -95,7 +95,7 @@ func (p *Project) readBeneath(r *rootDir, path, rel, given string) (f *File, w *
 	if st.Size > max {
 		return nil, warnf(CodeTooLarge, path, "%d bytes, over the %d-byte cap", st.Size, max), true
 	}
-	data, err := readFD(fd, st.Size, max)
+	data, err := readFD(fd, st.Size, max, buf)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, warnf(CodeTooLarge, path, "grew past the %d-byte cap while read", max), true
@@ -124,12 +124,16 @@ func (r *rootDir) openBeneath(rel string) (int, error) {
 // that fills the buffer means the file grew, and reading goes on to the end
 // or past max (errTooLarge); a short one means it shrank, and reading goes
 // on to the end. At most max+1 bytes are ever read.
-func readFD(fd int, size, max int64) ([]byte, error) {
+func readFD(fd int, size, max int64, buf []byte) ([]byte, error) {
 	hint := size
 	if hint < 0 || hint > max {
 		hint = max
 	}
-	buf := make([]byte, hint+1)
+	if int64(cap(buf)) > hint {
+		buf = buf[:hint+1]
+	} else {
+		buf = make([]byte, hint+1)
+	}
 	n := 0
 	for {
 		if n == len(buf) {

@@ -11,6 +11,6 @@ func openBeneathDir(*os.Root) int { return -1 }
 
 func closeBeneath(int) {}
 
-func (p *Project) readBeneath(*rootDir, string, string, string) (*File, *Warning, bool) {
+func (p *Project) readBeneath(*rootDir, string, string, string, []byte) (*File, *Warning, bool) {
 	return nil, nil, false
 }

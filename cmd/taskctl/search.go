@@ -257,8 +257,11 @@ func (s projectSource) WalkCached(ctx context.Context, prev []byte, fn func(rel 
 // a hand-made candidate as fully as one from the resolver (the allowed
 // root, the name rules, the file type, the size cap) and opens it below the
 // root without following symlinks.
-func (s projectSource) ReadFile(rel string) ([]byte, error) {
-	f, w := s.p.Read(project.Candidate{Path: filepath.Join(s.p.Dir(), filepath.FromSlash(rel)), Rel: rel})
+func (s projectSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
+
+// ReadFileInto is ReadFile into buf when the file fits (memory.BufferedSource).
+func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, error) {
+	f, w := s.p.ReadInto(project.Candidate{Path: filepath.Join(s.p.Dir(), filepath.FromSlash(rel)), Rel: rel}, buf)
 	if w != nil {
 		return nil, w
 	}
@@ -285,7 +288,11 @@ func (e *env) indexSource(p *project.Project) memory.Source {
 type redactedProjectSource struct{ projectSource }
 
 func (s redactedProjectSource) ReadFile(rel string) ([]byte, error) {
-	data, err := s.projectSource.ReadFile(rel)
+	return s.ReadFileInto(rel, -1, nil)
+}
+
+func (s redactedProjectSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
+	data, err := s.projectSource.ReadFileInto(rel, size, buf)
 	if err != nil {
 		return nil, err
 	}

@@ -6,8 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // maxTermLen bounds the length of a term; longer runs (hashes, base64,
@@ -266,7 +264,7 @@ func normalise(p string) string {
 	if stopWords[lower] {
 		return ""
 	}
-	s := english.Stem(lower, true)
+	s := stem(lower)
 	if s == "" || stopWords[s] {
 		return ""
 	}

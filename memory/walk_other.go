@@ -17,7 +17,9 @@ func (d *dirSource) walkCached(ctx context.Context, _ []byte, _ bool, fn func(st
 
 func (d *dirSource) readFast(string) ([]byte, bool, error) { return nil, false, nil }
 
-func (d *dirSource) ReadFileInto(rel string, _ int64, _ []byte) ([]byte, error) { return d.ReadFile(rel) }
+func (d *dirSource) ReadFileInto(rel string, _ int64, _ []byte) ([]byte, error) {
+	return d.ReadFile(rel)
+}
 
 func (d *dirSource) walkDir(ctx context.Context, fn func(string, int64, time.Time) error) error {
 	pats := readIgnore(filepath.Join(d.root, ".git", "info", "exclude"), nil)

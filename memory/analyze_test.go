@@ -86,7 +86,8 @@ func trunc(s string) string {
 func TestDocumentMatchesWords(t *testing.T) {
 	a, ref := newAnalyzer(), newRef()
 	pieces := []string{"foo", "Bar", "HTTPServer", "utf8", "-", "--", "_", "__x", "func", "class", " ", "\n", "é", "日本", "\xff", "\xe2\x82",
-		"ÉCOLE", "ǅ", "x-y", "a1b2", "123456", "the", "running", "ß", "İ", "٣", "parseHTTPRequest", "parsehttprequest", "foobar", "readconfigs", "readConfigs", "k8s", "-flag", "a-", strings.Repeat("z", 170)}
+		"ÉCOLE", "ǅ", "x-y", "a1b2", "123456", "the", "running", "ß", "İ", "٣", "parseHTTPRequest", "parsehttprequest", "foobar", "readconfigs", "readConfigs", "k8s", "-flag", "a-", strings.Repeat("z", 170),
+		"0x", "0xff", "0xdead", "0XBEEF", "0x8g00", "a1b2c3d", "a1b2c3d4", "42", "7", "2024"}
 	rng := rand.New(rand.NewSource(1))
 	for range 3000 {
 		var b strings.Builder

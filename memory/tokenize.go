@@ -19,6 +19,8 @@ const maxTermLen = 40
 // English). A compound identifier (one with more than one part) is also
 // kept whole, lower-cased and without separators, right after its parts:
 // "parseHTTPRequest" gives "pars", "http", "request", "parsehttprequest".
+// Data that only looks like words gives no terms: hex literals of four
+// digits or more and hash-like runs (see noise).
 //
 // Tokenize is deterministic and never panics, whatever the input (invalid
 // UTF-8 included).
@@ -178,7 +180,7 @@ func (a *analyzer) split(w string) []string {
 // parts that are not stop words, then the whole identifier (whole=true) if it
 // had more than one part.
 func (a *analyzer) identifier(w string, emit func(term string, whole bool)) {
-	if len(w) > 4*maxTermLen {
+	if len(w) > 4*maxTermLen || noise(w) {
 		return
 	}
 	if simpleWord(w) { // the common case: one lower-case ASCII part
@@ -221,12 +223,20 @@ const maxStems = 1 << 18
 
 // identifierIDs is identifier giving local term IDs.
 func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
-	if len(w) > 4*maxTermLen {
+	if len(w) > 4*maxTermLen || noise(w) {
 		return
 	}
 	if simpleWord(w) {
 		if id := a.table.partID(w); id >= 0 {
 			emit(uint32(id), false)
+		}
+		return
+	}
+	if allDigits(w) {
+		// normalise's answer, without a trip through the parts table:
+		// numbers are mostly met once each.
+		if len(w) >= 2 && len(w) <= 4 {
+			emit(uint32(a.table.termID(w)), false)
 		}
 		return
 	}
@@ -327,6 +337,7 @@ func keyHash[S string | []byte](s S) uint32 {
 
 // partID returns the ID of the term of part p, or -1 if it has none.
 func (t *termTable) partID(p string) int32 {
+	ZZ[0]++
 	h := keyHash(p)
 	sh := &t.shards[h%64]
 	sh.mu.Lock()
@@ -335,6 +346,7 @@ func (t *termTable) partID(p string) int32 {
 	if ok {
 		return id
 	}
+	ZZ[1]++
 	id = -1
 	if s := normalise(p); s != "" {
 		id = t.termID(s)
@@ -351,11 +363,13 @@ func (t *termTable) partID(p string) int32 {
 
 // termID returns the ID of term s, numbering it if it is new.
 func (t *termTable) termID(s string) int32 {
+	ZZ[2]++
 	h := keyHash(s)
 	sh := &t.shards[h%64]
 	sh.mu.Lock()
 	id, ok := sh.terms.find(h, s)
 	if !ok {
+		ZZ[3]++
 		name := strings.Clone(s)
 		t.mu.Lock()
 		id = int32(len(t.names))
@@ -432,6 +446,46 @@ func (k *keyTable) put(s keySlot) {
 	k.slots[i] = s
 }
 
+// noise reports whether word w is data rather than language: a hex
+// literal of four digits or more (the tables of generated and vendored
+// code) or a run that changes between letters and digits six times or
+// more (hashes, base64, UUIDs, checksums in lock files). Each such word is
+// mostly met once: as terms they would fill the dictionary (a third of
+// podman's) with words no description uses. It gives no terms.
+func noise(w string) bool {
+	if len(w) >= 6 && w[0] == '0' && w[1]|0x20 == 'x' {
+		hex := true
+		for i := 2; i < len(w) && hex; i++ {
+			c := w[i] | 0x20
+			hex = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
+		}
+		if hex {
+			return true
+		}
+	}
+	if len(w) < 7 {
+		return false
+	}
+	changes, prev := 0, byte(0)
+	for i := 0; i < len(w); i++ {
+		var k byte
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			k = 1
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			k = 2
+		default: // '_', '-' or non-ASCII: a new part
+			prev = 0
+			continue
+		}
+		if prev != 0 && k != prev {
+			changes++
+		}
+		prev = k
+	}
+	return changes >= 6
+}
+
 // simpleWord reports whether w is lower-case ASCII letters only.
 func simpleWord(w string) bool {
 	for i := 0; i < len(w); i++ {
@@ -456,9 +510,9 @@ func appendLower(dst []byte, s string) []byte {
 	return dst
 }
 
-func allDigits(b []byte) bool {
-	for _, c := range b {
-		if c < '0' || c > '9' {
+func allDigits[S string | []byte](b S) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] < '0' || b[i] > '9' {
 			return false
 		}
 	}
@@ -491,3 +545,5 @@ www com org`
 	}
 	return m
 }()
+
+var ZZ [8]int

@@ -35,6 +35,13 @@ var tokenizeTests = []struct {
 	{strings.Repeat("a", 41), nil}, // over-long runs
 	// a whole identifier seen first does not stand in for the word's term
 	{"readConfigs readconfigs", []string{"read", "config", "readconfigs", "readconfig"}},
+	// data, not words: long hex literals, hashes, base64, UUIDs
+	{"0x1f 0x8140 0XDEADBEEF", []string{"0x1f"}},
+	{"0x8g00", []string{"00", "0x8g00"}}, // not hex
+	{"e3b0c44298fc1c149afbf4c8996fb924", nil},
+	{"sha512-AF3r7P5dWxL8MxyITRMlORQNaOA2IkAFaTr4k7BU", nil},
+	{"658abbf4-e6c6-4239-a483-3307763cf6e0", nil},
+	{"job3379 x86_64 utf8ToUtf16 ipv4v6", []string{"job", "3379", "job3379", "86", "64", "x8664", "utf", "utf", "16", "utf8toutf16", "ipv", "ipv4v6"}},
 }
 
 func TestTokenize(t *testing.T) {

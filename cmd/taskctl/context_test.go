@@ -127,7 +127,7 @@ func plantedValues() map[string]string {
 	sig := sha256.Sum256([]byte("signature"))
 	return map[string]string{
 		"github":   "ghp_" + "R7mK2pX9vL4qT8nW3sY6bZ1cF5hJ0dG2aE4u",
-		"aws":      "AKIA" + "Z7QX3MPLW2KD9RTB",
+		"aws":      "AKIA" + "ZQXMPLW7KDRTBHNV", // word-like: the index would keep it as a term
 		"key":      "-----BEGIN RSA " + "PRIVATE KEY-----\n" + body.String() + "-----END RSA " + "PRIVATE KEY-----\n",
 		"password": "x7#Qm9!vLp2$Wr8z",
 		"gitlab":   "glpat-" + "xY7zQ2wE9rT4yU6iO1pA",

@@ -142,8 +142,9 @@ func TestIndexSeesWhatTheProjectAdmits(t *testing.T) {
 
 // TestIndexHoldsNoSecret: with the secret scan on (the default) the index
 // under .taskctl/index holds no secret found in a file, and search's
-// reasons show none; with it off, the secret is indexed as a term (which
-// shows the check can fail).
+// reasons show none; with it off, the word-like AWS key ID is indexed as
+// a term (which shows the check can fail; hash-like secrets such as the
+// GitHub token give no terms either way, see memory's noise).
 func TestIndexHoldsNoSecret(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())

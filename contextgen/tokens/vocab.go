@@ -19,6 +19,15 @@ var (
 
 // buildRanks builds the rank table of a vocabulary in the format above. The
 // table's bytes are the vocabulary's own: nothing is copied.
+//
+// It is the first count's wait, and inserting the tokens one by one, each
+// at a random place in an 8 MB table, costs a cache miss each (some 20 ms
+// for o200k_base). So the tokens are first sorted by home slot (a radix
+// sort, in two passes of sequential reads and writes) and then laid down
+// in that order: a token goes to its home slot or, if that is taken, to
+// the slot after the last one filled, which is where linear probing would
+// have put it. Tokens pushed past the end of the table are then inserted
+// by probing from the start.
 func buildRanks(vocab string) *rankTable {
 	if len(vocab) >= 1<<24 {
 		panic("tokens: vocabulary does not fit the rank table")
@@ -29,45 +38,89 @@ func buildRanks(vocab string) *rankTable {
 			n++
 		}
 	}
-	t := &rankTable{buf: vocab}
+	t := &rankTable{buf: vocab, n: n}
 	bits := uint(10)
 	for 1<<bits < n*5/2 {
 		bits++
 	}
 	t.slots = make([]rankSlot, 1<<bits)
 	t.shift = 64 - bits
-	mask := uint64(len(t.slots) - 1)
+	t.filter = make([]uint64, 1<<(filterBits-6))
 	t.pairs = make([]uint32, 1<<16)
 	for i := range t.pairs {
 		t.pairs[i] = noRank
 	}
-	rank := uint32(0)
-insert:
+
+	// Every token's home slot, rank and offset in vocab, as one number
+	// (home<<42 | rank<<24 | offset), in rank order: 8 bytes a token, so
+	// that little memory is touched for the first time.
+	ents := make([]uint64, 0, n)
+	rank := uint64(0)
 	for i := 0; i < len(vocab); i, rank = i+1+int(vocab[i]), rank+1 {
-		l := uint32(vocab[i])
+		l := int(vocab[i])
 		if l == 0 {
 			continue
 		}
-		off := uint32(i + 1)
-		if int(off+l) > len(vocab) {
+		if i+1+l > len(vocab) {
 			panic(fmt.Sprintf("tokens: vocabulary cut short at rank %d", rank))
 		}
-		s := vocab[off : off+l]
-		k := key8(s)
-		for j := t.hash(k, s); ; j = (j + 1) & mask {
-			sl := &t.slots[j]
-			if sl.meta == 0 {
-				*sl = rankSlot{key: k, meta: l<<24 | off, rank: rank}
-				t.n++
-				if l == 2 {
-					t.pairs[uint16(s[0])<<8|uint16(s[1])] = rank
-				}
-				continue insert
-			}
-			if sl.key == k && sl.meta>>24 == l && t.buf[sl.meta&(1<<24-1):][:l] == s {
-				continue insert // the lower rank wins (no duplicates in these encodings)
-			}
+		if rank >= 1<<18 {
+			panic("tokens: vocabulary has more ranks than the rank table can hold")
 		}
+		s := vocab[i+1 : i+1+l]
+		h := t.hash(key8(s), s)
+		w, m := filterWord(h)
+		t.filter[w] |= m
+		if l == 2 {
+			t.pairs[uint16(s[0])<<8|uint16(s[1])] = uint32(rank)
+		}
+		ents = append(ents, h>>t.shift<<42|rank<<24|uint64(i+1))
+	}
+
+	// Sort by home slot: least significant half of its bits first, then
+	// the rest (each pass stable).
+	lo := bits / 2
+	sorted := make([]uint64, len(ents))
+	for _, pass := range [2]struct{ shift, bits uint }{{42, lo}, {42 + lo, bits - lo}} {
+		count := make([]int, 1<<pass.bits+1)
+		for _, e := range ents {
+			count[e>>pass.shift&(1<<pass.bits-1)+1]++
+		}
+		for d := 1; d < len(count); d++ {
+			count[d] += count[d-1]
+		}
+		for _, e := range ents {
+			d := e >> pass.shift & (1<<pass.bits - 1)
+			sorted[count[d]] = e
+			count[d]++
+		}
+		ents, sorted = sorted, ents
+	}
+
+	// Lay the tokens down in order of home slot.
+	slot := func(e uint64) rankSlot {
+		off := uint32(e & (1<<24 - 1))
+		l := uint32(vocab[off-1])
+		return rankSlot{key: key8(vocab[off : off+l]), meta: l<<24 | off, rank: uint32(e >> 24 & (1<<18 - 1))}
+	}
+	next := 0 // the slot after the last one filled
+	var wrapped []uint64
+	for _, e := range ents {
+		p := max(int(e>>42), next)
+		if p >= len(t.slots) {
+			wrapped = append(wrapped, e)
+			continue
+		}
+		t.slots[p] = slot(e)
+		next = p + 1
+	}
+	mask := len(t.slots) - 1
+	for _, e := range wrapped {
+		p := int(e >> 42)
+		for t.slots[p].meta != 0 {
+			p = (p + 1) & mask
+		}
+		t.slots[p] = slot(e)
 	}
 	return t
 }

@@ -46,3 +46,22 @@ func TestVocabularyMatchesLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestVocabularyHasNoDuplicates: no token occurs twice in a vocabulary, so
+// each has one rank, whatever the order buildRanks inserts them in.
+func TestVocabularyHasNoDuplicates(t *testing.T) {
+	for name, vocab := range map[string]string{O200kBase: o200kBaseTokens, Cl100kBase: cl100kBaseTokens} {
+		seen := make(map[string]int)
+		rank := 0
+		for i := 0; i < len(vocab); i, rank = i+1+int(vocab[i]), rank+1 {
+			tok := vocab[i+1:][:vocab[i]]
+			if tok == "" {
+				continue
+			}
+			if r, ok := seen[tok]; ok {
+				t.Fatalf("%s: token %q has ranks %d and %d", name, tok, r, rank)
+			}
+			seen[tok] = rank
+		}
+	}
+}

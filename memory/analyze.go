@@ -165,6 +165,60 @@ var wordByte = func() (t [256]bool) {
 	return t
 }()
 
+// nextWord finds the first word of text at or after i, as words splits
+// them, and returns its bounds and hash (start == end: none before the
+// end). It is a function of its own so that its loops keep their few
+// variables in registers, which they did not inside document.
+func nextWord(text []byte, i int) (start, end int, h uint32) {
+	for i < len(text) {
+		c := text[i]
+		if wordByte[c] {
+			break
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			break
+		}
+		i += size
+	}
+	start = i
+	h = hashInit
+	for i < len(text) {
+		for i < len(text) && wordByte[text[i]] {
+			h = (h ^ uint32(text[i])) * hashPrime
+			i++
+		}
+		if i >= len(text) {
+			break
+		}
+		c := text[i]
+		if c == '-' {
+			if i > start && i+1 < len(text) && wordByte[text[i+1]] {
+				h = (h ^ uint32(c)) * hashPrime
+				i++
+				continue
+			}
+			break
+		}
+		if c < utf8.RuneSelf {
+			break
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			break
+		}
+		for _, b := range text[i : i+size] {
+			h = (h ^ uint32(b)) * hashPrime
+		}
+		i += size
+	}
+	return start, i, h
+}
+
 // document analyses file content into the content field (every word part,
 // stemmed) and the ident field (every compound identifier whole, plus all
 // the terms of names being defined). It splits words exactly as words
@@ -183,54 +237,13 @@ func (a *analyzer) document(text []byte) docTerms {
 	}
 	touched := a.touched[:0]
 	defining := false
-	i, n := 0, len(text)
-	for i < n {
-		// skip separators
-		for i < n {
-			c := text[i]
-			if wordByte[c] {
-				break
-			}
-			if c >= utf8.RuneSelf {
-				r, size := utf8.DecodeRune(text[i:])
-				if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-					break
-				}
-				i += size
-				continue
-			}
-			i++
-		}
-		start := i
-		h := uint32(hashInit)
-		for i < n {
-			c := text[i]
-			if wordByte[c] {
-				h = (h ^ uint32(c)) * hashPrime
-				i++
-				continue
-			}
-			if c == '-' && i+1 < n && wordByte[text[i+1]] && i > start {
-				h = (h ^ uint32(c)) * hashPrime
-				i++
-				continue
-			}
-			if c >= utf8.RuneSelf {
-				r, size := utf8.DecodeRune(text[i:])
-				if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-					for _, b := range text[i : i+size] {
-						h = (h ^ uint32(b)) * hashPrime
-					}
-					i += size
-					continue
-				}
-			}
-			break
-		}
-		if i == start {
+	for i := 0; i < len(text); {
+		start, end, h := nextWord(text, i)
+		i = end
+		if end == start {
 			continue
 		}
-		whole, definer, parts := a.lookup(text[start:i], h)
+		whole, definer, parts := a.lookup(text[start:end], h)
 		def := defining
 		defining = definer
 		counts := a.counts

@@ -243,6 +243,13 @@ func (a *analyzer) document(text []byte) docTerms {
 		if end == start {
 			continue
 		}
+		if end-start == 1 && text[start] < utf8.RuneSelf {
+			// a single ASCII letter, digit or '_': no terms, and it
+			// introduces no name (what lookup would say, for the
+			// commonest words of code)
+			defining = false
+			continue
+		}
 		whole, definer, parts := a.lookup(text[start:end], h)
 		def := defining
 		defining = definer

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/taskctl/taskctl/project"
 )
 
 // MaxFileSize is the size above which a file is not indexed (the project
@@ -256,4 +259,47 @@ func readIgnore(name string, domain []string) []ignorePattern {
 		ps = append(ps, parseIgnore(line, domain))
 	}
 	return ps
+}
+
+// ProjectSource returns the Source of p's files: its walk is p.Walk, so
+// the index sees exactly the files the project's policy admits (ignore
+// rules, always-excluded directories, sensitive names, the size cap), and
+// its reads go through p.ReadInto, which checks each file again and opens
+// it below the project dir. It is a CachingSource whose walk cache is
+// p.WalkCached's, and a BufferedSource. A binary file (project.File.Binary)
+// is an error to read, so the index lists it without indexing it.
+//
+// The caller keeps p open while the source is in use and closes it after.
+func ProjectSource(p *project.Project) CachingSource { return projectSource{p} }
+
+type projectSource struct{ p *project.Project }
+
+func (s projectSource) Walk(ctx context.Context, fn func(rel string, size int64, mtime time.Time) error) error {
+	return s.p.Walk(ctx, func(c project.Candidate, info fs.FileInfo) error {
+		return fn(c.Rel, info.Size(), info.ModTime())
+	})
+}
+
+func (s projectSource) WalkCached(ctx context.Context, prev []byte, fn func(rel string, size int64, mtime time.Time) error) ([]byte, error) {
+	return s.p.WalkCached(ctx, prev, func(c project.Candidate, info fs.FileInfo) error {
+		return fn(c.Rel, info.Size(), info.ModTime())
+	})
+}
+
+// ReadFile reads a file the walk yielded. The walk gives real paths, so the
+// candidate is made directly rather than resolved again: project.Read checks
+// a hand-made candidate as fully as one from the resolver (the allowed
+// root, the name rules, the file type, the size cap) and opens it below the
+// root without following symlinks.
+func (s projectSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
+
+func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, error) {
+	f, w := s.p.ReadInto(project.Candidate{Path: filepath.Join(s.p.Dir(), filepath.FromSlash(rel)), Rel: rel}, buf)
+	if w != nil {
+		return nil, w
+	}
+	if f.Binary {
+		return nil, fmt.Errorf("%s: binary file", f.Path)
+	}
+	return f.Content, nil
 }

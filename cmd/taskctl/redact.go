@@ -6,15 +6,24 @@ import (
 	"github.com/taskctl/taskctl/project"
 )
 
-// redactingSource is what search reads a match's best line from: the
-// project's files with every secret the scanner finds replaced by
+// redactingSource is what search reads a match's best line from, and what
+// the index is built from: memory.ProjectSource (a memory.CachingSource and
+// BufferedSource) with every secret the scanner finds replaced by
 // "[REDACTED:<rule>]", so a reason never prints a secret that assemble
 // would have kept out. Newlines inside a secret (a private-key body) are
 // kept, so line numbers still point into the file on disk.
-type redactingSource struct{ memory.Source }
+type redactingSource struct{ memory.CachingSource }
 
-func (s redactingSource) ReadFile(rel string) ([]byte, error) {
-	data, err := s.Source.ReadFile(rel)
+func (s redactingSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
+
+func (s redactingSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
+	var data []byte
+	var err error
+	if b, ok := s.CachingSource.(memory.BufferedSource); ok {
+		data, err = b.ReadFileInto(rel, size, buf)
+	} else {
+		data, err = s.CachingSource.ReadFile(rel)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +44,7 @@ func redactKeepingLines(data []byte) []byte {
 // configuration turns the secret scan off.
 func (e *env) lineSource(p *project.Project) memory.Source {
 	if cfg, err := e.config(); err == nil && !cfg.ScanSecrets {
-		return projectSource{p}
+		return memory.ProjectSource(p)
 	}
-	return redactingSource{projectSource{p}}
+	return redactingSource{memory.ProjectSource(p)}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,71 +231,18 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 	return ix, st, nil
 }
 
-// projectSource gives the index the project's walker and reader, so it sees
-// exactly the files the policy allows. It is a memory.CachingSource: the
-// walk cache (walk.bin in the index directory) holds the project walker's
-// directory listings, so a refresh lists only the directories that changed
-// (project.WalkCached); the ignore rules and the policy are applied afresh
-// every time.
-type projectSource struct{ p *project.Project }
-
-func (s projectSource) Walk(ctx context.Context, fn func(rel string, size int64, mtime time.Time) error) error {
-	return s.p.Walk(ctx, func(c project.Candidate, info fs.FileInfo) error {
-		return fn(c.Rel, info.Size(), info.ModTime())
-	})
-}
-
-func (s projectSource) WalkCached(ctx context.Context, prev []byte, fn func(rel string, size int64, mtime time.Time) error) ([]byte, error) {
-	return s.p.WalkCached(ctx, prev, func(c project.Candidate, info fs.FileInfo) error {
-		return fn(c.Rel, info.Size(), info.ModTime())
-	})
-}
-
-// ReadFile reads a file the walk yielded. The walk gives real paths, so the
-// candidate is made directly rather than resolved again: project.Read checks
-// a hand-made candidate as fully as one from the resolver (the allowed
-// root, the name rules, the file type, the size cap) and opens it below the
-// root without following symlinks.
-func (s projectSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
-
-// ReadFileInto is ReadFile into buf when the file fits (memory.BufferedSource).
-func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, error) {
-	f, w := s.p.ReadInto(project.Candidate{Path: filepath.Join(s.p.Dir(), filepath.FromSlash(rel)), Rel: rel}, buf)
-	if w != nil {
-		return nil, w
-	}
-	if f.Binary {
-		return nil, fmt.Errorf("%s: binary file", f.Path)
-	}
-	return f.Content, nil
-}
-
-// indexSource is what the index is built from: the project's files, with
-// the secrets the scanner finds redacted (as search's best lines are)
-// unless the configuration turns the secret scan off, so that
-// .taskctl/index never holds a secret as a term. A file is redacted the
-// same way each time, so its hash only changes with its content.
+// indexSource is what the index is built from: the project's files through
+// memory.ProjectSource (the project's walker, walk cache and reader, so the
+// index sees exactly the files the policy allows), with the secrets the
+// scanner finds redacted (as search's best lines are) unless the
+// configuration turns the secret scan off, so that .taskctl/index never
+// holds a secret as a term. A file is redacted the same way each time, so
+// its hash only changes with its content.
 func (e *env) indexSource(p *project.Project) memory.Source {
 	if cfg, err := e.config(); err == nil && !cfg.ScanSecrets {
-		return projectSource{p}
+		return memory.ProjectSource(p)
 	}
-	return redactedProjectSource{projectSource{p}}
-}
-
-// redactedProjectSource is projectSource (a memory.CachingSource) reading
-// files through redactKeepingLines.
-type redactedProjectSource struct{ projectSource }
-
-func (s redactedProjectSource) ReadFile(rel string) ([]byte, error) {
-	return s.ReadFileInto(rel, -1, nil)
-}
-
-func (s redactedProjectSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
-	data, err := s.projectSource.ReadFileInto(rel, size, buf)
-	if err != nil {
-		return nil, err
-	}
-	return redactKeepingLines(data), nil
+	return redactingSource{memory.ProjectSource(p)}
 }
 
 // absRel turns a slash-separated path relative to the project dir into an

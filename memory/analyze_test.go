@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -140,5 +141,43 @@ func TestFreshListsSorted(t *testing.T) {
 		if terms[i-1].t >= terms[i].t {
 			t.Fatalf("terms %d and %d out of order: %q, %q", i-1, i, terms[i-1].t, terms[i].t)
 		}
+	}
+}
+
+// TestFreshSection checks the cold build's section, laid out on two
+// goroutines for this many terms, against a dictWriter adding each term.
+func TestFreshSection(t *testing.T) {
+	fl := newFreshLists(0)
+	rng := rand.New(rand.NewSource(5))
+	for range 40000 {
+		b := make([]byte, 1+rng.Intn(12))
+		for i := range b {
+			b[i] = "abcdefgh"[rng.Intn(8)]
+		}
+		id := fl.table.termID(string(b))
+		for int(id) >= len(fl.lists) {
+			fl.lists = append(fl.lists, listBuilder{})
+		}
+		l := &fl.lists[id]
+		doc := l.last + uint32(rng.Intn(300))
+		if l.df == 0 || doc != l.last {
+			l.add(doc, uint32(1+rng.Intn(200)), uint32(rng.Intn(3)))
+		}
+	}
+	terms := fl.sorted()
+	if len(terms) < 1<<14 {
+		t.Fatalf("only %d terms: the section is laid out on one goroutine", len(terms))
+	}
+	w := newDictWriter(len(terms), 0, 0)
+	for _, tl := range terms {
+		w.add(tl.t, tl.l.df, tl.l.buf)
+	}
+	want := w.appendTo(nil)
+	if got := freshSection(terms); !bytes.Equal(got, want) {
+		t.Fatalf("freshSection differs from dictWriter's section (%d and %d bytes)", len(got), len(want))
+	}
+	d, err := section(freshSection(terms[:3]))
+	if err != nil || d.n != 3 || string(d.termBytes(2)) != terms[2].t {
+		t.Fatalf("a small section: %v, %d terms", err, d.n)
 	}
 }

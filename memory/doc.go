@@ -6,15 +6,18 @@
 //
 // # Index
 //
-// Files come from a Source (the project walker in production, DirSource in
-// tests and benchmarks). Each file is analysed into four fields: its
+// Files come from a Source: ProjectSource, an adapter over the project
+// package's walker and reader, so the index holds exactly the files the
+// project's policy admits (DirSource opens a project at a directory first,
+// for tests and benchmarks). Each file is analysed into four fields: its
 // directory path, its file name, the identifiers it contains (compound
 // identifiers kept whole, and the names it defines after keywords such as
 // func, class or def) and its content. Words are split on camelCase,
 // snake_case, kebab-case and letter/digit boundaries, lower-cased, stripped
 // of English and code stop words and stemmed (Snowball English). Binary
-// files (with a NUL byte) and files over MaxFileSize are listed but not
-// indexed.
+// files (with a NUL byte) are listed but not indexed, and so are files over
+// MaxFileSize that a Source yields (ProjectSource yields none: the
+// project's walk leaves out files over the policy's cap).
 //
 // # Ranking
 //
@@ -55,13 +58,12 @@
 // of time), until an index written later settles it. On Unix the
 // index file is memory-mapped read-only.
 //
-// A Source that is a CachingSource (DirSource is, and so is the command
-// line's source over the project walker, project.WalkCached) keeps what
-// its walk learnt in walk.bin next to the index, so that the next walk
-// need not list directories whose inode and times (and, for DirSource,
-// ignore files) are unchanged (it still stats every file). The cache is
-// the source's own and is checked, never trusted: a damaged one, or one
-// another source wrote, is ignored, and it is written without fsync.
+// A Source that is a CachingSource (ProjectSource is: project.WalkCached)
+// keeps what its walk learnt in walk.bin next to the index, so that the
+// next walk need not list directories whose inode and times are unchanged
+// (it still stats every file). The cache is the source's own and is
+// checked, never trusted: a damaged one, or one another source wrote, is
+// ignored, and it is written without fsync.
 //
 //   - Writers exclude each other with a lock file (flock on Unix); the lock
 //     dies with its process.

@@ -403,6 +403,7 @@ func FuzzDecode(f *testing.F) {
 func TestConcurrentUse(t *testing.T) {
 	root := writeTree(t, appFiles)
 	ix, _ := build(t, root)
+	src := memory.DirSource(root) // one project for all the searches: each DirSource keeps its own open
 	done := make(chan struct{})
 	errs := make(chan string, 4)
 	for range 3 {
@@ -414,7 +415,7 @@ func TestConcurrentUse(t *testing.T) {
 					return
 				default:
 				}
-				if ms := ix.Search("password login session", memory.SearchOptions{Source: memory.DirSource(root)}); len(ms) == 0 {
+				if ms := ix.Search("password login session", memory.SearchOptions{Source: src}); len(ms) == 0 {
 					errs <- "a search during refresh found nothing"
 					return
 				}

@@ -1,5 +1,0 @@
-package memory
-
-import "golang.org/x/sys/unix"
-
-const sysFstatat = unix.SYS_FSTATAT

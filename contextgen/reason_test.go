@@ -22,7 +22,7 @@ func indexOf(t *testing.T, p *project.Project) func(context.Context) (*memory.In
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.Refresh(context.Background(), memory.DirSource(p.Dir()), nil); err != nil {
+	if _, err := ix.Refresh(context.Background(), memory.ProjectSource(p), nil); err != nil {
 		t.Fatal(err)
 	}
 	return func(context.Context) (*memory.Index, error) { return ix, nil }

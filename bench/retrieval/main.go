@@ -266,6 +266,7 @@ func evaluate(qs []query, stdout, stderr io.Writer, verbose bool) error {
 		ix    *memory.Index
 		plain *plainBM25
 		dir   string
+		files memory.Source // the working tree's, opened once (it keeps a project open)
 	}
 	repos := map[string]*repoState{}
 	defer func() {
@@ -294,7 +295,10 @@ func evaluate(qs []query, stdout, stderr io.Writer, verbose bool) error {
 		var src memory.Source
 		var files []blob
 		if q.BaseCommit == "" {
-			src = memory.DirSource(q.RepoDir)
+			if r.files == nil {
+				r.files = memory.DirSource(q.RepoDir)
+			}
+			src = r.files
 			src.Walk(ctx, func(rel string, size int64, mt time.Time) error {
 				files = append(files, blob{rel: rel, id: fmt.Sprint(size, mt.UnixNano()), size: size})
 				return nil

@@ -121,9 +121,9 @@ func runPerf(dir string, w io.Writer) error {
 		fmt.Fprintf(w, "open+search %-44q %d matches, best of 5: %v\n", short, n, best.Round(10*time.Microsecond))
 	}
 
-	// The walk belongs to the project's walker (DirSource here, with
-	// go-git's gitignore matcher); it is timed alone, without and with
-	// the walk cache the cold build left, so the index's own share of a
+	// The walk belongs to the project's walker (DirSource is project.Walk
+	// and project.WalkCached); it is timed alone, without and with the
+	// walk cache the cold build left, so the index's own share of a
 	// refresh shows.
 	t0 := time.Now()
 	src.Walk(ctx, func(string, int64, time.Time) error { return nil })

@@ -337,7 +337,6 @@ func keyHash[S string | []byte](s S) uint32 {
 
 // partID returns the ID of the term of part p, or -1 if it has none.
 func (t *termTable) partID(p string) int32 {
-	ZZ[0]++
 	h := keyHash(p)
 	sh := &t.shards[h%64]
 	sh.mu.Lock()
@@ -346,7 +345,6 @@ func (t *termTable) partID(p string) int32 {
 	if ok {
 		return id
 	}
-	ZZ[1]++
 	id = -1
 	if s := normalise(p); s != "" {
 		id = t.termID(s)
@@ -363,13 +361,11 @@ func (t *termTable) partID(p string) int32 {
 
 // termID returns the ID of term s, numbering it if it is new.
 func (t *termTable) termID(s string) int32 {
-	ZZ[2]++
 	h := keyHash(s)
 	sh := &t.shards[h%64]
 	sh.mu.Lock()
 	id, ok := sh.terms.find(h, s)
 	if !ok {
-		ZZ[3]++
 		name := strings.Clone(s)
 		t.mu.Lock()
 		id = int32(len(t.names))
@@ -546,4 +542,3 @@ www com org`
 	return m
 }()
 
-var ZZ [8]int

@@ -541,4 +541,3 @@ www com org`
 	}
 	return m
 }()
-

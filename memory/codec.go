@@ -448,7 +448,7 @@ func rawDict(d *dict, b []byte) []byte {
 // sections (each already in section encoding). It returns the file as
 // parts, written in order, so that the sections are not copied again.
 func encode(docs []docInfo, text, path []byte) ([][]byte, error) {
-	if len(text) > math.MaxUint32 || len(path) > math.MaxUint32 {
+	if uint64(len(text)) > math.MaxUint32 || uint64(len(path)) > math.MaxUint32 {
 		return nil, errors.New("index too large")
 	}
 	b := make([]byte, headerSize, headerSize+len(docs)*40)

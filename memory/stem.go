@@ -281,71 +281,66 @@ func (p *porter) step1c() {
 // A suffixRule replaces suffix by repl.
 type suffixRule struct{ suffix, repl string }
 
-// firstRule returns the first rule whose suffix b ends with.
-func firstRule(b []byte, rules []suffixRule) (suffixRule, bool) {
+// suffixRules are a step's rules grouped by their suffix's last letter,
+// each group in the library's order (the first suffix that matches
+// decides, even when it is not in its region).
+type suffixRules [256][]suffixRule
+
+func byLastLetter(rules ...suffixRule) *suffixRules {
+	t := new(suffixRules)
 	for _, r := range rules {
-		if hasSuffix(b, r.suffix) {
+		c := r.suffix[len(r.suffix)-1]
+		t[c] = append(t[c], r)
+	}
+	return t
+}
+
+// rule returns the first of rules whose suffix p's word ends with.
+func (p *porter) rule(rules *suffixRules) (suffixRule, bool) {
+	if len(p.b) == 0 {
+		return suffixRule{}, false
+	}
+	for _, r := range rules[p.b[len(p.b)-1]] {
+		if hasSuffix(p.b, r.suffix) {
 			return r, true
 		}
 	}
 	return suffixRule{}, false
 }
 
-// The rules of steps 2, 3 and 4, grouped by last letter, each group in
-// the library's order (the first suffix that matches decides, even when
-// it is not in its region).
+// The rules of steps 2, 3 and 4, in the library's order.
 var (
-	step2L = []suffixRule{{"ational", "ate"}, {"tional", "tion"}}
-	step2S = []suffixRule{{"fulness", "ful"}, {"iveness", "ive"}, {"ousness", "ous"}}
-	step2N = []suffixRule{{"ization", "ize"}, {"ation", "ate"}}
-	step2I = []suffixRule{
-		{"biliti", "ble"}, {"lessli", "less"}, {"aliti", "al"}, {"entli", "ent"},
-		{"fulli", "ful"}, {"iviti", "ive"}, {"ousli", "ous"}, {"anci", "ance"},
-		{"abli", "able"}, {"alli", "al"}, {"enci", "ence"}, {"bli", "ble"},
-		{"ogi", "og"}, {"li", ""},
-	}
-	step2M = []suffixRule{{"alism", "al"}}
-	step2R = []suffixRule{{"ator", "ate"}, {"izer", "ize"}}
-
-	step3L = []suffixRule{{"ational", "ate"}, {"tional", "tion"}, {"ical", "ic"}, {"ful", ""}}
-	step3E = []suffixRule{{"alize", "al"}, {"icate", "ic"}, {"ative", ""}}
-	step3I = []suffixRule{{"iciti", "ic"}}
-	step3S = []suffixRule{{"ness", ""}}
-
-	step4T = []suffixRule{{"ement", ""}, {"ment", ""}, {"ent", ""}, {"ant", ""}}
-	step4E = []suffixRule{{"ance", ""}, {"ence", ""}, {"able", ""}, {"ible", ""}, {"ate", ""}, {"ive", ""}, {"ize", ""}}
-	step4M = []suffixRule{{"ism", ""}}
-	step4I = []suffixRule{{"iti", ""}}
-	step4S = []suffixRule{{"ous", ""}}
-	step4N = []suffixRule{{"ion", ""}}
-	step4L = []suffixRule{{"al", ""}}
-	step4R = []suffixRule{{"er", ""}}
-	step4C = []suffixRule{{"ic", ""}}
+	step2Rules = byLastLetter(
+		suffixRule{"ational", "ate"}, suffixRule{"tional", "tion"},
+		suffixRule{"fulness", "ful"}, suffixRule{"iveness", "ive"}, suffixRule{"ousness", "ous"},
+		suffixRule{"ization", "ize"}, suffixRule{"ation", "ate"},
+		suffixRule{"biliti", "ble"}, suffixRule{"lessli", "less"}, suffixRule{"aliti", "al"}, suffixRule{"entli", "ent"},
+		suffixRule{"fulli", "ful"}, suffixRule{"iviti", "ive"}, suffixRule{"ousli", "ous"}, suffixRule{"anci", "ance"},
+		suffixRule{"abli", "able"}, suffixRule{"alli", "al"}, suffixRule{"enci", "ence"}, suffixRule{"bli", "ble"},
+		suffixRule{"ogi", "og"}, suffixRule{"li", ""},
+		suffixRule{"alism", "al"},
+		suffixRule{"ator", "ate"}, suffixRule{"izer", "ize"},
+	)
+	step3Rules = byLastLetter(
+		suffixRule{"ational", "ate"}, suffixRule{"tional", "tion"}, suffixRule{"ical", "ic"}, suffixRule{"ful", ""},
+		suffixRule{"alize", "al"}, suffixRule{"icate", "ic"}, suffixRule{"ative", ""},
+		suffixRule{"iciti", "ic"},
+		suffixRule{"ness", ""},
+	)
+	step4Rules = byLastLetter(
+		suffixRule{"ement", ""}, suffixRule{"ment", ""}, suffixRule{"ent", ""}, suffixRule{"ant", ""},
+		suffixRule{"ance", ""}, suffixRule{"ence", ""}, suffixRule{"able", ""}, suffixRule{"ible", ""},
+		suffixRule{"ate", ""}, suffixRule{"ive", ""}, suffixRule{"ize", ""},
+		suffixRule{"ism", ""}, suffixRule{"iti", ""}, suffixRule{"ous", ""}, suffixRule{"ion", ""},
+		suffixRule{"al", ""}, suffixRule{"er", ""}, suffixRule{"ic", ""},
+	)
 )
 
 // step2 replaces the suffixes of step 2 found in R1.
 func (p *porter) step2() {
 	b := p.b
 	n := len(b)
-	if n == 0 {
-		return
-	}
-	var rules []suffixRule
-	switch b[n-1] {
-	case 'l':
-		rules = step2L
-	case 's':
-		rules = step2S
-	case 'n':
-		rules = step2N
-	case 'i':
-		rules = step2I
-	case 'm':
-		rules = step2M
-	case 'r':
-		rules = step2R
-	}
-	r, ok := firstRule(b, rules)
+	r, ok := p.rule(step2Rules)
 	if !ok || len(r.suffix) > n-p.r1 {
 		return
 	}
@@ -368,23 +363,8 @@ func (p *porter) step2() {
 
 // step3 replaces the suffixes of step 3 found in R1 ("ative" in R2).
 func (p *porter) step3() {
-	b := p.b
-	n := len(b)
-	if n == 0 {
-		return
-	}
-	var rules []suffixRule
-	switch b[n-1] {
-	case 'l':
-		rules = step3L
-	case 'e':
-		rules = step3E
-	case 'i':
-		rules = step3I
-	case 's':
-		rules = step3S
-	}
-	r, ok := firstRule(b, rules)
+	n := len(p.b)
+	r, ok := p.rule(step3Rules)
 	if !ok || len(r.suffix) > n-p.r1 {
 		return
 	}
@@ -401,31 +381,7 @@ func (p *porter) step3() {
 func (p *porter) step4() {
 	b := p.b
 	n := len(b)
-	if n == 0 {
-		return
-	}
-	var rules []suffixRule
-	switch b[n-1] {
-	case 't':
-		rules = step4T
-	case 'e':
-		rules = step4E
-	case 'm':
-		rules = step4M
-	case 'i':
-		rules = step4I
-	case 's':
-		rules = step4S
-	case 'n':
-		rules = step4N
-	case 'l':
-		rules = step4L
-	case 'r':
-		rules = step4R
-	case 'c':
-		rules = step4C
-	}
-	r, ok := firstRule(b, rules)
+	r, ok := p.rule(step4Rules)
 	if !ok || len(r.suffix) > n-p.r2 {
 		return
 	}

@@ -116,12 +116,12 @@ func TestDocumentMatchesWords(t *testing.T) {
 	}
 }
 
-// TestFreshListsSorted checks the order of fresh terms, which the text
-// section's binary search relies on, on enough terms to be sorted on two
-// goroutines.
-func TestFreshListsSorted(t *testing.T) {
+// randomFreshLists draws 40,000 random terms of up to 12 letters from
+// a-h (some 30,000 distinct), numbering them in a fresh table, and lets
+// post add to each drawn term's list.
+func randomFreshLists(seed int64, post func(rng *rand.Rand, l *listBuilder)) *freshLists {
 	fl := newFreshLists(0)
-	rng := rand.New(rand.NewSource(4))
+	rng := rand.New(rand.NewSource(seed))
 	for range 40000 {
 		b := make([]byte, 1+rng.Intn(12))
 		for i := range b {
@@ -131,8 +131,20 @@ func TestFreshListsSorted(t *testing.T) {
 		for int(id) >= len(fl.lists) {
 			fl.lists = append(fl.lists, listBuilder{})
 		}
-		fl.lists[id].add(0, 1, 0)
+		post(rng, &fl.lists[id])
 	}
+	return fl
+}
+
+// TestFreshListsSorted checks the order of fresh terms, which the text
+// section's binary search relies on, on enough terms to be sorted on two
+// goroutines.
+func TestFreshListsSorted(t *testing.T) {
+	fl := randomFreshLists(4, func(_ *rand.Rand, l *listBuilder) {
+		if l.df == 0 {
+			l.add(0, 1, 0)
+		}
+	})
 	terms := fl.sorted()
 	if len(terms) != len(fl.table.names) {
 		t.Fatalf("%d sorted terms, %d with postings", len(terms), len(fl.table.names))
@@ -147,23 +159,12 @@ func TestFreshListsSorted(t *testing.T) {
 // TestFreshSection checks the cold build's section, laid out on two
 // goroutines for this many terms, against a dictWriter adding each term.
 func TestFreshSection(t *testing.T) {
-	fl := newFreshLists(0)
-	rng := rand.New(rand.NewSource(5))
-	for range 40000 {
-		b := make([]byte, 1+rng.Intn(12))
-		for i := range b {
-			b[i] = "abcdefgh"[rng.Intn(8)]
-		}
-		id := fl.table.termID(string(b))
-		for int(id) >= len(fl.lists) {
-			fl.lists = append(fl.lists, listBuilder{})
-		}
-		l := &fl.lists[id]
+	fl := randomFreshLists(5, func(rng *rand.Rand, l *listBuilder) {
 		doc := l.last + uint32(rng.Intn(300))
 		if l.df == 0 || doc != l.last {
 			l.add(doc, uint32(1+rng.Intn(200)), uint32(rng.Intn(3)))
 		}
-	}
+	})
 	terms := fl.sorted()
 	if len(terms) < 1<<14 {
 		t.Fatalf("only %d terms: the section is laid out on one goroutine", len(terms))

@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"math"
 	"slices"
-	"strings"
 )
 
 // The index file:
@@ -140,28 +139,53 @@ func decode(data []byte) (*decoded, error) {
 	if n := binary.LittleEndian.Uint64(data[16:]); n != uint64(len(body)) {
 		return nil, corrupt("body is %d bytes, header says %d", len(body), n)
 	}
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[24:]) {
+	// The checksum is computed beside the decoding when there is much to
+	// check (decoding is safe on any input; nothing decoded is returned
+	// before the checksum has matched).
+	want := binary.LittleEndian.Uint32(data[24:])
+	var sum chan uint32
+	if len(body) >= parallelCRC {
+		sum = make(chan uint32, 1)
+		go func() { sum <- crc32.Checksum(body, castagnoli) }()
+	} else if crc32.Checksum(body, castagnoli) != want {
 		return nil, corrupt("checksum mismatch")
 	}
+	dec, err := decodeBody(body)
+	if sum != nil && <-sum != want {
+		return nil, corrupt("checksum mismatch")
+	}
+	return dec, err
+}
+
+// parallelCRC is the body size from which decode checksums the body on
+// another goroutine while it decodes.
+const parallelCRC = 256 << 10
+
+// decodeBody decodes the body of an index file.
+func decodeBody(body []byte) (*decoded, error) {
 	r := reader{b: body}
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(body)) {
 		return nil, corrupt("bad document count")
 	}
 	dec := &decoded{docs: make([]docInfo, 0, n)}
-	prev := ""
-	var sb strings.Builder
+	// Every path is written into one buffer, then made one string that
+	// the documents' paths are substrings of: one allocation, not one per
+	// document. ends[i] is where document i's path ends.
+	paths := make([]byte, 0, min(len(body), int(n)*48))
+	ends := make([]int, 0, n)
+	prev := 0 // where the previous path starts in paths
 	for i := uint64(0); i < n; i++ {
 		var d docInfo
 		shared := r.uvarint()
 		suffix := r.bytes(r.uvarint())
-		if r.err != nil || shared > uint64(len(prev)) {
+		if r.err != nil || shared > uint64(len(paths)-prev) {
 			return nil, corrupt("bad path of document %d", i)
 		}
-		sb.Reset()
-		sb.WriteString(prev[:shared])
-		sb.Write(suffix)
-		d.rel = sb.String()
+		start := len(paths)
+		paths = append(paths, paths[prev:prev+int(shared)]...)
+		paths = append(paths, suffix...)
+		prev = start
 		d.size = int64(r.uvarint())
 		d.mtime = r.varint()
 		copy(d.hash[:], r.bytes(16))
@@ -177,7 +201,13 @@ func decode(data []byte) (*decoded, error) {
 			return nil, corrupt("truncated document %d", i)
 		}
 		dec.docs = append(dec.docs, d)
-		prev = d.rel
+		ends = append(ends, len(paths))
+	}
+	all := string(paths)
+	start := 0
+	for i, end := range ends {
+		dec.docs[i].rel = all[start:end]
+		start = end
 	}
 	var err error
 	if dec.text, err = r.dict(); err != nil {

@@ -407,42 +407,39 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if id.mtime != 0 {
 		racyBefore = id.mtime - racyWindow
 	}
-	byRel := make(map[string]int, len(old.docs))
-	for i, d := range old.docs {
-		if d.flags&docDeleted == 0 {
-			byRel[d.rel] = i
-		}
-	}
+	match := matchPaths(old.docs, entries)
 	seen := make([]bool, len(old.docs))
+	// A slot is one walked file: an old document whose postings are kept
+	// as they are, or the file's work (read, or skipped unread).
 	type slot struct {
-		old  int   // reuse this old document's postings, or -1
-		w    *work // or the file read
-		info docInfo
+		old int   // reuse this old document's postings, or -1
+		w   *work // or the file's
 	}
 	slots := make([]slot, 0, len(entries))
 	var todo []*work
-	for _, e := range entries {
-		i, ok := byRel[e.rel]
+	for k, e := range entries {
+		i := match[k]
+		if i == dupPath {
+			continue // duplicate path from the walker
+		}
+		ok := i >= 0
 		if ok {
-			if seen[i] {
-				continue // duplicate path from the walker
-			}
 			seen[i] = true
 		}
 		racy := ok && old.docs[i].mtime >= racyBefore
 		if ok && old.docs[i].size == e.size && old.docs[i].mtime == e.mtime && !racy {
-			slots = append(slots, slot{old: i, info: old.docs[i]})
-			continue
-		}
-		if e.size > MaxFileSize {
-			slots = append(slots, slot{old: -1, info: docInfo{rel: e.rel, size: e.size, mtime: e.mtime, flags: docSkipped}})
+			slots = append(slots, slot{old: i})
 			continue
 		}
 		w := &work{e: e, oldID: -1, reuse: -1, fresh: -1, racy: racy}
 		if ok {
 			w.oldID = i
 		}
-		todo = append(todo, w)
+		if e.size > MaxFileSize {
+			w.result = docInfo{rel: e.rel, size: e.size, mtime: e.mtime, flags: docSkipped}
+		} else {
+			todo = append(todo, w)
+		}
 		slots = append(slots, slot{old: -1, w: w})
 	}
 	gone := make(map[[16]byte][]int)
@@ -469,7 +466,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		if s.w == nil {
 			continue
 		}
-		s.info = s.w.result
+		info := &s.w.result
 		if r := s.w.reuse; r >= 0 {
 			if !claimed[r] {
 				claimed[r] = true
@@ -482,21 +479,55 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			if late == nil {
 				late = fl.analyzer()
 			}
-			data, err := src.ReadFile(s.info.rel)
+			data, err := src.ReadFile(info.rel)
 			if err != nil {
-				s.info.flags |= docSkipped
+				info.flags |= docSkipped
 				continue
 			}
 			lens := late.post(data, uint32(len(late.docs)))
 			late.docs = append(late.docs, s.w)
-			s.info.lens[fContent], s.info.lens[fIdent] = lens[0], lens[1]
+			info.lens[fContent], info.lens[fIdent] = lens[0], lens[1]
 		}
-		if s.info.flags&docSkipped == 0 {
+		if info.flags&docSkipped == 0 {
 			stats.Reread++
 		}
 	}
 	if late != nil {
 		fl.absorb(late)
+	}
+
+	// The common refresh: every file is at the path of an old document,
+	// every old document is still there, and the files read again (if
+	// any) kept their content. The old index stands as it is unless the
+	// files it would read again are too many (see below), and none of the
+	// rest is needed.
+	if fl.n == 0 && stats.Renamed == 0 {
+		live, deleted := 0, 0
+		for _, d := range old.docs {
+			if d.flags&docDeleted != 0 {
+				deleted++
+			} else {
+				live++
+			}
+		}
+		same := len(slots) == live && deleted*4 <= len(old.docs)
+		for k := 0; same && k < len(slots); k++ {
+			same = slots[k].old >= 0
+		}
+		if same {
+			stale := 0
+			for _, w := range todo {
+				if w.result.mtime != old.docs[w.oldID].mtime {
+					stale++
+				}
+			}
+			if stale <= maxStale && !racyDue(todo, old) {
+				stats.Reused = len(slots)
+				ix.install(old)
+				stats.fill(old, time.Since(start))
+				return stats, nil
+			}
+		}
 	}
 
 	// Final IDs. Old documents keep their IDs, so the posting lists of
@@ -536,7 +567,10 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			}
 			continue
 		}
-		d := slots[k].info
+		d := old.docs[i]
+		if w := slots[k].w; w != nil {
+			d = w.result // a file read again, or found under a new path
+		}
 		o := old.docs[i]
 		d.lens[fContent], d.lens[fIdent] = o.lens[fContent], o.lens[fIdent]
 		d.flags = o.flags
@@ -545,22 +579,23 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 	stats.Reused = len(slots) - int(fl.n) - stats.Renamed
 	for _, s := range slots {
-		if s.old < 0 && (s.w == nil || s.w.fresh < 0) {
+		if s.old < 0 && s.w.fresh < 0 {
 			stats.Reused--
 		}
 	}
 	nOld := len(finalDocs)
 	freshDocs := make([]docInfo, fl.n)
 	for _, s := range slots {
-		if s.old < 0 && s.w != nil && s.w.fresh >= 0 {
-			freshDocs[s.w.fresh] = s.info
+		if s.old < 0 && s.w.fresh >= 0 {
+			freshDocs[s.w.fresh] = s.w.result
 		}
 	}
 	finalDocs = append(finalDocs, freshDocs...)
 	for _, s := range slots {
-		if s.old < 0 && (s.w == nil || s.w.fresh < 0) {
-			s.info.flags |= docSkipped
-			finalDocs = append(finalDocs, s.info)
+		if s.old < 0 && s.w.fresh < 0 {
+			d := s.w.result
+			d.flags |= docSkipped
+			finalDocs = append(finalDocs, d)
 		}
 	}
 
@@ -589,16 +624,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			stale++
 		}
 	}
-	// Racy files found unchanged stay racy until an index is written more
-	// than racyWindow after their time; when there are many, one is.
-	racyEqual, racyLatest := 0, int64(math.MinInt64)
-	for _, w := range todo {
-		if w.racy && w.reuse == w.oldID && w.e.mtime == old.docs[w.oldID].mtime {
-			racyEqual++
-			racyLatest = max(racyLatest, w.e.mtime)
-		}
-	}
-	if !changed && racyEqual > maxStale && time.Now().UnixNano()-racyWindow > racyLatest {
+	if !changed && racyDue(todo, old) {
 		changed = true
 	}
 	if !changed && stale <= maxStale {
@@ -673,6 +699,21 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 // racyWindow is how close to the index file's modification time a file's
 // may be for its size and time not to prove it unchanged (ns).
 const racyWindow = 2e9
+
+// racyDue reports whether the racy files of todo found unchanged should
+// stop being racy by a new index being written: racy files found
+// unchanged stay racy until an index is written more than racyWindow
+// after their time; when there are many, one is.
+func racyDue(todo []*work, old *state) bool {
+	racyEqual, racyLatest := 0, int64(math.MinInt64)
+	for _, w := range todo {
+		if w.racy && w.reuse == w.oldID && w.e.mtime == old.docs[w.oldID].mtime {
+			racyEqual++
+			racyLatest = max(racyLatest, w.e.mtime)
+		}
+	}
+	return racyEqual > maxStale && time.Now().UnixNano()-racyWindow > racyLatest
+}
 
 // maxStale is the number of files whose modification time changed but not
 // their content that Refresh leaves to be hashed again by the next one
@@ -1142,4 +1183,131 @@ func removeTemps(dir string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// dupPath is matchPaths' answer for a path the walk gave before.
+const dupPath = -2
+
+// matchPaths returns, for each walked entry, the ID of the old document
+// (not a tombstone) at its path, -1 if there is none, or dupPath for a
+// path given by an earlier entry. Entries in order of path (as walks give
+// them) are matched against the documents in order of path, which are
+// mostly in ID order already; in any other case a map does it.
+func matchPaths(docs []docInfo, entries []walkEntry) []int {
+	match := make([]int, len(entries))
+	byPath := livePaths(docs)
+	sorted := byPath != nil
+	for k := 1; sorted && k < len(entries); k++ {
+		sorted = entries[k-1].rel <= entries[k].rel
+	}
+	if !sorted {
+		byRel := make(map[string]int, len(docs))
+		for i, d := range docs {
+			if d.flags&docDeleted == 0 {
+				byRel[d.rel] = i
+			}
+		}
+		seen := make(map[string]bool, len(entries))
+		for k, e := range entries {
+			i, ok := byRel[e.rel]
+			switch {
+			case seen[e.rel]:
+				match[k] = dupPath
+			case ok:
+				match[k] = i
+			default:
+				match[k] = -1
+			}
+			seen[e.rel] = true
+		}
+		return match
+	}
+	j := 0
+	for k, e := range entries {
+		if k > 0 && e.rel == entries[k-1].rel {
+			match[k] = dupPath
+			continue
+		}
+		match[k] = -1
+		for ; j < len(byPath); j++ {
+			if c := strings.Compare(docs[byPath[j]].rel, e.rel); c >= 0 {
+				if c == 0 {
+					match[k] = byPath[j]
+				}
+				break
+			}
+		}
+	}
+	return match
+}
+
+// livePaths returns the IDs of the documents that are not tombstones in
+// order of path, or nil if two have the same path. Their ID order is
+// mostly path order: a cold build numbers the files of each worker in
+// the order it took them, from the front or the back of the sorted walk,
+// and refreshes append the files they read after the others. So the IDs
+// are cut into runs in order (or in reverse order, which are reversed),
+// and the runs merged pairwise until one is left; very unordered IDs are
+// sorted.
+func livePaths(docs []docInfo) []int {
+	ids := make([]int, 0, len(docs))
+	for i, d := range docs {
+		if d.flags&docDeleted == 0 {
+			ids = append(ids, i)
+		}
+	}
+	cmp := func(a, b int) int { return strings.Compare(docs[a].rel, docs[b].rel) }
+	var runs []int // where each run ends in ids
+	for i := 0; i < len(ids); {
+		j := i + 1
+		if j < len(ids) && cmp(ids[i], ids[j]) > 0 {
+			for j < len(ids) && cmp(ids[j-1], ids[j]) > 0 {
+				j++
+			}
+			slices.Reverse(ids[i:j])
+		} else {
+			for j < len(ids) && cmp(ids[j-1], ids[j]) < 0 {
+				j++
+			}
+		}
+		runs = append(runs, j)
+		i = j
+	}
+	if len(runs) > 1 && len(runs) > len(ids)/16 {
+		slices.SortFunc(ids, cmp)
+		runs = runs[:0]
+	}
+	buf := make([]int, len(ids))
+	for len(runs) > 1 {
+		var next []int
+		start := 0
+		for r := 0; r < len(runs); r += 2 {
+			if r+1 == len(runs) {
+				copy(buf[start:], ids[start:runs[r]])
+				next = append(next, runs[r])
+				break
+			}
+			a, b := ids[start:runs[r]], ids[runs[r]:runs[r+1]]
+			out := buf[start:start]
+			for len(a) > 0 && len(b) > 0 {
+				if cmp(b[0], a[0]) < 0 {
+					out = append(out, b[0])
+					b = b[1:]
+				} else {
+					out = append(out, a[0])
+					a = a[1:]
+				}
+			}
+			out = append(append(out, a...), b...)
+			next = append(next, runs[r+1])
+			start = runs[r+1]
+		}
+		ids, buf, runs = buf, ids, next
+	}
+	for k := 1; k < len(ids); k++ {
+		if docs[ids[k-1]].rel == docs[ids[k]].rel {
+			return nil
+		}
+	}
+	return ids
 }

@@ -334,17 +334,21 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 	r := p.roots[0]
 	wk := &walker{r: r, p: p, prev: prev, next: next}
 	// Each worker keeps what it finds in chunks that never move, so the
-	// files are sorted as pointers and a regular file's FileInfo is its
-	// entry's st: a walk of thousands of files allocates a few chunks, not
-	// an object per file.
+	// files are sorted as pointers (beside their Rel, which the sort
+	// compares) and a regular file's FileInfo is its entry's st: a walk of
+	// thousands of files allocates a few chunks, not an object per file.
 	type entry struct {
 		c    Candidate
 		st   statInfo
 		info fs.FileInfo // a symlink's target; nil for a regular file (st)
 	}
+	type found struct {
+		rel string // e.c.Rel
+		e   *entry
+	}
 	const chunk = 256
 	res := make([][]entry, wk.workers()) // per worker: its current chunk
-	all := make([][]*entry, len(res))    // per worker: everything it found
+	all := make([][]found, len(res))     // per worker: everything it found
 	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
 		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
 			return
@@ -377,27 +381,40 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 			res[w] = res[w][:len(res[w])-1]
 			return
 		}
-		all[w] = append(all[w], e)
+		all[w] = append(all[w], found{e.c.Rel, e})
 	}
 	if prev != nil {
 		for w := range all {
-			all[w] = make([]*entry, 0, prev.files/len(all)+chunk)
+			all[w] = make([]found, 0, prev.files/len(all)+chunk)
 		}
 	}
 	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true}})
 	if err != nil {
 		return err
 	}
-	files := slices.Concat(all...)
-	slices.SortFunc(files, func(a, b *entry) int { return strings.Compare(a.c.Rel, b.c.Rel) })
+	// Each worker's files are sorted on a goroutine of their own, then
+	// merged.
+	byRel := func(a, b found) int { return strings.Compare(a.rel, b.rel) }
+	var wg sync.WaitGroup
+	for w := 1; w < len(all); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slices.SortFunc(all[w], byRel)
+		}()
+	}
+	slices.SortFunc(all[0], byRel)
+	wg.Wait()
+	files := mergeSorted(all, byRel)
 	// A file reached twice (through symlinks) has one real path and so one
 	// Rel: its entries are neighbours, and the first is yielded.
 	run := 0 // where the entries with this Rel begin
-	for i, e := range files {
-		if i > 0 && e.c.Rel != files[i-1].c.Rel {
+	for i, f := range files {
+		e := f.e
+		if i > 0 && f.rel != files[i-1].rel {
 			run = i
 		}
-		if slices.ContainsFunc(files[run:i], func(o *entry) bool { return o.c.Path == e.c.Path }) {
+		if slices.ContainsFunc(files[run:i], func(o found) bool { return o.e.c.Path == e.c.Path }) {
 			continue
 		}
 		info := e.info
@@ -412,4 +429,25 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 		}
 	}
 	return nil
+}
+
+// mergeSorted merges lists each sorted by cmp into one sorted list.
+func mergeSorted[E any](lists [][]E, cmp func(a, b E) int) []E {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	out := make([]E, 0, n)
+	heads := slices.Clone(lists)
+	for len(out) < n {
+		first := -1
+		for k, h := range heads {
+			if len(h) > 0 && (first < 0 || cmp(h[0], heads[first][0]) < 0) {
+				first = k
+			}
+		}
+		out = append(out, heads[first][0])
+		heads[first] = heads[first][1:]
+	}
+	return out
 }

@@ -20,6 +20,7 @@ type dirJob struct {
 	start bool   // a start directory: chain already holds its own rules
 
 	parent *dirHandle // the open parent directory; nil for a start
+	cached *cachedDir // its record in the walker's prev, if any
 }
 
 // workerState is what one worker reuses from directory to directory.
@@ -34,6 +35,9 @@ type workerState struct {
 type dirEnt struct {
 	full string      // absolute path
 	typ  fs.FileMode // type bits only
+
+	fromCache bool  // the entry is from a record of the walker's prev
+	sub       int32 // and so is this, cachedEnt.sub
 }
 
 // release drops one reference to an open directory (shared by the jobs of
@@ -172,7 +176,8 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	var h *dirHandle
 	var stamp dirStamp
 	keep := false // record the listing for the next walk
-	if ents, ok := wk.cachedListing(j.rel); ok {
+	ents, fromCache := wk.cachedListing(j)
+	if fromCache {
 		j.parent.release()
 		for _, e := range ents {
 			add(e.name, e.typ)
@@ -231,7 +236,11 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			}
 			typ = fi.Mode().Type()
 		}
-		st.ents = append(st.ents, dirEnt{full: full, typ: typ})
+		e := dirEnt{full: full, typ: typ, fromCache: fromCache}
+		if fromCache {
+			e.sub = ents[i].sub
+		}
+		st.ents = append(st.ents, e)
 	}
 	if keep {
 		d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
@@ -269,7 +278,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			if h != nil {
 				h.refs.Add(1)
 			}
-			children = append(children, dirJob{rel: rel, chain: ch, inNM: nm, parent: h})
+			children = append(children, dirJob{rel: rel, chain: ch, inNM: nm, parent: h, cached: wk.prev.sub(&e, rel)})
 			continue
 		}
 		if r := ch.match(rel, n, false); r != nil && !r.Negate {
@@ -283,19 +292,15 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	return children
 }
 
-// cachedListing returns the entries an earlier walk recorded for
-// directory rel if its stamp is unchanged, and records them for the next
-// walk.
-func (wk *walker) cachedListing(rel string) ([]cachedEnt, bool) {
-	if wk.prev == nil && wk.next == nil {
+// cachedListing returns the entries an earlier walk recorded for j's
+// directory if its stamp is unchanged, and records them for the next walk.
+func (wk *walker) cachedListing(j *dirJob) ([]cachedEnt, bool) {
+	d := j.cached
+	if d == nil {
 		return nil, false
 	}
-	s, ok := stampAt(wk.r, rel)
-	if !ok {
-		return nil, false
-	}
-	d, ok := wk.prev.trusted(rel, s)
-	if !ok {
+	s, ok := stampAt(wk.r, j.rel)
+	if !ok || !wk.prev.trusted(d, s) {
 		return nil, false
 	}
 	if wk.next != nil {
@@ -388,7 +393,7 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 			all[w] = make([]found, 0, prev.files/len(all)+chunk)
 		}
 	}
-	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true}})
+	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true, cached: prev.rootDir()}})
 	if err != nil {
 		return err
 	}

@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io/fs"
+	"math"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // The walk cache lets WalkCached skip listing directories that have not
@@ -35,10 +37,14 @@ import (
 //	uvarint root length, root, varint walk start (Unix ns), uvarint
 //	directory count, and per directory: uvarint length, rel path, uvarint
 //	inode, varint ctime, varint mtime, uvarint entry count, and per entry a
-//	type byte and uvarint length and name.
+//	type byte, uvarint length and name, and for a directory a uvarint: 1 +
+//	the number of its own directory record, or 0 if it has none.
+//
+// The records of subdirectories let a walk go from a directory's record
+// to its subdirectories' without looking them up by path.
 const (
 	walkMagic   = "TCTLPWLK"
-	walkVersion = 1
+	walkVersion = 2
 )
 
 // walkRacy is how long before a walk a change makes a directory untrusted
@@ -56,6 +62,7 @@ type dirStamp struct {
 type cachedEnt struct {
 	name string
 	typ  fs.FileMode // type bits only
+	sub  int32       // in prev: 1 + the number of a directory's own record, or 0
 }
 
 type cachedDir struct {
@@ -67,26 +74,55 @@ type cachedDir struct {
 // walkCache is what one walk recorded (prev) or records (next).
 type walkCache struct {
 	start int64
-	dirs  map[string]*cachedDir // prev: by rel
-	files int                   // prev: entries that are not directories
+	dirs  []cachedDir // prev: the records, in the order of the file
+	root  *cachedDir  // prev: the record of the walk's root directory
+	files int         // prev: entries that are not directories
+
+	byRelOnce sync.Once
+	byRel     map[string]*cachedDir // prev: the records by rel, made when first needed
 
 	mu    sync.Mutex
 	next  []*cachedDir
 	dirty bool // a directory was listed
 }
 
-// trusted returns the recorded directory rel if its stamp is s and it
-// changed well before the recording walk.
-func (c *walkCache) trusted(rel string, s dirStamp) (*cachedDir, bool) {
-	if c == nil || c.dirs == nil {
-		return nil, false
-	}
-	d := c.dirs[rel]
+// trusted reports whether d, one of c's records, may stand for its
+// directory, whose stamp is now s: the stamp is the one recorded and the
+// directory changed well before the recording walk.
+func (c *walkCache) trusted(d *cachedDir, s dirStamp) bool {
 	lim := c.start - walkRacy
-	if d == nil || d.stamp != s || s.ctime >= lim || s.mtime >= lim {
-		return nil, false
+	return d.stamp == s && s.ctime < lim && s.mtime < lim
+}
+
+// rootDir returns the record of the walk's root directory, or nil (also
+// for a nil c).
+func (c *walkCache) rootDir() *cachedDir {
+	if c == nil {
+		return nil
 	}
-	return d, true
+	return c.root
+}
+
+// sub returns the record of the subdirectory of d (nil for none) that e,
+// one of d's entries, names: through e when d's listing came from c, else
+// by path (a map of c's records, made once).
+func (c *walkCache) sub(e *dirEnt, rel string) *cachedDir {
+	if c == nil {
+		return nil
+	}
+	if e.sub > 0 {
+		return &c.dirs[e.sub-1]
+	}
+	if e.fromCache {
+		return nil
+	}
+	c.byRelOnce.Do(func() {
+		c.byRel = make(map[string]*cachedDir, len(c.dirs))
+		for i := range c.dirs {
+			c.byRel[c.dirs[i].rel] = &c.dirs[i]
+		}
+	})
+	return c.byRel[rel]
 }
 
 // record keeps a directory's listing for the next walk.
@@ -110,6 +146,11 @@ func typeCode(t fs.FileMode) byte {
 }
 
 func encodeWalkCache(root string, start int64, dirs []*cachedDir) []byte {
+	num := make(map[string]int, len(dirs))
+	for i, d := range dirs {
+		num[d.rel] = i
+	}
+	var sub []byte // a subdirectory's rel
 	b := make([]byte, 16, 1<<16)
 	copy(b, walkMagic)
 	binary.LittleEndian.PutUint32(b[8:], walkVersion)
@@ -125,9 +166,22 @@ func encodeWalkCache(root string, start int64, dirs []*cachedDir) []byte {
 		b = binary.AppendVarint(b, d.stamp.mtime)
 		b = binary.AppendUvarint(b, uint64(len(d.ents)))
 		for _, e := range d.ents {
-			b = append(b, typeCode(e.typ))
+			code := typeCode(e.typ)
+			b = append(b, code)
 			b = binary.AppendUvarint(b, uint64(len(e.name)))
 			b = append(b, e.name...)
+			if code == dirCode {
+				sub = sub[:0]
+				if d.rel != "" {
+					sub = append(append(sub, d.rel...), '/')
+				}
+				sub = append(sub, e.name...)
+				n, ok := num[string(sub)]
+				if !ok {
+					n = -1
+				}
+				b = binary.AppendUvarint(b, uint64(n+1))
+			}
 		}
 	}
 	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli))
@@ -135,16 +189,17 @@ func encodeWalkCache(root string, start int64, dirs []*cachedDir) []byte {
 }
 
 // decodeWalkCache reads a walk cache recorded for root; anything it cannot
-// trust gives nil.
+// trust gives nil. The paths and names of the result are data's bytes:
+// data must not change while the result is in use.
 func decodeWalkCache(data []byte, root string) *walkCache {
 	if len(data) < 16 || string(data[:8]) != walkMagic || binary.LittleEndian.Uint32(data[8:]) != walkVersion {
 		return nil
 	}
 	body := data[16:]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[12:]) {
+	if len(body) == 0 || crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[12:]) {
 		return nil
 	}
-	str := string(body) // one string holds every path and name
+	str := unsafe.String(&body[0], len(body)) // every path and name is a substring
 	off := 0
 	bad := false
 	uv := func() uint64 {
@@ -182,11 +237,10 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 	if bad || n > uint64(len(body))/5 { // a directory takes 5 bytes at least
 		return nil
 	}
-	c.dirs = make(map[string]*cachedDir, n)
-	dirs := make([]cachedDir, n) // one allocation for all directories
-	var slab []cachedEnt         // and one for many directories' entries
-	for i := range dirs {
-		d := &dirs[i]
+	c.dirs = make([]cachedDir, n) // one allocation for all directories
+	var slab []cachedEnt          // and one for many directories' entries
+	for i := range c.dirs {
+		d := &c.dirs[i]
 		d.rel = take(uv())
 		d.stamp = dirStamp{ino: uv(), ctime: sv(), mtime: sv()}
 		ne := uv()
@@ -209,17 +263,45 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 				strings.ContainsAny(name, "/\x00") {
 				return nil // not a name a directory can hold
 			}
-			d.ents[k] = cachedEnt{name, typeCodes[code]}
-			if code != 1 { // not fs.ModeDir
+			d.ents[k] = cachedEnt{name: name, typ: typeCodes[code]}
+			if code != dirCode {
 				c.files++
+				continue
 			}
+			sub := uv()
+			if bad || sub > n || sub > math.MaxInt32 {
+				return nil
+			}
+			d.ents[k].sub = int32(sub)
 		}
-		c.dirs[d.rel] = d
+		if d.rel == "" && c.root == nil {
+			c.root = d
+		}
 	}
 	if bad || off != len(body) {
 		return nil
 	}
+	// A subdirectory's record must be the one of its path.
+	for i := range c.dirs {
+		d := &c.dirs[i]
+		for _, e := range d.ents {
+			if e.sub > 0 && !isChild(c.dirs[e.sub-1].rel, d.rel, e.name) {
+				return nil
+			}
+		}
+	}
 	return c
+}
+
+// dirCode is the type code of a directory.
+const dirCode = 1
+
+// isChild reports whether rel is the path of entry name of directory dir.
+func isChild(rel, dir, name string) bool {
+	if dir == "" {
+		return rel == name
+	}
+	return len(rel) == len(dir)+1+len(name) && rel[:len(dir)] == dir && rel[len(dir)] == '/' && rel[len(dir)+1:] == name
 }
 
 // WalkCached is Walk given the state an earlier WalkCached returned (nil
@@ -227,7 +309,9 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 // are not listed again, their recorded entries are used (see walkcache.go).
 // It yields exactly what Walk would. It returns the state for the next
 // walk, or nil when prev still describes every directory walked. A state
-// it cannot use (damaged, from another project dir) is ignored.
+// it cannot use (damaged, from another project dir) is ignored. prev must
+// not be modified while WalkCached runs; nothing it yields or returns
+// refers to prev.
 func (p *Project) WalkCached(ctx context.Context, prev []byte, fn func(c Candidate, info fs.FileInfo) error) (next []byte, err error) {
 	r := p.roots[0]
 	if !canStampDirs(r) {

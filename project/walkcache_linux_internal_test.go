@@ -1,0 +1,142 @@
+package project
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// cacheTree makes a project of nested directories a, a/b, a/b/c and d,
+// each holding one file, and waits until a walk trusts their times.
+func cacheTree(t *testing.T) *Project {
+	t.Helper()
+	old := walkRacy
+	walkRacy = int64(50 * time.Millisecond)
+	t.Cleanup(func() { walkRacy = old })
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"a/f", "a/b/f", "a/b/c/f", "d/f", "f"} {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(rel), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(120 * time.Millisecond)
+	p, err := Open(Options{WorkingDir: dir, ProjectDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// TestWalkCacheLinks checks that a decoded walk cache links each
+// directory's record to its subdirectories' records, and that a cache
+// linking an entry to the record of another path is refused.
+func TestWalkCacheLinks(t *testing.T) {
+	p := cacheTree(t)
+	data, err := p.WalkCached(context.Background(), nil, func(Candidate, fs.FileInfo) error { return nil })
+	if err != nil || data == nil {
+		t.Fatalf("WalkCached: %v, %d bytes", err, len(data))
+	}
+	c := decodeWalkCache(data, p.roots[0].dir)
+	if c == nil || c.root == nil || c.root.rel != "" || len(c.dirs) != 5 {
+		t.Fatalf("decoded cache: %+v", c)
+	}
+	var walk func(d *cachedDir) []string
+	walk = func(d *cachedDir) []string {
+		out := []string{d.rel}
+		for _, e := range d.ents {
+			if e.typ.IsDir() {
+				if e.sub == 0 {
+					t.Errorf("%q: entry %q has no record", d.rel, e.name)
+					continue
+				}
+				out = append(out, walk(&c.dirs[e.sub-1])...)
+			}
+		}
+		return out
+	}
+	got := walk(c.root)
+	slices.Sort(got)
+	if want := []string{"", "a", "a/b", "a/b/c", "d"}; !slices.Equal(got, want) {
+		t.Errorf("directories reached through the links: %q, want %q", got, want)
+	}
+
+	// Link the root's entry "a" to the record of "d" instead.
+	var numA, numD int
+	for i, d := range c.dirs {
+		switch d.rel {
+		case "a":
+			numA = i
+		case "d":
+			numD = i
+		}
+	}
+	entry := []byte{dirCode, 1, 'a', byte(numA + 1)}
+	i := bytes.Index(data, entry)
+	if i < 0 {
+		t.Fatalf("no entry %q in the cache", entry)
+	}
+	forged := bytes.Clone(data)
+	forged[i+3] = byte(numD + 1)
+	binary.LittleEndian.PutUint32(forged[12:], crc32.Checksum(forged[16:], castagnoli))
+	if c := decodeWalkCache(forged, p.roots[0].dir); c != nil {
+		t.Errorf("a cache linking a to the record of d was decoded")
+	}
+}
+
+// TestWalkCacheBelowListedDir checks that when a directory is listed again
+// (a file was added to it), its subdirectories' listings still come from
+// the cache, found by path.
+func TestWalkCacheBelowListedDir(t *testing.T) {
+	p := cacheTree(t)
+	var files []string
+	list := func(c Candidate, _ fs.FileInfo) error {
+		files = append(files, c.Rel)
+		return nil
+	}
+	data, err := p.WalkCached(context.Background(), nil, list)
+	if err != nil || data == nil {
+		t.Fatalf("WalkCached: %v, %d bytes", err, len(data))
+	}
+	root := p.roots[0].dir
+	if err := os.WriteFile(filepath.Join(root, "a", "g"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(120 * time.Millisecond)
+	prev := decodeWalkCache(data, root)
+	next := &walkCache{start: time.Now().UnixNano()}
+	files = nil
+	if err := p.walk(context.Background(), prev, next, list); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a/b/c/f", "a/b/f", "a/f", "a/g", "d/f", "f"}; !slices.Equal(files, want) {
+		t.Errorf("walk: %q, want %q", files, want)
+	}
+	fromPrev := func(d *cachedDir) bool {
+		for i := range prev.dirs {
+			if d == &prev.dirs[i] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range next.next {
+		if want := d.rel != "a"; fromPrev(d) != want {
+			t.Errorf("directory %q taken from the cache: %v, want %v", d.rel, !want, want)
+		}
+	}
+}

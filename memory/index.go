@@ -374,7 +374,8 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	ix.mu.Unlock()
 	stats.Warnings = warns
 
-	var entries []walkEntry
+	// about as many files as the old index has (no copies as it grows)
+	entries := make([]walkEntry, 0, len(old.docs)+len(old.docs)/16)
 	add := func(rel string, size int64, mtime time.Time) error {
 		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
 		return nil

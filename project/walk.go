@@ -26,6 +26,8 @@ type dirJob struct {
 // workerState is what one worker reuses from directory to directory.
 type workerState struct {
 	buf  []byte        // getdents buffer
+	pre  []byte        // the directory's path and a slash
+	subs []dirJob      // the subdirectories readDir returned last
 	pb   []byte        // the full paths of a directory's entries, back to back
 	ends []int         // where each ends in pb
 	typs []fs.FileMode // and its type
@@ -143,32 +145,37 @@ func (wk *walker) run(ctx context.Context, starts []dirJob) error {
 func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	// Each entry's absolute path is built once, in one string per
 	// directory that holds them all; its rel and name are substrings of it.
-	var dirPrefix, display string
+	st := &wk.state[w]
+	pre := st.pre[:0] // the directory's path and a slash
 	switch {
 	case j.rel == "":
-		dirPrefix, display = wk.r.dir+"/", wk.r.dir
-		if wk.r.dir == "/" {
-			dirPrefix = "/"
+		pre = append(pre, wk.r.dir...)
+		if wk.r.dir != "/" {
+			pre = append(pre, '/')
 		}
 	case j.start: // named by the caller: cleaned as path.Join does
-		display = path.Join(wk.r.dir, j.rel)
-		dirPrefix = display + "/"
+		pre = append(append(pre, path.Join(wk.r.dir, j.rel)...), '/')
 	default: // a child's rel is clean
-		if wk.r.dir == "/" {
-			dirPrefix = "/" + j.rel + "/"
-		} else {
-			dirPrefix = wk.r.dir + "/" + j.rel + "/"
+		if wk.r.dir != "/" {
+			pre = append(pre, wk.r.dir...)
 		}
-		display = dirPrefix[:len(dirPrefix)-1]
+		pre = append(append(append(pre, '/'), j.rel...), '/')
+	}
+	st.pre = pre
+	// display is the directory's path for errors
+	display := func() string {
+		if j.rel == "" {
+			return wk.r.dir
+		}
+		return string(pre[:len(pre)-1])
 	}
 	relOff := len(wk.r.dir) + 1
 	if wk.r.dir == "/" {
 		relOff = 1
 	}
-	st := &wk.state[w]
 	st.pb, st.ends, st.typs = st.pb[:0], st.ends[:0], st.typs[:0]
 	add := func(name string, typ fs.FileMode) {
-		st.pb = append(append(st.pb, dirPrefix...), name...)
+		st.pb = append(append(st.pb, pre...), name...)
 		st.ends = append(st.ends, len(st.pb))
 		st.typs = append(st.typs, typ)
 	}
@@ -187,15 +194,15 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		switch {
 		case j.parent == nil && !j.start:
 			// below a directory taken from the cache, never opened
-			h, err = openDirBeneath(wk.r, j.rel, display)
+			h, err = openDirBeneath(wk.r, j.rel, display())
 		case j.parent == nil:
 			name := j.rel
 			if name == "" {
 				name = "."
 			}
-			h, err = openDir(wk.r, nil, name, display)
+			h, err = openDir(wk.r, nil, name, display())
 		default:
-			h, err = openDir(wk.r, j.parent, path.Base(j.rel), display)
+			h, err = openDir(wk.r, j.parent, path.Base(j.rel), display())
 			j.parent.release()
 		}
 		if err != nil {
@@ -208,7 +215,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			stamp, stamped = h.stamp() // before listing: a change during it is seen next time
 		}
 		err = h.list(&st.buf, func(name []byte, typ fs.FileMode) {
-			st.pb = append(append(st.pb, dirPrefix...), name...)
+			st.pb = append(append(st.pb, pre...), name...)
 			st.ends = append(st.ends, len(st.pb))
 			st.typs = append(st.typs, typ)
 		})
@@ -223,7 +230,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			start = st.ends[i-1]
 		}
 		full, typ := all[start:end], st.typs[i]
-		switch full[len(dirPrefix):] {
+		switch full[len(pre):] {
 		case gitignoreName:
 			hasGI = true
 		case taskctlignoreName:
@@ -245,7 +252,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	if keep {
 		d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
 		for i, e := range st.ents {
-			d.ents[i] = cachedEnt{name: e.full[len(dirPrefix):], typ: e.typ}
+			d.ents[i] = cachedEnt{name: e.full[len(pre):], typ: e.typ}
 		}
 		wk.next.record(d, true)
 	}
@@ -253,10 +260,10 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	if !j.start && (hasGI || hasTI) {
 		ch = ch.push(wk.r.ignore.dir(j.rel))
 	}
-	var children []dirJob
+	children := st.subs[:0] // the caller copies them before the next call
 	for _, e := range st.ents {
 		full := e.full
-		rel, n := full[relOff:], full[len(dirPrefix):]
+		rel, n := full[relOff:], full[len(pre):]
 		isDir := e.typ.IsDir()
 		if isDir {
 			if alwaysExcluded(n) {
@@ -289,6 +296,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		}
 		wk.file(w, j.inNM, full, rel, n, e.typ)
 	}
+	st.subs = children
 	return children
 }
 

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math"
 	"slices"
+	"strings"
 )
 
 // The index file:
@@ -169,23 +170,23 @@ func decodeBody(body []byte) (*decoded, error) {
 		return nil, corrupt("bad document count")
 	}
 	dec := &decoded{docs: make([]docInfo, 0, n)}
-	// Every path is written into one buffer, then made one string that
-	// the documents' paths are substrings of: one allocation, not one per
-	// document. ends[i] is where document i's path ends.
-	paths := make([]byte, 0, min(len(body), int(n)*48))
-	ends := make([]int, 0, n)
-	prev := 0 // where the previous path starts in paths
+	// Every path is written into one builder, whose string the documents'
+	// paths are substrings of: one allocation, not one per document (the
+	// builder only appends, so a string taken from it never changes).
+	var paths strings.Builder
+	paths.Grow(int(min(n*64, uint64(len(body))*4)))
+	prev := "" // the previous document's path
 	for i := uint64(0); i < n; i++ {
 		var d docInfo
 		shared := r.uvarint()
 		suffix := r.bytes(r.uvarint())
-		if r.err != nil || shared > uint64(len(paths)-prev) {
+		if r.err != nil || shared > uint64(len(prev)) {
 			return nil, corrupt("bad path of document %d", i)
 		}
-		start := len(paths)
-		paths = append(paths, paths[prev:prev+int(shared)]...)
-		paths = append(paths, suffix...)
-		prev = start
+		start := paths.Len()
+		paths.WriteString(prev[:shared])
+		paths.Write(suffix)
+		d.rel = paths.String()[start:]
 		d.size = int64(r.uvarint())
 		d.mtime = r.varint()
 		copy(d.hash[:], r.bytes(16))
@@ -201,13 +202,7 @@ func decodeBody(body []byte) (*decoded, error) {
 			return nil, corrupt("truncated document %d", i)
 		}
 		dec.docs = append(dec.docs, d)
-		ends = append(ends, len(paths))
-	}
-	all := string(paths)
-	start := 0
-	for i, end := range ends {
-		dec.docs[i].rel = all[start:end]
-		start = end
+		prev = d.rel
 	}
 	var err error
 	if dec.text, err = r.dict(); err != nil {

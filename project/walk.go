@@ -28,6 +28,7 @@ type workerState struct {
 	buf  []byte        // getdents buffer
 	pre  []byte        // the directory's path and a slash
 	subs []dirJob      // the subdirectories readDir returned last
+	name []byte        // a NUL-terminated name for a system call
 	pb   []byte        // the full paths of a directory's entries, back to back
 	ends []int         // where each ends in pb
 	typs []fs.FileMode // and its type
@@ -183,7 +184,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	var h *dirHandle
 	var stamp dirStamp
 	keep := false // record the listing for the next walk
-	ents, fromCache := wk.cachedListing(j)
+	ents, fromCache := wk.cachedListing(w, j)
 	if fromCache {
 		j.parent.release()
 		for _, e := range ents {
@@ -302,12 +303,12 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 
 // cachedListing returns the entries an earlier walk recorded for j's
 // directory if its stamp is unchanged, and records them for the next walk.
-func (wk *walker) cachedListing(j *dirJob) ([]cachedEnt, bool) {
+func (wk *walker) cachedListing(w int, j *dirJob) ([]cachedEnt, bool) {
 	d := j.cached
 	if d == nil {
 		return nil, false
 	}
-	s, ok := stampAt(wk.r, j.rel)
+	s, ok := stampAt(wk.r, j.rel, &wk.state[w].name)
 	if !ok || !wk.prev.trusted(d, s) {
 		return nil, false
 	}
@@ -375,7 +376,7 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 		var size int64
 		switch {
 		case t.IsRegular():
-			info, err := lstatIn(r, path, rel, &e.st)
+			info, err := lstatIn(r, path, rel, &e.st, &wk.state[w].name)
 			if err != nil || !info.Mode().IsRegular() {
 				break
 			}

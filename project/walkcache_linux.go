@@ -15,8 +15,8 @@ func canStampDirs(r *rootDir) bool { return r.fd >= 0 }
 
 // stampAt returns the stamp of directory rel of r ("" for r itself),
 // without following a symlink in its last component; ok is false if it
-// is not a directory or cannot be stat'ed.
-func stampAt(r *rootDir, rel string) (dirStamp, bool) {
+// is not a directory or cannot be stat'ed. buf is lstatAt's.
+func stampAt(r *rootDir, rel string, buf *[]byte) (dirStamp, bool) {
 	if r.fd < 0 {
 		return dirStamp{}, false
 	}
@@ -24,11 +24,7 @@ func stampAt(r *rootDir, rel string) (dirStamp, bool) {
 		rel = "."
 	}
 	var st unix.Stat_t
-	err := unix.Fstatat(r.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW)
-	for err == unix.EINTR {
-		err = unix.Fstatat(r.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW)
-	}
-	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+	if err := lstatAt(r.fd, rel, &st, buf); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return dirStamp{}, false
 	}
 	return stampOf(&st), true
@@ -82,17 +78,13 @@ func openDirBeneath(r *rootDir, rel, display string) (*dirHandle, error) {
 // lstatIn is os.Lstat(full) for the entry rel of r, stat'ed relative to r's
 // descriptor (a shorter lookup than the absolute path's, and no
 // *os.fileStat): what a walk does for every file. The result is into,
-// filled in.
-func lstatIn(r *rootDir, full, rel string, into *statInfo) (fs.FileInfo, error) {
+// filled in. buf is lstatAt's.
+func lstatIn(r *rootDir, full, rel string, into *statInfo, buf *[]byte) (fs.FileInfo, error) {
 	if r.fd < 0 {
 		return os.Lstat(full)
 	}
 	var st unix.Stat_t
-	err := unix.Fstatat(r.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW)
-	for err == unix.EINTR {
-		err = unix.Fstatat(r.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW)
-	}
-	if err != nil {
+	if err := lstatAt(r.fd, rel, &st, buf); err != nil {
 		return nil, &fs.PathError{Op: "lstat", Path: full, Err: err}
 	}
 	*into = statInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix())}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // cacheTree makes a project of nested directories a, a/b, a/b/c and d,
@@ -137,6 +139,37 @@ func TestWalkCacheBelowListedDir(t *testing.T) {
 	for _, d := range next.next {
 		if want := d.rel != "a"; fromPrev(d) != want {
 			t.Errorf("directory %q taken from the cache: %v, want %v", d.rel, !want, want)
+		}
+	}
+}
+
+// TestLstatAt compares lstatAt, whose name goes through a reused buffer,
+// with unix.Fstatat: for a file, a directory, a symlink (not followed),
+// a missing name and one holding a NUL, in an order that makes the
+// buffer shrink and grow.
+func TestLstatAt(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "a-rather-long-file-name.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "ln")); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var buf []byte
+	for _, name := range []string{"sub/a-rather-long-file-name.txt", "ln", "sub/deeper", ".", "missing", "sub/a-rather-long-file-name.txt/x", "s\x00ub", "sub"} {
+		var got, want unix.Stat_t
+		gotErr := lstatAt(fd, name, &got, &buf)
+		wantErr := unix.Fstatat(fd, name, &want, unix.AT_SYMLINK_NOFOLLOW)
+		if gotErr != wantErr || got != want {
+			t.Errorf("lstatAt(%q) = %v, %+v; unix.Fstatat: %v, %+v", name, gotErr, got, wantErr, want)
 		}
 	}
 }

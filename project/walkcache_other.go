@@ -9,7 +9,7 @@ import (
 
 func canStampDirs(*rootDir) bool { return false }
 
-func stampAt(*rootDir, string) (dirStamp, bool) { return dirStamp{}, false }
+func stampAt(*rootDir, string, *[]byte) (dirStamp, bool) { return dirStamp{}, false }
 
 func (h *dirHandle) stamp() (dirStamp, bool) { return dirStamp{}, false }
 
@@ -17,5 +17,7 @@ func openDirBeneath(r *rootDir, rel, display string) (*dirHandle, error) {
 	return openDir(r, nil, rel, display)
 }
 
-// lstatIn is os.Lstat(full) (into is not used).
-func lstatIn(_ *rootDir, full, _ string, _ *statInfo) (fs.FileInfo, error) { return os.Lstat(full) }
+// lstatIn is os.Lstat(full) (into and buf are not used).
+func lstatIn(_ *rootDir, full, _ string, _ *statInfo, _ *[]byte) (fs.FileInfo, error) {
+	return os.Lstat(full)
+}

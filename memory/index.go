@@ -229,6 +229,9 @@ type freshLists struct {
 	table *termTable
 	lists []listBuilder // by term ID
 	n     uint32
+
+	size      int // about how many terms a table made by analyzer is for
+	tableOnce sync.Once
 }
 
 // newFreshLists returns lists for documents analysed with terms from a
@@ -237,8 +240,20 @@ func newFreshLists(n int) *freshLists {
 	return &freshLists{table: newTermTable(n)}
 }
 
-// analyzer returns an analyser over f's term table.
+// lazyFreshLists is newFreshLists, but the table is made when the first
+// analyser is (a refresh may read files and find them unchanged).
+func lazyFreshLists(n int) *freshLists {
+	return &freshLists{size: n}
+}
+
+// analyzer returns an analyser over f's term table. It is safe for
+// concurrent use.
 func (f *freshLists) analyzer() *analyzer {
+	f.tableOnce.Do(func() {
+		if f.table == nil {
+			f.table = newTermTable(f.size)
+		}
+	})
 	a := newAnalyzer()
 	a.table = f.table
 	return a
@@ -451,7 +466,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 
 	// Read, hash and analyse the files that may have changed, in parallel.
-	fl := newFreshLists(min(len(todo)*16, 1<<16))
+	fl := lazyFreshLists(min(len(todo)*16, 1<<16))
 	if len(todo) > 0 {
 		if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
 			return stats, err
@@ -767,11 +782,8 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 		front++
 		return todo[front-1]
 	}
-	as := make([]*analyzer, workers)
+	as := make([]*analyzer, workers) // made when a worker first needs one
 	for k := range as {
-		a := fl.analyzer()
-		a.big = big
-		as[k] = a
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -784,6 +796,12 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 				var data []byte
 				data, buf = analyseOne(src, old, gone, w, buf)
 				if data != nil {
+					a := as[k]
+					if a == nil {
+						a = fl.analyzer()
+						a.big = big
+						as[k] = a
+					}
 					lens := a.post(data, uint32(len(a.docs)))
 					a.docs = append(a.docs, w)
 					w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
@@ -804,7 +822,9 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 		}
 	}
 	for _, a := range as {
-		fl.absorb(a)
+		if a != nil {
+			fl.absorb(a)
+		}
 	}
 	return ctx.Err()
 }

@@ -402,7 +402,12 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		wc := filepath.Join(ix.dir, walkFile)
 		var prev []byte
 		if len(old.docs) > 0 {
-			prev, _ = os.ReadFile(wc)
+			// mapped as the index is, and released with old (WalkCached
+			// keeps nothing of it)
+			if data, release, err := readIndex(wc); err == nil {
+				prev = data
+				release(old)
+			}
 		}
 		next, err := cs.WalkCached(ctx, prev, add)
 		if err != nil {

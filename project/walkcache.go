@@ -6,7 +6,6 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"math"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -259,8 +258,7 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 			code := body[off]
 			off++
 			name := take(uv())
-			if bad || int(code) >= len(typeCodes) || name == "" || name == "." || name == ".." ||
-				strings.ContainsAny(name, "/\x00") {
+			if bad || int(code) >= len(typeCodes) || !entryName(name) {
 				return nil // not a name a directory can hold
 			}
 			d.ents[k] = cachedEnt{name: name, typ: typeCodes[code]}
@@ -291,6 +289,20 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 		}
 	}
 	return c
+}
+
+// entryName reports whether name can name an entry of a directory: not
+// empty, "." or "..", and without a slash or NUL.
+func entryName(name string) bool {
+	if name == "" || name == "." || name == ".." {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c == '/' || c == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // dirCode is the type code of a directory.

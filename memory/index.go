@@ -189,10 +189,14 @@ func newState(docs []docInfo, text, path dict, size int64) *state {
 			sum[f] += float64(l)
 		}
 	}
+	var avgs [nFields]float64
+	for f := range nFields {
+		avgs[f] = sum[f] / float64(max(st.live, 1))
+	}
 	st.norm = make([][nFields]float32, len(docs))
 	for i, d := range docs {
 		for f := range nFields {
-			avg := sum[f] / float64(max(st.live, 1))
+			avg := avgs[f]
 			n := 1.0
 			if avg > 0 {
 				n = 1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg

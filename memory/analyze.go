@@ -3,6 +3,7 @@ package memory
 import (
 	"encoding/binary"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -290,13 +291,44 @@ func (a *analyzer) document(text []byte) docTerms {
 // doc (numbered per analyser), to the analyser's posting lists.
 func (a *analyzer) post(text []byte, doc uint32) [2]uint32 {
 	dt := a.document(text)
-	if n := len(a.counts); n > len(a.lists) {
+	a.addPostings(dt, len(a.counts), doc)
+	return dt.lens
+}
+
+// addPostings adds document doc's postings, whose term IDs are below n.
+func (a *analyzer) addPostings(dt docTerms, n int, doc uint32) {
+	if n > len(a.lists) {
 		a.lists = append(a.lists, make([]listBuilder, n-len(a.lists))...)
 	}
 	for i, id := range dt.ids {
 		a.lists[id].add(doc, dt.tfs[i][0], dt.tfs[i][1])
 	}
-	return dt.lens
+}
+
+// savedTerms is the analysis of a document kept for other files with the
+// same content (vendored copies, licences): its terms, their frequencies,
+// the field lengths, and one more than the highest term ID.
+type savedTerms struct {
+	dt docTerms
+	n  int
+}
+
+// postSaving is post that also returns the document's analysis.
+func (a *analyzer) postSaving(text []byte, doc uint32) *savedTerms {
+	dt := a.document(text)
+	a.addPostings(dt, len(a.counts), doc)
+	s := &savedTerms{dt: docTerms{ids: slices.Clone(dt.ids), tfs: slices.Clone(dt.tfs), lens: dt.lens}}
+	for _, id := range dt.ids {
+		s.n = max(s.n, int(id)+1)
+	}
+	return s
+}
+
+// postSaved adds the postings of a document whose content is that of s,
+// saved by this analyser or another of the same term table.
+func (a *analyzer) postSaved(s *savedTerms, doc uint32) [2]uint32 {
+	a.addPostings(s.dt, s.n, doc)
+	return s.dt.lens
 }
 
 // pathTerms analyses a slash path into the path field (directory

@@ -138,3 +138,69 @@ func TestIndexDump(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestIndexCopies: files with the same content are analysed once and
+// posted for each (copies), which must give the index a build that
+// analyses each gives. The tree has exact copies, files of the same size
+// that differ in one byte, and a file changed to the content of another
+// between two refreshes.
+func TestIndexCopies(t *testing.T) {
+	root := t.TempDir()
+	goldenTree(t, root)
+	entries, _ := filepath.Glob(filepath.Join(root, "pkg", "auth", "*"))
+	if len(entries) < 5 {
+		t.Fatalf("golden tree: %d files under pkg/auth", len(entries))
+	}
+	for i, p := range entries[:5] {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range 3 {
+			writeFile(t, root, fmt.Sprintf("vendor/copy%d/%d/%s", k, i, filepath.Base(p)), string(data))
+		}
+		if len(data) > 0 {
+			data[len(data)/2] ^= 1 // same size, other content
+			writeFile(t, root, fmt.Sprintf("vendor/near/%d.txt", i), string(data))
+		}
+	}
+	dump := func() string {
+		dir := t.TempDir()
+		ix, _, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Refresh(context.Background(), DirSource(root), nil); err != nil {
+			t.Fatal(err)
+		}
+		first := canonicalDump(t, dir)
+		// a file takes another's content: refreshed, it is analysed again
+		data, _ := os.ReadFile(entries[0])
+		writeFile(t, root, "docs/changed.md", string(data))
+		if _, err := ix.Refresh(context.Background(), DirSource(root), nil); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(filepath.Join(root, "docs", "changed.md"))
+		return first + "\n--\n" + canonicalDump(t, dir)
+	}
+	shared := dump()
+	shareCopies = false
+	defer func() { shareCopies = true }()
+	if each := dump(); shared != each {
+		t.Errorf("the index with copies analysed once differs from the index with each analysed")
+	}
+	if !strings.Contains(shared, "vendor/copy2/4/") {
+		t.Errorf("copies missing from the index")
+	}
+}
+
+func writeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/maphash"
 	"io/fs"
 	"math"
 	"os"
@@ -791,6 +792,7 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 		front++
 		return todo[front-1]
 	}
+	copies := newCopies(todo)
 	as := make([]*analyzer, workers) // made when a worker first needs one
 	for k := range as {
 		wg.Add(1)
@@ -811,7 +813,18 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 						a.big = big
 						as[k] = a
 					}
-					lens := a.post(data, uint32(len(a.docs)))
+					doc := uint32(len(a.docs))
+					var lens [2]uint32
+					switch s, maybe, key := copies.find(w, data); {
+					case s != nil:
+						lens = a.postSaved(s, doc)
+					case maybe:
+						s = a.postSaving(data, doc)
+						copies.keep(key, s)
+						lens = s.dt.lens
+					default:
+						lens = a.post(data, doc)
+					}
 					a.docs = append(a.docs, w)
 					w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
 				}
@@ -836,6 +849,63 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 		}
 	}
 	return ctx.Err()
+}
+
+// copies finds the files of one build that have the same content as
+// another (vendored copies of a library, licences, generated files), so
+// that the content is analysed once and its analysis posted for each. Only
+// files whose size another file of the build shares can be copies; the
+// analysis of those is kept for the others by contentHash and a hash keyed
+// with a seed drawn for each build (contentHash alone could be crafted to
+// be another file's, so that this file's terms went to that file).
+type copies struct {
+	sizes map[int64]bool // sizes more than one file has
+	seed  maphash.Seed
+	mu    sync.Mutex
+	kept  map[copyKey]*savedTerms
+}
+
+type copyKey struct {
+	hash  [16]byte
+	keyed uint64
+}
+
+// shareCopies is whether a build analyses copies once (tests compare both
+// ways).
+var shareCopies = true
+
+func newCopies(todo []*work) *copies {
+	seen := make(map[int64]bool, len(todo))
+	c := &copies{sizes: map[int64]bool{}, seed: maphash.MakeSeed(), kept: map[copyKey]*savedTerms{}}
+	if !shareCopies {
+		return c
+	}
+	for _, w := range todo {
+		if seen[w.e.size] {
+			c.sizes[w.e.size] = true
+		}
+		seen[w.e.size] = true
+	}
+	return c
+}
+
+// find returns the analysis kept for w's content data, or nil, whether
+// another file may have the same content, and its key then.
+func (c *copies) find(w *work, data []byte) (s *savedTerms, maybe bool, k copyKey) {
+	if !c.sizes[int64(len(data))] {
+		return nil, false, k
+	}
+	k = copyKey{w.result.hash, maphash.Bytes(c.seed, data)}
+	c.mu.Lock()
+	s = c.kept[k]
+	c.mu.Unlock()
+	return s, true, k
+}
+
+func (c *copies) keep(sum copyKey, s *savedTerms) {
+	c.mu.Lock()
+	c.kept[sum] = s
+	c.mu.Unlock()
 }
 
 // analyseOne reads and hashes w's file and decides whether it must be

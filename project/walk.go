@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -21,6 +23,16 @@ type dirJob struct {
 
 	parent *dirHandle // the open parent directory; nil for a start
 	cached *cachedDir // its record in the walker's prev, if any
+	node   *dirNode   // its place in the tree, when the walker keeps one
+}
+
+// dirNode is a directory in the tree a walk keeps (walker.tree): the range
+// of its files in its worker's list of files, and its subdirectories.
+type dirNode struct {
+	rel    string
+	w      int // the worker that read it
+	lo, hi int // its files in the worker's list, sorted by Rel
+	subs   []*dirNode
 }
 
 // workerState is what one worker reuses from directory to directory.
@@ -67,6 +79,12 @@ type walker struct {
 	file func(w int, inNM bool, full, rel, name string, typ fs.FileMode)
 
 	state []workerState // per worker: reused buffers
+
+	// tree, if set, is called by the worker w that reads a directory
+	// with the directory's node before its files are passed to file
+	// (done false) and after (done true), when its subdirectories' nodes
+	// have been added to it. Without it, no tree is kept.
+	tree func(w int, n *dirNode, done bool)
 
 	// prev, if not nil, holds directory listings an earlier walk
 	// recorded, taken instead of listing a directory whose stamp is
@@ -184,6 +202,11 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	var h *dirHandle
 	var stamp dirStamp
 	keep := false // record the listing for the next walk
+	if j.node != nil {
+		j.node.w = w
+		wk.tree(w, j.node, false)
+		defer wk.tree(w, j.node, true)
+	}
 	ents, fromCache := wk.cachedListing(w, j)
 	if fromCache {
 		j.parent.release()
@@ -286,7 +309,12 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			if h != nil {
 				h.refs.Add(1)
 			}
-			children = append(children, dirJob{rel: rel, chain: ch, inNM: nm, parent: h, cached: wk.prev.sub(&e, rel)})
+			child := dirJob{rel: rel, chain: ch, inNM: nm, parent: h, cached: wk.prev.sub(&e, rel)}
+			if j.node != nil {
+				child.node = &dirNode{rel: rel}
+				j.node.subs = append(j.node.subs, child.node)
+			}
+			children = append(children, child)
 			continue
 		}
 		if r := ch.match(rel, n, false); r != nil && !r.Negate {
@@ -362,7 +390,8 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 	}
 	const chunk = 256
 	res := make([][]entry, wk.workers()) // per worker: its current chunk
-	all := make([][]found, len(res))     // per worker: everything it found
+	all := make([][]found, len(res))     // per worker: the files at their walked path
+	odd := make([][]found, len(res))     // per worker: the files reached through a symlink
 	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
 		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
 			return
@@ -395,31 +424,69 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 			res[w] = res[w][:len(res[w])-1]
 			return
 		}
-		all[w] = append(all[w], found{e.c.Rel, e})
+		if e.c.Rel == rel {
+			all[w] = append(all[w], found{rel, e})
+		} else {
+			odd[w] = append(odd[w], found{e.c.Rel, e})
+		}
 	}
 	if prev != nil {
 		for w := range all {
 			all[w] = make([]found, 0, prev.files/len(all)+chunk)
 		}
 	}
-	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true, cached: prev.rootDir()}})
+	// The files come out in order of Rel without sorting them all: each
+	// worker sorts the files of each directory it reads, and the
+	// directory's subdirectories, and the tree is then read in order
+	// (emit). Files reached through symlinks (whose Rel is their target's)
+	// are sorted apart and merged in.
+	byRel := func(a, b found) int { return strings.Compare(a.rel, b.rel) }
+	wk.tree = func(w int, n *dirNode, done bool) {
+		if !done {
+			n.lo = len(all[w])
+			return
+		}
+		n.hi = len(all[w])
+		slices.SortFunc(all[w][n.lo:n.hi], byRel)
+		slices.SortFunc(n.subs, func(a, b *dirNode) int { return cmpDirs(a.rel, b.rel) })
+	}
+	root := &dirNode{}
+	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true, cached: prev.rootDir(), node: root}})
 	if err != nil {
 		return err
 	}
-	// Each worker's files are sorted on a goroutine of their own, then
-	// merged.
-	byRel := func(a, b found) int { return strings.Compare(a.rel, b.rel) }
-	var wg sync.WaitGroup
-	for w := 1; w < len(all); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			slices.SortFunc(all[w], byRel)
-		}()
+	n := 0
+	for w := range all {
+		n += len(all[w])
 	}
-	slices.SortFunc(all[0], byRel)
-	wg.Wait()
-	files := mergeSorted(all, byRel)
+	inTree := make([]found, 0, n)
+	var emit func(d *dirNode)
+	emit = func(d *dirNode) {
+		files, subs := all[d.w][d.lo:d.hi], d.subs
+		for len(files) > 0 || len(subs) > 0 {
+			if len(subs) == 0 || len(files) > 0 && beforeDir(files[0].rel, subs[0].rel) {
+				inTree = append(inTree, files[0])
+				files = files[1:]
+				continue
+			}
+			emit(subs[0])
+			subs = subs[1:]
+		}
+	}
+	emit(root)
+	files := inTree
+	if links := slices.Concat(odd...); len(links) > 0 {
+		// few: each goes after the files of the tree up to its Rel
+		slices.SortFunc(links, byRel)
+		files = make([]found, 0, len(inTree)+len(links))
+		rest := inTree
+		for _, l := range links {
+			i := sort.Search(len(rest), func(i int) bool { return rest[i].rel > l.rel })
+			files = append(append(files, rest[:i]...), l)
+			rest = rest[i:]
+		}
+		files = append(files, rest...)
+	}
 	// A file reached twice (through symlinks) has one real path and so one
 	// Rel: its entries are neighbours, and the first is yielded.
 	run := 0 // where the entries with this Rel begin
@@ -445,23 +512,25 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 	return nil
 }
 
-// mergeSorted merges lists each sorted by cmp into one sorted list.
-func mergeSorted[E any](lists [][]E, cmp func(a, b E) int) []E {
-	n := 0
-	for _, l := range lists {
-		n += len(l)
+// cmpDirs compares the paths of two directories as their contents' paths
+// compare: a+"/" with b+"/" ("a/x" comes after "a-b/x").
+func cmpDirs(a, b string) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 || len(a) == len(b) {
+		return c
 	}
-	out := make([]E, 0, n)
-	heads := slices.Clone(lists)
-	for len(out) < n {
-		first := -1
-		for k, h := range heads {
-			if len(h) > 0 && (first < 0 || cmp(h[0], heads[first][0]) < 0) {
-				first = k
-			}
-		}
-		out = append(out, heads[first][0])
-		heads[first] = heads[first][1:]
+	if len(a) < len(b) {
+		return cmp.Compare('/', b[n])
 	}
-	return out
+	return cmp.Compare(a[n], '/')
+}
+
+// beforeDir reports whether the path f comes before every path inside the
+// directory dir (f < dir+"/"), f being no path inside dir.
+func beforeDir(f, dir string) bool {
+	n := min(len(f), len(dir))
+	if c := strings.Compare(f[:n], dir[:n]); c != 0 {
+		return c < 0
+	}
+	return len(f) <= len(dir) || f[n] < '/'
 }

@@ -99,6 +99,21 @@ func Open(dir string) (*Index, []Warning, error) {
 	return ix, warns, nil
 }
 
+// Update opens the index kept in dir and brings it up to date with src,
+// as Open and then Refresh would (Reset first, when rebuild is set), but
+// reads the old index while src is walked instead of before, and not at
+// all for a rebuild. A corrupt or unreadable index is reported in the
+// Stats' Warnings, as Open would report it, and rebuilt. The error is
+// non-nil if dir cannot be read or written, or the refresh fails.
+func Update(ctx context.Context, dir string, src Source, rebuild bool, progress func(done, total int)) (*Index, Stats, error) {
+	ix := &Index{dir: dir, st: newState(nil, dict{}, dict{}, 0), reset: rebuild}
+	st, err := ix.Refresh(ctx, src, progress)
+	if err != nil {
+		return nil, st, err
+	}
+	return ix, st, nil
+}
+
 // fileID identifies one version of the index file: it changes when a
 // writer renames a new index into place.
 type fileID struct {
@@ -373,29 +388,42 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	removeTemps(ix.dir)
 
 	// The newest committed index, under the lock: the one Open loaded if
-	// no writer has replaced it since (it is not decoded again).
-	var old *state
-	var warns []Warning
-	ix.mu.RLock()
-	loaded, cur := ix.loaded, ix.st
-	ix.mu.RUnlock()
-	id := indexFileID(ix.dir)
-	if loaded != (fileID{}) && id == loaded && cur != nil {
-		old = cur
-	} else if old, warns, err = load(ix.dir); err != nil {
-		return stats, err
-	}
-	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
+	// no writer has replaced it since (it is not decoded again), else the
+	// file, decoded on another goroutine while the files are walked;
+	// nothing for a reset.
 	ix.mu.Lock()
-	if ix.reset {
-		old, warns = newState(nil, dict{}, dict{}, 0), nil
-		ix.reset = false
-	}
+	loaded, cur, reset := ix.loaded, ix.st, ix.reset
+	ix.reset = false
 	ix.mu.Unlock()
-	stats.Warnings = warns
+	id := indexFileID(ix.dir)
+	var old *state
+	type loadResult struct {
+		st    *state
+		warns []Warning
+		err   error
+	}
+	var loading chan loadResult
+	switch {
+	case reset:
+		old = newState(nil, dict{}, dict{}, 0)
+	case loaded != (fileID{}) && id == loaded && cur != nil:
+		old = cur
+	default:
+		loading = make(chan loadResult, 1)
+		go func() {
+			st, warns, err := load(ix.dir)
+			loading <- loadResult{st, warns, err}
+		}()
+	}
 
-	// about as many files as the old index has (no copies as it grows)
-	entries := make([]walkEntry, 0, len(old.docs)+len(old.docs)/16)
+	// about as many files as the old index has (no copies as it grows):
+	// while it loads, as many as its size allows (indexes hold some 500
+	// bytes to some kilobytes a file)
+	n := int(min(id.size/256, 1<<20))
+	if old != nil {
+		n = len(old.docs) + len(old.docs)/16
+	}
+	entries := make([]walkEntry, 0, n)
 	add := func(rel string, size int64, mtime time.Time) error {
 		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
 		return nil
@@ -403,18 +431,19 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if cs, ok := src.(CachingSource); ok {
 		// The walk cache is independent of the index: the source checks
 		// everything it takes from it, so it need not be written with
-		// the index, nor synced (a damaged one is ignored).
+		// the index, nor synced (a damaged one is ignored). It is used
+		// when there is an index to refresh.
 		wc := filepath.Join(ix.dir, walkFile)
 		var prev []byte
-		if len(old.docs) > 0 {
-			// mapped as the index is, and released with old (WalkCached
-			// keeps nothing of it)
+		owner := new(state) // the mapping of prev is released with it
+		if !reset && id != (fileID{}) {
 			if data, release, err := readIndex(wc); err == nil {
 				prev = data
-				release(old)
+				release(owner)
 			}
 		}
 		next, err := cs.WalkCached(ctx, prev, add)
+		runtime.KeepAlive(owner) // WalkCached keeps nothing of prev
 		if err != nil {
 			return stats, fmt.Errorf("walk: %w", err)
 		}
@@ -424,6 +453,14 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	} else if err := src.Walk(ctx, add); err != nil {
 		return stats, fmt.Errorf("walk: %w", err)
 	}
+	if loading != nil {
+		r := <-loading
+		if r.err != nil {
+			return stats, r.err
+		}
+		old, stats.Warnings = r.st, r.warns
+	}
+	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
 
 	// A file recorded with a modification time within racyWindow of the
 	// index file's own may have changed again after it was read without a

@@ -212,20 +212,13 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 	if err != nil {
 		return nil, memory.Stats{}, fmt.Errorf("index: %w", err)
 	}
-	ix, warns, err := memory.Open(dir)
-	if err != nil {
-		return nil, memory.Stats{}, fmt.Errorf("index: %w", err)
-	}
-	for _, w := range warns {
-		e.warn(warning{Code: w.Code, Message: w.Message})
-	}
-	if rebuild {
-		ix.Reset()
-	}
-
-	st, err := ix.Refresh(ctx, e.indexSource(p), progress)
+	// memory.Update reads the index while the project is walked.
+	ix, st, err := memory.Update(ctx, dir, e.indexSource(p), rebuild, progress)
 	if err != nil {
 		return nil, st, fmt.Errorf("index: %w", err)
+	}
+	for _, w := range st.Warnings {
+		e.warn(warning{Code: w.Code, Message: w.Message})
 	}
 	e.ix = ix
 	return ix, st, nil

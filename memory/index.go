@@ -1332,38 +1332,45 @@ const dupPath = -2
 // mostly in ID order already; in any other case a map does it.
 func matchPaths(docs []docInfo, entries []walkEntry) []int {
 	match := make([]int, len(entries))
-	byPath := livePaths(docs)
-	sorted := byPath != nil
-	for k := 1; sorted && k < len(entries); k++ {
-		sorted = entries[k-1].rel <= entries[k].rel
-	}
-	if !sorted {
-		byRel := make(map[string]int, len(docs))
-		for i, d := range docs {
-			if d.flags&docDeleted == 0 {
-				byRel[d.rel] = i
-			}
-		}
-		seen := make(map[string]bool, len(entries))
-		for k, e := range entries {
-			i, ok := byRel[e.rel]
-			switch {
-			case seen[e.rel]:
-				match[k] = dupPath
-			case ok:
-				match[k] = i
-			default:
-				match[k] = -1
-			}
-			seen[e.rel] = true
-		}
+	if byPath := livePaths(docs); byPath != nil && mergePaths(docs, byPath, entries, match) {
 		return match
 	}
+	byRel := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if d.flags&docDeleted == 0 {
+			byRel[d.rel] = i
+		}
+	}
+	seen := make(map[string]bool, len(entries))
+	for k, e := range entries {
+		i, ok := byRel[e.rel]
+		switch {
+		case seen[e.rel]:
+			match[k] = dupPath
+		case ok:
+			match[k] = i
+		default:
+			match[k] = -1
+		}
+		seen[e.rel] = true
+	}
+	return match
+}
+
+// mergePaths is matchPaths for documents byPath, in order of path, and
+// entries that should be: it reports false, match half set, if they are
+// not.
+func mergePaths(docs []docInfo, byPath []int, entries []walkEntry, match []int) bool {
 	j := 0
 	for k, e := range entries {
-		if k > 0 && e.rel == entries[k-1].rel {
-			match[k] = dupPath
-			continue
+		if k > 0 {
+			switch c := strings.Compare(entries[k-1].rel, e.rel); {
+			case c > 0:
+				return false
+			case c == 0:
+				match[k] = dupPath
+				continue
+			}
 		}
 		match[k] = -1
 		for ; j < len(byPath); j++ {
@@ -1375,7 +1382,7 @@ func matchPaths(docs []docInfo, entries []walkEntry) []int {
 			}
 		}
 	}
-	return match
+	return true
 }
 
 // livePaths returns the IDs of the documents that are not tombstones in

@@ -1432,17 +1432,16 @@ func livePaths(docs []docInfo) []int {
 				break
 			}
 			a, b := ids[start:runs[r]], ids[runs[r]:runs[r+1]]
-			out := buf[start:start]
-			for len(a) > 0 && len(b) > 0 {
+			k := start // where the next goes in buf
+			for ; len(a) > 0 && len(b) > 0; k++ {
 				if cmp(b[0], a[0]) < 0 {
-					out = append(out, b[0])
-					b = b[1:]
+					buf[k], b = b[0], b[1:]
 				} else {
-					out = append(out, a[0])
-					a = a[1:]
+					buf[k], a = a[0], a[1:]
 				}
 			}
-			out = append(append(out, a...), b...)
+			k += copy(buf[k:], a)
+			copy(buf[k:], b)
 			next = append(next, runs[r+1])
 			start = runs[r+1]
 		}

@@ -550,6 +550,18 @@ func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
 	return g, nil
 }
 
+// linkToIgnored refuses the target of a symlink met by a glob or a walk at
+// path when the ignore rules leave the target out: the link's own name was
+// admitted, but a walk must not take through it what it would not take
+// directly. (A link named explicitly, like an ignored file named
+// explicitly, is taken.)
+func (p *Project) linkToIgnored(res *resolved, path string, allowNM bool) *Warning {
+	if ign, why := p.ignoredIn(res.root, res.rel, false, allowNM); ign {
+		return warnf(CodeIgnored, path, "a symlink to %s, which is ignored (%s)", res.real, why)
+	}
+	return nil
+}
+
 // ignoredIn is Ignored for any root; allowNM lets node_modules through.
 func (p *Project) ignoredIn(r *rootDir, rel string, isDir, allowNM bool) (bool, string) {
 	comps := strings.Split(rel, "/")
@@ -848,6 +860,10 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 				return
 			}
 			if wn := p.checkName(res, rel); wn != nil {
+				rs.warns = append(rs.warns, *wn)
+				return
+			}
+			if wn := p.linkToIgnored(res, path, allowNM); wn != nil {
 				rs.warns = append(rs.warns, *wn)
 				return
 			}

@@ -199,3 +199,52 @@ func TestTaskctlignore(t *testing.T) {
 		t.Errorf("Expand(a.gen.go) = %v %v", rels(cands), warns)
 	}
 }
+
+// TestSymlinkToIgnoredFile: a glob or walk that meets a symlink whose
+// target the ignore rules leave out does not take the target through it
+// (the link's own name being admitted), and a glob says why; naming the
+// link, like naming the ignored file itself, takes it.
+func TestSymlinkToIgnoredFile(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir,
+		".git/",
+		".gitignore = *.log\nbuild/\n",
+		"build.log = ignored log",
+		"build/out.txt = ignored output",
+		"notes.txt -> build.log",
+		"docs/out.txt -> ../build/out.txt",
+		"keep.txt = kept",
+		"alias.txt -> keep.txt",
+	)
+	p := open(t, project.Options{WorkingDir: dir})
+	var walked []string
+	if err := p.Walk(bg, func(c project.Candidate, _ fs.FileInfo) error {
+		walked = append(walked, c.Rel)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := ".gitignore keep.txt"; strings.Join(walked, " ") != want {
+		t.Errorf("Walk: %q, want %s", walked, want)
+	}
+	cands, warns := p.Expand(bg, []string{"**/*"})
+	if got, want := strings.Join(rels(cands), " "), ".gitignore keep.txt"; got != want {
+		t.Errorf("Expand(**/*): %s, want %s", got, want)
+	}
+	ignored := 0
+	for _, w := range warns {
+		if w.Code == project.CodeIgnored {
+			ignored++
+			if !strings.Contains(w.Message, "ignored") {
+				t.Errorf("warning %q does not say the target is ignored", w.Message)
+			}
+		}
+	}
+	if ignored != 2 {
+		t.Errorf("Expand(**/*) warnings %v, want two %s", warns, project.CodeIgnored)
+	}
+	cands, _ = p.Expand(bg, []string{"notes.txt"})
+	if got := strings.Join(rels(cands), " "); got != "build.log" {
+		t.Errorf("Expand(notes.txt) = %q, want the named link's target build.log", got)
+	}
+}

@@ -415,7 +415,7 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 			e.c, size = Candidate{Path: path, Rel: rel, Spec: "**"}, info.Size()
 		case t&fs.ModeSymlink != 0:
 			rs, wn := p.resolve(r.dir, rel)
-			if wn != nil || fileKind(rs) != nil || p.checkName(rs, rel) != nil {
+			if wn != nil || fileKind(rs) != nil || p.checkName(rs, rel) != nil || p.linkToIgnored(rs, path, false) != nil {
 				break
 			}
 			e.c, e.info, size = Candidate{Path: rs.real, Rel: p.relToProject(rs.real), Spec: "**"}, rs.info, rs.info.Size()

@@ -207,7 +207,7 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	doc := &Document{Task: t.Name, Files: files, Warnings: a.warnings,
+	doc := &Document{Task: t.Name, Files: files, Warnings: uniqueWarnings(a.warnings),
 		TokensCached: int(a.cacheHits.Load()), TokensCounted: int(a.cacheMisses.Load())}
 	if opt.Counter != nil {
 		doc.Tokenizer = opt.Counter.Name()
@@ -223,6 +223,21 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 			Message: "task has no file sources, inherits nothing and fresh context is disabled: its context is empty"})
 	}
 	return doc, nil
+}
+
+// uniqueWarnings drops repeats of a warning, keeping the first: two
+// sources or a file and a symlink to it can meet the same path and be
+// refused for the same reason.
+func uniqueWarnings(ws []Warning) []Warning {
+	seen := make(map[Warning]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // candidate is a resolved path waiting to be read.

@@ -7,6 +7,7 @@ import (
 	"encoding/base32"
 	"encoding/json"
 	"encoding/xml"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,5 +88,27 @@ func TestOmittedInDocument(t *testing.T) {
 		if bytes.Contains(js, []byte("omitted")) {
 			t.Errorf("json: %s", js)
 		}
+	}
+}
+
+// TestWarningsNotRepeated: a file refused for the same reason twice (met
+// by a glob and through a symlink to it, and named again) is one warning.
+func TestWarningsNotRepeated(t *testing.T) {
+	p := fixture(t, map[string]string{"a.txt": "a\n", ".env": "X=1\n"})
+	if err := os.Symlink(".env", filepath.Join(p.Dir(), "config")); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := contextgen.Assemble(context.Background(), literalTask("**/*", ".env"), contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, w := range doc.Warnings {
+		if w.Code == "PATH_SENSITIVE" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d PATH_SENSITIVE warnings, want 1: %+v", n, doc.Warnings)
 	}
 }

@@ -291,6 +291,15 @@ func (m *Matcher) Errors() []error {
 	return append([]error(nil), m.errs...)
 }
 
+// Forget drops the ignore files read so far and the problems met reading
+// them: the next match reads each file again.
+func (m *Matcher) Forget() {
+	m.mu.Lock()
+	m.sets = make(map[string]*ruleSet)
+	m.errs = nil
+	m.mu.Unlock()
+}
+
 // dir returns the rule set of directory dir ("" for the root), reading it on
 // first use.
 func (m *Matcher) dir(dir string) *ruleSet {

@@ -248,3 +248,25 @@ func TestSymlinkToIgnoredFile(t *testing.T) {
 		t.Errorf("Expand(notes.txt) = %q, want the named link's target build.log", got)
 	}
 }
+
+// TestReload: a Project keeps the ignore files it read until Reload.
+func TestReload(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, ".git/", "a.txt", "b.log")
+	p := open(t, project.Options{WorkingDir: dir})
+	if ign, _ := p.Ignored("b.log", false); ign {
+		t.Fatal("b.log ignored before any .gitignore")
+	}
+	writeTree(t, dir, ".gitignore = *.log\n")
+	if ign, _ := p.Ignored("b.log", false); ign {
+		t.Fatal("the .gitignore was read again without Reload: the test shows nothing")
+	}
+	p.Reload()
+	if ign, why := p.Ignored("b.log", false); !ign || !strings.Contains(why, ".gitignore") {
+		t.Errorf("after Reload: Ignored(b.log) = %v, %q; want ignored by .gitignore", ign, why)
+	}
+	cands, _ := p.Expand(bg, []string{"**/*"})
+	if got := strings.Join(rels(cands), " "); got != ".gitignore a.txt" {
+		t.Errorf("after Reload: Expand(**/*) = %s", got)
+	}
+}

@@ -229,6 +229,17 @@ func (p *Project) Ignored(rel string, isDir bool) (bool, string) {
 	return false, ""
 }
 
+// Reload forgets the ignore files (.gitignore, .taskctlignore,
+// .git/info/exclude) read so far, which a Project otherwise keeps for as
+// long as it is open, so that later walks, globs and matches see them as
+// they are now: for a Project that outlives changes to the tree, such as
+// the steps of a workflow, whose executors may edit them.
+func (p *Project) Reload() {
+	for _, r := range p.roots {
+		r.ignore.Forget()
+	}
+}
+
 // IgnoreErrors returns the problems met reading ignore files so far (bad
 // pattern lines, unreadable files). They never stop a walk.
 func (p *Project) IgnoreErrors() []error {

@@ -180,6 +180,10 @@ func stepLabel(s *workflow.StepResult) string {
 // assembleStep is the workflow's AssembleFunc: it assembles one bound step
 // with the parent's files and renders the document in --style.
 func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit workflow.InheritMode, parentFiles []string) (*workflow.Assembled, error) {
+	if e.proj != nil {
+		// An earlier step's executor may have changed the ignore files.
+		e.proj.Reload()
+	}
 	opt, err := e.contextOptions(step)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -54,10 +55,11 @@ type Project struct {
 // rootDir is one allowed root: its real path, its os.Root, a descriptor
 // of the same directory for openat2, its ignore rules.
 type rootDir struct {
-	dir    string
-	root   *os.Root
-	fd     int // see openBeneathDir; -1 for none
-	ignore *Matcher
+	dir     string
+	root    *os.Root
+	fd      int             // see openBeneathDir; -1 for none
+	cleanup runtime.Cleanup // closes fd if the rootDir is dropped without Close
+	ignore  *Matcher
 }
 
 // Detect finds the project dir of workingDir: upwards from the real path of
@@ -159,7 +161,13 @@ func Open(opts Options) (*Project, error) {
 			p.Close()
 			return nil, fmt.Errorf("open root: %w", err)
 		}
-		p.roots = append(p.roots, &rootDir{dir: d, root: root, fd: openBeneathDir(root), ignore: NewMatcher(root.FS())})
+		rd := &rootDir{dir: d, root: root, fd: openBeneathDir(root), ignore: NewMatcher(root.FS())}
+		if rd.fd >= 0 {
+			// A Project dropped without Close does not keep the
+			// descriptor (the os.Root closes its own the same way).
+			rd.cleanup = runtime.AddCleanup(rd, closeBeneath, rd.fd)
+		}
+		p.roots = append(p.roots, rd)
 	}
 	p.sensitive = compileNames(p.policy.Sensitive)
 	return p, nil
@@ -169,7 +177,11 @@ func Open(opts Options) (*Project, error) {
 func (p *Project) Close() error {
 	var errs []error
 	for _, r := range p.roots {
-		closeBeneath(r.fd)
+		if r.fd >= 0 {
+			r.cleanup.Stop()
+			closeBeneath(r.fd)
+			runtime.KeepAlive(r)
+		}
 		r.fd = -1
 		errs = append(errs, r.root.Close())
 	}

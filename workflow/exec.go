@@ -194,7 +194,7 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 	cmd.Cancel = func() error { return signalGroup(cmd, sigTerm) }
 	cmd.WaitDelay = killGrace
 
-	err := cmd.Run()
+	err := runLocked(cmd)
 	// The step is over when the executor exits: nothing of its group may
 	// outlive it.
 	_ = signalGroup(cmd, sigKill)

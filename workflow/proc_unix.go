@@ -14,9 +14,11 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// setGroup puts the command in a process group of its own.
+// setGroup puts the command in a process group of its own (and, on Linux,
+// has it killed if taskctl dies: see deathSignal).
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	deathSignal(cmd.SysProcAttr)
 }
 
 // signalGroup sends sig to the command's process group.

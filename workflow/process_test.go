@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -173,6 +174,9 @@ func TestKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	if runtime.GOOS == "linux" && !gone(pids[0]) {
+		t.Errorf("the executor (pid %d) outlived the killed run", pids[0])
+	}
 	rec, err = workflow.LoadRun(runs, ids[0])
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package workflow
+
+import "syscall"
+
+func deathSignal(*syscall.SysProcAttr) {}

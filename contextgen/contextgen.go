@@ -82,6 +82,10 @@ type File struct {
 	// markupTokens counts what the document's style writes around the
 	// content (the tag or heading with the path and facts).
 	markupTokens int
+	// count is what counting the content's tokens takes (nil for no
+	// content), until countFile has counted them and the markup's.
+	count   *countWork
+	counted bool
 
 	// xmlContent is Content as the XML style writes it (characters XML
 	// cannot carry replaced), xmlReplaced how many were replaced, and
@@ -741,22 +745,40 @@ func (a *assembler) read() []*File {
 	mc := a.markupCounter()
 	// Each worker takes the next candidate from a shared counter: no
 	// goroutine hands work to another, so none waits for one to wake.
+	//
+	// A file whose count needs the tokenizer's vocabulary before it is
+	// loaded waits in the worker's list while the worker reads on (the
+	// load runs on a goroutine of its own), and is counted as soon as the
+	// vocabulary is there, or after the last file.
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range workers {
 		wg.Go(func() {
+			var waiting []*File
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || a.ctx.Err() != nil {
-					return
+					break
 				}
 				files[i], warns[i] = a.readOne(a.candidates[i])
 				if f := files[i]; f != nil {
 					f.order = i
-					if mc != nil {
-						f.markupTokens = mc.Count(f.markup(a.opt.Style))
+					if !a.countFile(f, mc, false) {
+						waiting = append(waiting, f)
 					}
 				}
+				if len(waiting) > 0 && tokens.Ready(a.opt.Counter) {
+					for _, f := range waiting {
+						a.countFile(f, mc, true)
+					}
+					waiting = waiting[:0]
+				}
+			}
+			for _, f := range waiting {
+				if a.ctx.Err() != nil {
+					return
+				}
+				a.countFile(f, mc, true)
 			}
 		})
 	}
@@ -867,27 +889,60 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	f.xmlOf = f.Content
 	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
 	if a.opt.Counter != nil {
-		var n int
-		if a.opt.Cache != nil {
-			var hit bool
-			if sameBytes(text, pf.Content) {
-				// The text is the file as read: its hash is known.
-				n, hit = a.opt.Cache.CountSum(a.opt.Counter, rawSum, text)
-			} else {
-				n, hit = a.opt.Cache.Count(a.opt.Counter, text)
-			}
-			if hit {
-				a.cacheHits.Add(1)
-			} else {
-				a.cacheMisses.Add(1)
-			}
+		f.count = &countWork{text: text}
+		if sameBytes(text, pf.Content) {
+			// The text is the file as read: its hash is known.
+			f.count.sum = rawSum
 		} else {
-			n = a.opt.Counter.Count(text)
+			f.count.sum = sha256.Sum256(text)
+		}
+	}
+	return f, ws
+}
+
+// countWork is what counting a file's tokens takes: its text, and the
+// text's sha256 (the token cache's key).
+type countWork struct {
+	text []byte
+	sum  [32]byte
+}
+
+// countFile counts f's tokens and its markup's, from the cache where it
+// holds them. With mayWait false it counts nothing that would wait for the
+// tokenizer's vocabulary, which it starts loading instead, and reports
+// false: the caller comes back to f later, having read other files in the
+// meantime rather than wait idle for the first count.
+func (a *assembler) countFile(f *File, mc tokens.Counter, mayWait bool) bool {
+	if f.counted {
+		return true
+	}
+	c := a.opt.Counter
+	if f.count != nil && f.Tokens == nil {
+		n, hit := a.opt.Cache.Lookup(c, f.count.sum)
+		if !hit {
+			if !mayWait && !tokens.Ready(c) {
+				tokens.Prepare(c)
+				return false
+			}
+			n, _ = a.opt.Cache.CountSum(c, f.count.sum, f.count.text)
 			a.cacheMisses.Add(1)
+		} else {
+			a.cacheHits.Add(1)
 		}
 		f.Tokens = &n
 	}
-	return f, ws
+	if mc != nil {
+		m := f.markup(a.opt.Style)
+		if !mayWait && !tokens.Ready(c) {
+			if _, hit := a.opt.Cache.Lookup(c, sha256.Sum256(m)); !hit {
+				tokens.Prepare(c)
+				return false
+			}
+		}
+		f.markupTokens = mc.Count(m)
+	}
+	f.count, f.counted = nil, true
+	return true
 }
 
 // markupCounter counts the document's markup (a file's tag or heading,

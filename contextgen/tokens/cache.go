@@ -79,6 +79,25 @@ func (ch *Cache) Count(c Counter, content []byte) (n int, hit bool) {
 	return ch.CountSum(c, sha256.Sum256(content), content)
 }
 
+// Lookup returns the count the cache holds for content whose sha256 is sum
+// in counter c's encoding, if it holds one.
+func (ch *Cache) Lookup(c Counter, sum [32]byte) (n int, ok bool) {
+	if ch == nil {
+		return 0, false
+	}
+	k := cacheKey{sum: sum, enc: c.Name()}
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	e, ok := ch.entries[k]
+	if ok {
+		ch.clock++
+		e.used = ch.clock
+		ch.entries[k] = e
+		ch.dirty = true
+	}
+	return e.n, ok
+}
+
 // CountSum is Count for a caller that already has sum, the sha256 of
 // content (it is not checked).
 func (ch *Cache) CountSum(c Counter, sum [32]byte, content []byte) (n int, hit bool) {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -13,16 +14,28 @@ import (
 // (split.go), a process-wide cache of the counts of pieces that are not a
 // single token, and per-goroutine hot caches of the counts of short pieces.
 type encoding struct {
-	ranks  func() *rankTable
-	ascii  func(string, int) int // the ASCII fast path of next: 0 where it does not decide
-	next   func(string, int) int // the general split, for any text
-	pieces pieceCache
-	hot    sync.Pool // of *hotCache
+	ranks   func() *rankTable
+	loaded  atomic.Bool           // ranks has been built
+	prepare sync.Once             // Prepare's goroutine
+	ascii   func(string, int) int // the ASCII fast path of next: 0 where it does not decide
+	next    func(string, int) int // the general split, for any text
+	pieces  pieceCache
+	hot     sync.Pool // of *hotCache
 }
 
 var encodings = map[string]*encoding{
-	O200kBase:  {ranks: sync.OnceValue(func() *rankTable { return buildRanks(o200kBaseTokens) }), ascii: asciiO200k, next: nextO200k},
-	Cl100kBase: {ranks: sync.OnceValue(func() *rankTable { return buildRanks(cl100kBaseTokens) }), ascii: asciiCl100k, next: nextCl100k},
+	O200kBase:  newEncoding(o200kBaseTokens, asciiO200k, nextO200k),
+	Cl100kBase: newEncoding(cl100kBaseTokens, asciiCl100k, nextCl100k),
+}
+
+func newEncoding(vocab string, ascii, next func(string, int) int) *encoding {
+	e := &encoding{ascii: ascii, next: next}
+	e.ranks = sync.OnceValue(func() *rankTable {
+		t := buildRanks(vocab)
+		e.loaded.Store(true)
+		return t
+	})
+	return e
 }
 
 // A rankTable maps the bytes of every token to its rank. For the tiktoken

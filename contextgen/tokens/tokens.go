@@ -71,6 +71,37 @@ func New(name string) (Counter, error) {
 	return bpe{name: enc, enc: encodings[enc]}, nil
 }
 
+// A Preparer is a Counter that loads something (a vocabulary) before its
+// first count, and can say whether it has and start it early.
+type Preparer interface {
+	Counter
+	Ready() bool
+	Prepare()
+}
+
+// Ready reports whether c counts without first loading its vocabulary:
+// it has been loaded, or c is not a [Preparer].
+func Ready(c Counter) bool {
+	p, ok := c.(Preparer)
+	return !ok || p.Ready()
+}
+
+// Prepare starts loading c's vocabulary on a goroutine of its own, once, so
+// that a caller with other work to do need not wait for it: until [Ready],
+// a Count waits for the load to end. It does nothing for a Counter that is
+// not a [Preparer].
+func Prepare(c Counter) {
+	if p, ok := c.(Preparer); ok {
+		p.Prepare()
+	}
+}
+
+// Ready reports whether the encoding's vocabulary has been loaded.
+func (b bpe) Ready() bool { return b.enc.loaded.Load() }
+
+// Prepare starts loading the encoding's vocabulary in the background.
+func (b bpe) Prepare() { b.enc.prepare.Do(func() { go b.enc.ranks() }) }
+
 type bpe struct {
 	name string
 	enc  *encoding

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"strings"
 	"syscall"
@@ -39,6 +40,15 @@ func Main() int {
 		if f, err := os.Create(path); err == nil {
 			if pprof.StartCPUProfile(f) == nil {
 				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
+	}
+	// TASKCTL_TRACE=FILE writes an execution trace (go tool trace): where
+	// the workers wait, which a CPU profile does not show.
+	if path := os.Getenv("TASKCTL_TRACE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			if trace.Start(f) == nil {
+				defer func() { trace.Stop(); f.Close() }()
 			}
 		}
 	}

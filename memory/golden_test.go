@@ -103,14 +103,7 @@ func TestIndexGolden(t *testing.T) {
 	root := t.TempDir()
 	goldenTree(t, root)
 	for run := range 2 { // two builds: worker scheduling must not matter
-		dir := t.TempDir()
-		ix, _, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ix.Refresh(context.Background(), DirSource(root), nil); err != nil {
-			t.Fatal(err)
-		}
+		_, dir := buildIndex(t, root)
 		sum := sha256.Sum256([]byte(canonicalDump(t, dir)))
 		if got := hex.EncodeToString(sum[:]); got != goldenIndexHash {
 			t.Errorf("run %d: index hash = %s, want %s", run, got, goldenIndexHash)
@@ -165,14 +158,7 @@ func TestIndexCopies(t *testing.T) {
 		}
 	}
 	dump := func() string {
-		dir := t.TempDir()
-		ix, _, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ix.Refresh(context.Background(), DirSource(root), nil); err != nil {
-			t.Fatal(err)
-		}
+		ix, dir := buildIndex(t, root)
 		first := canonicalDump(t, dir)
 		// a file takes another's content: refreshed, it is analysed again
 		data, _ := os.ReadFile(entries[0])
@@ -192,6 +178,20 @@ func TestIndexCopies(t *testing.T) {
 	if !strings.Contains(shared, "vendor/copy2/4/") {
 		t.Errorf("copies missing from the index")
 	}
+}
+
+// buildIndex builds an index of root in a new directory.
+func buildIndex(t *testing.T, root string) (*Index, string) {
+	t.Helper()
+	dir := t.TempDir()
+	ix, _, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Refresh(context.Background(), DirSource(root), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ix, dir
 }
 
 func writeFile(t *testing.T, root, rel, content string) {

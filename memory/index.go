@@ -1335,6 +1335,14 @@ func matchPaths(docs []docInfo, entries []walkEntry) []int {
 	if byPath := livePaths(docs); byPath != nil && mergePaths(docs, byPath, entries, match) {
 		return match
 	}
+	matchByMap(docs, entries, match)
+	return match
+}
+
+// matchByMap is matchPaths with maps, for any order of documents and
+// entries (the tests check the merge against it): the last live document
+// with the path, and dupPath for a path seen before.
+func matchByMap(docs []docInfo, entries []walkEntry, match []int) {
 	byRel := make(map[string]int, len(docs))
 	for i, d := range docs {
 		if d.flags&docDeleted == 0 {
@@ -1354,7 +1362,6 @@ func matchPaths(docs []docInfo, entries []walkEntry) []int {
 		}
 		seen[e.rel] = true
 	}
-	return match
 }
 
 // mergePaths is matchPaths for documents byPath, in order of path, and

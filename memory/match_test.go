@@ -12,29 +12,10 @@ import (
 	"time"
 )
 
-// matchByMap is what matchPaths answers, computed with maps: the last
-// live document with the path, and dupPath for a path seen before.
-func matchByMap(docs []docInfo, entries []walkEntry) []int {
-	byRel := make(map[string]int)
-	for i, d := range docs {
-		if d.flags&docDeleted == 0 {
-			byRel[d.rel] = i
-		}
-	}
-	seen := make(map[string]bool)
+// mapMatch is matchByMap's answer as a new slice.
+func mapMatch(docs []docInfo, entries []walkEntry) []int {
 	out := make([]int, len(entries))
-	for k, e := range entries {
-		i, ok := byRel[e.rel]
-		switch {
-		case seen[e.rel]:
-			out[k] = dupPath
-		case ok:
-			out[k] = i
-		default:
-			out[k] = -1
-		}
-		seen[e.rel] = true
-	}
+	matchByMap(docs, entries, out)
 	return out
 }
 
@@ -103,7 +84,7 @@ func TestMatchPaths(t *testing.T) {
 		if round%5 == 4 {
 			rng.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
 		}
-		got, want := matchPaths(docs, entries), matchByMap(docs, entries)
+		got, want := matchPaths(docs, entries), mapMatch(docs, entries)
 		if !slices.Equal(got, want) {
 			t.Fatalf("round %d: matchPaths = %v, want %v", round, got, want)
 		}

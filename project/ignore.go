@@ -32,9 +32,9 @@ type Rule struct {
 	domain   string // the directory of Source ("" for the root and info/exclude)
 	glob     string // doublestar pattern (anchored rules: relative to domain)
 	anchored bool   // the pattern held a slash: matched against the path below domain
-	kind     byte   // basename fast paths: kindLiteral, kindSuffix, kindPrefix, kindGlob
-	lit      string
-	dirStar  bool // anchored pattern ending in "/**": matches below the directory, not the directory itself
+	kind     byte   // fast paths: kindLiteral, kindSuffix, kindPrefix, kindGlob (of the base name, or of the path if anchored)
+	lit      string // kindGlob, anchored: the literal start of glob
+	dirStar  bool   // anchored pattern ending in "/**": matches below the directory, not the directory itself
 }
 
 const (
@@ -145,8 +145,9 @@ func parseRule(text string) (*Rule, error) {
 		return nil, errBadPattern
 	}
 	r.glob = p
-	if !r.anchored {
-		r.kind, r.lit = classify(p)
+	r.kind, r.lit = classify(p)
+	if r.anchored && r.kind == kindGlob {
+		r.lit = p[:strings.IndexAny(p, `*?[\`)]
 	}
 	return r, nil
 }
@@ -211,7 +212,18 @@ func (r *Rule) match(rel, name string, isDir bool) bool {
 	if r.domain != "" {
 		sub = rel[len(r.domain)+1:]
 	}
-	if !doublestar.MatchUnvalidated(r.glob, sub) {
+	// The cheap shapes again, for the whole path below the domain (a
+	// star matches no slash), and for any other pattern the literal
+	// start it must have, before the full match.
+	switch r.kind {
+	case kindLiteral:
+		return sub == r.lit
+	case kindSuffix:
+		return strings.HasSuffix(sub, r.lit) && !strings.Contains(sub[:len(sub)-len(r.lit)], "/")
+	case kindPrefix:
+		return strings.HasPrefix(sub, r.lit) && !strings.Contains(sub[len(r.lit):], "/")
+	}
+	if !strings.HasPrefix(sub, r.lit) || !doublestar.MatchUnvalidated(r.glob, sub) {
 		return false
 	}
 	if r.dirStar && doublestar.MatchUnvalidated(r.glob[:len(r.glob)-3], sub) {

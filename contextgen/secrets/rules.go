@@ -5,7 +5,24 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"regexp"
+	"sync"
 )
+
+// A lazyRegexp is compiled at its first use: compiling every rule's
+// expression at start-up cost each run of taskctl half a millisecond, a
+// run that scans no file included.
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func lazy(src string) *lazyRegexp { return &lazyRegexp{src: src} }
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
 
 // Rule IDs.
 const (
@@ -57,7 +74,7 @@ type rule struct {
 	kind     ruleKind
 	keywords []string // matched case-sensitively unless fold
 	fold     bool
-	re       *regexp.Regexp
+	re       *lazyRegexp
 	group    int  // submatch holding the secret; 0 = whole match
 	boundary bool // prefixRule: the keyword must not follow a word character
 	maxLen   int  // prefixRule: longest match
@@ -81,15 +98,15 @@ var (
 		"private_key", "private-key", "privatekey",
 	}
 
-	genericRe = regexp.MustCompile("(?i)^" +
+	genericRe = lazy("(?i)^" +
 		"([a-z0-9_.\\-]*(?:password|passwd|secret|token|api[_\\-]?key|access[_\\-]?key|auth[_\\-]?key|private[_\\-]?key)[a-z0-9_.\\-]*)" +
 		assignOp + quotedValue)
 
-	awsSecretRe = regexp.MustCompile("(?i)^[a-z0-9_.\\-]*?" +
+	awsSecretRe = lazy("(?i)^[a-z0-9_.\\-]*?" +
 		"((?:aws_?)?secret_?access_?key|aws_?secret_?key)" + assignOp +
 		"[\"'`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)")
 
-	pemHeaderRe = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----`)
+	pemHeaderRe = lazy(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----`)
 )
 
 // rules, most specific first (the order decides overlaps).
@@ -97,34 +114,34 @@ var rules = []*rule{
 	{id: RulePrivateKey, kind: pemRule, keywords: []string{"PRIVATE KEY"}},
 	{id: RuleGCPServiceAccount, kind: pemRule}, // found by the private-key rule
 	{id: RuleAWSAccessKeyID, kind: prefixRule, keywords: []string{"AKIA", "ASIA"}, boundary: true, maxLen: 20,
-		re: regexp.MustCompile(`^A(?:KI|SI)A[A-Z0-9]{16}`), valid: tokenBody(4, 3.0)},
+		re: lazy(`^A(?:KI|SI)A[A-Z0-9]{16}`), valid: tokenBody(4, 3.0)},
 	{id: RuleGCPAPIKey, kind: prefixRule, keywords: []string{"AIza"}, boundary: true, maxLen: 39,
-		re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{35}`), valid: tokenBody(4, 3.5)},
+		re: lazy(`^AIza[0-9A-Za-z_\-]{35}`), valid: tokenBody(4, 3.5)},
 	{id: RuleAzureStorageKey, kind: prefixRule, keywords: []string{"AccountKey="}, maxLen: 11 + 88,
-		re: regexp.MustCompile(`^AccountKey=([A-Za-z0-9+/]{86}==)`), group: 1, valid: tokenBody(0, 4.0)},
+		re: lazy(`^AccountKey=([A-Za-z0-9+/]{86}==)`), group: 1, valid: tokenBody(0, 4.0)},
 	{id: RuleAzureSharedAccess, kind: prefixRule, keywords: []string{"SharedAccessKey="}, maxLen: 16 + 44,
-		re: regexp.MustCompile(`^SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`), group: 1, valid: tokenBody(0, 3.5)},
+		re: lazy(`^SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`), group: 1, valid: tokenBody(0, 3.5)},
 	{id: RuleGitHubToken, kind: prefixRule, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true, maxLen: 255,
-		re: regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,}`), valid: tokenBody(4, 3.5)},
+		re: lazy(`^gh[pousr]_[A-Za-z0-9]{36,}`), valid: tokenBody(4, 3.5)},
 	{id: RuleGitHubToken, kind: prefixRule, keywords: []string{"github_pat_"}, boundary: true, maxLen: 255,
-		re: regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{40,}`), valid: tokenBody(11, 3.5)},
+		re: lazy(`^github_pat_[A-Za-z0-9_]{40,}`), valid: tokenBody(11, 3.5)},
 	{id: RuleGitLabToken, kind: prefixRule, keywords: []string{"glpat-"}, boundary: true, maxLen: 320,
-		re: regexp.MustCompile(`^glpat-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`), valid: tokenBody(6, 3.5)},
+		re: lazy(`^glpat-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`), valid: tokenBody(6, 3.5)},
 	{id: RuleSlackToken, kind: prefixRule, keywords: []string{"xoxb-", "xoxp-", "xoxa-", "xoxe-", "xoxr-", "xoxs-", "xapp-"}, boundary: true, maxLen: 260,
-		re: regexp.MustCompile(`^(?:xox[bpaers]|xapp)-[0-9A-Za-z\-]{20,}`), valid: tokenBody(5, 3.0)},
+		re: lazy(`^(?:xox[bpaers]|xapp)-[0-9A-Za-z\-]{20,}`), valid: tokenBody(5, 3.0)},
 	{id: RuleSlackWebhook, kind: prefixRule, keywords: []string{"hooks.slack.com/"}, maxLen: 200,
-		re: regexp.MustCompile(`^hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,})`), group: 1,
+		re: lazy(`^hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,})`), group: 1,
 		valid: tokenBody(0, 3.5)},
 	{id: RuleStripeKey, kind: prefixRule, keywords: []string{"sk_live_", "rk_live_"}, boundary: true, maxLen: 255,
-		re: regexp.MustCompile(`^[sr]k_live_[0-9A-Za-z]{20,}`), valid: tokenBody(8, 3.5)},
+		re: lazy(`^[sr]k_live_[0-9A-Za-z]{20,}`), valid: tokenBody(8, 3.5)},
 	{id: RuleAnthropicAPIKey, kind: prefixRule, keywords: []string{"sk-"}, boundary: true, maxLen: 255,
-		re: regexp.MustCompile(`^sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_\-]{32,}`), valid: tokenBody(7, 3.5)},
+		re: lazy(`^sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_\-]{32,}`), valid: tokenBody(7, 3.5)},
 	{id: RuleOpenAIAPIKey, kind: prefixRule, keywords: []string{"sk-"}, boundary: true, maxLen: 255,
-		re: regexp.MustCompile(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), valid: tokenBody(3, 3.5)},
+		re: lazy(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), valid: tokenBody(3, 3.5)},
 	{id: RuleNPMToken, kind: prefixRule, keywords: []string{"npm_"}, boundary: true, maxLen: 40,
-		re: regexp.MustCompile(`^npm_[A-Za-z0-9]{36}`), valid: tokenBody(4, 3.5)},
+		re: lazy(`^npm_[A-Za-z0-9]{36}`), valid: tokenBody(4, 3.5)},
 	{id: RuleJWT, kind: prefixRule, keywords: []string{"eyJ"}, boundary: true, maxLen: 16 << 10,
-		re:    regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*`),
+		re:    lazy(`^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*`),
 		valid: validJWT},
 	{id: RuleAWSSecretAccessKey, kind: lineRule, keywords: []string{"secret"}, fold: true,
 		re: awsSecretRe, group: 2, valid: func(s, _ []byte) bool { return plausibleToken(s, 3.5) }},

@@ -126,7 +126,7 @@ func (s *scanner) prefix(ri, start int) {
 		return
 	}
 	seg := s.data[start:min(len(s.data), start+r.maxLen+1)]
-	loc := r.re.FindSubmatchIndex(seg)
+	loc := r.re.get().FindSubmatchIndex(seg)
 	if loc == nil {
 		return
 	}
@@ -173,7 +173,7 @@ func (s *scanner) line(ri, start, end int) {
 		le = end + i
 	}
 	win := s.data[ks:le]
-	loc := r.re.FindSubmatchIndex(win)
+	loc := r.re.get().FindSubmatchIndex(win)
 	if loc == nil {
 		return
 	}
@@ -200,7 +200,7 @@ func (s *scanner) line(ri, start, end int) {
 func (s *scanner) pem(ri, start, end int) {
 	hs := max(0, start-64)
 	hdr := s.data[hs:min(len(s.data), end+16)]
-	loc := pemHeaderRe.FindIndex(hdr)
+	loc := pemHeaderRe.get().FindIndex(hdr)
 	if loc == nil || hs+loc[1] < end {
 		return
 	}

@@ -474,6 +474,10 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 		}
 		ws = append(ws, Warning{Code: w.Code, Message: msg})
 	}
+	for _, o := range res.Outside {
+		ws = append(ws, Warning{Code: project.CodeOutsideProject, Path: o,
+			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
+	}
 	return res, ws, nil
 }
 

@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,6 +25,32 @@ var errOutside = errors.New("outside the project (permission denied)")
 type projectFS struct {
 	root    *os.Root
 	rootDir string
+	outside outsideLog // what a run tried to read outside the project
+}
+
+// outsideLog keeps the first paths outside the project a run tried to
+// read, once each, so that a refusal is reported even when the command
+// goes on and succeeds (echo /*, cat ../x || true).
+type outsideLog struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+// maxOutside bounds the paths an outsideLog keeps.
+const maxOutside = 10
+
+func (l *outsideLog) add(p string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.paths) < maxOutside && !slices.Contains(l.paths, p) {
+		l.paths = append(l.paths, p)
+	}
+}
+
+func (l *outsideLog) list() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.paths)
 }
 
 // relInside reports the root-relative form of the absolute path p and
@@ -45,11 +73,23 @@ func abs(dir, name string) string {
 
 // rel maps name (relative to dir) to a path for the os.Root.
 func (f *projectFS) rel(dir, name string) (string, error) {
-	r, ok := relInside(f.rootDir, abs(dir, name))
+	a := abs(dir, name)
+	r, ok := relInside(f.rootDir, a)
 	if !ok {
+		f.outside.add(a)
 		return "", &fs.PathError{Op: "open", Path: name, Err: errOutside}
 	}
 	return r, nil
+}
+
+// pathErr is the package's pathErr for a path of this file system: a path
+// that turns out to lead outside (through a symlink) is logged.
+func (f *projectFS) pathErr(op, dir, name string, err error) error {
+	e := pathErr(op, name, err)
+	if errors.Is(e, errOutside) {
+		f.outside.add(abs(dir, name))
+	}
+	return e
 }
 
 func pathErr(op, name string, err error) error {
@@ -72,12 +112,12 @@ func (f *projectFS) openFile(dir, name string) (*os.File, error) {
 	}
 	fh, err := f.root.OpenFile(r, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return nil, pathErr("open", name, err)
+		return nil, f.pathErr("open", dir, name, err)
 	}
 	fi, err := fh.Stat()
 	if err != nil {
 		fh.Close()
-		return nil, pathErr("open", name, err)
+		return nil, f.pathErr("open", dir, name, err)
 	}
 	if !fi.Mode().IsRegular() && !fi.IsDir() {
 		fh.Close()
@@ -112,7 +152,7 @@ func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
 	}
 	fi, err := f.root.Stat(r)
 	if err != nil {
-		return nil, pathErr("stat", name, err)
+		return nil, f.pathErr("stat", dir, name, err)
 	}
 	return fi, nil
 }
@@ -127,7 +167,7 @@ func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
 	}
 	fi, err := f.root.Lstat(r)
 	if err != nil {
-		return nil, pathErr("lstat", name, err)
+		return nil, f.pathErr("lstat", dir, name, err)
 	}
 	return fi, nil
 }
@@ -142,7 +182,7 @@ func (f *projectFS) readDir(dir, name string) ([]fs.DirEntry, error) {
 	defer fh.Close()
 	ents, err := fh.ReadDir(-1)
 	if err != nil {
-		return nil, pathErr("readdir", name, err)
+		return nil, f.pathErr("readdir", dir, name, err)
 	}
 	return ents, nil
 }
@@ -208,7 +248,7 @@ func (f *projectFS) openDir(dir, name string) (*os.Root, error) {
 	}
 	d, err := f.root.OpenRoot(r)
 	if err != nil {
-		return nil, pathErr("open", name, err)
+		return nil, f.pathErr("open", dir, name, err)
 	}
 	return d, nil
 }
@@ -276,7 +316,7 @@ func (f *projectFS) readlink(dir, name string) (string, error) {
 	}
 	t, err := f.root.Readlink(r)
 	if err != nil {
-		return "", pathErr("readlink", name, err)
+		return "", f.pathErr("readlink", dir, name, err)
 	}
 	return t, nil
 }

@@ -71,6 +71,10 @@ type Result struct {
 	// LastGrep is true when the last command to finish in the top-level
 	// pipeline was grep (or git grep); its exit status 1 means "no match".
 	LastGrep bool
+	// Outside lists the paths outside the project the command tried to
+	// read and was refused (the first few, once each), whatever its exit
+	// status.
+	Outside []string
 }
 
 // DeniedError reports a construct or command the policy does not allow.
@@ -243,6 +247,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	res.Truncated = errors.Is(context.Cause(ctx), errTruncated)
 	res.TimedOut = !res.Truncated && errors.Is(context.Cause(ctx), errTimeout)
 	res.LastGrep = s.lastTopGrep()
+	res.Outside = fsys.outside.list()
 	var denied *DeniedError
 	switch {
 	case runErr == nil:

@@ -169,6 +169,7 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 
 	cmd := exec.CommandContext(sctx, r.exe, r.opt.Executor[1:]...)
 	cmd.Args[0] = r.opt.Executor[0]
+	supervised := supervise(cmd, r.opt.Supervisor)
 	cmd.Dir = r.opt.ProjectDir
 	env := r.opt.Env
 	if env == nil {
@@ -190,7 +191,7 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 		stderr = io.MultiWriter(r.opt.Stderr, errTail)
 	}
 	cmd.Stderr = stderr
-	setGroup(cmd)
+	setGroup(cmd, supervised)
 	cmd.Cancel = func() error { return signalGroup(cmd, sigTerm) }
 	cmd.WaitDelay = killGrace
 

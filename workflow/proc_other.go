@@ -9,7 +9,7 @@ import (
 
 func processAlive(pid int) bool { return true }
 
-func setGroup(cmd *exec.Cmd) {}
+func setGroup(*exec.Cmd, bool) {}
 
 func signalGroup(cmd *exec.Cmd, sig os.Signal) error {
 	if cmd.Process == nil {

@@ -15,10 +15,10 @@ func processAlive(pid int) bool {
 }
 
 // setGroup puts the command in a process group of its own (and, on Linux,
-// has it killed if taskctl dies: see deathSignal).
-func setGroup(cmd *exec.Cmd) {
+// has it stopped if taskctl dies: see deathSignal).
+func setGroup(cmd *exec.Cmd, supervised bool) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	deathSignal(cmd.SysProcAttr)
+	deathSignal(cmd.SysProcAttr, supervised)
 }
 
 // signalGroup sends sig to the command's process group.

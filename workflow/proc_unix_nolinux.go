@@ -4,4 +4,4 @@ package workflow
 
 import "syscall"
 
-func deathSignal(*syscall.SysProcAttr) {}
+func deathSignal(*syscall.SysProcAttr, bool) {}

@@ -174,8 +174,12 @@ func TestKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if runtime.GOOS == "linux" && !gone(pids[0]) {
-		t.Errorf("the executor (pid %d) outlived the killed run", pids[0])
+	if runtime.GOOS == "linux" {
+		for _, pid := range pids {
+			if !gone(pid) {
+				t.Errorf("pid %d of the step (executor, then its child) outlived the killed run", pid)
+			}
+		}
 	}
 	rec, err = workflow.LoadRun(runs, ids[0])
 	if err != nil {

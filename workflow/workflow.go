@@ -110,6 +110,12 @@ type Options struct {
 	// Env is the executor's environment before the TASKCTL_ variables are
 	// added (nil: this process's environment).
 	Env []string
+	// Supervisor, on Linux, is a command line that runs the command line
+	// after it as [Supervise] does (taskctl's is itself with the argument
+	// "__supervise"): with it, the executor and everything it started go
+	// when this process dies without stopping them. Without it only the
+	// executor itself does.
+	Supervisor []string
 }
 
 // InputError is a required input that nothing sets (no --var, no default,

@@ -131,7 +131,19 @@ func options(f *fake, project, runs string, executor []string) workflow.Options 
 		RunsDir:    runs,
 		ProjectDir: project,
 		Stderr:     &bytes.Buffer{},
+		Supervisor: []string{os.Args[0], superviseArg},
 	}
+}
+
+// superviseArg makes the test binary the executors' supervisor, as
+// "__supervise" makes taskctl: every test's executor runs under one.
+const superviseArg = "-workflow-supervise"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == superviseArg {
+		os.Exit(workflow.Supervise(os.Args[2:]))
+	}
+	os.Exit(m.Run())
 }
 
 const threeSteps = `<task name="fix" type="sequential">

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/taskctl/taskctl/workflow"
 )
 
 func main() { os.Exit(Main()) }
@@ -24,6 +26,10 @@ func main() { os.Exit(Main()) }
 // returns the exit code. It is the only place that prints errors and picks
 // exit codes.
 func Main() int {
+	if len(os.Args) > 1 && os.Args[1] == superviseCmd {
+		// taskctl run's supervisor of one executor (workflow.Supervise).
+		return workflow.Supervise(os.Args[2:])
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// taskctl lives for one command and its heap is small next to what it

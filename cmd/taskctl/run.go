@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -82,6 +84,7 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		Stderr:      e.stderr,
 		Vars:        vars,
 		DryRun:      argv == nil,
+		Supervisor:  supervisor(),
 	}
 	if e.json() {
 		opt.Stderr = e.stderr
@@ -267,4 +270,27 @@ func (e *env) execDir() string {
 		return wd
 	}
 	return e.workingDir
+}
+
+// superviseCmd is the hidden first argument that makes taskctl the
+// supervisor of one executor (workflow.Supervise).
+const superviseCmd = "__supervise"
+
+// supervisor is the command line that runs an executor under taskctl's
+// supervisor: this program, as it was started (so that a copy run under
+// another name still finds itself), or nil if it cannot be found.
+func supervisor() []string {
+	self := os.Args[0]
+	var err error
+	if strings.Contains(self, "/") {
+		self, err = filepath.Abs(self)
+	} else {
+		self, err = exec.LookPath(self)
+	}
+	if err != nil {
+		if self, err = os.Executable(); err != nil {
+			return nil
+		}
+	}
+	return []string{self, superviseCmd}
 }

@@ -47,12 +47,11 @@ func Supervise(args []string) int {
 		fmt.Fprintln(os.Stderr, "taskctl __supervise: no command")
 		return 2
 	}
+	// (Had taskctl died before this process ran, the death signal would
+	// have been sent at its start, which Go's fork does.)
 	parent := os.Getppid()
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
-	if os.Getppid() != parent || parent == 1 {
-		return 137
-	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {

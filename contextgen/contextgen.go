@@ -746,7 +746,6 @@ func (a *assembler) read() []*File {
 	if workers > n {
 		workers = n
 	}
-	mc := a.markupCounter()
 	// Each worker takes the next candidate from a shared counter: no
 	// goroutine hands work to another, so none waits for one to wake.
 	//
@@ -767,13 +766,13 @@ func (a *assembler) read() []*File {
 				files[i], warns[i] = a.readOne(a.candidates[i])
 				if f := files[i]; f != nil {
 					f.order = i
-					if !a.countFile(f, mc, false) {
+					if !a.countFile(f, false) {
 						waiting = append(waiting, f)
 					}
 				}
 				if len(waiting) > 0 && tokens.Ready(a.opt.Counter) {
 					for _, f := range waiting {
-						a.countFile(f, mc, true)
+						a.countFile(f, true)
 					}
 					waiting = waiting[:0]
 				}
@@ -782,7 +781,7 @@ func (a *assembler) read() []*File {
 				if a.ctx.Err() != nil {
 					return
 				}
-				a.countFile(f, mc, true)
+				a.countFile(f, true)
 			}
 		})
 	}
@@ -893,12 +892,10 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	f.xmlOf = f.Content
 	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
 	if a.opt.Counter != nil {
-		f.count = &countWork{text: text}
-		if sameBytes(text, pf.Content) {
-			// The text is the file as read: its hash is known.
-			f.count.sum = rawSum
-		} else {
-			f.count.sum = sha256.Sum256(text)
+		f.count = &countWork{text: text, sum: rawSum}
+		if !sameBytes(text, pf.Content) {
+			// (as read, the text's hash is known)
+			f.count.sum = a.sum(text)
 		}
 	}
 	return f, ws
@@ -916,37 +913,54 @@ type countWork struct {
 // tokenizer's vocabulary, which it starts loading instead, and reports
 // false: the caller comes back to f later, having read other files in the
 // meantime rather than wait idle for the first count.
-func (a *assembler) countFile(f *File, mc tokens.Counter, mayWait bool) bool {
-	if f.counted {
+func (a *assembler) countFile(f *File, mayWait bool) bool {
+	c := a.opt.Counter
+	if f.counted || c == nil {
 		return true
 	}
-	c := a.opt.Counter
+	// count returns text's count from the cache, or counts it unless that
+	// would wait for the vocabulary (ok false).
+	count := func(sum [32]byte, text []byte) (n int, hit, ok bool) {
+		if n, hit := a.opt.Cache.Lookup(c, sum); hit {
+			return n, true, true
+		}
+		if !mayWait && !tokens.Ready(c) {
+			tokens.Prepare(c)
+			return 0, false, false
+		}
+		n, _ = a.opt.Cache.CountSum(c, sum, text)
+		return n, false, true
+	}
 	if f.count != nil && f.Tokens == nil {
-		n, hit := a.opt.Cache.Lookup(c, f.count.sum)
-		if !hit {
-			if !mayWait && !tokens.Ready(c) {
-				tokens.Prepare(c)
-				return false
-			}
-			n, _ = a.opt.Cache.CountSum(c, f.count.sum, f.count.text)
-			a.cacheMisses.Add(1)
-		} else {
+		n, hit, ok := count(f.count.sum, f.count.text)
+		if !ok {
+			return false
+		}
+		if hit {
 			a.cacheHits.Add(1)
+		} else {
+			a.cacheMisses.Add(1)
 		}
 		f.Tokens = &n
 	}
-	if mc != nil {
-		m := f.markup(a.opt.Style)
-		if !mayWait && !tokens.Ready(c) {
-			if _, hit := a.opt.Cache.Lookup(c, sha256.Sum256(m)); !hit {
-				tokens.Prepare(c)
-				return false
-			}
-		}
-		f.markupTokens = mc.Count(m)
+	// The markup goes through the cache too (see markupCounter).
+	m := f.markup(a.opt.Style)
+	n, _, ok := count(a.sum(m), m)
+	if !ok {
+		return false
 	}
+	f.markupTokens = n
 	f.count, f.counted = nil, true
 	return true
+}
+
+// sum is the token cache's key for text: its sha256, or nothing without a
+// cache.
+func (a *assembler) sum(text []byte) [32]byte {
+	if a.opt.Cache == nil {
+		return [32]byte{}
+	}
+	return sha256.Sum256(text)
 }
 
 // markupCounter counts the document's markup (a file's tag or heading,

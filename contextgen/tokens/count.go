@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -305,43 +306,113 @@ func maximalSubpart(s string) int {
 
 // pieceCache remembers the token count of pieces that are not one token
 // (identifiers and the like repeat a lot). It is sharded to keep goroutines
-// counting different files apart, and each shard is emptied when it grows
-// past maxShardPieces, so a huge input cannot make it grow without bound.
+// counting different files apart. A shard is an open-addressing table of
+// small slots over an arena that holds the pieces' bytes: no allocation per
+// piece and nothing for the garbage collector to trace, where a map of
+// strings cost an allocation and a share of the map's growth for every
+// piece. A shard is emptied when it holds maxShardPieces pieces or
+// maxShardBytes of them, so a huge input cannot make it grow without bound.
 type pieceCache struct {
+	seed   maphash.Seed
+	init   sync.Once
 	shards [64]pieceShard
 }
 
 type pieceShard struct {
-	sync.RWMutex
-	m map[string]int32
-	_ [32]byte // keep shards on separate cache lines
+	sync.Mutex
+	slots []pieceSlot // a power of two, at most half full; nil when empty
+	arena []byte      // the pieces' bytes
+	n     int         // pieces
+	_     [16]byte    // keep shards on separate cache lines
+}
+
+// A pieceSlot is one piece: tag is bits of its hash (never 0, which marks
+// an empty slot), n its count, and ref its place in the arena (offset<<9 |
+// length; a cached piece is at most maxCachedLength bytes).
+type pieceSlot struct {
+	tag uint16
+	n   uint16
+	ref uint32
 }
 
 const (
 	maxShardPieces  = 1 << 14 // 64 shards: about a million pieces at most
+	maxShardBytes   = 1 << 20 // and 64 MB of them
 	maxCachedLength = 256     // longer pieces are rare and not cached
+	minShardSlots   = 1 << 8
 )
 
 func (c *pieceCache) count(p string, ranks *rankTable) int {
 	if len(p) > maxCachedLength {
 		return bpeCount(p, ranks)
 	}
-	h := uint(len(p))*0x9e3779b1 ^ uint(p[0])*0x85ebca6b ^ uint(p[len(p)-1])*0xc2b2ae35 ^ uint(p[len(p)/2])*0x27d4eb2f
-	sh := &c.shards[(h>>7)%uint(len(c.shards))]
-	sh.RLock()
-	n, ok := sh.m[p]
-	sh.RUnlock()
-	if ok {
-		return int(n)
-	}
-	n = int32(bpeCount(p, ranks))
+	c.init.Do(func() { c.seed = maphash.MakeSeed() })
+	h := maphash.String(c.seed, p)
+	sh := &c.shards[h%uint64(len(c.shards))]
+	tag := uint16(h>>48) | 1
 	sh.Lock()
-	if sh.m == nil || len(sh.m) >= maxShardPieces {
-		sh.m = make(map[string]int32)
-	}
-	sh.m[strings.Clone(p)] = n
+	n, ok := sh.find(p, h, tag)
 	sh.Unlock()
-	return int(n)
+	if ok {
+		return n
+	}
+	n = bpeCount(p, ranks)
+	sh.Lock()
+	if _, ok := sh.find(p, h, tag); !ok {
+		sh.add(c.seed, p, h, tag, n)
+	}
+	sh.Unlock()
+	return n
+}
+
+// find returns the count of p, whose hash is h and tag tag.
+func (sh *pieceShard) find(p string, h uint64, tag uint16) (int, bool) {
+	if sh.slots == nil {
+		return 0, false
+	}
+	mask := uint64(len(sh.slots) - 1)
+	for i := h >> 6 & mask; ; i = (i + 1) & mask {
+		sl := sh.slots[i]
+		if sl.tag == 0 {
+			return 0, false
+		}
+		if sl.tag == tag && int(sl.ref&(1<<9-1)) == len(p) && string(sh.arena[sl.ref>>9:][:len(p)]) == p {
+			return int(sl.n), true
+		}
+	}
+}
+
+// add inserts p, which is not in the shard, with count n. The shard's
+// table doubles when it would be more than half full.
+func (sh *pieceShard) add(seed maphash.Seed, p string, h uint64, tag uint16, n int) {
+	if sh.n >= maxShardPieces || len(sh.arena)+len(p) > maxShardBytes {
+		sh.slots, sh.arena, sh.n = nil, sh.arena[:0], 0
+	}
+	if sh.slots == nil {
+		sh.slots = make([]pieceSlot, minShardSlots)
+	} else if 2*(sh.n+1) > len(sh.slots) {
+		old := sh.slots
+		sh.slots = make([]pieceSlot, 2*len(old))
+		for _, sl := range old {
+			if sl.tag != 0 {
+				q := sh.arena[sl.ref>>9:][:sl.ref&(1<<9-1)]
+				sh.put(maphash.Bytes(seed, q), sl)
+			}
+		}
+	}
+	sh.put(h, pieceSlot{tag: tag, n: uint16(n), ref: uint32(len(sh.arena))<<9 | uint32(len(p))})
+	sh.arena = append(sh.arena, p...)
+	sh.n++
+}
+
+// put places sl, of hash h, in the first empty slot from its home.
+func (sh *pieceShard) put(h uint64, sl pieceSlot) {
+	mask := uint64(len(sh.slots) - 1)
+	i := h >> 6 & mask
+	for sh.slots[i].tag != 0 {
+		i = (i + 1) & mask
+	}
+	sh.slots[i] = sl
 }
 
 const noRank = ^uint32(0)
@@ -532,7 +603,7 @@ func (c *pieceCache) reset() {
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.Lock()
-		sh.m = nil
+		sh.slots, sh.arena, sh.n = nil, nil, 0
 		sh.Unlock()
 	}
 }

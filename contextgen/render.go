@@ -194,16 +194,22 @@ func xmlSafe(s string) (string, int) {
 // xmlClean reports whether s has no byte below 0x20 other than tab, newline
 // and carriage return, and no 0xEF. It tests eight bytes at a time, without
 // branching on what they hold (text is full of tabs and newlines, which
-// would make such branches unpredictable).
+// would make such branches unpredictable), and 32 bytes that are all ASCII,
+// as most of a source file is, with the cheaper test of asciiBad.
 func xmlClean(s string) bool {
 	i := 0
+	for ; i+32 <= len(s); i += 32 {
+		w0, w1, w2, w3 := load64(s, i), load64(s, i+8), load64(s, i+16), load64(s, i+24)
+		if (w0|w1|w2|w3)&highs == 0 {
+			if asciiBad(w0)|asciiBad(w1)|asciiBad(w2)|asciiBad(w3) != 0 {
+				return false
+			}
+		} else if wordBad(w0)|wordBad(w1)|wordBad(w2)|wordBad(w3) != 0 {
+			return false
+		}
+	}
 	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		below := ^((w & lows) + 0x60*ones | w) & highs
-		allowed := zeroBytes(w^'\t'*ones) | zeroBytes(w^'\n'*ones) | zeroBytes(w^'\r'*ones)
-		if below&^allowed|zeroBytes(w^0xEF*ones) != 0 {
+		if wordBad(load64(s, i)) != 0 {
 			return false
 		}
 	}
@@ -213,6 +219,31 @@ func xmlClean(s string) bool {
 		}
 	}
 	return true
+}
+
+// load64 is the eight bytes of s from i (i+8 <= len(s)), little-endian.
+func load64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// wordBad sets the high bit of each byte of w that xmlClean refuses.
+func wordBad(w uint64) uint64 {
+	below := ^((w & lows) + 0x60*ones | w) & highs
+	allowed := zeroBytes(w^'\t'*ones) | zeroBytes(w^'\n'*ones) | zeroBytes(w^'\r'*ones)
+	return below&^allowed | zeroBytes(w^0xEF*ones)
+}
+
+// asciiBad is wordBad for a w whose bytes are all ASCII, where adding to a
+// byte cannot carry into the next: a byte's high bit after adding 0x80-n
+// says whether it is at least n, so a byte is below 0x20, 9 or 10, or 13 by
+// the difference of two such sums.
+func asciiBad(w uint64) uint64 {
+	below := ^(w + 0x60*ones)
+	tabNewline := (w + 0x77*ones) &^ (w + 0x75*ones)
+	carriageReturn := (w + 0x73*ones) &^ (w + 0x72*ones)
+	return below &^ (tabNewline | carriageReturn) & highs
 }
 
 const (

@@ -163,7 +163,7 @@ func xmlSafe(s string) (string, int) {
 	// Fast path: ASCII without C0 controls (other than tab, newline and
 	// carriage return), or valid UTF-8 that cannot hold U+FFFE/U+FFFF (their
 	// encodings start with 0xEF).
-	if xmlClean(s) && utf8.ValidString(s) {
+	if clean, ascii := xmlClean(s); clean && utf8.ValidString(s[ascii:]) {
 		return s, 0
 	}
 	bad := 0
@@ -192,33 +192,49 @@ func xmlSafe(s string) (string, int) {
 }
 
 // xmlClean reports whether s has no byte below 0x20 other than tab, newline
-// and carriage return, and no 0xEF. It tests eight bytes at a time, without
-// branching on what they hold (text is full of tabs and newlines, which
-// would make such branches unpredictable), and 32 bytes that are all ASCII,
-// as most of a source file is, with the cheaper test of asciiBad.
-func xmlClean(s string) bool {
-	i := 0
+// and carriage return, and no 0xEF, and how long a prefix of it is ASCII
+// (and so valid UTF-8 without a further look; it stops at a multiple of 8
+// bytes, so at a character's first byte). It tests eight bytes at a time,
+// without branching on what they hold (text is full of tabs and newlines,
+// which would make such branches unpredictable), and 32 bytes that are all
+// ASCII, as most of a source file is, with the cheaper test of asciiBad.
+func xmlClean(s string) (clean bool, ascii int) {
+	i, ascii := 0, -1
 	for ; i+32 <= len(s); i += 32 {
 		w0, w1, w2, w3 := load64(s, i), load64(s, i+8), load64(s, i+16), load64(s, i+24)
 		if (w0|w1|w2|w3)&highs == 0 {
 			if asciiBad(w0)|asciiBad(w1)|asciiBad(w2)|asciiBad(w3) != 0 {
-				return false
+				return false, 0
 			}
-		} else if wordBad(w0)|wordBad(w1)|wordBad(w2)|wordBad(w3) != 0 {
-			return false
+			continue
+		}
+		if wordBad(w0)|wordBad(w1)|wordBad(w2)|wordBad(w3) != 0 {
+			return false, 0
+		}
+		if ascii < 0 {
+			ascii = i
 		}
 	}
 	for ; i+8 <= len(s); i += 8 {
-		if wordBad(load64(s, i)) != 0 {
-			return false
+		w := load64(s, i)
+		if wordBad(w) != 0 {
+			return false, 0
+		}
+		if w&highs != 0 && ascii < 0 {
+			ascii = i
 		}
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0xEF {
-			return false
+			return false, 0
+		} else if c >= utf8.RuneSelf && ascii < 0 {
+			ascii = i
 		}
 	}
-	return true
+	if ascii < 0 {
+		ascii = len(s)
+	}
+	return true, ascii
 }
 
 // load64 is the eight bytes of s from i (i+8 <= len(s)), little-endian.

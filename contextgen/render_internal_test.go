@@ -19,8 +19,18 @@ func TestXMLCleanEveryByte(t *testing.T) {
 					b[(pos+17)%43] = other
 					b[pos] = byte(c)
 					want := !bad(byte(c)) && !bad(fill) && !bad(other)
-					if got := xmlClean(string(b)); got != want {
+					got, ascii := xmlClean(string(b))
+					if got != want {
 						t.Fatalf("xmlClean(%q) = %v, want %v", b, got, want)
+					}
+					// ascii: a prefix of ASCII bytes, at most 31 short of
+					// the first other byte
+					first := bytes.IndexFunc(b, func(r rune) bool { return r >= 0x80 })
+					if first < 0 {
+						first = len(b)
+					}
+					if got && (ascii > first || ascii < first-31 || ascii < 0) {
+						t.Fatalf("xmlClean(%q) = %v, %d; first non-ASCII byte at %d", b, got, ascii, first)
 					}
 				}
 			}

@@ -85,6 +85,9 @@ func TestRenderXMLReplacesWhatXMLCannotCarry(t *testing.T) {
 		{"0123456\x01", "0123456\uFFFD", 1},
 		{"U+FFFE \uFFFE, U+FFFF \uFFFF, U+FEFF \uFEFF", "U+FFFE \uFFFD, U+FFFF \uFFFD, U+FEFF \uFEFF", 2},
 		{"bad UTF-8 \xff\xfe here", "bad UTF-8 \uFFFD\uFFFD here", 2},
+		// Long enough for whole blocks of 32 bytes and words of 8.
+		{strings.Repeat("word ", 8) + "\xe2\x82 cut short " + strings.Repeat("word ", 8), strings.Repeat("word ", 8) + "\uFFFD\uFFFD cut short " + strings.Repeat("word ", 8), 2},
+		{strings.Repeat("word ", 8) + "é and € are fine " + strings.Repeat("word ", 8), strings.Repeat("word ", 8) + "é and € are fine " + strings.Repeat("word ", 8), 0},
 		{"]]>x]]]>y]]", "]]>x]]]>y]]", 0},
 	} {
 		var b bytes.Buffer

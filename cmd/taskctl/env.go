@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -234,10 +233,7 @@ func (e *env) finish(data any, err error) int {
 			env.Data = nil
 			env.Error = &errorBody{Code: ce.code, Message: ce.msg, Details: ce.details}
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if encErr := enc.Encode(env); encErr != nil {
+		if encErr := writeJSON(e.stdout, env); encErr != nil {
 			fmt.Fprintf(e.stderr, "taskctl: write json: %v\n", encErr)
 			return exitError
 		}

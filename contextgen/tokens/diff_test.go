@@ -261,6 +261,11 @@ func FuzzCountMatchesLibrary(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if newerThanPackage(s) {
+			// The library classes runes with package unicode, whose
+			// Unicode is older than tiktoken's (TestCountNewerUnicode).
+			t.Skip("a rune newer than package unicode's tables")
+		}
 		for _, enc := range []string{O200kBase, Cl100kBase} {
 			check(t, enc, "input", s)
 		}

@@ -44,33 +44,26 @@ func init() {
 	}
 }
 
-// classOf computes the classes of r from the Unicode tables.
+// classOf returns the classes of r, from the tables gen_unicode.mjs
+// generates from the Unicode Character Database (unicode.go), of the
+// version tiktoken's expressions see: package unicode's tables are older,
+// and a letter added since (U+A7DC, say) is a letter to the model's
+// tokenizer.
 func classOf(r rune) uint8 {
-	var k uint8
-	switch {
-	case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 || unicode.Is(unicode.Z, r):
-		k |= cSpace
-	case unicode.IsLetter(r):
-		k |= cLetter
-	case unicode.IsNumber(r):
-		k |= cNumber
+	if r < 0 || r > unicode.MaxRune {
+		r = utf8.RuneError
 	}
-	if unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M) {
-		k |= cUpper
+	// The last range starting at or before r.
+	lo, hi := 0, len(classStarts)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if classStarts[m] <= uint32(r) {
+			lo = m
+		} else {
+			hi = m
+		}
 	}
-	if unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M) {
-		k |= cLower
-	}
-	if k&(cSpace|cLetter|cNumber) == 0 {
-		k |= cPunct
-	}
-	if k&(cLetter|cNumber) == 0 && r != '\r' && r != '\n' {
-		k |= cPrefix
-	}
-	if r == '\r' || r == '\n' {
-		k |= cNewline
-	}
-	return k
+	return classValues[lo]
 }
 
 // at returns the rune at i, its size and its classes; size 0 at the end.

@@ -14,7 +14,8 @@ import (
 // The index file:
 //
 //	header (32 bytes): magic "TCTLIDX\n", version u32, flags u32,
-//	                   body length u64, CRC-32C of the body u32, reserved u32
+//	                   body length u64, CRC-32C of the body u32, filter u32
+//	                   (CRC-32C of the source's FilterID, 0 for none)
 //	body:              documents, then the text dictionary (content and
 //	                   identifier fields), then the path dictionary (path and
 //	                   file-name fields)
@@ -122,9 +123,10 @@ func corrupt(format string, args ...any) error {
 
 // decoded is the result of decoding an index file.
 type decoded struct {
-	docs []docInfo
-	text dict
-	path dict
+	docs   []docInfo
+	text   dict
+	path   dict
+	filter uint32 // see filterSum
 }
 
 // decode checks and decodes an index file. It never panics: every length
@@ -154,6 +156,9 @@ func decode(data []byte) (*decoded, error) {
 	dec, err := decodeBody(body)
 	if sum != nil && <-sum != want {
 		return nil, corrupt("checksum mismatch")
+	}
+	if dec != nil {
+		dec.filter = binary.LittleEndian.Uint32(data[28:])
 	}
 	return dec, err
 }
@@ -477,7 +482,7 @@ func rawDict(d *dict, b []byte) []byte {
 // encode assembles an index file from its documents and two dictionary
 // sections (each already in section encoding). It returns the file as
 // parts, written in order, so that the sections are not copied again.
-func encode(docs []docInfo, text, path []byte) ([][]byte, error) {
+func encode(docs []docInfo, text, path []byte, filter uint32) ([][]byte, error) {
 	if uint64(len(text)) > math.MaxUint32 || uint64(len(path)) > math.MaxUint32 {
 		return nil, errors.New("index too large")
 	}
@@ -508,6 +513,7 @@ func encode(docs []docInfo, text, path []byte) ([][]byte, error) {
 	crc = crc32.Update(crc, castagnoli, path)
 	binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-headerSize+len(text)+len(path)))
 	binary.LittleEndian.PutUint32(b[24:], crc)
+	binary.LittleEndian.PutUint32(b[28:], filter)
 	return [][]byte{b, text, path}, nil
 }
 

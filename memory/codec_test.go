@@ -23,7 +23,7 @@ func TestDecodeLarge(t *testing.T) {
 	w := newDictWriter(1, 8, 8)
 	w.add("term", 1, []byte{0, 1, 1})
 	text := w.appendTo(nil)
-	parts, err := encode(docs, text, text)
+	parts, err := encode(docs, text, text, 0x5eed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +37,9 @@ func TestDecodeLarge(t *testing.T) {
 	}
 	if !slices.Equal(dec.docs, docs) {
 		t.Errorf("decoded documents differ from those encoded")
+	}
+	if dec.filter != 0x5eed {
+		t.Errorf("decoded filter %#x, want 0x5eed", dec.filter)
 	}
 	for _, off := range []int{headerSize, headerSize + 1000, len(data) / 2, len(data) - 1} {
 		bad := slices.Clone(data)

@@ -68,14 +68,15 @@ type Index struct {
 
 // state is one immutable loaded index.
 type state struct {
-	docs  []docInfo
-	text  dict
-	path  dict
-	live  int                // documents that are indexed (not skipped or deleted)
-	dead  []bool             // skipped or deleted documents; their stale postings are ignored
-	norm  [][nFields]float32 // BM25 length normalisers per document and field
-	bytes int64
-	size  int64 // file size
+	docs   []docInfo
+	text   dict
+	path   dict
+	live   int                // documents that are indexed (not skipped or deleted)
+	dead   []bool             // skipped or deleted documents; their stale postings are ignored
+	norm   [][nFields]float32 // BM25 length normalisers per document and field
+	bytes  int64
+	size   int64  // file size
+	filter uint32 // the filter its documents were analysed with (filterSum)
 
 	altOnce sync.Once
 	alts    map[string][]string
@@ -174,6 +175,7 @@ func load(dir string) (*state, []Warning, error) {
 			Message: fmt.Sprintf("%s: %v; it will be rebuilt", name, err), Path: name}}, nil
 	}
 	st := newState(dec.docs, dec.text, dec.path, int64(len(data)))
+	st.filter = dec.filter
 	release(st)
 	return st, nil, nil
 }
@@ -460,6 +462,12 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		}
 		old, stats.Warnings = r.st, r.warns
 	}
+	// An index analysed through another filter (FilteringSource) has
+	// nothing to reuse: every file is read and analysed again.
+	fsum := filterSum(src)
+	if old.filter != fsum {
+		old = newState(nil, dict{}, dict{}, 0)
+	}
 	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
 
 	// A file recorded with a modification time within racyWindow of the
@@ -515,7 +523,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	// Read, hash and analyse the files that may have changed, in parallel.
 	fl := lazyFreshLists(min(len(todo)*16, 1<<16))
 	if len(todo) > 0 {
-		if err := ix.analyse(ctx, src, old, gone, todo, fl, progress); err != nil {
+		if err := ix.analyse(ctx, src, fsum, old, gone, todo, fl, progress); err != nil {
 			return stats, err
 		}
 	}
@@ -547,7 +555,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 				info.flags |= docSkipped
 				continue
 			}
-			lens := late.post(data, uint32(len(late.docs)))
+			lens := late.post(filter(src, data), uint32(len(late.docs)))
 			late.docs = append(late.docs, s.w)
 			info.lens[fContent], info.lens[fIdent] = lens[0], lens[1]
 		}
@@ -733,7 +741,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if err := ctx.Err(); err != nil {
 		return stats, err
 	}
-	parts, err := encode(finalDocs, text, pathSec)
+	parts, err := encode(finalDocs, text, pathSec, fsum)
 	if err != nil {
 		return stats, err
 	}
@@ -750,6 +758,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		return stats, fmt.Errorf("index written but unreadable: %w", err)
 	}
 	st := newState(finalDocs, textDict, pathDict, size)
+	st.filter = fsum
 	ix.install(st)
 	ix.mu.Lock()
 	ix.loaded = indexFileID(ix.dir)
@@ -809,7 +818,7 @@ func (ix *Index) install(st *state) {
 // takes files from the front of todo, the next from the back (todo is in
 // walk order), so that each meets the vocabulary of fewer directories and
 // analyses fewer words for the first time.
-func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[16]byte][]int, todo []*work, fl *freshLists, progress func(int, int)) error {
+func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *state, gone map[[16]byte][]int, todo []*work, fl *freshLists, progress func(int, int)) error {
 	var wg sync.WaitGroup
 	done := make(chan struct{}, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
@@ -842,7 +851,7 @@ func (ix *Index) analyse(ctx context.Context, src Source, old *state, gone map[[
 					return
 				}
 				var data []byte
-				data, buf = analyseOne(src, old, gone, w, buf)
+				data, buf = analyseOne(src, fsum, old, gone, w, buf)
 				if data != nil {
 					a := as[k]
 					if a == nil {
@@ -948,7 +957,7 @@ func (c *copies) keep(sum copyKey, s *savedTerms) {
 // analyseOne reads and hashes w's file and decides whether it must be
 // analysed: it returns its content if so, nil if it is skipped or its
 // postings can be reused, and the buffer to read the next file into.
-func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work, buf []byte) ([]byte, []byte) {
+func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w *work, buf []byte) ([]byte, []byte) {
 	w.result = docInfo{rel: w.e.rel, size: w.e.size, mtime: w.e.mtime}
 	var data []byte
 	var err error
@@ -964,7 +973,7 @@ func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work, buf []
 		w.result.flags = docSkipped
 		return nil, buf
 	}
-	w.result.hash = contentHash(data)
+	w.result.hash = contentHash(data, fsum)
 	w.result.size = int64(len(data))
 	if w.oldID >= 0 {
 		o := old.docs[w.oldID]
@@ -977,16 +986,18 @@ func analyseOne(src Source, old *state, gone map[[16]byte][]int, w *work, buf []
 		w.reuse = ids[0] // Refresh analyses it if another file claims it first
 		return nil, buf
 	}
-	return data, buf
+	return filter(src, data), buf
 }
 
-// contentHash is the change-detection hash of a file: CRC-32C and CRC-32
-// (IEEE) of the content and its length. It is not a cryptographic hash; a
-// file crafted to collide only makes its own index entry stale.
-func contentHash(data []byte) [16]byte {
+// contentHash is the change-detection hash of a file as read, marked with
+// the filter that makes its indexed text (fsum, see filterSum): CRC-32C and
+// CRC-32 (IEEE) of the content, each XORed with fsum, and the content's
+// length. It is not a cryptographic hash; a file crafted to collide only
+// makes its own index entry stale.
+func contentHash(data []byte, fsum uint32) [16]byte {
 	var h [16]byte
-	binary.LittleEndian.PutUint32(h[0:], crc32.Checksum(data, castagnoli))
-	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(data))
+	binary.LittleEndian.PutUint32(h[0:], crc32.Checksum(data, castagnoli)^fsum)
+	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(data)^fsum)
 	binary.LittleEndian.PutUint64(h[8:], uint64(len(data)))
 	return h
 }

@@ -504,6 +504,7 @@ func bestLine(src Source, rel string, terms []lineTerm) (int, string) {
 	if err != nil || len(terms) == 0 {
 		return 0, ""
 	}
+	data = filter(src, data)
 	if len(data) > 256<<10 {
 		data = data[:256<<10]
 	}

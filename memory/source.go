@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"path/filepath"
 	"time"
@@ -36,6 +37,40 @@ type BufferedSource interface {
 	// long, reading into buf when it fits in buf's capacity. The result
 	// may share buf's array.
 	ReadFileInto(rel string, size int64, buf []byte) ([]byte, error)
+}
+
+// A FilteringSource is a Source whose files are indexed and quoted as
+// Filter makes them (the command line's redacts secrets). Refresh decides
+// whether a file changed from its content as read, and filters only a file
+// it analyses, so that a file touched but not changed costs a read and a
+// hash; search filters a file before quoting its best line.
+type FilteringSource interface {
+	Source
+	// Filter returns the text to index for a file's content. It may
+	// return data itself, or modify it.
+	Filter(data []byte) []byte
+	// FilterID names what Filter does, and changes when that changes:
+	// a file indexed under another ID is analysed again.
+	FilterID() string
+}
+
+// filter is src's Filter of data, or data.
+func filter(src Source, data []byte) []byte {
+	if f, ok := src.(FilteringSource); ok {
+		return f.Filter(data)
+	}
+	return data
+}
+
+// filterSum is what an index records of src's filter: the CRC-32C of its
+// FilterID, 0 for a source that does not filter (and in an index written
+// before filters).
+func filterSum(src Source) uint32 {
+	f, ok := src.(FilteringSource)
+	if !ok || f.FilterID() == "" {
+		return 0
+	}
+	return max(crc32.Checksum([]byte(f.FilterID()), castagnoli), 1)
 }
 
 // A CachingSource is a Source whose walk can reuse what an earlier walk

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
@@ -11,23 +13,24 @@ import (
 // BufferedSource) with every secret the scanner finds replaced by
 // "[REDACTED:<rule>]", so a reason never prints a secret that assemble
 // would have kept out. Newlines inside a secret (a private-key body) are
-// kept, so line numbers still point into the file on disk.
+// kept, so line numbers still point into the file on disk. It is a
+// memory.FilteringSource: the index reads a file as it is, to see whether
+// it changed, and scans only the files it analyses again.
 type redactingSource struct{ memory.CachingSource }
 
-func (s redactingSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
-
 func (s redactingSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
-	var data []byte
-	var err error
 	if b, ok := s.CachingSource.(memory.BufferedSource); ok {
-		data, err = b.ReadFileInto(rel, size, buf)
-	} else {
-		data, err = s.CachingSource.ReadFile(rel)
+		return b.ReadFileInto(rel, size, buf)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return redactKeepingLines(data), nil
+	return s.CachingSource.ReadFile(rel)
+}
+
+func (redactingSource) Filter(data []byte) []byte { return redactKeepingLines(data) }
+
+// FilterID changes with the set of rules: an index built before a rule was
+// added is scanned again.
+func (redactingSource) FilterID() string {
+	return "redact-secrets " + strings.Join(secrets.Rules(), ",")
 }
 
 // redactKeepingLines replaces each secret in data by its rule's marker

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSearchRedactsSecretsInReasons: a match's best line is shown with the
@@ -78,5 +80,43 @@ func TestSearchRedactsSecretsInReasons(t *testing.T) {
 	got := string(redactKeepingLines([]byte(files["secrets/deploy.txt"] + "after\n")))
 	if lines := strings.Split(got, "\n"); len(lines) != 11 || lines[9] != "after" || !strings.Contains(got, "[REDACTED:private-key]") {
 		t.Errorf("redacted key file:\n%s", got)
+	}
+}
+
+// TestIndexFollowsSecretScan: the index holds a file as the secret scan
+// setting of the latest refresh makes it, whichever way the setting changes
+// between refreshes (the index records the filter it was built through):
+// redacted, the file's "[REDACTED:github-token]" is found by "redacted";
+// not redacted, it is not.
+func TestIndexFollowsSecretScan(t *testing.T) {
+	proj := t.TempDir()
+	writeFiles(t, proj, map[string]string{
+		".git/HEAD":         "ref: refs/heads/main\n",
+		"deploy/publish.sh": "#!/bin/sh\n# publish the release\nexport GITHUB_TOKEN=ghp_" + "R7mK2pX9vL4qT8nW3sY6bZ1cF5hJ0dG2aE4u\n",
+		"notes.md":          "release notes\n",
+	})
+	// Old enough not to be hashed again as "racily clean" files are.
+	then := time.Now().Add(-time.Minute)
+	for _, rel := range []string{"deploy/publish.sh", "notes.md"} {
+		if err := os.Chtimes(filepath.Join(proj, rel), then, then); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := filepath.Join(proj, ".taskctl", "config.xml")
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, on := range []bool{true, false, true, false} {
+		setting := "<config><assemble><scan_secrets>" + strconv.FormatBool(on) + "</scan_secrets></assemble></config>\n"
+		if err := os.WriteFile(config, []byte(setting), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := taskctl(t, "--project-dir", proj, "search", "redacted", "--output", "json")
+		if code != 0 && code != exitNotFound {
+			t.Fatalf("step %d: search: exit %d: %s", i, code, errs)
+		}
+		if got := strings.Contains(out, "publish.sh"); got != on {
+			t.Errorf("step %d, scan_secrets %v: the redaction marker is indexed: %v", i, on, got)
+		}
 	}
 }

@@ -229,8 +229,9 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 // index sees exactly the files the policy allows), with the secrets the
 // scanner finds redacted (as search's best lines are) unless the
 // configuration turns the secret scan off, so that .taskctl/index never
-// holds a secret as a term. A file is redacted the same way each time, so
-// its hash only changes with its content.
+// holds a secret as a term. The index hashes a file as read and redacts
+// only what it analyses (memory.FilteringSource), and it records whether it
+// was built redacted: turning the scan on or off analyses every file again.
 func (e *env) indexSource(p *project.Project) memory.Source {
 	if cfg, err := e.config(); err == nil && !cfg.ScanSecrets {
 		return memory.ProjectSource(p)

@@ -1,0 +1,88 @@
+package memory_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// filtering is a memory.FilteringSource over a directory that replaces
+// SECRET with [X] and counts the files it filters.
+type filtering struct {
+	memory.Source
+	id    string
+	calls *int
+}
+
+func (f filtering) Filter(data []byte) []byte {
+	*f.calls++
+	return bytes.ReplaceAll(data, []byte("SECRET"), []byte("[X]"))
+}
+
+func (f filtering) FilterID() string { return f.id }
+
+// TestFilteringSource checks that the index filters what it analyses and
+// nothing else: a file touched but not changed is read and hashed, not
+// filtered again; a file whose filter shortens it is not read again on
+// every refresh; a changed file is filtered; another filter ID analyses
+// every file again; and the filtered-out text is not found.
+func TestFilteringSource(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a.txt": "alpha SECRET beta\n",
+		"b.txt": "gamma delta\n",
+	})
+	then := time.Now().Add(-10 * time.Second)
+	touch := func(rel string, when time.Time) {
+		if err := os.Chtimes(filepath.Join(root, rel), when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	touch("a.txt", then)
+	touch("b.txt", then)
+	dir := filepath.Join(t.TempDir(), "index")
+	calls := 0
+	update := func(id string) (*memory.Index, memory.Stats) {
+		t.Helper()
+		calls = 0
+		ix, st, err := memory.Update(context.Background(), dir, filtering{memory.DirSource(root), id, &calls}, false, nil)
+		if err != nil {
+			t.Fatalf("Update: %v", err)
+		}
+		return ix, st
+	}
+	step := func(name, id string, wantCalls, wantReread int) *memory.Index {
+		t.Helper()
+		ix, st := update(id)
+		if calls != wantCalls || st.Reread != wantReread {
+			t.Errorf("%s: %d files filtered, %d read again, want %d and %d (%+v)", name, calls, st.Reread, wantCalls, wantReread, st)
+		}
+		return ix
+	}
+
+	ix := step("first build", "v1", 2, 2)
+	if got := rels(ix.Search("secret", memory.SearchOptions{})); len(got) != 0 {
+		t.Errorf("Search(secret) = %q: the filtered-out word is indexed", got)
+	}
+	if got := rels(ix.Search("alpha", memory.SearchOptions{})); len(got) != 1 || got[0] != "a.txt" {
+		t.Errorf("Search(alpha) = %q, want a.txt", got)
+	}
+	step("nothing changed", "v1", 0, 0)
+	touch("a.txt", then.Add(5*time.Second))
+	step("a.txt touched", "v1", 0, 0)
+	step("after the touch", "v1", 0, 0)
+	if err := os.WriteFile(filepath.Join(root, "b.txt"), []byte("gamma epsilon\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touch("b.txt", then.Add(7*time.Second))
+	ix = step("b.txt edited", "v1", 1, 1)
+	if got := rels(ix.Search("epsilon", memory.SearchOptions{})); len(got) != 1 || got[0] != "b.txt" {
+		t.Errorf("Search(epsilon) = %q, want b.txt", got)
+	}
+	step("another filter", "v2", 2, 2)
+	step("another filter, again", "v2", 0, 0)
+}

@@ -58,6 +58,12 @@
 // of time), until an index written later settles it. On Unix the
 // index file is memory-mapped read-only.
 //
+// A Source that is a FilteringSource (the command line's redacts secrets)
+// has its files indexed as its Filter makes them. Refresh hashes a file as
+// read, so a file touched but not changed is not filtered again, and the
+// index records the filter's ID: an index built through another filter is
+// analysed again in full.
+//
 // A Source that is a CachingSource (ProjectSource is: project.WalkCached)
 // keeps what its walk learnt in walk.bin next to the index, so that the
 // next walk need not list directories whose inode and times are unchanged

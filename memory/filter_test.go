@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,11 +17,11 @@ import (
 type filtering struct {
 	memory.Source
 	id    string
-	calls *int
+	calls *atomic.Int64
 }
 
 func (f filtering) Filter(data []byte) []byte {
-	*f.calls++
+	f.calls.Add(1)
 	return bytes.ReplaceAll(data, []byte("SECRET"), []byte("[X]"))
 }
 
@@ -45,10 +46,10 @@ func TestFilteringSource(t *testing.T) {
 	touch("a.txt", then)
 	touch("b.txt", then)
 	dir := filepath.Join(t.TempDir(), "index")
-	calls := 0
+	var calls atomic.Int64
 	update := func(id string) (*memory.Index, memory.Stats) {
 		t.Helper()
-		calls = 0
+		calls.Store(0)
 		ix, st, err := memory.Update(context.Background(), dir, filtering{memory.DirSource(root), id, &calls}, false, nil)
 		if err != nil {
 			t.Fatalf("Update: %v", err)
@@ -58,8 +59,8 @@ func TestFilteringSource(t *testing.T) {
 	step := func(name, id string, wantCalls, wantReread int) *memory.Index {
 		t.Helper()
 		ix, st := update(id)
-		if calls != wantCalls || st.Reread != wantReread {
-			t.Errorf("%s: %d files filtered, %d read again, want %d and %d (%+v)", name, calls, st.Reread, wantCalls, wantReread, st)
+		if n := int(calls.Load()); n != wantCalls || st.Reread != wantReread {
+			t.Errorf("%s: %d files filtered, %d read again, want %d and %d (%+v)", name, n, st.Reread, wantCalls, wantReread, st)
 		}
 		return ix
 	}

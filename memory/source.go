@@ -47,7 +47,8 @@ type BufferedSource interface {
 type FilteringSource interface {
 	Source
 	// Filter returns the text to index for a file's content. It may
-	// return data itself, or modify it.
+	// return data itself, or modify it. Refresh calls it from several
+	// goroutines at once.
 	Filter(data []byte) []byte
 	// FilterID names what Filter does, and changes when that changes:
 	// a file indexed under another ID is analysed again.

@@ -28,13 +28,6 @@ if [ -z "$taskctl" ]; then
   taskctl=$tmp/taskctl
 fi
 
-cat > "$tmp/pack.xml" <<'XML'
-<task name="pack">
-  <description>the whole repository</description>
-  <file_paths><path>**/*</path></file_paths>
-</task>
-XML
-
 # once LABEL CMD...: one run; keeps LABEL's best wall time (s) with that
 # run's CPU time (s) and peak RSS (KiB).
 once() {
@@ -67,9 +60,9 @@ report() {
 echo "repository: $repo ($(cd "$repo" && git ls-files | wc -l) tracked files)"
 for _ in $(seq "$runs"); do
   once cat bash -c "cd '$repo' && git ls-files -z | xargs -0 cat 2>/dev/null; exit 0"
-  once taskctl-cold "$taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
+  once taskctl-cold "$taskctl" --project-dir "$repo" assemble "$here/bench/pack.xml" --style xml \
     --max-files 10000000 --tokenizer o200k_base
-  once taskctl-warm "$taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --style xml \
+  once taskctl-warm "$taskctl" --project-dir "$repo" assemble "$here/bench/pack.xml" --style xml \
     --max-files 10000000 --tokenizer o200k_base
 done
 for _ in $(seq "${REPOMIX_RUNS:-$runs}"); do

@@ -34,17 +34,10 @@ if [ -z "$taskctl" ]; then
 fi
 (cd "$tmp" && npm install --silent --no-audit --no-fund --prefix "$tmp" tiktoken@1.0.22 >/dev/null)
 
-cat > "$tmp/pack.xml" <<'XML'
-<task name="pack">
-  <description>the whole repository</description>
-  <file_paths><path>**/*</path></file_paths>
-</task>
-XML
-
 rm -rf "$repo/.taskctl/cache"
 t0=$(date +%s%N)
 # Exit status 3 (some files left out, e.g. binaries) is expected.
-"$taskctl" --project-dir "$repo" assemble "$tmp/pack.xml" --output json \
+"$taskctl" --project-dir "$repo" assemble "$here/bench/pack.xml" --output json \
   --max-files 10000000 --tokenizer "$enc" >"$tmp/pack.json" 2>"$tmp/err" || [ $? -eq 3 ] ||
   { cat "$tmp/err" >&2; exit 1; }
 t1=$(date +%s%N)

@@ -468,17 +468,31 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 	}
 	var ws []Warning
 	for _, w := range res.Warnings() {
-		msg := w.Message
-		if w.Stderr != "" && !strings.Contains(msg, w.Stderr) {
-			msg += ": " + strings.TrimSpace(w.Stderr)
-		}
-		ws = append(ws, Warning{Code: w.Code, Message: msg})
+		ws = append(ws, Warning{Code: w.Code, Message: withStderr(w.Message, w.Stderr)})
 	}
 	for _, o := range res.Outside {
 		ws = append(ws, Warning{Code: project.CodeOutsideProject, Path: o,
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
 	}
 	return res, ws, nil
+}
+
+// withStderr adds the lines of a command's standard error that msg does not
+// already quote, one a line (the text output indents them under the
+// warning). shellexec's messages quote the first line; before, the whole
+// stderr was added again after it (the check compared against the untrimmed
+// text, trailing newline included, so it never matched).
+func withStderr(msg, stderr string) string {
+	var rest []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(msg, l) {
+			rest = append(rest, l)
+		}
+	}
+	if len(rest) == 0 {
+		return msg
+	}
+	return msg + "\n" + strings.Join(rest, "\n")
 }
 
 func (a *assembler) openIndex() (*memory.Index, error) {

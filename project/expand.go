@@ -872,6 +872,10 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			rs.warns = append(rs.warns, *warnf(CodeSpecialFile, path, "special file (%s): never opened", kindName(t)))
 		}
 	}
+	wk.dirErr = func(w int, full string, err error) {
+		_, msg := classifyErr(err)
+		res[w].warns = append(res[w].warns, *warnf(CodeUnreadable, full, "directory not read (%s): files under it are not listed", msg))
+	}
 	err := wk.run(ctx, jobs)
 	var out []found
 	var warns []Warning

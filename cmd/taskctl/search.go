@@ -53,7 +53,7 @@ incrementally.`,
 			if e.opts.limit <= 0 {
 				return nil, usageErr("--limit must be positive")
 			}
-			if e.opts.minScore < 0 || e.opts.minScore > 1 {
+			if !(e.opts.minScore >= 0 && e.opts.minScore <= 1) { // NaN compares false
 				return nil, usageErr("--min-score must be between 0 and 1")
 			}
 			include, err := e.scopeGlobs("include", e.opts.include)

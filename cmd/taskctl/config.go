@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/taskctl/taskctl/project"
@@ -248,6 +252,16 @@ func (e *env) config() (*settings, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				return usageErr("--config %s: no such file", path)
 			}
+			if errors.Is(err, syscall.EISDIR) || errors.Is(err, errNotRegular) {
+				what := "is a directory, not a config file"
+				if errors.Is(err, errNotRegular) {
+					what = "is not a regular file"
+				}
+				if required {
+					return usageErr("--config %s %s", path, what)
+				}
+				return codedErr("CONFIG_INVALID", exitUsage, "%s %s", path, what)
+			}
 			return fmt.Errorf("read config: %w", err)
 		}
 		if err := schema.Config().Validate(path, data); err != nil {
@@ -266,6 +280,11 @@ func (e *env) config() (*settings, error) {
 		var cf configFile
 		if err := xml.Unmarshal(data, &cf); err != nil {
 			return codedErr("CONFIG_INVALID", exitUsage, "%s: %v", path, err)
+		}
+		if probs := checkAllowedRoots(path, data, &cf); len(probs) > 0 {
+			ce := e.invalid(path, probs).(*cliError)
+			ce.code = "CONFIG_INVALID"
+			return ce
 		}
 		s.apply(path, &cf)
 		s.files = append(s.files, path)
@@ -296,6 +315,70 @@ func (e *env) config() (*settings, error) {
 	e.applyFlags(s)
 	e.cfg = s
 	return s, nil
+}
+
+// checkAllowedRoots reports each <allowed_root> of a config file that is not
+// an existing directory, at its line and column, as the schema's problems
+// are reported. Left to the project, such a root failed every command with
+// exit 1 and a bare "lstat" error that named neither the file nor the line.
+func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
+	if cf.Policy == nil || len(cf.Policy.AllowedRoot) == 0 {
+		return nil
+	}
+	pos := elementPositions(data, "config", "policy", "allowed_root")
+	var probs []problem
+	for i, r := range cf.Policy.AllowedRoot {
+		dir := r
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(path), dir)
+		}
+		msg := ""
+		if st, err := os.Stat(dir); err != nil {
+			msg = "no such directory"
+			if !errors.Is(err, fs.ErrNotExist) {
+				msg = err.Error()
+			}
+		} else if !st.IsDir() {
+			msg = "not a directory"
+		}
+		if msg == "" {
+			continue
+		}
+		p := problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("allowed_root %q: %s (%s)", r, msg, dir)}
+		if i < len(pos) {
+			p.Line, p.Col = pos[i][0], pos[i][1]
+		}
+		probs = append(probs, p)
+	}
+	return probs
+}
+
+// elementPositions returns the line and column (1-based, in bytes) of each
+// element at the given path of names from the document's root, in order.
+func elementPositions(data []byte, names ...string) [][2]int {
+	var out [][2]int
+	d := xml.NewDecoder(bytes.NewReader(data))
+	var stack []string
+	for {
+		off := d.InputOffset()
+		tok, err := d.Token()
+		if err != nil {
+			return out
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			stack = append(stack, t.Name.Local)
+			if slices.Equal(stack, names) {
+				line := 1 + bytes.Count(data[:off], []byte("\n"))
+				col := int(off) - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+				out = append(out, [2]int{line, col})
+			}
+		case xml.EndElement:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
 }
 
 // applyFlags lets flags override the files.

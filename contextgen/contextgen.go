@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -1193,7 +1194,10 @@ func (d *Document) fitOmitted(max int, c tokens.Counter, style string) {
 	d.Listed = lo
 }
 
-// omit lists the files the warnings name that are not in the document.
+// omit lists the files the warnings name that are not in the document. A
+// glob that matched nothing names its base directory, which was not left out
+// (nothing was), and a path that is not absolute (the text of an invalid
+// glob) names no file: neither is listed.
 func (d *Document) omit() {
 	d.Listed = -1
 	in := make(map[string]bool, len(d.Files))
@@ -1201,7 +1205,10 @@ func (d *Document) omit() {
 		in[f.Path] = true
 	}
 	for _, w := range d.Warnings {
-		if w.Path != "" && !in[w.Path] {
+		if w.Code == project.CodeNoMatch || !filepath.IsAbs(w.Path) {
+			continue
+		}
+		if !in[w.Path] {
 			in[w.Path] = true
 			d.Omitted = append(d.Omitted, Omission{w.Path, w.Code})
 		}

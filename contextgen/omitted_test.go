@@ -112,3 +112,24 @@ func TestWarningsNotRepeated(t *testing.T) {
 		t.Errorf("%d PATH_SENSITIVE warnings, want 1: %+v", n, doc.Warnings)
 	}
 }
+
+// TestOmittedOnlyFiles: the list of files left out names files. A glob that
+// matched nothing (its warning names the glob's base directory) and an
+// invalid glob (its warning names the glob's text) left no file out; both
+// were listed before, the project dir as an omitted file among them.
+func TestOmittedOnlyFiles(t *testing.T) {
+	p := fixture(t, map[string]string{"a.txt": "a\n", ".env": "X=1\n"})
+	doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt", "**/*.nomatch", "a.txt/**", "**/../x", ".env"),
+		contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := doc.Render(&b, contextgen.StyleXML); err != nil {
+		t.Fatal(err)
+	}
+	want := "<omitted files=\"1\">\n<omitted_file path=\"" + filepath.Join(p.Dir(), ".env") + "\" code=\"PATH_SENSITIVE\"/>\n</omitted>\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("want only .env left out:\n%s\nwarnings %+v", b.String(), doc.Warnings)
+	}
+}

@@ -100,8 +100,11 @@ func (e *env) setup() error {
 			return usageErr("--project-dir %s: %v", e.opts.projectDir, err)
 		}
 		st, err := os.Stat(p)
-		if err != nil || !st.IsDir() {
+		if err != nil {
 			return usageErr("--project-dir %s: no such directory", e.opts.projectDir)
+		}
+		if !st.IsDir() {
+			return usageErr("--project-dir %s: not a directory", e.opts.projectDir)
 		}
 		e.opts.projectDir = p
 		// Without --cwd, a working dir outside the given project would make

@@ -264,7 +264,7 @@ func (e *env) finish(data any, err error) int {
 	if ce != nil && !ce.reported {
 		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.msg)
 		if ce.exit == exitUsage && ce.code == "ARG_INVALID" && e.cmd != nil {
-			fmt.Fprintf(e.stderr, "usage: taskctl %s %s\n", e.cmd.name, e.cmd.usage)
+			fmt.Fprintf(e.stderr, "usage: %s\n", e.cmd.usageLine())
 		}
 	}
 	return code

@@ -143,6 +143,12 @@ func commands() []*command {
 	}
 }
 
+// usageLine is "taskctl NAME USAGE", without a trailing space for a command
+// that takes nothing.
+func (c *command) usageLine() string {
+	return strings.TrimSpace("taskctl " + c.name + " " + c.usage)
+}
+
 func lookupCommand(name string) *command {
 	for _, c := range commands() {
 		if c.name == name {
@@ -277,7 +283,7 @@ Commands:
 }
 
 func writeCommandHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "Usage: taskctl %s %s\n\n%s\n", c.name, c.usage, c.short)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", c.usageLine(), c.short)
 	if c.long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.long))
 	}

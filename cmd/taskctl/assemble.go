@@ -65,6 +65,12 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	default:
 		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
 	}
+	if e.flags.Changed("max-files") && e.opts.maxFiles == 0 {
+		// As <max_files> in config: a cap of none would keep no file, and
+		// 0 fell back to the default 1000 without a word, over a smaller
+		// configured cap.
+		return nil, usageErr("--max-files must be positive, not 0")
+	}
 	tf, t, vars, err := e.loadTask(args[0])
 	if err != nil {
 		return nil, err

@@ -378,10 +378,37 @@ func (a *assembler) filter(rel string, include, exclude []string) bool {
 	return true
 }
 
+// shellVars is the task's inputs a command can read: those whose names are
+// shell identifiers. A template may name an input "my-area" (for
+// {{my-area}}); no command can read it ($my-area is $my followed by
+// "-area"), and passing it made the interpreter refuse every command of the
+// task, even one that reads no input.
+func shellVars(vars map[string]string) map[string]string {
+	out := make(map[string]string, len(vars))
+	for k, v := range vars {
+		if isShellName(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func isShellName(s string) bool {
+	for i, c := range s {
+		switch {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
 // command runs a restricted shell command and resolves each record it prints.
 func (a *assembler) command(s *template.FileSource) {
 	p := a.opt.Project
-	res, ws, err := RunCommand(a.ctx, p, s.Command, a.t.Vars(), a.shellLimits(s))
+	res, ws, err := RunCommand(a.ctx, p, s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
 	a.warnings = append(a.warnings, ws...)
 	if err != nil || res == nil {
 		return

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/template"
 )
 
 // TestOmittedInDocument: the files left out (a secret, the budget) are
@@ -131,5 +132,27 @@ func TestOmittedOnlyFiles(t *testing.T) {
 	want := "<omitted files=\"1\">\n<omitted_file path=\"" + filepath.Join(p.Dir(), ".env") + "\" code=\"PATH_SENSITIVE\"/>\n</omitted>\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("want only .env left out:\n%s\nwarnings %+v", b.String(), doc.Warnings)
+	}
+}
+
+// TestCommandWithHyphenatedInput: an input whose name no shell variable can
+// have (my-area, for {{my-area}}) does not stop the task's commands; every
+// command of such a task was refused (COMMAND_DENIED), even one that reads
+// no input.
+func TestCommandWithHyphenatedInput(t *testing.T) {
+	p := fixture(t, map[string]string{"src/a.py": "a\n"})
+	task := &template.Task{Name: "t", Description: "t",
+		Inputs:  []template.Input{{Name: "my-area", Default: "src", HasDefault: true}, {Name: "area", Default: "src", HasDefault: true}},
+		Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: `find "$area" -name '*.py'`}}}
+	bound, err := task.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Files) != 1 || doc.Files[0].Rel != "src/a.py" || len(doc.Warnings) != 0 {
+		t.Errorf("files %v, warnings %+v; want src/a.py and no warning", doc.Paths(), doc.Warnings)
 	}
 }

@@ -182,7 +182,37 @@ func newFlagSet(name string) *pflag.FlagSet {
 // run parses args, runs the command and reports the outcome. It returns the
 // exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, start: time.Now(), getenv: os.Getenv}
+	out := &stickyWriter{w: stdout}
+	e := &env{stdin: stdin, stdout: out, stderr: stderr, start: time.Now(), getenv: os.Getenv}
+	code := runEnv(ctx, e, args)
+	if out.err != nil && code == exitOK {
+		// The output was lost (a full disk, a closed descriptor): a script
+		// must not take it for a success. Commands that check their writes
+		// have already failed; this catches every other one.
+		fmt.Fprintf(stderr, "taskctl: write output: %v\n", out.err)
+		return exitError
+	}
+	return code
+}
+
+// stickyWriter remembers the first write error; later writes do nothing.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
+func runEnv(ctx context.Context, e *env, args []string) int {
 	o := &e.opts
 
 	global := newFlagSet("taskctl")
@@ -196,7 +226,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if o.help {
 			return e.help(writeMainHelp)
 		}
-		writeMainHelp(stderr)
+		writeMainHelp(e.stderr)
 		return e.finish(nil, usageErr("no command given"))
 	}
 	if rest[0] == "help" {

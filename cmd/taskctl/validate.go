@@ -128,7 +128,8 @@ func checkConfig(file string, data []byte) []problem {
 	if err := xml.Unmarshal(data, &cf); err != nil {
 		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
-	return nil
+	// What every command that reads the file refuses, validate reports.
+	return checkAllowedRoots(file, data, &cf)
 }
 
 // errText is err's message without the path, which the caller prints.

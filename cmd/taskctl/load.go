@@ -167,7 +167,10 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 			brokenProbs = append(brokenProbs, probs...)
 			continue
 		}
-		if tf.Lookup(arg) != nil {
+		if t := tf.Lookup(arg); t != nil {
+			if probs := e.alsoDefined(arg, f, t, files); probs != nil {
+				return nil, "", e.invalid(f, probs)
+			}
 			for _, b := range broken {
 				e.warn(warning{Code: "TEMPLATE_INVALID", Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
 			}
@@ -189,6 +192,33 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		msg += " (tasks there: " + strings.Join(known, ", ") + ")"
 	}
 	return nil, "", codedErr("TASK_NOT_FOUND", exitNotFound, "%s", msg)
+}
+
+// alsoDefined looks for task name in the library files after first (the one
+// that defines it, at t): a name two files define is ambiguous, as it is
+// within one file. Before, the first file in name order won without a word.
+// Files that do not parse are passed over here, as they are once the task
+// is found.
+func (e *env) alsoDefined(name, first string, t *template.Task, files []string) []problem {
+	var probs []problem
+	for _, f := range files {
+		if f <= first {
+			continue
+		}
+		data, err := readInput(f)
+		if err != nil {
+			continue
+		}
+		tf, bad := checkTemplate(f, data)
+		if bad != nil {
+			continue
+		}
+		if o := tf.Lookup(name); o != nil {
+			probs = append(probs, problem{File: f, Line: o.Pos.Line, Col: o.Pos.Col,
+				Message: fmt.Sprintf("task %q is also defined at %s:%d:%d: a task name must be unique across %s", name, first, t.Pos.Line, t.Pos.Col, filepath.Dir(f))})
+		}
+	}
+	return probs
 }
 
 func looksLikePath(s string) bool {

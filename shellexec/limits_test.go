@@ -117,6 +117,10 @@ func TestRecordsAndWarnings(t *testing.T) {
 		{`grep nomatch data/words.txt; true`, nil, 0, nil},
 		{`(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: filepath.Join(dir, "docs")}}, 0, nil},
 		{`echo $(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: dir}}, 0, nil},
+		// CRLF lines end at the CR (a list written on Windows); a CR
+		// elsewhere is kept.
+		{`printf 'go.mod\r\nsrc/app.py\r\na\rb\n'`,
+			[]shellexec.Record{{Text: "go.mod", Dir: dir}, {Text: "src/app.py", Dir: dir}, {Text: "a\rb", Dir: dir}}, 0, nil},
 	} {
 		res, err := run(t, tt.script, cfg)
 		if err != nil {

@@ -221,6 +221,12 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	if err := global.Parse(args); err != nil {
 		return e.finish(nil, usageErr("%v", err))
 	}
+	if global.Changed("output") && o.output == "" {
+		// Each flag set takes an empty --output for its default; an empty
+		// value given is as wrong as any other.
+		o.output = "text"
+		return e.finish(nil, usageErr("--output must be text or json, not \"\""))
+	}
 	rest := global.Args()
 	if len(rest) == 0 {
 		if o.help {
@@ -251,6 +257,10 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	e.flags = fs
 	if err := fs.Parse(rest[1:]); err != nil {
 		return e.finish(nil, usageErr("%v", err))
+	}
+	if fs.Changed("output") && o.output == "" {
+		o.output = "text"
+		return e.finish(nil, usageErr("--output must be text or json, not \"\""))
 	}
 	if o.help {
 		return e.help(func(w io.Writer) { writeCommandHelp(w, c) })

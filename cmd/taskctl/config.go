@@ -246,10 +246,13 @@ func (e *env) config() (*settings, error) {
 			return ce
 		}
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && !required {
+			// ENOTDIR: a path component is a file (a file named .taskctl
+			// where the workspace would be): there is no config there.
+			missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+			if missing && !required {
 				return nil
 			}
-			if errors.Is(err, fs.ErrNotExist) {
+			if missing {
 				return usageErr("--config %s: no such file", path)
 			}
 			if errors.Is(err, syscall.EISDIR) || errors.Is(err, errNotRegular) {

@@ -115,7 +115,11 @@ func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]s
 func (e *env) invalid(file string, probs []problem) error {
 	if !e.json() {
 		for _, p := range probs {
-			fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+			if p.Line > 0 {
+				fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+			} else {
+				fmt.Fprintf(e.stderr, "%s: %s\n", p.File, p.Message)
+			}
 		}
 	}
 	return &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: probs,
@@ -156,7 +160,10 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		if p, ok := inputProblem(f, err); ok {
 			probs = []problem{p}
 		} else if err != nil {
-			return nil, "", fmt.Errorf("read template: %w", err)
+			// A directory, a FIFO or an unreadable file among the library
+			// files is one broken file: it does not hide the others' tasks
+			// (it failed every lookup by name with exit 1).
+			probs = []problem{{File: f, Message: "cannot read: " + errText(err)}}
 		} else {
 			tf, probs = checkTemplate(f, data)
 		}

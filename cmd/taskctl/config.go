@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 )
@@ -284,7 +286,7 @@ func (e *env) config() (*settings, error) {
 		if err := xml.Unmarshal(data, &cf); err != nil {
 			return codedErr("CONFIG_INVALID", exitUsage, "%s: %v", path, err)
 		}
-		if probs := checkAllowedRoots(path, data, &cf); len(probs) > 0 {
+		if probs := append(checkAllowedRoots(path, data, &cf), checkPatterns(path, data, &cf)...); len(probs) > 0 {
 			ce := e.invalid(path, probs).(*cliError)
 			ce.code = "CONFIG_INVALID"
 			return ce
@@ -352,6 +354,49 @@ func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
 			p.Line, p.Col = pos[i][0], pos[i][1]
 		}
 		probs = append(probs, p)
+	}
+	return probs
+}
+
+// checkPatterns reports each <exclude> and <sensitive> pattern of a config
+// file that could never match, at its line and column: an absolute path or
+// one starting with ./ or ../ (the patterns are on paths relative to the
+// project dir), a malformed glob ("["), or one ending in / (which in a
+// .gitignore would mean a directory). Such a pattern was
+// accepted and then matched nothing, so what the user meant to keep out
+// was put in without a word.
+func checkPatterns(path string, data []byte, cf *configFile) []problem {
+	if cf.Policy == nil {
+		return nil
+	}
+	var probs []problem
+	for _, list := range []struct {
+		name string
+		pats []string
+	}{{"exclude", cf.Policy.Exclude}, {"sensitive", cf.Policy.Sensitive}} {
+		pos := elementPositions(data, "config", "policy", list.name)
+		for i, pat := range list.pats {
+			msg := ""
+			switch {
+			case strings.HasPrefix(pat, "/") || pat == "." || pat == ".." || strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../"):
+				msg = "patterns match paths relative to the project dir (e.g. vendor/**), not absolute, ./ or ../ paths"
+			case strings.HasSuffix(pat, "/"):
+				// As in .gitignore, "vendor/" would mean the directory;
+				// on paths, which never end in /, it matches nothing.
+				msg = fmt.Sprintf("a pattern ending in / matches nothing (paths never end in /): write %s/** for what the directory holds",
+					strings.TrimRight(pat, "/"))
+			case !doublestar.ValidatePattern(pat):
+				msg = "not a valid glob"
+			}
+			if msg == "" {
+				continue
+			}
+			p := problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("%s %q: %s", list.name, pat, msg)}
+			if i < len(pos) {
+				p.Line, p.Col = pos[i][0], pos[i][1]
+			}
+			probs = append(probs, p)
+		}
 	}
 	return probs
 }

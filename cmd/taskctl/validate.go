@@ -129,7 +129,7 @@ func checkConfig(file string, data []byte) []problem {
 		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	// What every command that reads the file refuses, validate reports.
-	return checkAllowedRoots(file, data, &cf)
+	return append(checkAllowedRoots(file, data, &cf), checkPatterns(file, data, &cf)...)
 }
 
 // errText is err's message without the path, which the caller prints.

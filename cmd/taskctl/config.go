@@ -366,10 +366,24 @@ func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
 // accepted and then matched nothing, so what the user meant to keep out
 // was put in without a word.
 func checkPatterns(path string, data []byte, cf *configFile) []problem {
-	if cf.Policy == nil {
-		return nil
-	}
 	var probs []problem
+	if cf.Project != nil {
+		// Project detection passed over such a marker without a word.
+		pos := elementPositions(data, "config", "project", "marker")
+		for i, m := range cf.Project.Marker {
+			if strings.Contains(m, "/") || m == "." || m == ".." {
+				p := problem{File: path, Line: 1, Col: 1,
+					Message: fmt.Sprintf("marker %q: a marker is a file or directory name looked for in each directory up from the working dir, not a path", m)}
+				if i < len(pos) {
+					p.Line, p.Col = pos[i][0], pos[i][1]
+				}
+				probs = append(probs, p)
+			}
+		}
+	}
+	if cf.Policy == nil {
+		return probs
+	}
 	for _, list := range []struct {
 		name string
 		pats []string

@@ -47,7 +47,7 @@ STEP_FAILED and the results so far in error.details.`,
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and each step's context; execute nothing")
 			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout)")
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
-			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning; a step whose context has one is not executed")
 		},
 		run: runRun,
 	}
@@ -85,11 +85,19 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		Vars:        vars,
 		DryRun:      argv == nil,
 		Supervisor:  supervisor(),
+		// --strict stops a step whose context gave a warning before its
+		// executor runs; it ran every step and only then exited 3.
+		Strict: e.opts.strict,
 	}
 	if e.json() {
 		opt.Stderr = e.stderr
 	}
 	if !opt.DryRun {
+		// Warnings found so far (the template's, --var names no input
+		// declares) stop a strict run before it starts.
+		if err := e.strictCheck(); err != nil {
+			return nil, err
+		}
 		dir, err := p.EnsureWorkspace("runs")
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
@@ -115,6 +123,8 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			}
 			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error(), details: se.Run}
 			switch {
+			case errors.Is(err, workflow.ErrStrict):
+				ce.code, ce.exit = "STRICT_WARNINGS", exitPartial
 			case errors.Is(err, workflow.ErrTimeout):
 				ce.exit = exitTimeout
 			case errors.Is(err, context.Canceled):

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -263,11 +264,40 @@ func (e *env) preview(ctx context.Context, tf *template.File, t *template.Task, 
 	if err != nil {
 		return previewData{}, codedErr("RUN_NOT_FOUND", exitNotFound, "run %s: %v", e.opts.runID, err)
 	}
+	if chain := chainTo(tf, t); len(chain) > 0 && rec.Task != "" && !slices.Contains(chain, rec.Task) {
+		// Steps of another workflow may share t's name: their outputs
+		// were bound without a word.
+		return previewData{}, usageErr("run %s is a run of task %q, which does not hold %s (%s)", e.opts.runID, rec.Task, t.Name, strings.Join(chain, " > "))
+	}
 	pv, parent, err := rec.Preview(t)
 	if err != nil {
 		return previewData{}, usageErr("run %s: %v", e.opts.runID, err)
 	}
 	return previewData{vars: pv, inherited: e.filesOf(parent)}, nil
+}
+
+// chainTo returns the names of the tasks of tf from its top-level task down
+// to t, t's own last; nil if tf does not hold t.
+func chainTo(tf *template.File, t *template.Task) []string {
+	var find func(x *template.Task, path []string) []string
+	find = func(x *template.Task, path []string) []string {
+		path = append(path, x.Name)
+		if x == t {
+			return path
+		}
+		for _, s := range x.Steps {
+			if p := find(s, path); p != nil {
+				return p
+			}
+		}
+		return nil
+	}
+	for _, top := range tf.Tasks {
+		if p := find(top, nil); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // execDir is where a relative executor path is looked up: --cwd if given,

@@ -180,3 +180,19 @@ func TestCancel(t *testing.T) {
 		t.Errorf("a cancelled run succeeded: %+v", res)
 	}
 }
+
+// TestVet: Vet refuses what Run refuses before running anything, and lets
+// through what Run would run.
+func TestVet(t *testing.T) {
+	for _, script := range []string{`rm -rf .`, `echo x > out`, `echo "open`, `eval ls`, `cat x | tee y`} {
+		var d *shellexec.DeniedError
+		if err := shellexec.Vet(script); !errors.As(err, &d) {
+			t.Errorf("Vet(%q) = %v, want a *DeniedError", script, err)
+		}
+	}
+	for _, script := range []string{`grep -rl TODO "$area" | sort`, `find . -name '*.go' -print0`, `git ls-files '*.go'`} {
+		if err := shellexec.Vet(script); err != nil {
+			t.Errorf("Vet(%q) = %v, want nil", script, err)
+		}
+	}
+}

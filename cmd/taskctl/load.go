@@ -13,6 +13,7 @@ import (
 
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
+	"github.com/taskctl/taskctl/shellexec"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -73,7 +74,32 @@ func checkTemplate(file string, data []byte) (*template.File, []problem) {
 		}
 		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
+	if probs := vetCommands(file, tf.Tasks); probs != nil {
+		return nil, probs
+	}
 	return tf, nil
+}
+
+// vetCommands checks every <command> of tasks (and their steps) as the
+// restricted interpreter will before running it: a command it refuses (a
+// write, rm, an unclosed quote) can never run, so the template is invalid,
+// at the <command>'s line:col. validate said ok and assemble only warned
+// COMMAND_DENIED with a position inside the command text.
+func vetCommands(file string, tasks []*template.Task) []problem {
+	var probs []problem
+	for _, t := range tasks {
+		for _, s := range t.Sources {
+			if s.Kind != "command" || s.Command == "" {
+				continue
+			}
+			if err := shellexec.Vet(s.Command); err != nil {
+				probs = append(probs, problem{File: file, Line: s.CommandPos.Line, Col: s.CommandPos.Col,
+					Message: "command refused: " + err.Error()})
+			}
+		}
+		probs = append(probs, vetCommands(file, t.Steps)...)
+	}
+	return probs
 }
 
 // problemsOf converts another package's problems.

@@ -127,13 +127,56 @@ func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]s
 		return nil, nil, nil, err
 	}
 	declared := t.Declared()
+	bound := boundOnly(t)
 	for _, k := range sortedKeys(vars) {
-		if !declared[k] {
+		switch {
+		case !declared[k]:
 			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
+		case bound[k] != "":
+			// A from binding to a step of this run wins over --var; the
+			// value was dropped without a word.
+			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
+				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, bound[k])})
 		}
 	}
 	return tf, t, vars, nil
+}
+
+// boundOnly returns the input names of t and its steps that --var cannot
+// set, each with one of its from bindings: every input of that name is
+// bound from a step inside t, whose result wins. (An input bound from a
+// step outside t, as when t is a step run on its own, takes --var.)
+func boundOnly(t *template.Task) map[string]string {
+	inside := map[string]bool{}
+	var names func(x *template.Task)
+	names = func(x *template.Task) {
+		inside[x.Name] = true
+		for _, s := range x.Steps {
+			names(s)
+		}
+	}
+	names(t)
+	bound, free := map[string]string{}, map[string]bool{}
+	var visit func(x *template.Task)
+	visit = func(x *template.Task) {
+		for _, in := range x.Inputs {
+			step, _, _ := strings.Cut(in.From, ".")
+			if in.From != "" && inside[step] {
+				bound[in.Name] = in.From
+			} else {
+				free[in.Name] = true
+			}
+		}
+		for _, s := range x.Steps {
+			visit(s)
+		}
+	}
+	visit(t)
+	for k := range free {
+		delete(bound, k)
+	}
+	return bound
 }
 
 // invalid reports problems: in text mode on stderr right away, in json mode

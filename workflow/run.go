@@ -375,6 +375,9 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 
 	if t.Type == sequential {
+		if r.opt.Strict && !r.dry && len(res.Warnings) > 0 {
+			return fail(StepFailed, strictErr(len(res.Warnings), "its own context"))
+		}
 		if failed, err := r.sequence(ctx, t, &eff, bound.Vars(), res.Files, hist); err != nil {
 			res.Status = failed.Status
 			if res.Status == StepTimeout {

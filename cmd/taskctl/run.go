@@ -218,7 +218,11 @@ func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit wor
 		return nil, usageErr("%v", err)
 	}
 	a := &workflow.Assembled{Files: doc.Paths(), Document: buf.String(), Data: doc}
-	for _, w := range doc.Warnings {
+	ws := doc.Warnings
+	if style == "xml" {
+		ws = append(ws, replacedWarnings(doc)...)
+	}
+	for _, w := range ws {
 		a.Warnings = append(a.Warnings, workflow.Warning{Code: w.Code, Message: w.Message, Path: w.Path})
 	}
 	return a, nil

@@ -236,7 +236,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 		return e.finish(nil, usageErr("no command given"))
 	}
 	if rest[0] == "help" {
-		if len(rest) > 1 {
+		if len(rest) > 1 && rest[1] != "help" {
 			if c := lookupCommand(rest[1]); c != nil {
 				return e.help(func(w io.Writer) { writeCommandHelp(w, c) })
 			}

@@ -286,6 +286,7 @@ func (e *env) config() (*settings, error) {
 		if err := xml.Unmarshal(data, &cf); err != nil {
 			return codedErr("CONFIG_INVALID", exitUsage, "%s: %v", path, err)
 		}
+		cf.trim()
 		if probs := append(checkAllowedRoots(path, data, &cf), checkPatterns(path, data, &cf)...); len(probs) > 0 {
 			ce := e.invalid(path, probs).(*cliError)
 			ce.code = "CONFIG_INVALID"
@@ -320,6 +321,25 @@ func (e *env) config() (*settings, error) {
 	e.applyFlags(s)
 	e.cfg = s
 	return s, nil
+}
+
+// trim drops the white space around the values of the list elements, as a
+// template's <path> is trimmed: an editor that puts <exclude> on three lines
+// made the pattern "\n    vendor/**\n  ", which matched nothing.
+func (c *configFile) trim() {
+	trimAll := func(l []string) {
+		for i := range l {
+			l[i] = strings.TrimSpace(l[i])
+		}
+	}
+	if c.Project != nil {
+		trimAll(c.Project.Marker)
+	}
+	if c.Policy != nil {
+		trimAll(c.Policy.AllowedRoot)
+		trimAll(c.Policy.Exclude)
+		trimAll(c.Policy.Sensitive)
+	}
 }
 
 // checkAllowedRoots reports each <allowed_root> of a config file that is not

@@ -129,6 +129,7 @@ func checkConfig(file string, data []byte) []problem {
 		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	// What every command that reads the file refuses, validate reports.
+	cf.trim()
 	return append(checkAllowedRoots(file, data, &cf), checkPatterns(file, data, &cf)...)
 }
 

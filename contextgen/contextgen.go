@@ -457,7 +457,12 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 	for _, r := range out {
 		switch {
 		case r.w != nil:
-			warns = append(warns, *r.w)
+			// A warning quotes the line the command printed, which is
+			// any text the command read (cat, grep without -l): never a
+			// secret in it, as the content of a file is scanned.
+			w := *r.w
+			w.Path, w.Message = redactText(w.Path), redactText(w.Message)
+			warns = append(warns, w)
 		case !seen[r.c.Path]:
 			seen[r.c.Path] = true
 			cands = append(cands, r.c)
@@ -496,13 +501,28 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 	}
 	var ws []Warning
 	for _, w := range res.Warnings() {
-		ws = append(ws, Warning{Code: w.Code, Message: withStderr(w.Message, w.Stderr)})
+		ws = append(ws, Warning{Code: w.Code, Message: redactText(withStderr(w.Message, w.Stderr))})
 	}
 	for _, o := range res.Outside {
 		ws = append(ws, Warning{Code: project.CodeOutsideProject, Path: o,
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
 	}
 	return res, ws, nil
+}
+
+// redactText replaces each secret the scanner finds in s by its
+// [REDACTED:rule] marker. Warnings about a command's output or its stderr
+// quote text the command read; before, a line holding a token (grep -rh
+// token .) reached the warnings and the document's list of what was left
+// out verbatim, past the scan every file's content goes through.
+func redactText(s string) string {
+	if s == "" {
+		return s
+	}
+	if fs := secrets.Scan([]byte(s)); len(fs) > 0 {
+		return string(secrets.Redact([]byte(s), fs))
+	}
+	return s
 }
 
 // withStderr adds the lines of a command's standard error that msg does not

@@ -156,3 +156,37 @@ func TestCommandWithHyphenatedInput(t *testing.T) {
 		t.Errorf("files %v, warnings %+v; want src/a.py and no warning", doc.Paths(), doc.Warnings)
 	}
 }
+
+// TestCommandOutputSecretRedacted: a command that prints a file's lines
+// instead of paths (grep without -l, cat) makes warnings that quote them;
+// a secret in such a line is redacted there and in the document's list of
+// what was left out, as it is in a file's content. The line went out
+// verbatim, past the secret scan.
+func TestCommandOutputSecretRedacted(t *testing.T) {
+	sum := sha256.Sum256([]byte("cmd-out"))
+	secret := "ghp_" + strings.ToLower(base32.StdEncoding.EncodeToString(sum[:]))[:20] + "Zq81xPm4Tb2Lw9Ry0vKd"
+	p := fixture(t, map[string]string{"deploy.txt": "token = \"" + secret + "\"\n"})
+	for _, cmd := range []string{`grep -rh token .`, `grep -rh token . | xargs cat`} {
+		task := &template.Task{Name: "t", Description: "t",
+			Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: cmd}}}
+		bound, err := task.Bind(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := doc.Render(&b, contextgen.StyleXML); err != nil {
+			t.Fatal(err)
+		}
+		ws, _ := json.Marshal(doc.Warnings)
+		if len(doc.Warnings) == 0 || strings.Contains(string(ws), secret) || strings.Contains(b.String(), secret) {
+			t.Errorf("%s: the secret is in the warnings or the document:\n%s\n%s", cmd, ws, b.String())
+		}
+		if !strings.Contains(string(ws), "[REDACTED:github-token]") {
+			t.Errorf("%s: no redaction marker in the warnings: %s", cmd, ws)
+		}
+	}
+}

@@ -218,7 +218,7 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 		doc.Tokenizer = opt.Counter.Name()
 	}
 	mc := a.markupCounter()
-	doc.omit()
+	doc.omit(a.notFiles)
 	doc.budget(opt.MaxTokens, mc, opt.Style)
 	doc.fitOmitted(opt.MaxTokens, mc, opt.Style)
 	doc.total(mc, opt.Style)
@@ -272,6 +272,10 @@ type assembler struct {
 	indexOnce sync.Once
 	index     *memory.Index
 	indexErr  error
+
+	// notFiles are the paths of command output lines that name no file
+	// (PATH_NOT_FOUND): the document's list of files left out skips them.
+	notFiles map[string]bool
 }
 
 func (a *assembler) warn(w Warning) { a.warnings = append(a.warnings, w) }
@@ -416,6 +420,18 @@ func (a *assembler) command(s *template.FileSource) {
 	var cands []project.Candidate
 	resolved, warns := ResolveRecords(p, res.Records)
 	a.warnings = append(a.warnings, warns...)
+	for _, w := range warns {
+		if w.Code == project.CodeNotFound && w.Path != "" {
+			// A line of output that names no file: any text the command
+			// read (cat .env, grep without -l). The warning shows it to
+			// the user; the document, which goes to a model, does not
+			// list it as a file left out.
+			if a.notFiles == nil {
+				a.notFiles = map[string]bool{}
+			}
+			a.notFiles[w.Path] = true
+		}
+	}
 	for _, c := range resolved {
 		if a.filter(c.Rel, s.Include, s.Exclude) {
 			cands = append(cands, c)
@@ -1245,9 +1261,12 @@ func (d *Document) fitOmitted(max int, c tokens.Counter, style string) {
 // glob that matched nothing names its base directory, which was not left out
 // (nothing was), and a path that is not absolute (the text of an invalid
 // glob) names no file: neither is listed.
-func (d *Document) omit() {
+func (d *Document) omit(notFiles map[string]bool) {
 	d.Listed = -1
-	in := make(map[string]bool, len(d.Files))
+	in := make(map[string]bool, len(d.Files)+len(notFiles))
+	for p := range notFiles {
+		in[p] = true
+	}
 	for _, f := range d.Files {
 		in[f.Path] = true
 	}

@@ -119,6 +119,10 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		e.meta["token_cache"] = map[string]int{"hits": doc.TokensCached, "counted": doc.TokensCounted}
 	}
 	for _, w := range doc.Warnings {
+		if w.Code == contextgen.CodeEmptyContext && e.warned(w.Code) {
+			// The template's check already said so, with its line:col.
+			continue
+		}
 		e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
 	}
 	if !e.json() && !e.opts.paths && e.opts.style == "xml" {

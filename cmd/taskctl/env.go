@@ -65,6 +65,16 @@ func (e *env) warn(w warning) {
 	e.warnings = append(e.warnings, w)
 }
 
+// warned reports whether a warning of that code was recorded.
+func (e *env) warned(code string) bool {
+	for _, w := range e.warnings {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
 // quotedMax bounds how much of an input a warning message quotes.
 const quotedMax = 200
 

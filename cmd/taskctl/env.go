@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -74,6 +75,9 @@ func (e *env) warned(code string) bool {
 	}
 	return false
 }
+
+// linecol matches a message that starts with a position, "12:5: ".
+var linecol = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
 
 // quotedMax bounds how much of an input a warning message quotes.
 const quotedMax = 200
@@ -266,7 +270,14 @@ func (e *env) finish(data any, err error) int {
 			if strings.ContainsFunc(path, unicode.IsControl) {
 				path = strconv.Quote(path)
 			}
-			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s: %s\n", w.Code, path, msg)
+			sep := ": "
+			if linecol.MatchString(msg) {
+				// A template's warning at LINE:COL reads FILE:LINE:COL, as
+				// its problems do (editors jump to it); it read
+				// "FILE: LINE:COL".
+				sep = ":"
+			}
+			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s%s%s\n", w.Code, path, sep, msg)
 		} else {
 			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, msg)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -217,7 +218,7 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 		doc.Tokenizer = opt.Counter.Name()
 	}
 	mc := a.markupCounter()
-	doc.omit()
+	doc.omit(a.notFiles)
 	doc.budget(opt.MaxTokens, mc, opt.Style)
 	doc.fitOmitted(opt.MaxTokens, mc, opt.Style)
 	doc.total(mc, opt.Style)
@@ -271,6 +272,10 @@ type assembler struct {
 	indexOnce sync.Once
 	index     *memory.Index
 	indexErr  error
+
+	// notFiles are the paths of command output lines that name no file
+	// (PATH_NOT_FOUND): the document's list of files left out skips them.
+	notFiles map[string]bool
 }
 
 func (a *assembler) warn(w Warning) { a.warnings = append(a.warnings, w) }
@@ -377,10 +382,37 @@ func (a *assembler) filter(rel string, include, exclude []string) bool {
 	return true
 }
 
+// shellVars is the task's inputs a command can read: those whose names are
+// shell identifiers. A template may name an input "my-area" (for
+// {{my-area}}); no command can read it ($my-area is $my followed by
+// "-area"), and passing it made the interpreter refuse every command of the
+// task, even one that reads no input.
+func shellVars(vars map[string]string) map[string]string {
+	out := make(map[string]string, len(vars))
+	for k, v := range vars {
+		if isShellName(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func isShellName(s string) bool {
+	for i, c := range s {
+		switch {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
 // command runs a restricted shell command and resolves each record it prints.
 func (a *assembler) command(s *template.FileSource) {
 	p := a.opt.Project
-	res, ws, err := RunCommand(a.ctx, p, s.Command, a.t.Vars(), a.shellLimits(s))
+	res, ws, err := RunCommand(a.ctx, p, s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
 	a.warnings = append(a.warnings, ws...)
 	if err != nil || res == nil {
 		return
@@ -388,6 +420,18 @@ func (a *assembler) command(s *template.FileSource) {
 	var cands []project.Candidate
 	resolved, warns := ResolveRecords(p, res.Records)
 	a.warnings = append(a.warnings, warns...)
+	for _, w := range warns {
+		if w.Code == project.CodeNotFound && w.Path != "" {
+			// A line of output that names no file: any text the command
+			// read (cat .env, grep without -l). The warning shows it to
+			// the user; the document, which goes to a model, does not
+			// list it as a file left out.
+			if a.notFiles == nil {
+				a.notFiles = map[string]bool{}
+			}
+			a.notFiles[w.Path] = true
+		}
+	}
 	for _, c := range resolved {
 		if a.filter(c.Rel, s.Include, s.Exclude) {
 			cands = append(cands, c)
@@ -429,7 +473,12 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 	for _, r := range out {
 		switch {
 		case r.w != nil:
-			warns = append(warns, *r.w)
+			// A warning quotes the line the command printed, which is
+			// any text the command read (cat, grep without -l): never a
+			// secret in it, as the content of a file is scanned.
+			w := *r.w
+			w.Path, w.Message = redactText(w.Path), redactText(w.Message)
+			warns = append(warns, w)
 		case !seen[r.c.Path]:
 			seen[r.c.Path] = true
 			cands = append(cands, r.c)
@@ -468,17 +517,46 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 	}
 	var ws []Warning
 	for _, w := range res.Warnings() {
-		msg := w.Message
-		if w.Stderr != "" && !strings.Contains(msg, w.Stderr) {
-			msg += ": " + strings.TrimSpace(w.Stderr)
-		}
-		ws = append(ws, Warning{Code: w.Code, Message: msg})
+		ws = append(ws, Warning{Code: w.Code, Message: redactText(withStderr(w.Message, w.Stderr))})
 	}
 	for _, o := range res.Outside {
 		ws = append(ws, Warning{Code: project.CodeOutsideProject, Path: o,
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
 	}
 	return res, ws, nil
+}
+
+// redactText replaces each secret the scanner finds in s by its
+// [REDACTED:rule] marker. Warnings about a command's output or its stderr
+// quote text the command read; before, a line holding a token (grep -rh
+// token .) reached the warnings and the document's list of what was left
+// out verbatim, past the scan every file's content goes through.
+func redactText(s string) string {
+	if s == "" {
+		return s
+	}
+	if fs := secrets.Scan([]byte(s)); len(fs) > 0 {
+		return string(secrets.Redact([]byte(s), fs))
+	}
+	return s
+}
+
+// withStderr adds the lines of a command's standard error that msg does not
+// already quote, one a line (the text output indents them under the
+// warning). shellexec's messages quote the first line; before, the whole
+// stderr was added again after it (the check compared against the untrimmed
+// text, trailing newline included, so it never matched).
+func withStderr(msg, stderr string) string {
+	var rest []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(msg, l) {
+			rest = append(rest, l)
+		}
+	}
+	if len(rest) == 0 {
+		return msg
+	}
+	return msg + "\n" + strings.Join(rest, "\n")
 }
 
 func (a *assembler) openIndex() (*memory.Index, error) {
@@ -1179,15 +1257,24 @@ func (d *Document) fitOmitted(max int, c tokens.Counter, style string) {
 	d.Listed = lo
 }
 
-// omit lists the files the warnings name that are not in the document.
-func (d *Document) omit() {
+// omit lists the files the warnings name that are not in the document. A
+// glob that matched nothing names its base directory, which was not left out
+// (nothing was), and a path that is not absolute (the text of an invalid
+// glob) names no file: neither is listed.
+func (d *Document) omit(notFiles map[string]bool) {
 	d.Listed = -1
-	in := make(map[string]bool, len(d.Files))
+	in := make(map[string]bool, len(d.Files)+len(notFiles))
+	for p := range notFiles {
+		in[p] = true
+	}
 	for _, f := range d.Files {
 		in[f.Path] = true
 	}
 	for _, w := range d.Warnings {
-		if w.Path != "" && !in[w.Path] {
+		if w.Code == project.CodeNoMatch || !filepath.IsAbs(w.Path) {
+			continue
+		}
+		if !in[w.Path] {
 			in[w.Path] = true
 			d.Omitted = append(d.Omitted, Omission{w.Path, w.Code})
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/template"
 )
 
 // TestOmittedInDocument: the files left out (a secret, the budget) are
@@ -110,5 +111,115 @@ func TestWarningsNotRepeated(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d PATH_SENSITIVE warnings, want 1: %+v", n, doc.Warnings)
+	}
+}
+
+// TestOmittedOnlyFiles: the list of files left out names files. A glob that
+// matched nothing (its warning names the glob's base directory) and an
+// invalid glob (its warning names the glob's text) left no file out; both
+// were listed before, the project dir as an omitted file among them.
+func TestOmittedOnlyFiles(t *testing.T) {
+	p := fixture(t, map[string]string{"a.txt": "a\n", ".env": "X=1\n"})
+	doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt", "**/*.nomatch", "a.txt/**", "**/../x", ".env"),
+		contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := doc.Render(&b, contextgen.StyleXML); err != nil {
+		t.Fatal(err)
+	}
+	want := "<omitted files=\"1\">\n<omitted_file path=\"" + filepath.Join(p.Dir(), ".env") + "\" code=\"PATH_SENSITIVE\"/>\n</omitted>\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("want only .env left out:\n%s\nwarnings %+v", b.String(), doc.Warnings)
+	}
+}
+
+// TestCommandWithHyphenatedInput: an input whose name no shell variable can
+// have (my-area, for {{my-area}}) does not stop the task's commands; every
+// command of such a task was refused (COMMAND_DENIED), even one that reads
+// no input.
+func TestCommandWithHyphenatedInput(t *testing.T) {
+	p := fixture(t, map[string]string{"src/a.py": "a\n"})
+	task := &template.Task{Name: "t", Description: "t",
+		Inputs:  []template.Input{{Name: "my-area", Default: "src", HasDefault: true}, {Name: "area", Default: "src", HasDefault: true}},
+		Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: `find "$area" -name '*.py'`}}}
+	bound, err := task.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Files) != 1 || doc.Files[0].Rel != "src/a.py" || len(doc.Warnings) != 0 {
+		t.Errorf("files %v, warnings %+v; want src/a.py and no warning", doc.Paths(), doc.Warnings)
+	}
+}
+
+// TestCommandOutputSecretRedacted: a command that prints a file's lines
+// instead of paths (grep without -l, cat) makes warnings that quote them;
+// a secret in such a line is redacted there and in the document's list of
+// what was left out, as it is in a file's content. The line went out
+// verbatim, past the secret scan.
+func TestCommandOutputSecretRedacted(t *testing.T) {
+	sum := sha256.Sum256([]byte("cmd-out"))
+	secret := "ghp_" + strings.ToLower(base32.StdEncoding.EncodeToString(sum[:]))[:20] + "Zq81xPm4Tb2Lw9Ry0vKd"
+	p := fixture(t, map[string]string{"deploy.txt": "token = \"" + secret + "\"\n"})
+	for _, cmd := range []string{`grep -rh token .`, `grep -rh token . | xargs cat`} {
+		task := &template.Task{Name: "t", Description: "t",
+			Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: cmd}}}
+		bound, err := task.Bind(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := doc.Render(&b, contextgen.StyleXML); err != nil {
+			t.Fatal(err)
+		}
+		ws, _ := json.Marshal(doc.Warnings)
+		if len(doc.Warnings) == 0 || strings.Contains(string(ws), secret) || strings.Contains(b.String(), secret) {
+			t.Errorf("%s: the secret is in the warnings or the document:\n%s\n%s", cmd, ws, b.String())
+		}
+		if !strings.Contains(string(ws), "[REDACTED:github-token]") {
+			t.Errorf("%s: no redaction marker in the warnings: %s", cmd, ws)
+		}
+	}
+}
+
+// TestOmittedNotCommandOutput: the lines a command prints that name no file
+// (cat of a file, grep without -l) are warnings for the user, not entries
+// of the document's list of files left out: that list goes to the model,
+// and it carried whatever text the command read (the lines of .env.local,
+// secret or not). A literal path that does not exist is still listed.
+func TestOmittedNotCommandOutput(t *testing.T) {
+	p := fixture(t, map[string]string{".env.local": "DB_HOST=db.internal.example\nADMIN_PASS=letmein\n"})
+	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{
+		{Kind: contextgen.SourceCommand, Command: `cat .env.local`},
+		{Kind: contextgen.SourceLiteral, Paths: []template.PathSpec{{Value: "missing.txt"}}},
+	}}
+	bound, err := task.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, style := range []string{contextgen.StyleXML, contextgen.StyleMarkdown, contextgen.StylePlain} {
+		var b bytes.Buffer
+		if err := doc.Render(&b, style); err != nil {
+			t.Fatal(err)
+		}
+		if out := b.String(); strings.Contains(out, "letmein") || strings.Contains(out, "db.internal") || !strings.Contains(out, "missing.txt") {
+			t.Errorf("%s: want missing.txt listed and no line of .env.local:\n%s", style, out)
+		}
+	}
+	if len(doc.Warnings) != 3 {
+		t.Errorf("want the 3 PATH_NOT_FOUND warnings kept, got %+v", doc.Warnings)
 	}
 }

@@ -159,6 +159,17 @@ func xmlAttr(w *bufio.Writer, s string) {
 
 // xmlSafe replaces characters XML 1.0 cannot carry (most C0 controls,
 // surrogates, U+FFFE/U+FFFF, invalid UTF-8) with U+FFFD and counts them.
+// XMLReplaced is how many characters of f's content the XML style shows as
+// U+FFFD, because XML 1.0 cannot carry them (C0 controls other than tab,
+// newline and carriage return, such as ESC or form feed; U+FFFE, U+FFFF).
+func (f *File) XMLReplaced() int {
+	if f.xmlOf == f.Content {
+		return f.xmlReplaced
+	}
+	_, n := xmlSafe(f.Content)
+	return n
+}
+
 func xmlSafe(s string) (string, int) {
 	// Fast path: ASCII without C0 controls (other than tab, newline and
 	// carriage return), or valid UTF-8 that cannot hold U+FFFE/U+FFFF (their

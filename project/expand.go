@@ -336,7 +336,7 @@ func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
 		}
 	}
 	rel := p.relToProject(res.real)
-	if pat := p.excluded(rel); pat != "" {
+	if pat := p.excludedPath(rel); pat != "" {
 		return "", warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
 	}
 	if !p.policy.AllowSensitive {
@@ -573,7 +573,7 @@ func (p *Project) ignoredIn(r *rootDir, rel string, isDir, allowNM bool) (bool, 
 			return true, "node_modules/ (name it explicitly to include it)"
 		}
 	}
-	if pat := p.excluded(p.relToProject(filepath.Join(r.dir, rel))); pat != "" {
+	if pat := p.excludedPath(p.relToProject(filepath.Join(r.dir, rel))); pat != "" {
 		return true, "policy exclude: " + pat
 	}
 	if ign, rule := r.ignore.Match(rel, isDir); ign {
@@ -696,7 +696,7 @@ func (p *Project) dirSpec(s string, res *resolved) (*globSpec, *Warning) {
 				return nil, warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
 			}
 		}
-		if pat := p.excluded(p.relToProject(res.real)); pat != "" {
+		if pat := p.excludedPath(p.relToProject(res.real)); pat != "" {
 			return nil, warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
 		}
 		g.allowNM = hasSeg(res.rel, "node_modules")
@@ -871,6 +871,10 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		default:
 			rs.warns = append(rs.warns, *warnf(CodeSpecialFile, path, "special file (%s): never opened", kindName(t)))
 		}
+	}
+	wk.dirErr = func(w int, full string, err error) {
+		_, msg := classifyErr(err)
+		res[w].warns = append(res[w].warns, *warnf(CodeUnreadable, full, "directory not read (%s): files under it are not listed", msg))
 	}
 	err := wk.run(ctx, jobs)
 	var out []found

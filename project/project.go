@@ -231,7 +231,7 @@ func (p *Project) Ignored(rel string, isDir bool) (bool, string) {
 			return true, "node_modules/ (name it explicitly to include it)"
 		}
 	}
-	if pat := p.excluded(rel); pat != "" {
+	if pat := p.excludedPath(rel); pat != "" {
 		return true, "policy exclude: " + pat
 	}
 	ign, r := p.roots[0].ignore.Match(rel, isDir)
@@ -314,6 +314,28 @@ func (p *Project) excluded(rel string) string {
 	for _, pat := range p.policy.Exclude {
 		if doublestarMatch(pat, rel) {
 			return pat
+		}
+	}
+	return ""
+}
+
+// excludedPath is excluded for a path named directly (not met by a walk,
+// which checks each directory on its way down): a pattern matching one of
+// its directories excludes it too, as a walk never enters that directory.
+// Before, <exclude>vendor</exclude> kept vendor/ out of globs but let
+// "vendor/x.go" named literally, or printed by a command, through.
+func (p *Project) excludedPath(rel string) string {
+	if len(p.policy.Exclude) == 0 {
+		return ""
+	}
+	if pat := p.excluded(rel); pat != "" {
+		return pat
+	}
+	for i := 0; i < len(rel); i++ {
+		if rel[i] == '/' && i > 0 {
+			if pat := p.excluded(rel[:i]); pat != "" {
+				return pat
+			}
 		}
 	}
 	return ""

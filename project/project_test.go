@@ -147,6 +147,37 @@ func TestPolicyExcludeAndSensitive(t *testing.T) {
 	}
 }
 
+// TestPolicyExcludeDirectory: a pattern matching a directory excludes what
+// lies in it however it is named: a glob's walk does not enter it, and a
+// literal path or a command's output below it is refused too (they were let
+// through: only the file's own path was matched).
+func TestPolicyExcludeDirectory(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "go.mod", "vendor/x.go", "vendor/sub/y.go", "gen/a/b.go", "main.go")
+	pol := project.DefaultPolicy()
+	pol.Exclude = []string{"vendor", "gen/*"}
+	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
+	cands, warns := p.Expand(bg, []string{"**", "vendor/x.go", "vendor/sub/y.go", "gen/a/b.go", "vendor/sub"})
+	if got := strings.Join(rels(cands), " "); got != "go.mod main.go" {
+		t.Errorf("Expand = %s (warnings %v)", got, warns)
+	}
+	if n := len(warns); n != 4 {
+		t.Errorf("want 4 PATH_IGNORED warnings (three files and a directory named), got %v", warns)
+	}
+	for _, w := range warns {
+		if w.Code != project.CodeIgnored {
+			t.Errorf("warning %+v, want %s", w, project.CodeIgnored)
+		}
+	}
+	if ign, why := p.Ignored("vendor/sub/y.go", false); !ign || why != "policy exclude: vendor" {
+		t.Errorf("Ignored(vendor/sub/y.go) = %v %q", ign, why)
+	}
+	c, w := p.ResolveFrom(dir, "gen/a/b.go")
+	if w == nil || w.Code != project.CodeIgnored {
+		t.Errorf("ResolveFrom(gen/a/b.go) = %+v, %+v; want PATH_IGNORED", c, w)
+	}
+}
+
 func TestExtraRoots(t *testing.T) {
 	base := realTemp(t)
 	writeTree(t, base, "p/go.mod", "p/a.go", "shared/x.proto", "shared/sub/y.proto", "other/z")

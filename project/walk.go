@@ -63,6 +63,14 @@ func (h *dirHandle) release() {
 	}
 }
 
+// reportDir passes a directory the walk could not read to dirErr, unless it
+// is simply gone.
+func (wk *walker) reportDir(w int, full string, err error) {
+	if wk.dirErr != nil && !errors.Is(err, fs.ErrNotExist) {
+		wk.dirErr(w, full, err)
+	}
+}
+
 // walker reads a tree in parallel, one directory per job. It never follows
 // symlinks (they are reported as entries) and never enters .git, .taskctl,
 // ignored directories or, unless allowNM, node_modules. Directories are read
@@ -77,6 +85,10 @@ type walker struct {
 	// files, symlinks, special files) that the ignore rules let through, by
 	// worker w. It must be safe for concurrent calls with distinct w.
 	file func(w int, inNM bool, full, rel, name string, typ fs.FileMode)
+	// dirErr, if set, is called by worker w for a directory that could not
+	// be opened or listed to the end (a directory gone since it was listed
+	// is not reported), so that what lies below it is not left out silently.
+	dirErr func(w int, full string, err error)
 
 	state []workerState // per worker: reused buffers
 
@@ -160,7 +172,7 @@ func (wk *walker) run(ctx context.Context, starts []dirJob) error {
 }
 
 // readDir lists one directory and returns the subdirectories to walk.
-// Unreadable directories are skipped.
+// Unreadable directories are skipped and passed to dirErr.
 func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	// Each entry's absolute path is built once, in one string per
 	// directory that holds them all; its rel and name are substrings of it.
@@ -230,6 +242,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			j.parent.release()
 		}
 		if err != nil {
+			wk.reportDir(w, display(), err)
 			return nil
 		}
 		h.refs.Store(1)
@@ -244,6 +257,9 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 			st.typs = append(st.typs, typ)
 		})
 		keep = stamped && err == nil
+		if err != nil {
+			wk.reportDir(w, display(), err)
+		}
 	}
 	all := string(st.pb)
 	st.ents = st.ents[:0]

@@ -35,19 +35,26 @@ func runGit(c *cmd, args []string) int {
 }
 
 // gitRepo locates the worktree root: the nearest directory at or above
-// dir, inside the project, holding a .git directory.
-func (c *cmd) gitRepo() (string, bool) {
+// dir, inside the project, holding a .git directory. A .git file met first
+// (a linked worktree's or a submodule's, pointing at a git dir elsewhere)
+// ends the search: gitFile is its directory.
+func (c *cmd) gitRepo() (top string, ok bool, gitFile string) {
 	d := c.dir
 	for {
 		if _, ok := relInside(c.fs.rootDir, d); !ok {
-			return "", false
+			return "", false, ""
 		}
-		if fi, err := c.fs.lstat(d, ".git"); err == nil && fi.IsDir() {
-			return d, true
+		if fi, err := c.fs.lstat(d, ".git"); err == nil {
+			if fi.IsDir() {
+				return d, true, ""
+			}
+			if fi.Mode().IsRegular() {
+				return "", false, d
+			}
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", false
+			return "", false, ""
 		}
 		d = parent
 	}
@@ -133,7 +140,13 @@ func gitLsFiles(c *cmd, args []string) int {
 
 // gitIndex locates the repository and reads its index.
 func (c *cmd) gitIndex() (top, prefix string, idx *index.Index, status int) {
-	top, ok := c.gitRepo()
+	top, ok, gitFile := c.gitRepo()
+	if gitFile != "" {
+		// It said "not a git repository", of a linked worktree.
+		c.errorf("%s is a .git file (a linked worktree or a submodule): its git dir lies elsewhere, and git here reads only a .git directory inside the project",
+			filepath.Join(gitFile, ".git"))
+		return "", "", nil, 128
+	}
 	if !ok {
 		c.errorf("not a git repository (or any of the parent directories inside the project): .git")
 		return "", "", nil, 128

@@ -3,6 +3,8 @@ package shellexec_test
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -138,6 +140,31 @@ func TestGitGrepAndDiff(t *testing.T) {
 		want, _ := b.Output()
 		if string(res.Stdout) != string(want) {
 			t.Errorf("in %q: %s\n shellexec:\n%s\n git:\n%s\n stderr %s", row.dir, row.script, res.Stdout, want, res.Stderr)
+		}
+	}
+}
+
+// TestGitFileWorktree: in a linked worktree (or a submodule) .git is a file
+// pointing at a git dir elsewhere, which git here does not read: it says so,
+// instead of "not a git repository".
+func TestGitFileWorktree(t *testing.T) {
+	_, cfg := project(t, map[string]string{
+		".git":     "gitdir: /elsewhere/.git/worktrees/wt\n",
+		"a.go":     "package a\n",
+		"sub/b.go": "package sub\n",
+	})
+	for _, dir := range []string{"", "sub"} {
+		c := cfg
+		if dir != "" {
+			c.Dir = filepath.Join(cfg.Dir, dir)
+		}
+		res, err := run(t, "git ls-files", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := filepath.Join(cfg.RootDir, ".git") + " is a .git file (a linked worktree or a submodule)"
+		if res.ExitStatus != 128 || !strings.Contains(string(res.Stderr), want) {
+			t.Errorf("in %q: status %d, stderr %q; want 128 and %q", dir, res.ExitStatus, res.Stderr, want)
 		}
 	}
 }

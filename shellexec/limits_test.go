@@ -117,6 +117,10 @@ func TestRecordsAndWarnings(t *testing.T) {
 		{`grep nomatch data/words.txt; true`, nil, 0, nil},
 		{`(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: filepath.Join(dir, "docs")}}, 0, nil},
 		{`echo $(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: dir}}, 0, nil},
+		// CRLF lines end at the CR (a list written on Windows); a CR
+		// elsewhere is kept.
+		{`printf 'go.mod\r\nsrc/app.py\r\na\rb\n'`,
+			[]shellexec.Record{{Text: "go.mod", Dir: dir}, {Text: "src/app.py", Dir: dir}, {Text: "a\rb", Dir: dir}}, 0, nil},
 	} {
 		res, err := run(t, tt.script, cfg)
 		if err != nil {
@@ -174,5 +178,21 @@ func TestCancel(t *testing.T) {
 	}
 	if res.ExitStatus == 0 {
 		t.Errorf("a cancelled run succeeded: %+v", res)
+	}
+}
+
+// TestVet: Vet refuses what Run refuses before running anything, and lets
+// through what Run would run.
+func TestVet(t *testing.T) {
+	for _, script := range []string{`rm -rf .`, `echo x > out`, `echo "open`, `eval ls`, `cat x | tee y`} {
+		var d *shellexec.DeniedError
+		if err := shellexec.Vet(script); !errors.As(err, &d) {
+			t.Errorf("Vet(%q) = %v, want a *DeniedError", script, err)
+		}
+	}
+	for _, script := range []string{`grep -rl TODO "$area" | sort`, `find . -name '*.go' -print0`, `git ls-files '*.go'`} {
+		if err := shellexec.Vet(script); err != nil {
+			t.Errorf("Vet(%q) = %v, want nil", script, err)
+		}
 	}
 }

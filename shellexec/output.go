@@ -114,6 +114,13 @@ func (s *sink) records(nul bool, fallback string) []Record {
 		if nul {
 			// Tolerate a newline printed after NUL records (echo at the end).
 			text = bytes.Trim(text, "\n")
+		} else {
+			// A CRLF line (a file list written on Windows, cat of it) ends
+			// at the CR, as bufio.ScanLines has it: no path ends in a
+			// carriage return (one that did would be refused anyway), and
+			// every path of such a list was refused as "holds control
+			// character U+000D".
+			text = bytes.TrimSuffix(text, []byte("\r"))
 		}
 		if len(text) > 0 {
 			dir := fallback

@@ -179,6 +179,18 @@ var reservedVars = map[string]bool{
 // handler (paths "$TMPDIR/sh-interp-*") can never create anything.
 const fixedTempDir = "/nonexistent/taskctl-shellexec-no-tmp"
 
+// Vet parses and vets script as [Run] does before anything runs, under the
+// default limits, and returns the [*DeniedError] Run would return for it, or
+// nil. Vetting does not depend on the project or on the inputs' values, so a
+// template's commands can be checked when the template is.
+func Vet(script string) error {
+	cfg := Config{MaxPipeline: DefaultMaxPipeline, MaxCommands: DefaultMaxCommands}
+	if _, err := parseAndVet(script, &cfg); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Run vets script, then interprets it under cfg's policy and limits.
 //
 // A script the vetting or the runtime policy rejects gives a

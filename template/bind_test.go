@@ -3,6 +3,7 @@ package template_test
 import (
 	"errors"
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/taskctl/taskctl/template"
@@ -279,5 +280,20 @@ func TestLookupParent(t *testing.T) {
 	}
 	if s.Parent() != nil || f.Lookup("top").Parent() != nil || f.Lookup("a").Parent() != s || n.Parent() != s || c.Parent() != n {
 		t.Error("Parent")
+	}
+}
+
+// TestScopeGlobDirectory: an include or exclude glob ending in / names a
+// directory and stands for what it holds; as a glob on file paths it
+// matched nothing.
+func TestScopeGlobDirectory(t *testing.T) {
+	f := mustParse(t, `<task name="d"><description>d</description>
+  <file_paths source="description" include="src/ docs/** a//" exclude="src/gen/"><description>x</description></file_paths></task>`)
+	s := f.Tasks[0].Sources[0]
+	if got := strings.Join(s.Include, " "); got != "src/** docs/** a/**" {
+		t.Errorf("Include = %q", got)
+	}
+	if got := strings.Join(s.Exclude, " "); got != "src/gen/**" {
+		t.Errorf("Exclude = %q", got)
 	}
 }

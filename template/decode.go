@@ -606,7 +606,13 @@ func (d *decoder) source(n *node) FileSource {
 // malformed one; either would silently match nothing.
 func (d *decoder) scopeGlobs(n *node, attr, v string) []string {
 	globs := strings.Fields(v)
-	for _, g := range globs {
+	for i, g := range globs {
+		// "src/" names a directory: it stands for what the directory
+		// holds ("src/**"); as a glob on file paths, which never end in
+		// /, it matched nothing.
+		if t := strings.TrimRight(g, "/"); t != "" && t != g {
+			globs[i] = t + "/**"
+		}
 		switch {
 		case strings.HasPrefix(g, "/") || g == "." || g == ".." || strings.HasPrefix(g, "./") || strings.HasPrefix(g, "../"):
 			d.errorAt(d.attrOff(n.pos, attr), "%s glob %q: globs here match paths relative to the project (e.g. \"src/**\"), not %s", attr, g, "absolute or ./ ../ paths")

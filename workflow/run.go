@@ -203,7 +203,11 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 			rec.Files = nonNil(asm.Files)
 			rec.Warnings = asm.Warnings
 			rec.Inputs = bound.Vars()
-			failed, err = r.sequence(ctx, r.root, &eff, bound.Vars(), rec.Files, nil)
+			if r.opt.Strict && !r.dry && len(rec.Warnings) > 0 {
+				err = strictErr(len(rec.Warnings), "the workflow's own context")
+			} else {
+				failed, err = r.sequence(ctx, r.root, &eff, bound.Vars(), rec.Files, nil)
+			}
 		} else {
 			err = fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
 		}
@@ -245,6 +249,11 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		return rec, &StepError{Step: name, Run: rec, Err: err}
 	}
 	return rec, nil
+}
+
+// strictErr is the error of a step Options.Strict stops: n warnings in what.
+func strictErr(n int, what string) error {
+	return fmt.Errorf("%w: %d warning(s) in %s; the executor was not run", ErrStrict, n, what)
 }
 
 func (r *runner) save() error {
@@ -366,6 +375,9 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 
 	if t.Type == sequential {
+		if r.opt.Strict && !r.dry && len(res.Warnings) > 0 {
+			return fail(StepFailed, strictErr(len(res.Warnings), "its own context"))
+		}
 		if failed, err := r.sequence(ctx, t, &eff, bound.Vars(), res.Files, hist); err != nil {
 			res.Status = failed.Status
 			if res.Status == StepTimeout {
@@ -407,6 +419,9 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	if r.dry {
 		r.finish(res)
 		return nil, nil
+	}
+	if r.opt.Strict && len(res.Warnings) > 0 {
+		return fail(StepFailed, strictErr(len(res.Warnings), "its context"))
 	}
 	base := res.fileBase()
 	res.PromptFile = base + ".prompt.txt"

@@ -91,12 +91,18 @@ func text(v any) string {
 	return indent(v)
 }
 
+// indent renders v as indented JSON for a prompt or a binding, with <, >
+// and & as they are: json.Marshal's HTML escaping would hand the model
+// "a \u003c b" for "a < b".
 func indent(v any) string {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func kind(v any) string {

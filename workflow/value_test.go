@@ -57,6 +57,32 @@ func TestBindingValues(t *testing.T) {
 	}
 }
 
+// An object bound to an input or shown as notes keeps <, > and & as the
+// executor wrote them; it was HTML-escaped (\u003c) before.
+func TestBindingKeepsMarkup(t *testing.T) {
+	project, runs := setup(t)
+	src := `<task name="v" type="sequential"><description>d</description><steps>
+	  <task name="src"><description>d</description><output_format type="json"/></task>
+	  <task name="use"><description>d</description>
+	    <inputs><input name="obj" from="src.notes.obj"/></inputs>
+	    <context_management><accumulate_data>true</accumulate_data></context_management>
+	  </task>
+	</steps></task>`
+	out := `{"notes":{"obj":{"cond":"a < b && c > d"}}}`
+	opt := options(&fake{dir: project}, project, runs, byStep(map[string]string{"src": out, "use": "done"}))
+	rec, err := workflow.Run(context.Background(), parse(t, src), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"cond\": \"a < b && c > d\"\n}"
+	if got := rec.Step("use").Inputs["obj"]; got != want {
+		t.Errorf("input obj = %q, want %q", got, want)
+	}
+	if p := rec.Step("use").Prompt; !strings.Contains(p, `"cond": "a < b && c > d"`) || strings.Contains(p, `\u003c`) {
+		t.Errorf("prompt's notes escape the markup:\n%s", p)
+	}
+}
+
 func TestBindingErrors(t *testing.T) {
 	for _, tc := range []struct{ from, out, want string }{
 		{"src.notes.missing", `{"notes":{"k":1}}`, `src.notes has no key "missing"`},

@@ -45,6 +45,10 @@ const (
 // ErrTimeout is wrapped by the error of a step that ran out of time.
 var ErrTimeout = errors.New("step timed out")
 
+// ErrStrict is wrapped by the error of a step that Options.Strict stopped
+// before its executor ran: its context (or its workflow's) gave warnings.
+var ErrStrict = errors.New("warnings under strict")
+
 // ErrNoExecutor is wrapped by the error of a run whose executor program
 // cannot be found or run: nothing was started and no record was written.
 var ErrNoExecutor = errors.New("executor not found")
@@ -116,6 +120,10 @@ type Options struct {
 	// when this process dies without stopping them. Without it only the
 	// executor itself does.
 	Supervisor []string
+	// Strict makes a warning fatal before anything is executed: a step
+	// whose context (or the workflow's own) gave a warning fails with
+	// ErrStrict, its warnings in the record, and its executor is not run.
+	Strict bool
 }
 
 // InputError is a required input that nothing sets (no --var, no default,

@@ -65,6 +65,12 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	default:
 		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
 	}
+	if e.flags.Changed("max-files") && e.opts.maxFiles == 0 {
+		// As <max_files> in config: a cap of none would keep no file, and
+		// 0 fell back to the default 1000 without a word, over a smaller
+		// configured cap.
+		return nil, usageErr("--max-files must be positive, not 0")
+	}
 	tf, t, vars, err := e.loadTask(args[0])
 	if err != nil {
 		return nil, err
@@ -113,7 +119,16 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		e.meta["token_cache"] = map[string]int{"hits": doc.TokensCached, "counted": doc.TokensCounted}
 	}
 	for _, w := range doc.Warnings {
+		if w.Code == contextgen.CodeEmptyContext && e.warned(w.Code) {
+			// The template's check already said so, with its line:col.
+			continue
+		}
 		e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+	}
+	if !e.json() && !e.opts.paths && e.opts.style == "xml" {
+		for _, w := range replacedWarnings(doc) {
+			e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+		}
 	}
 	if err := e.strictCheck(); err != nil {
 		return nil, err
@@ -129,6 +144,22 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		e.summary(doc, opt.ListOnly)
 	}
 	return doc, nil
+}
+
+// replacedWarnings are the CONTENT_REPLACED warnings of a document rendered
+// in the XML style: the characters XML 1.0 cannot carry that it shows as
+// U+FFFD, per file. The README lists the code; the document only said
+// replaced="N", and no warning told what had changed. (The json form and
+// the other styles keep the content as it is.)
+func replacedWarnings(doc *contextgen.Document) []contextgen.Warning {
+	var ws []contextgen.Warning
+	for _, f := range doc.Files {
+		if n := f.XMLReplaced(); n > 0 && !f.Binary {
+			ws = append(ws, contextgen.Warning{Code: "CONTENT_REPLACED", Path: f.Path,
+				Message: fmt.Sprintf("%d character(s) XML cannot carry (control characters such as ESC or form feed, U+FFFE, U+FFFF) shown as U+FFFD", n)})
+		}
+	}
+	return ws
 }
 
 func mergeVars(a, b map[string]string) map[string]string {

@@ -107,6 +107,7 @@ func writeBash(w io.Writer) {
 		fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return;;\n", spell, flagValues[name])
 	}
 	fmt.Fprintf(w, "    --cwd|--project-dir) COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n")
+	fmt.Fprintf(w, "    --config) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n")
 	fmt.Fprintf(w, "  esac\n")
 	fmt.Fprintf(w, "  case \"$cmd\" in\n")
 	fmt.Fprintf(w, "    \"\") if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); else COMPREPLY=($(compgen -W %q -- \"$cur\")); fi; return;;\n",

@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
@@ -242,11 +248,24 @@ func (e *env) config() (*settings, error) {
 			return ce
 		}
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && !required {
+			// ENOTDIR: a path component is a file (a file named .taskctl
+			// where the workspace would be): there is no config there.
+			missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+			if missing && !required {
 				return nil
 			}
-			if errors.Is(err, fs.ErrNotExist) {
+			if missing {
 				return usageErr("--config %s: no such file", path)
+			}
+			if errors.Is(err, syscall.EISDIR) || errors.Is(err, errNotRegular) {
+				what := "is a directory, not a config file"
+				if errors.Is(err, errNotRegular) {
+					what = "is not a regular file"
+				}
+				if required {
+					return usageErr("--config %s %s", path, what)
+				}
+				return codedErr("CONFIG_INVALID", exitUsage, "%s %s", path, what)
 			}
 			return fmt.Errorf("read config: %w", err)
 		}
@@ -266,6 +285,12 @@ func (e *env) config() (*settings, error) {
 		var cf configFile
 		if err := xml.Unmarshal(data, &cf); err != nil {
 			return codedErr("CONFIG_INVALID", exitUsage, "%s: %v", path, err)
+		}
+		cf.trim()
+		if probs := append(checkAllowedRoots(path, data, &cf), checkPatterns(path, data, &cf)...); len(probs) > 0 {
+			ce := e.invalid(path, probs).(*cliError)
+			ce.code = "CONFIG_INVALID"
+			return ce
 		}
 		s.apply(path, &cf)
 		s.files = append(s.files, path)
@@ -296,6 +321,146 @@ func (e *env) config() (*settings, error) {
 	e.applyFlags(s)
 	e.cfg = s
 	return s, nil
+}
+
+// trim drops the white space around the values of the list elements, as a
+// template's <path> is trimmed: an editor that puts <exclude> on three lines
+// made the pattern "\n    vendor/**\n  ", which matched nothing.
+func (c *configFile) trim() {
+	trimAll := func(l []string) {
+		for i := range l {
+			l[i] = strings.TrimSpace(l[i])
+		}
+	}
+	if c.Project != nil {
+		trimAll(c.Project.Marker)
+	}
+	if c.Policy != nil {
+		trimAll(c.Policy.AllowedRoot)
+		trimAll(c.Policy.Exclude)
+		trimAll(c.Policy.Sensitive)
+	}
+}
+
+// checkAllowedRoots reports each <allowed_root> of a config file that is not
+// an existing directory, at its line and column, as the schema's problems
+// are reported. Left to the project, such a root failed every command with
+// exit 1 and a bare "lstat" error that named neither the file nor the line.
+func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
+	if cf.Policy == nil || len(cf.Policy.AllowedRoot) == 0 {
+		return nil
+	}
+	pos := elementPositions(data, "config", "policy", "allowed_root")
+	var probs []problem
+	for i, r := range cf.Policy.AllowedRoot {
+		dir := r
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(path), dir)
+		}
+		msg := ""
+		if st, err := os.Stat(dir); err != nil {
+			msg = "no such directory"
+			if !errors.Is(err, fs.ErrNotExist) {
+				msg = err.Error()
+			}
+		} else if !st.IsDir() {
+			msg = "not a directory"
+		}
+		if msg == "" {
+			continue
+		}
+		p := problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("allowed_root %q: %s (%s)", r, msg, dir)}
+		if i < len(pos) {
+			p.Line, p.Col = pos[i][0], pos[i][1]
+		}
+		probs = append(probs, p)
+	}
+	return probs
+}
+
+// checkPatterns reports each <exclude> and <sensitive> pattern of a config
+// file that could never match, at its line and column: an absolute path or
+// one starting with ./ or ../ (the patterns are on paths relative to the
+// project dir), a malformed glob ("["), or one ending in / (which in a
+// .gitignore would mean a directory). Such a pattern was
+// accepted and then matched nothing, so what the user meant to keep out
+// was put in without a word.
+func checkPatterns(path string, data []byte, cf *configFile) []problem {
+	var probs []problem
+	if cf.Project != nil {
+		// Project detection passed over such a marker without a word.
+		pos := elementPositions(data, "config", "project", "marker")
+		for i, m := range cf.Project.Marker {
+			if strings.Contains(m, "/") || m == "." || m == ".." {
+				p := problem{File: path, Line: 1, Col: 1,
+					Message: fmt.Sprintf("marker %q: a marker is a file or directory name looked for in each directory up from the working dir, not a path", m)}
+				if i < len(pos) {
+					p.Line, p.Col = pos[i][0], pos[i][1]
+				}
+				probs = append(probs, p)
+			}
+		}
+	}
+	if cf.Policy == nil {
+		return probs
+	}
+	for _, list := range []struct {
+		name string
+		pats []string
+	}{{"exclude", cf.Policy.Exclude}, {"sensitive", cf.Policy.Sensitive}} {
+		pos := elementPositions(data, "config", "policy", list.name)
+		for i, pat := range list.pats {
+			msg := ""
+			switch {
+			case strings.HasPrefix(pat, "/") || pat == "." || pat == ".." || strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../"):
+				msg = "patterns match paths relative to the project dir (e.g. vendor/**), not absolute, ./ or ../ paths"
+			case strings.HasSuffix(pat, "/"):
+				// As in .gitignore, "vendor/" would mean the directory;
+				// on paths, which never end in /, it matches nothing.
+				msg = fmt.Sprintf("a pattern ending in / matches nothing (paths never end in /): write %s/** for what the directory holds",
+					strings.TrimRight(pat, "/"))
+			case !doublestar.ValidatePattern(pat):
+				msg = "not a valid glob"
+			}
+			if msg == "" {
+				continue
+			}
+			p := problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("%s %q: %s", list.name, pat, msg)}
+			if i < len(pos) {
+				p.Line, p.Col = pos[i][0], pos[i][1]
+			}
+			probs = append(probs, p)
+		}
+	}
+	return probs
+}
+
+// elementPositions returns the line and column (1-based, in bytes) of each
+// element at the given path of names from the document's root, in order.
+func elementPositions(data []byte, names ...string) [][2]int {
+	var out [][2]int
+	d := xml.NewDecoder(bytes.NewReader(data))
+	var stack []string
+	for {
+		off := d.InputOffset()
+		tok, err := d.Token()
+		if err != nil {
+			return out
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			stack = append(stack, t.Name.Local)
+			if slices.Equal(stack, names) {
+				line := 1 + bytes.Count(data[:off], []byte("\n"))
+				col := int(off) - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+				out = append(out, [2]int{line, col})
+			}
+		case xml.EndElement:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
 }
 
 // applyFlags lets flags override the files.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -64,6 +65,19 @@ func (e *env) warn(w warning) {
 	e.warnings = append(e.warnings, w)
 }
 
+// warned reports whether a warning of that code was recorded.
+func (e *env) warned(code string) bool {
+	for _, w := range e.warnings {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// linecol matches a message that starts with a position, "12:5: ".
+var linecol = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
+
 // quotedMax bounds how much of an input a warning message quotes.
 const quotedMax = 200
 
@@ -99,8 +113,11 @@ func (e *env) setup() error {
 			return usageErr("--project-dir %s: %v", e.opts.projectDir, err)
 		}
 		st, err := os.Stat(p)
-		if err != nil || !st.IsDir() {
+		if err != nil {
 			return usageErr("--project-dir %s: no such directory", e.opts.projectDir)
+		}
+		if !st.IsDir() {
+			return usageErr("--project-dir %s: not a directory", e.opts.projectDir)
 		}
 		e.opts.projectDir = p
 		// Without --cwd, a working dir outside the given project would make
@@ -249,7 +266,14 @@ func (e *env) finish(data any, err error) int {
 			if strings.ContainsFunc(path, unicode.IsControl) {
 				path = strconv.Quote(path)
 			}
-			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s: %s\n", w.Code, path, msg)
+			sep := ": "
+			if linecol.MatchString(msg) {
+				// A template's warning at LINE:COL reads FILE:LINE:COL, as
+				// its problems do (editors jump to it); it read
+				// "FILE: LINE:COL".
+				sep = ":"
+			}
+			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s%s%s\n", w.Code, path, sep, msg)
 		} else {
 			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, msg)
 		}
@@ -257,7 +281,7 @@ func (e *env) finish(data any, err error) int {
 	if ce != nil && !ce.reported {
 		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.msg)
 		if ce.exit == exitUsage && ce.code == "ARG_INVALID" && e.cmd != nil {
-			fmt.Fprintf(e.stderr, "usage: taskctl %s %s\n", e.cmd.name, e.cmd.usage)
+			fmt.Fprintf(e.stderr, "usage: %s\n", e.cmd.usageLine())
 		}
 	}
 	return code

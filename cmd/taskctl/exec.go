@@ -48,15 +48,20 @@ variables ($name), never shell syntax.`,
 			if err != nil {
 				return nil, err
 			}
+			if !within(p.WorkingDir(), p.Dir()) {
+				return nil, usageErr("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
+			}
 			res, ws, err := contextgen.RunCommand(ctx, p, args[0], vars, contextgen.ShellLimits{
 				Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
 			})
 			if err != nil {
 				// A command that cannot run at all is this command's failure,
 				// not a warning: exit 2 with COMMAND_DENIED (or 1 otherwise).
-				ce := &cliError{code: ws[0].Code, exit: exitError, msg: err.Error()}
-				if ce.code == "COMMAND_DENIED" {
-					ce.exit = exitUsage
+				// COMMAND_FAILED is a warning code; an error's code is one
+				// of the documented set (README, DESIGN §7).
+				ce := &cliError{code: "ERROR", exit: exitError, msg: err.Error()}
+				if ws[0].Code == "COMMAND_DENIED" {
+					ce.code, ce.exit = "COMMAND_DENIED", exitUsage
 				}
 				return nil, ce
 			}

@@ -127,10 +127,14 @@ again changes nothing. Nothing is written outside .taskctl/.`,
 				if e.opts.force {
 					flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 				}
-				if st, err := root.Lstat(f.name); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+				st, lerr := root.Lstat(f.name)
+				if lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 					return nil, fmt.Errorf("init: %s is a symlink; refusing to write through it", abs)
 				}
 				status := "created"
+				if lerr == nil && e.opts.force {
+					status = "overwritten"
+				}
 				if f.name == ".taskctl/.gitignore" && !e.opts.force {
 					// A workspace made before init (by assemble, index or
 					// run) ignores everything in it, config.xml and tasks/

@@ -13,6 +13,7 @@ import (
 
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
+	"github.com/taskctl/taskctl/shellexec"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -73,7 +74,32 @@ func checkTemplate(file string, data []byte) (*template.File, []problem) {
 		}
 		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
+	if probs := vetCommands(file, tf.Tasks); probs != nil {
+		return nil, probs
+	}
 	return tf, nil
+}
+
+// vetCommands checks every <command> of tasks (and their steps) as the
+// restricted interpreter will before running it: a command it refuses (a
+// write, rm, an unclosed quote) can never run, so the template is invalid,
+// at the <command>'s line:col. validate said ok and assemble only warned
+// COMMAND_DENIED with a position inside the command text.
+func vetCommands(file string, tasks []*template.Task) []problem {
+	var probs []problem
+	for _, t := range tasks {
+		for _, s := range t.Sources {
+			if s.Kind != "command" || s.Command == "" {
+				continue
+			}
+			if err := shellexec.Vet(s.Command); err != nil {
+				probs = append(probs, problem{File: file, Line: s.CommandPos.Line, Col: s.CommandPos.Col,
+					Message: "command refused: " + err.Error()})
+			}
+		}
+		probs = append(probs, vetCommands(file, t.Steps)...)
+	}
+	return probs
 }
 
 // problemsOf converts another package's problems.
@@ -101,13 +127,56 @@ func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]s
 		return nil, nil, nil, err
 	}
 	declared := t.Declared()
+	bound := boundOnly(t)
 	for _, k := range sortedKeys(vars) {
-		if !declared[k] {
+		switch {
+		case !declared[k]:
 			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
+		case bound[k] != "":
+			// A from binding to a step of this run wins over --var; the
+			// value was dropped without a word.
+			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
+				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, bound[k])})
 		}
 	}
 	return tf, t, vars, nil
+}
+
+// boundOnly returns the input names of t and its steps that --var cannot
+// set, each with one of its from bindings: every input of that name is
+// bound from a step inside t, whose result wins. (An input bound from a
+// step outside t, as when t is a step run on its own, takes --var.)
+func boundOnly(t *template.Task) map[string]string {
+	inside := map[string]bool{}
+	var names func(x *template.Task)
+	names = func(x *template.Task) {
+		inside[x.Name] = true
+		for _, s := range x.Steps {
+			names(s)
+		}
+	}
+	names(t)
+	bound, free := map[string]string{}, map[string]bool{}
+	var visit func(x *template.Task)
+	visit = func(x *template.Task) {
+		for _, in := range x.Inputs {
+			step, _, _ := strings.Cut(in.From, ".")
+			if in.From != "" && inside[step] {
+				bound[in.Name] = in.From
+			} else {
+				free[in.Name] = true
+			}
+		}
+		for _, s := range x.Steps {
+			visit(s)
+		}
+	}
+	visit(t)
+	for k := range free {
+		delete(bound, k)
+	}
+	return bound
 }
 
 // invalid reports problems: in text mode on stderr right away, in json mode
@@ -115,7 +184,11 @@ func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]s
 func (e *env) invalid(file string, probs []problem) error {
 	if !e.json() {
 		for _, p := range probs {
-			fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+			if p.Line > 0 {
+				fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+			} else {
+				fmt.Fprintf(e.stderr, "%s: %s\n", p.File, p.Message)
+			}
 		}
 	}
 	return &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: probs,
@@ -156,7 +229,10 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		if p, ok := inputProblem(f, err); ok {
 			probs = []problem{p}
 		} else if err != nil {
-			return nil, "", fmt.Errorf("read template: %w", err)
+			// A directory, a FIFO or an unreadable file among the library
+			// files is one broken file: it does not hide the others' tasks
+			// (it failed every lookup by name with exit 1).
+			probs = []problem{{File: f, Message: "cannot read: " + errText(err)}}
 		} else {
 			tf, probs = checkTemplate(f, data)
 		}
@@ -167,7 +243,10 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 			brokenProbs = append(brokenProbs, probs...)
 			continue
 		}
-		if tf.Lookup(arg) != nil {
+		if t := tf.Lookup(arg); t != nil {
+			if probs := e.alsoDefined(arg, f, t, files); probs != nil {
+				return nil, "", e.invalid(f, probs)
+			}
 			for _, b := range broken {
 				e.warn(warning{Code: "TEMPLATE_INVALID", Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
 			}
@@ -189,6 +268,33 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		msg += " (tasks there: " + strings.Join(known, ", ") + ")"
 	}
 	return nil, "", codedErr("TASK_NOT_FOUND", exitNotFound, "%s", msg)
+}
+
+// alsoDefined looks for task name in the library files after first (the one
+// that defines it, at t): a name two files define is ambiguous, as it is
+// within one file. Before, the first file in name order won without a word.
+// Files that do not parse are passed over here, as they are once the task
+// is found.
+func (e *env) alsoDefined(name, first string, t *template.Task, files []string) []problem {
+	var probs []problem
+	for _, f := range files {
+		if f <= first {
+			continue
+		}
+		data, err := readInput(f)
+		if err != nil {
+			continue
+		}
+		tf, bad := checkTemplate(f, data)
+		if bad != nil {
+			continue
+		}
+		if o := tf.Lookup(name); o != nil {
+			probs = append(probs, problem{File: f, Line: o.Pos.Line, Col: o.Pos.Col,
+				Message: fmt.Sprintf("task %q is also defined at %s:%d:%d: a task name must be unique across %s", name, first, t.Pos.Line, t.Pos.Col, filepath.Dir(f))})
+		}
+	}
+	return probs
 }
 
 func looksLikePath(s string) bool {

@@ -143,6 +143,12 @@ func commands() []*command {
 	}
 }
 
+// usageLine is "taskctl NAME USAGE", without a trailing space for a command
+// that takes nothing.
+func (c *command) usageLine() string {
+	return strings.TrimSpace("taskctl " + c.name + " " + c.usage)
+}
+
 func lookupCommand(name string) *command {
 	for _, c := range commands() {
 		if c.name == name {
@@ -176,7 +182,37 @@ func newFlagSet(name string) *pflag.FlagSet {
 // run parses args, runs the command and reports the outcome. It returns the
 // exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, start: time.Now(), getenv: os.Getenv}
+	out := &stickyWriter{w: stdout}
+	e := &env{stdin: stdin, stdout: out, stderr: stderr, start: time.Now(), getenv: os.Getenv}
+	code := runEnv(ctx, e, args)
+	if out.err != nil && code == exitOK {
+		// The output was lost (a full disk, a closed descriptor): a script
+		// must not take it for a success. Commands that check their writes
+		// have already failed; this catches every other one.
+		fmt.Fprintf(stderr, "taskctl: write output: %v\n", out.err)
+		return exitError
+	}
+	return code
+}
+
+// stickyWriter remembers the first write error; later writes do nothing.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
+func runEnv(ctx context.Context, e *env, args []string) int {
 	o := &e.opts
 
 	global := newFlagSet("taskctl")
@@ -185,16 +221,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := global.Parse(args); err != nil {
 		return e.finish(nil, usageErr("%v", err))
 	}
+	if global.Changed("output") && o.output == "" {
+		// Each flag set takes an empty --output for its default; an empty
+		// value given is as wrong as any other.
+		o.output = "text"
+		return e.finish(nil, usageErr("--output must be text or json, not \"\""))
+	}
 	rest := global.Args()
 	if len(rest) == 0 {
 		if o.help {
 			return e.help(writeMainHelp)
 		}
-		writeMainHelp(stderr)
+		writeMainHelp(e.stderr)
 		return e.finish(nil, usageErr("no command given"))
 	}
 	if rest[0] == "help" {
-		if len(rest) > 1 {
+		if len(rest) > 1 && rest[1] != "help" {
 			if c := lookupCommand(rest[1]); c != nil {
 				return e.help(func(w io.Writer) { writeCommandHelp(w, c) })
 			}
@@ -215,6 +257,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	e.flags = fs
 	if err := fs.Parse(rest[1:]); err != nil {
 		return e.finish(nil, usageErr("%v", err))
+	}
+	if fs.Changed("output") && o.output == "" {
+		o.output = "text"
+		return e.finish(nil, usageErr("--output must be text or json, not \"\""))
 	}
 	if o.help {
 		return e.help(func(w io.Writer) { writeCommandHelp(w, c) })
@@ -277,7 +323,7 @@ Commands:
 }
 
 func writeCommandHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "Usage: taskctl %s %s\n\n%s\n", c.name, c.usage, c.short)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", c.usageLine(), c.short)
 	if c.long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.long))
 	}

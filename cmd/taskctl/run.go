@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -47,7 +48,7 @@ STEP_FAILED and the results so far in error.details.`,
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and each step's context; execute nothing")
 			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout)")
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
-			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning; a step whose context has one is not executed")
 		},
 		run: runRun,
 	}
@@ -85,11 +86,19 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		Vars:        vars,
 		DryRun:      argv == nil,
 		Supervisor:  supervisor(),
+		// --strict stops a step whose context gave a warning before its
+		// executor runs; it ran every step and only then exited 3.
+		Strict: e.opts.strict,
 	}
 	if e.json() {
 		opt.Stderr = e.stderr
 	}
 	if !opt.DryRun {
+		// Warnings found so far (the template's, --var names no input
+		// declares) stop a strict run before it starts.
+		if err := e.strictCheck(); err != nil {
+			return nil, err
+		}
 		dir, err := p.EnsureWorkspace("runs")
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
@@ -115,6 +124,8 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			}
 			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error(), details: se.Run}
 			switch {
+			case errors.Is(err, workflow.ErrStrict):
+				ce.code, ce.exit = "STRICT_WARNINGS", exitPartial
 			case errors.Is(err, workflow.ErrTimeout):
 				ce.exit = exitTimeout
 			case errors.Is(err, context.Canceled):
@@ -207,7 +218,11 @@ func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit wor
 		return nil, usageErr("%v", err)
 	}
 	a := &workflow.Assembled{Files: doc.Paths(), Document: buf.String(), Data: doc}
-	for _, w := range doc.Warnings {
+	ws := doc.Warnings
+	if style == "xml" {
+		ws = append(ws, replacedWarnings(doc)...)
+	}
+	for _, w := range ws {
 		a.Warnings = append(a.Warnings, workflow.Warning{Code: w.Code, Message: w.Message, Path: w.Path})
 	}
 	return a, nil
@@ -253,11 +268,40 @@ func (e *env) preview(ctx context.Context, tf *template.File, t *template.Task, 
 	if err != nil {
 		return previewData{}, codedErr("RUN_NOT_FOUND", exitNotFound, "run %s: %v", e.opts.runID, err)
 	}
+	if chain := chainTo(tf, t); len(chain) > 0 && rec.Task != "" && !slices.Contains(chain, rec.Task) {
+		// Steps of another workflow may share t's name: their outputs
+		// were bound without a word.
+		return previewData{}, usageErr("run %s is a run of task %q, which does not hold %s (%s)", e.opts.runID, rec.Task, t.Name, strings.Join(chain, " > "))
+	}
 	pv, parent, err := rec.Preview(t)
 	if err != nil {
 		return previewData{}, usageErr("run %s: %v", e.opts.runID, err)
 	}
 	return previewData{vars: pv, inherited: e.filesOf(parent)}, nil
+}
+
+// chainTo returns the names of the tasks of tf from its top-level task down
+// to t, t's own last; nil if tf does not hold t.
+func chainTo(tf *template.File, t *template.Task) []string {
+	var find func(x *template.Task, path []string) []string
+	find = func(x *template.Task, path []string) []string {
+		path = append(path, x.Name)
+		if x == t {
+			return path
+		}
+		for _, s := range x.Steps {
+			if p := find(s, path); p != nil {
+				return p
+			}
+		}
+		return nil
+	}
+	for _, top := range tf.Tasks {
+		if p := find(top, nil); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // execDir is where a relative executor path is looked up: --cwd if given,

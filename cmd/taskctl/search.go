@@ -53,7 +53,7 @@ incrementally.`,
 			if e.opts.limit <= 0 {
 				return nil, usageErr("--limit must be positive")
 			}
-			if e.opts.minScore < 0 || e.opts.minScore > 1 {
+			if !(e.opts.minScore >= 0 && e.opts.minScore <= 1) { // NaN compares false
 				return nil, usageErr("--min-score must be between 0 and 1")
 			}
 			include, err := e.scopeGlobs("include", e.opts.include)
@@ -281,14 +281,29 @@ func (e *env) scopeGlobs(flag string, globs []string) ([]string, error) {
 			local = filepath.ToSlash(rel)
 			if local == "." {
 				local = "**"
+			} else if st, err := os.Stat(abs); err == nil && st.IsDir() && !strings.ContainsAny(local, "*?[{") {
+				// ./src names the directory: what it holds (a path
+				// never equals it, so it matched nothing).
+				local += "/**"
 			}
 		}
+		local = dirGlob(local)
 		if !doublestar.ValidatePattern(local) {
 			return nil, usageErr("--%s %q: not a valid glob", flag, g)
 		}
 		out = append(out, local)
 	}
 	return out, nil
+}
+
+// dirGlob turns a glob ending in / ("src/", the way a directory is named)
+// into one for what the directory holds ("src/**"): file paths never end in
+// /, so it matched nothing.
+func dirGlob(g string) string {
+	if t := strings.TrimRight(g, "/"); t != "" && t != g {
+		return t + "/**"
+	}
+	return g
 }
 
 // reason is a match's reason as the json envelope shows it: the matched

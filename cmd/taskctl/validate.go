@@ -128,7 +128,9 @@ func checkConfig(file string, data []byte) []problem {
 	if err := xml.Unmarshal(data, &cf); err != nil {
 		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
-	return nil
+	// What every command that reads the file refuses, validate reports.
+	cf.trim()
+	return append(checkAllowedRoots(file, data, &cf), checkPatterns(file, data, &cf)...)
 }
 
 // errText is err's message without the path, which the caller prints.

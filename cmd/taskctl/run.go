@@ -58,6 +58,13 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 	if len(args) != 1 {
 		return nil, usageErr("run needs exactly one FILE or TASKNAME")
 	}
+	switch e.opts.style {
+	case "", "xml", "markdown", "plain":
+	default:
+		// Checked before anything runs: it failed each step (exit 1,
+		// STEP_FAILED) after a run record was made.
+		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
+	}
 	_, t, vars, err := e.loadTask(args[0])
 	if err != nil {
 		return nil, err

@@ -46,7 +46,7 @@ STEP_FAILED and the results so far in error.details.`,
 			fs.StringVar(&o.executor, "executor", "", "the executor command line, split as a shell splits words")
 			fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable)")
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and each step's context; execute nothing")
-			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout)")
+			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout; 0 for none)")
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
 			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning; a step whose context has one is not executed")
 		},
@@ -57,6 +57,13 @@ STEP_FAILED and the results so far in error.details.`,
 func runRun(ctx context.Context, e *env, args []string) (any, error) {
 	if len(args) != 1 {
 		return nil, usageErr("run needs exactly one FILE or TASKNAME")
+	}
+	switch e.opts.style {
+	case "", "xml", "markdown", "plain":
+	default:
+		// Checked before anything runs: it failed each step (exit 1,
+		// STEP_FAILED) after a run record was made.
+		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
 	}
 	_, t, vars, err := e.loadTask(args[0])
 	if err != nil {

@@ -94,6 +94,39 @@ func TestBudgetBoundsRenderedDocument(t *testing.T) {
 	}
 }
 
+// TestBudgetBelowTheMarkup: a budget too small for the document's own
+// markup cannot be kept; the document says so with a BUDGET_EXCEEDED
+// warning of its own (no path), and only then.
+func TestBudgetBelowTheMarkup(t *testing.T) {
+	p := fixture(t, map[string]string{"a.txt": "hello world\n", "b.txt": "one two three\n"})
+	c := counter(t)
+	for _, style := range []string{contextgen.StyleXML, contextgen.StyleMarkdown, contextgen.StylePlain} {
+		for budget := 1; budget <= 120; budget++ {
+			doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt", "b.txt"),
+				contextgen.Options{Project: p, Counter: c, MaxTokens: budget, Style: style})
+			if err != nil {
+				t.Fatal(err)
+			}
+			over := *doc.Totals.Tokens > budget
+			warned := false
+			for _, w := range doc.Warnings {
+				if w.Code == "BUDGET_EXCEEDED" && w.Path == "" {
+					warned = true
+					if want := fmt.Sprintf("the document is %d tokens, over the budget of %d", *doc.Totals.Tokens, budget); !strings.HasPrefix(w.Message, want) {
+						t.Errorf("%s, budget %d: %q, want it to start %q", style, budget, w.Message, want)
+					}
+				}
+			}
+			if warned != over {
+				t.Errorf("%s, budget %d: document of %d tokens, warned %v", style, budget, *doc.Totals.Tokens, warned)
+			}
+			if budget == 1 && !over {
+				t.Errorf("%s: a document of %d tokens within a budget of 1", style, *doc.Totals.Tokens)
+			}
+		}
+	}
+}
+
 // TestRenderPlainCounts: the plain style gives token counts per file and in
 // total, as xml and markdown do.
 func TestRenderPlainCounts(t *testing.T) {

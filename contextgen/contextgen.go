@@ -222,6 +222,12 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	doc.budget(opt.MaxTokens, mc, opt.Style)
 	doc.fitOmitted(opt.MaxTokens, mc, opt.Style)
 	doc.total(mc, opt.Style)
+	if t := doc.Totals.Tokens; opt.MaxTokens > 0 && t != nil && *t > opt.MaxTokens {
+		// Every file is left out and what remains (the header, the footer,
+		// the heading of the list of files left out) is still too long.
+		doc.Warnings = append(doc.Warnings, Warning{Code: CodeBudgetExceeded,
+			Message: fmt.Sprintf("the document is %d tokens, over the budget of %d: with %d of its files kept, its own markup does not fit", *t, opt.MaxTokens, len(doc.Files))})
+	}
 	if len(doc.Files) == 0 && len(a.candidates) == 0 && len(t.Sources) == 0 &&
 		opt.Inherit != "full" && opt.Inherit != "subset" && !opt.Fresh {
 		doc.Warnings = append(doc.Warnings, Warning{Code: CodeEmptyContext,

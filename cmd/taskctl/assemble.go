@@ -16,6 +16,7 @@ import (
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -323,6 +324,17 @@ func (e *env) auditor(task string) func(path, source string) {
 	if err != nil {
 		e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: err.Error()})
 		return nil
+	}
+	// A workspace the user made (for config.xml) has no .gitignore:
+	// init's keeps the log, like the rest of taskctl's state, out of git.
+	if gi, err := p.Root().OpenFile(project.WorkspaceName+"/.gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		_, werr := gi.WriteString(initGitignore)
+		if cerr := gi.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: "write .taskctl/.gitignore: " + werr.Error()})
+		}
 	}
 	f, err := openAppendNoFollow(filepath.Join(dir, "audit.jsonl"))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -86,4 +87,56 @@ func TestFilteringSource(t *testing.T) {
 	}
 	step("another filter", "v2", 2, 2)
 	step("another filter, again", "v2", 0, 0)
+}
+
+// failing is a Source over a directory that cannot read one file.
+type failing struct {
+	memory.Source
+	bad string
+}
+
+func (f failing) ReadFile(rel string) ([]byte, error) {
+	if rel == f.bad {
+		return nil, &os.PathError{Op: "open", Path: rel, Err: os.ErrPermission}
+	}
+	return f.Source.ReadFile(rel)
+}
+
+// TestUnreadableFileIsReported: a file the source cannot read is listed,
+// not indexed, and a PATH_UNREADABLE warning names it (it was skipped in
+// silence); a filter that finds no text (nil) leaves a file listed and
+// unindexed too.
+func TestUnreadableFileIsReported(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
+	_, st, err := memory.Update(context.Background(), filepath.Join(t.TempDir(), "index"), failing{memory.DirSource(root), "b.txt"}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Warnings) != 1 || st.Warnings[0].Code != "PATH_UNREADABLE" || st.Warnings[0].Path != "b.txt" ||
+		!strings.Contains(st.Warnings[0].Message, "permission denied") {
+		t.Errorf("warnings %+v, want one PATH_UNREADABLE for b.txt", st.Warnings)
+	}
+	if st.Files != 1 || st.Skipped != 1 {
+		t.Errorf("files %d, skipped %d; want 1 and 1", st.Files, st.Skipped)
+	}
+
+	var calls atomic.Int64
+	ix, st, err := memory.Update(context.Background(), filepath.Join(t.TempDir(), "index"), nilText{filtering{memory.DirSource(root), "v", &calls}}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != 1 || st.Skipped != 1 || len(rels(ix.Search("beta", memory.SearchOptions{}))) != 0 {
+		t.Errorf("files %d, skipped %d, beta found %q: want b.txt, which the filter finds no text in, listed and not indexed",
+			st.Files, st.Skipped, rels(ix.Search("beta", memory.SearchOptions{})))
+	}
+}
+
+// nilText filters b.txt to nothing, as a decoder does binary content.
+type nilText struct{ filtering }
+
+func (n nilText) Filter(data []byte) []byte {
+	if bytes.HasPrefix(data, []byte("beta")) {
+		return nil
+	}
+	return n.filtering.Filter(data)
 }

@@ -29,9 +29,9 @@ const (
 
 // Warning is a problem that did not stop the operation, with a stable code.
 type Warning struct {
-	Code    string // INDEX_CORRUPT, INDEX_UNREADABLE
+	Code    string // INDEX_CORRUPT, INDEX_UNREADABLE, PATH_UNREADABLE
 	Message string
-	Path    string // the file concerned, absolute when known
+	Path    string // the file concerned: absolute, or relative to the project for a file of the Source
 }
 
 func (w Warning) String() string { return w.Code + ": " + w.Message }
@@ -236,9 +236,10 @@ type work struct {
 	e      walkEntry
 	oldID  int // same path in the old index, or -1
 	result docInfo
-	reuse  int  // old document whose postings can be reused, or -1
-	fresh  int  // index among the freshly analysed documents, or -1
-	racy   bool // read only because its time is too close to the index's
+	reuse  int   // old document whose postings can be reused, or -1
+	fresh  int   // index among the freshly analysed documents, or -1
+	racy   bool  // read only because its time is too close to the index's
+	err    error // the file could not be read
 }
 
 // freshLists gathers the posting lists of freshly analysed documents, by
@@ -538,6 +539,10 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			continue
 		}
 		info := &s.w.result
+		if err := s.w.err; err != nil {
+			stats.Warnings = append(stats.Warnings, Warning{Code: "PATH_UNREADABLE", Path: info.rel,
+				Message: fmt.Sprintf("not indexed: %v", err)})
+		}
 		if r := s.w.reuse; r >= 0 {
 			if !claimed[r] {
 				claimed[r] = true
@@ -551,11 +556,14 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 				late = fl.analyzer()
 			}
 			data, err := src.ReadFile(info.rel)
-			if err != nil {
+			if err == nil {
+				data = filter(src, data)
+			}
+			if err != nil || data == nil {
 				info.flags |= docSkipped
 				continue
 			}
-			lens := late.post(filter(src, data), uint32(len(late.docs)))
+			lens := late.post(data, uint32(len(late.docs)))
 			late.docs = append(late.docs, s.w)
 			info.lens[fContent], info.lens[fIdent] = lens[0], lens[1]
 		}
@@ -969,8 +977,9 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 	} else {
 		data, err = src.ReadFile(w.e.rel)
 	}
-	if err != nil || len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
-		w.result.flags = docSkipped
+	_, filtering := src.(FilteringSource)
+	if err != nil || len(data) > MaxFileSize || !filtering && bytes.IndexByte(data, 0) >= 0 {
+		w.result.flags, w.err = docSkipped, err
 		return nil, buf
 	}
 	w.result.hash = contentHash(data, fsum)
@@ -986,7 +995,12 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 		w.reuse = ids[0] // Refresh analyses it if another file claims it first
 		return nil, buf
 	}
-	return filter(src, data), buf
+	// A filtering source decides what is text (it may decode UTF-16).
+	if text := filter(src, data); text != nil && bytes.IndexByte(text, 0) < 0 {
+		return text, buf
+	}
+	w.result.flags = docSkipped
+	return nil, buf
 }
 
 // contentHash is the change-detection hash of a file as read, marked with

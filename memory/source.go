@@ -46,9 +46,10 @@ type BufferedSource interface {
 // hash; search filters a file before quoting its best line.
 type FilteringSource interface {
 	Source
-	// Filter returns the text to index for a file's content. It may
-	// return data itself, or modify it. Refresh calls it from several
-	// goroutines at once.
+	// Filter returns the text to index for a file's content, nil for
+	// content that is not text (the file is listed, not indexed). It
+	// may return data itself, or modify it. Refresh calls it from
+	// several goroutines at once.
 	Filter(data []byte) []byte
 	// FilterID names what Filter does, and changes when that changes:
 	// a file indexed under another ID is analysed again.

@@ -218,7 +218,11 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 		return nil, st, fmt.Errorf("index: %w", err)
 	}
 	for _, w := range st.Warnings {
-		e.warn(warning{Code: w.Code, Message: w.Message})
+		path := w.Path
+		if path != "" && !filepath.IsAbs(path) {
+			path = absRel(p, path)
+		}
+		e.warn(warning{Code: w.Code, Path: path, Message: w.Message})
 	}
 	e.ix = ix
 	return ix, st, nil
@@ -226,17 +230,16 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 
 // indexSource is what the index is built from: the project's files through
 // memory.ProjectSource (the project's walker, walk cache and reader, so the
-// index sees exactly the files the policy allows), with the secrets the
-// scanner finds redacted (as search's best lines are) unless the
-// configuration turns the secret scan off, so that .taskctl/index never
-// holds a secret as a term. The index hashes a file as read and redacts
-// only what it analyses (memory.FilteringSource), and it records whether it
-// was built redacted: turning the scan on or off analyses every file again.
+// index sees exactly the files the policy allows), decoded as assemble
+// decodes them (UTF-16 and the rest) and with the secrets the scanner finds
+// redacted (as search's best lines are) unless the configuration turns the
+// secret scan off, so that .taskctl/index never holds a secret as a term.
+// The index hashes a file as read and filters only what it analyses
+// (memory.FilteringSource), and it records the filter: turning the scan on
+// or off analyses every file again.
 func (e *env) indexSource(p *project.Project) memory.Source {
-	if cfg, err := e.config(); err == nil && !cfg.ScanSecrets {
-		return memory.ProjectSource(p)
-	}
-	return redactingSource{memory.ProjectSource(p)}
+	cfg, err := e.config()
+	return textSource{memory.ProjectSource(p), err != nil || cfg.ScanSecrets}
 }
 
 // absRel turns a slash-separated path relative to the project dir into an

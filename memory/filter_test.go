@@ -119,6 +119,18 @@ func TestUnreadableFileIsReported(t *testing.T) {
 	if st.Files != 1 || st.Skipped != 1 {
 		t.Errorf("files %d, skipped %d; want 1 and 1", st.Files, st.Skipped)
 	}
+	// Refreshed, the skipped file is kept as skipped: it is not among
+	// the files reused, which are indexed files.
+	dir := filepath.Join(t.TempDir(), "index")
+	for range 2 {
+		_, st, err = memory.Update(context.Background(), dir, failing{memory.DirSource(root), "b.txt"}, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st.Files != 1 || st.Skipped != 1 || st.Reused != 1 || st.Reread != 0 {
+		t.Errorf("refresh: %+v, want 1 file reused, 1 skipped", st)
+	}
 
 	var calls atomic.Int64
 	ix, st, err := memory.Update(context.Background(), filepath.Join(t.TempDir(), "index"), nilText{filtering{memory.DirSource(root), "v", &calls}}, false, nil)

@@ -45,7 +45,7 @@ type Stats struct {
 	IndexBytes int64         // size of the index file
 	Duration   time.Duration // time Refresh took
 	Reread     int           // files read and analysed again
-	Reused     int           // files whose postings were kept without analysing them
+	Reused     int           // indexed files whose postings were kept without analysing them
 	Renamed    int           // files found under a new path by content hash
 	Removed    int           // files that left the index
 	Written    bool          // whether a new index file was written
@@ -601,9 +601,9 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 				}
 			}
 			if stale <= maxStale && !racyDue(todo, old) {
-				stats.Reused = len(slots)
 				ix.install(old)
 				stats.fill(old, time.Since(start))
+				stats.Reused = stats.Files // every indexed file is kept
 				return stats, nil
 			}
 		}
@@ -656,9 +656,10 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		keep[i] = len(finalDocs)
 		finalDocs = append(finalDocs, d)
 	}
+	// Reused counts indexed files: not those listed but skipped.
 	stats.Reused = len(slots) - int(fl.n) - stats.Renamed
 	for _, s := range slots {
-		if s.old < 0 && s.w.fresh < 0 {
+		if s.old < 0 && s.w.fresh < 0 || s.old >= 0 && old.docs[s.old].flags&docSkipped != 0 {
 			stats.Reused--
 		}
 	}

@@ -508,9 +508,18 @@ func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {
 // `taskctl exec`.
 func RunCommand(ctx context.Context, p *project.Project, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []Warning, error) {
 	cfg := shellexec.Config{
-		Root:           p.Root(),
-		RootDir:        p.Dir(),
-		Dir:            p.WorkingDir(),
+		Root:    p.Root(),
+		RootDir: p.Dir(),
+		Dir:     p.WorkingDir(),
+		// A sensitive file's content is kept from commands as from
+		// the document: what a command prints that is not a path is
+		// quoted in warnings.
+		Refuse: func(dir, name string) string {
+			if _, w := p.ResolveFrom(dir, name); w != nil && w.Code == project.CodeSensitive {
+				return "not read: " + w.Message
+			}
+			return ""
+		},
 		Vars:           vars,
 		Timeout:        l.Timeout,
 		MaxStdoutBytes: l.MaxBytes,

@@ -26,6 +26,19 @@ type projectFS struct {
 	root    *os.Root
 	rootDir string
 	outside outsideLog // what a run tried to read outside the project
+	refuse  func(dir, name string) string
+}
+
+// refused is the error for reading name's content from dir when
+// Config.Refuse gives a reason, or nil.
+func (f *projectFS) refused(dir, name string) error {
+	if f.refuse == nil {
+		return nil
+	}
+	if why := f.refuse(dir, name); why != "" {
+		return &fs.PathError{Op: "open", Path: name, Err: errors.New(why)}
+	}
+	return nil
 }
 
 // outsideLog keeps the first paths outside the project a run tried to
@@ -203,6 +216,9 @@ func (s *session) open(ctx context.Context, path string, flag int, _ os.FileMode
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("writing is not allowed (read-only)")}
 	}
 	hc := interp.HandlerCtx(ctx)
+	if err := s.fs.refused(hc.Dir, path); err != nil {
+		return nil, err
+	}
 	f, err := s.fs.openFile(hc.Dir, path)
 	if err != nil {
 		return nil, err

@@ -310,7 +310,7 @@ func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
 			g.walkAt(sub, joinPath(dir, name), disp)
 			sub.close()
 		case t.IsRegular():
-			if g.included(name, false) {
+			if g.included(name, false) && g.c.fs.refused(g.c.dir, joinPath(dir, name)) == nil {
 				batch = append(batch, grepJob{name: name, path: joinPath(dir, name), shown: joinPath(shown, name)})
 				if len(batch) == maxGrepBatch {
 					flush()
@@ -454,6 +454,12 @@ func joinPath(dir, name string) string {
 }
 
 func (g *grepRun) searchFile(path, shown string) {
+	if err := g.c.fs.refused(g.c.dir, path); err != nil {
+		if !g.o.recursive {
+			g.fileErr(shown, err)
+		}
+		return // grep -r passes over a file the policy keeps from it
+	}
 	data, err := g.c.fs.readFile(g.c.dir, path)
 	if err != nil {
 		if errors.Is(err, errNotRegular) && g.o.recursive {

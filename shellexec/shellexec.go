@@ -40,6 +40,13 @@ type Config struct {
 	// Dir is the absolute directory the script starts in; it must lie
 	// inside RootDir.
 	Dir string
+	// Refuse, if set, is asked before a command reads a file's content
+	// (cat, grep, a redirection; not git's own reads): name as the script
+	// wrote it, from the absolute directory dir. A reason refuses the
+	// read ("open NAME: REASON"); grep -r passes over such a file. The
+	// assembler refuses sensitive files (.env*, keys) unless the policy
+	// allows them, so their content never reaches a warning or a model.
+	Refuse func(dir, name string) string
 	// Vars are set as shell variables before the script runs (task
 	// inputs, read as "$area"). Values are data, never parsed as syntax.
 	// Names must be shell identifiers and may not shadow the fixed
@@ -206,7 +213,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	if err != nil {
 		return &Result{ExitStatus: 2}, err
 	}
-	fsys := &projectFS{root: cfg.Root, rootDir: cfg.RootDir}
+	fsys := &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

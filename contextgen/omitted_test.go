@@ -194,12 +194,13 @@ func TestCommandOutputSecretRedacted(t *testing.T) {
 // TestOmittedNotCommandOutput: the lines a command prints that name no file
 // (cat of a file, grep without -l) are warnings for the user, not entries
 // of the document's list of files left out: that list goes to the model,
-// and it carried whatever text the command read (the lines of .env.local,
-// secret or not). A literal path that does not exist is still listed.
+// and it carried whatever text the command read (the lines of hosts.txt,
+// secret or not; a sensitive file such as .env.local a command cannot read
+// at all). A literal path that does not exist is still listed.
 func TestOmittedNotCommandOutput(t *testing.T) {
-	p := fixture(t, map[string]string{".env.local": "DB_HOST=db.internal.example\nADMIN_PASS=letmein\n"})
+	p := fixture(t, map[string]string{"hosts.txt": "DB_HOST=db.internal.example\nADMIN_PASS=letmein\n"})
 	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{
-		{Kind: contextgen.SourceCommand, Command: `cat .env.local`},
+		{Kind: contextgen.SourceCommand, Command: `cat hosts.txt`},
 		{Kind: contextgen.SourceLiteral, Paths: []template.PathSpec{{Value: "missing.txt"}}},
 	}}
 	bound, err := task.Bind(nil)
@@ -216,7 +217,7 @@ func TestOmittedNotCommandOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		if out := b.String(); strings.Contains(out, "letmein") || strings.Contains(out, "db.internal") || !strings.Contains(out, "missing.txt") {
-			t.Errorf("%s: want missing.txt listed and no line of .env.local:\n%s", style, out)
+			t.Errorf("%s: want missing.txt listed and no line of hosts.txt:\n%s", style, out)
 		}
 	}
 	if len(doc.Warnings) != 3 {

@@ -105,7 +105,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	opt.Inherited = prev.inherited
 	// --paths lists what the sources select and the path policy admits;
 	// only a budget needs the content (to count it).
-	opt.ListOnly = e.opts.paths && opt.MaxTokens == 0 && !e.json()
+	opt.ListOnly = e.opts.paths && opt.MaxTokens == 0
 	if opt.ListOnly {
 		opt.Counter, opt.Cache = nil, nil
 		delete(e.meta, "tokenizer")
@@ -144,7 +144,38 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		}
 		e.summary(doc, opt.ListOnly)
 	}
+	if e.opts.paths {
+		return pathList(doc), nil
+	}
 	return doc, nil
+}
+
+// listedFile is a file of --paths in json: what selected it, nothing read.
+type listedFile struct {
+	Path   string   `json:"path"`
+	Rel    string   `json:"rel_path"`
+	Source string   `json:"source"`
+	Score  *float64 `json:"score,omitempty"`
+	Reason any      `json:"reason,omitempty"`
+}
+
+type listedFiles struct {
+	Task   string       `json:"task"`
+	Files  []listedFile `json:"files"`
+	Totals struct {
+		Files int `json:"files"`
+	} `json:"totals"`
+}
+
+// pathList is the json data of --paths: the files without their content
+// and the facts only a read gives (bytes, lines, tokens, sha256, ...).
+func pathList(doc *contextgen.Document) listedFiles {
+	out := listedFiles{Task: doc.Task, Files: []listedFile{}}
+	for _, f := range doc.Files {
+		out.Files = append(out.Files, listedFile{Path: f.Path, Rel: f.Rel, Source: f.Source, Score: f.Score, Reason: f.Reason})
+	}
+	out.Totals.Files = len(out.Files)
+	return out
 }
 
 // replacedWarnings are the CONTENT_REPLACED warnings of a document rendered

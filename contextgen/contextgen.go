@@ -476,8 +476,28 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 	var cands []project.Candidate
 	var warns []Warning
 	seen := make(map[string]bool, len(recs))
+	// What a recursive command prints from .git/ or .taskctl/ (find .
+	// -type f, grep -rl WORD . once an index exists) is one warning for
+	// each such directory, not one for each of its files.
+	type excluded struct {
+		at    int // its warning in warns
+		n     int
+		first string
+	}
+	inside := map[string]*excluded{}
 	for _, r := range out {
 		switch {
+		case r.w != nil && r.w.Code == project.CodeIgnored:
+			if rel, err := filepath.Rel(p.Dir(), r.w.Path); err == nil {
+				if dir := project.AlwaysExcludedDir(filepath.ToSlash(rel)); dir != "" {
+					if e := inside[dir]; e != nil {
+						e.n++
+						continue
+					}
+					inside[dir] = &excluded{at: len(warns), n: 1, first: r.w.Path}
+				}
+			}
+			fallthrough
 		case r.w != nil:
 			// A warning quotes the line the command printed, which is
 			// any text the command read (cat, grep without -l): never a
@@ -488,6 +508,12 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 		case !seen[r.c.Path]:
 			seen[r.c.Path] = true
 			cands = append(cands, r.c)
+		}
+	}
+	for dir, e := range inside {
+		if e.n > 1 {
+			warns[e.at] = Warning{Code: project.CodeIgnored, Path: filepath.Join(p.Dir(), filepath.FromSlash(dir)),
+				Message: fmt.Sprintf("%d paths the command printed are inside %s/, which is always excluded (the first: %s)", e.n, dir, e.first)}
 		}
 	}
 	return cands, warns

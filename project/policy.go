@@ -145,3 +145,20 @@ func alwaysExcluded(name string) bool {
 }
 
 func isNodeModules(name string) bool { return name == "node_modules" }
+
+// AlwaysExcludedDir returns the part of rel (slash-separated, relative to
+// the project dir) up to its first always-excluded directory, .git or
+// .taskctl ("sub/.git" for "sub/.git/config"), or "" if it has none.
+func AlwaysExcludedDir(rel string) string {
+	for i := 0; i < len(rel); {
+		j := strings.IndexByte(rel[i:], '/')
+		if j < 0 {
+			j = len(rel) - i
+		}
+		if alwaysExcluded(rel[i : i+j]) {
+			return rel[:i+j]
+		}
+		i += j + 1
+	}
+	return ""
+}

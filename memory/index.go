@@ -105,7 +105,8 @@ func Open(dir string) (*Index, []Warning, error) {
 // reads the old index while src is walked instead of before, and not at
 // all for a rebuild. A corrupt or unreadable index is reported in the
 // Stats' Warnings, as Open would report it, and rebuilt. The error is
-// non-nil if dir cannot be read or written, or the refresh fails.
+// non-nil if dir cannot be read or written, or the refresh fails. An empty
+// dir builds an index in memory only (see Refresh).
 func Update(ctx context.Context, dir string, src Source, rebuild bool, progress func(done, total int)) (*Index, Stats, error) {
 	ix := &Index{dir: dir, st: newState(nil, dict{}, dict{}, 0), reset: rebuild}
 	st, err := ix.Refresh(ctx, src, progress)
@@ -376,19 +377,24 @@ func cmpTermList(a, b termList) int {
 func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
 	start := time.Now()
 	var stats Stats
-	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
-		return stats, err
+	// An index without a directory (Update with dir "") lives in memory:
+	// nothing is read or written but the project's files.
+	inMemory := ix.dir == ""
+	if !inMemory {
+		if err := os.MkdirAll(ix.dir, 0o755); err != nil {
+			return stats, err
+		}
+		gi := filepath.Join(ix.dir, ".gitignore")
+		if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+			os.WriteFile(gi, []byte("*\n"), 0o644)
+		}
+		unlock, err := lockFile(filepath.Join(ix.dir, lockName))
+		if err != nil {
+			return stats, fmt.Errorf("lock index: %w", err)
+		}
+		defer unlock()
+		removeTemps(ix.dir)
 	}
-	gi := filepath.Join(ix.dir, ".gitignore")
-	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
-		os.WriteFile(gi, []byte("*\n"), 0o644)
-	}
-	unlock, err := lockFile(filepath.Join(ix.dir, lockName))
-	if err != nil {
-		return stats, fmt.Errorf("lock index: %w", err)
-	}
-	defer unlock()
-	removeTemps(ix.dir)
 
 	// The newest committed index, under the lock: the one Open loaded if
 	// no writer has replaced it since (it is not decoded again), else the
@@ -398,7 +404,10 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	loaded, cur, reset := ix.loaded, ix.st, ix.reset
 	ix.reset = false
 	ix.mu.Unlock()
-	id := indexFileID(ix.dir)
+	var id fileID
+	if !inMemory {
+		id = indexFileID(ix.dir)
+	}
 	var old *state
 	type loadResult struct {
 		st    *state
@@ -409,7 +418,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	switch {
 	case reset:
 		old = newState(nil, dict{}, dict{}, 0)
-	case loaded != (fileID{}) && id == loaded && cur != nil:
+	case inMemory || loaded != (fileID{}) && id == loaded && cur != nil:
 		old = cur
 	default:
 		loading = make(chan loadResult, 1)
@@ -431,7 +440,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
 		return nil
 	}
-	if cs, ok := src.(CachingSource); ok {
+	if cs, ok := src.(CachingSource); ok && !inMemory {
 		// The walk cache is independent of the index: the source checks
 		// everything it takes from it, so it need not be written with
 		// the index, nor synced (a damaged one is ignored). It is used
@@ -754,8 +763,12 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	if err != nil {
 		return stats, err
 	}
-	size, err := writeAtomic(ix.dir, parts)
-	if err != nil {
+	var size int64
+	if inMemory {
+		for _, b := range parts {
+			size += int64(len(b))
+		}
+	} else if size, err = writeAtomic(ix.dir, parts); err != nil {
 		return stats, err
 	}
 	textDict, err := section(text)
@@ -770,9 +783,11 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	st.filter = fsum
 	ix.install(st)
 	ix.mu.Lock()
-	ix.loaded = indexFileID(ix.dir)
+	if !inMemory {
+		ix.loaded = indexFileID(ix.dir)
+	}
 	ix.mu.Unlock()
-	stats.Written = true
+	stats.Written = !inMemory
 	stats.fill(st, time.Since(start))
 	return stats, nil
 }

@@ -82,3 +82,35 @@ func TestUpdate(t *testing.T) {
 		t.Errorf("Open after the rebuild: %v, %v", warns, err)
 	}
 }
+
+// TestUpdateInMemory: Update with no directory builds an index that
+// answers searches and refreshes, and writes nothing anywhere (a project
+// whose .taskctl/ cannot be written is still searchable).
+func TestUpdateInMemory(t *testing.T) {
+	root := writeTree(t, appFiles)
+	before, _ := os.ReadDir(".")
+	ix, st, err := memory.Update(context.Background(), "", memory.DirSource(root), false, nil)
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	if st.Written || st.Files != len(appFiles) || ix.Dir() != "" {
+		t.Errorf("in-memory Update: %+v, dir %q", st, ix.Dir())
+	}
+	if len(rels(ix.Search("session token", memory.SearchOptions{}))) == 0 {
+		t.Errorf("the in-memory index finds nothing")
+	}
+	if err := os.WriteFile(filepath.Join(root, "zz.txt"), []byte("quokka\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err = ix.Refresh(context.Background(), memory.DirSource(root), nil)
+	if err != nil || st.Reread != 1 || st.Written {
+		t.Errorf("in-memory Refresh: %+v, %v; want the new file read and nothing written", st, err)
+	}
+	if got := rels(ix.Search("quokka", memory.SearchOptions{})); len(got) != 1 || got[0] != "zz.txt" {
+		t.Errorf("Search(quokka) = %q after the refresh", got)
+	}
+	after, _ := os.ReadDir(".")
+	if len(after) != len(before) {
+		t.Errorf("the working directory went from %d to %d entries", len(before), len(after))
+	}
+}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -208,12 +211,29 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 	if err != nil {
 		return nil, memory.Stats{}, err
 	}
+	// A project whose workspace cannot be written (read-only, another
+	// user's) is still searched: its index is built in memory, with a
+	// warning. 'taskctl index', whose job is the index on disk, fails.
+	inMemory := func(err error) bool {
+		if e.cmd.name == "index" || !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
+			return false
+		}
+		e.warn(warning{Code: "INDEX_NOT_SAVED", Path: p.Workspace(),
+			Message: fmt.Sprintf("the index cannot be kept (%v): built in memory for this command", err)})
+		return true
+	}
 	dir, err := p.EnsureWorkspace("index")
 	if err != nil {
-		return nil, memory.Stats{}, fmt.Errorf("index: %w", err)
+		if !inMemory(err) {
+			return nil, memory.Stats{}, fmt.Errorf("index: %w", err)
+		}
+		dir = ""
 	}
 	// memory.Update reads the index while the project is walked.
 	ix, st, err := memory.Update(ctx, dir, e.indexSource(p), rebuild, progress)
+	if err != nil && dir != "" && inMemory(err) {
+		ix, st, err = memory.Update(ctx, "", e.indexSource(p), rebuild, progress)
+	}
 	if err != nil {
 		return nil, st, fmt.Errorf("index: %w", err)
 	}

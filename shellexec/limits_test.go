@@ -196,3 +196,34 @@ func TestVet(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsForStderr: a pipeline whose failing command is not the last
+// ends with status 0 (or grep's 1, no match); what the failing command
+// wrote to stderr is then a COMMAND_FAILED warning, not a silent empty
+// result. 2>/dev/null silences it; a clean run gives no warning.
+func TestWarningsForStderr(t *testing.T) {
+	_, cfg := project(t, map[string]string{"a.py": "x\n"})
+	for _, tc := range []struct {
+		script string
+		want   string // in the one warning's message, or "" for none
+	}{
+		{"find nosuchdir -name x | sort", "though the command's status is 0: find: 'nosuchdir': No such file or directory"},
+		{"cat nofile | grep -c x", "cat: nofile: No such file or directory"},
+		{"cat nofile | grep x", "though the command's status is 1: cat: nofile"},
+		{"find nosuchdir -name x 2>/dev/null | sort", ""},
+		{"find . -name '*.py' | sort", ""},
+		{"grep nomatch a.py", ""},
+	} {
+		res, err := run(t, tc.script, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.script, err)
+		}
+		ws := res.Warnings()
+		switch {
+		case tc.want == "" && len(ws) != 0:
+			t.Errorf("%s: warnings %+v, want none", tc.script, ws)
+		case tc.want != "" && (len(ws) != 1 || ws[0].Code != shellexec.CodeFailed || !strings.Contains(ws[0].Message, tc.want)):
+			t.Errorf("%s: warnings %+v, want one %s saying %q", tc.script, ws, shellexec.CodeFailed, tc.want)
+		}
+	}
+}

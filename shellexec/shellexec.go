@@ -130,8 +130,10 @@ type Warning struct {
 
 // Warnings maps the way a run ended to warnings: a timeout, a cap hit and
 // a non-zero exit each give one. A pipeline whose last command is grep and
-// which exits 1 (no match) is an empty result, not a failure. Records
-// printed before the problem are still in r.Records.
+// which exits 1 (no match) is an empty result, not a failure. A run that
+// ends well but wrote to stderr (a command of a pipeline failed; 2>/dev/null
+// silences it) gives COMMAND_FAILED too. Records printed before the
+// problem are still in r.Records.
 func (r *Result) Warnings() []Warning {
 	var ws []Warning
 	head := stderrHead(r.Stderr)
@@ -141,12 +143,20 @@ func (r *Result) Warnings() []Warning {
 	if r.Truncated {
 		ws = append(ws, Warning{Code: CodeTruncated, Message: "command output hit a cap and the command was stopped; output so far is kept", ExitStatus: r.ExitStatus, Stderr: head})
 	}
-	if !r.TimedOut && !r.Truncated && r.ExitStatus != 0 && !(r.LastGrep && r.ExitStatus == 1) {
+	switch {
+	case r.TimedOut || r.Truncated:
+	case r.ExitStatus != 0 && !(r.LastGrep && r.ExitStatus == 1):
 		msg := fmt.Sprintf("command exited with status %d", r.ExitStatus)
 		if head != "" {
 			msg += ": " + firstLine(head)
 		}
 		ws = append(ws, Warning{Code: CodeFailed, Message: msg, ExitStatus: r.ExitStatus, Stderr: head})
+	case head != "":
+		// A command before the last of a pipeline failed (find of a
+		// missing directory | sort): the pipeline's status is the last
+		// command's, but what the failing one wrote says so.
+		ws = append(ws, Warning{Code: CodeFailed, ExitStatus: r.ExitStatus, Stderr: head,
+			Message: fmt.Sprintf("a command wrote to stderr though the command's status is %d: %s", r.ExitStatus, firstLine(head))})
 	}
 	return ws
 }

@@ -103,6 +103,13 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	opt.Inherited = prev.inherited
+	if e.opts.runID == "" && (opt.Inherit == "full" || opt.Inherit == "subset") {
+		// A step inherits the own context of the workflow above it,
+		// which needs no run: assemble it (paths only) as run does.
+		if opt.Inherited, err = e.ancestorsContext(ctx, tf, t, vars); err != nil {
+			return nil, err
+		}
+	}
 	// --paths lists what the sources select and the path policy admits;
 	// only a budget needs the content (to count it).
 	opt.ListOnly = e.opts.paths && opt.MaxTokens == 0
@@ -148,6 +155,59 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return pathList(doc), nil
 	}
 	return doc, nil
+}
+
+// ancestorsContext is what step t of tf inherits in a run: the own
+// context of each sequential task above it, from the top down, each given
+// what it inherits from the one above (as run assembles them before the
+// steps). Only the paths are resolved; nothing is read. Sources that wait
+// for an earlier step are left out, as a dry run leaves them.
+func (e *env) ancestorsContext(ctx context.Context, tf *template.File, t *template.Task, vars map[string]string) ([]*contextgen.File, error) {
+	var files []*contextgen.File
+	for i, a := range ancestors(tf, t) {
+		bound, err := a.Bind(vars)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		workflow.DropPending(bound)
+		opt, err := e.contextOptions(bound)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 || opt.Inherit == "none" {
+			files = nil
+		}
+		opt.Inherited, opt.ListOnly, opt.Counter, opt.Cache = files, true, nil, nil
+		doc, err := contextgen.Assemble(ctx, bound, opt)
+		if err != nil {
+			return nil, err
+		}
+		files = doc.Files
+	}
+	return files, nil
+}
+
+// ancestors returns the tasks of tf from its top-level task down to t's
+// parent: none for a top-level task, or one tf does not hold.
+func ancestors(tf *template.File, t *template.Task) []*template.Task {
+	var find func(x *template.Task, path []*template.Task) []*template.Task
+	find = func(x *template.Task, path []*template.Task) []*template.Task {
+		if x == t {
+			return path
+		}
+		for _, s := range x.Steps {
+			if p := find(s, append(path[:len(path):len(path)], x)); p != nil {
+				return p
+			}
+		}
+		return nil
+	}
+	for _, top := range tf.Tasks {
+		if p := find(top, nil); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // listedFile is a file of --paths in json: what selected it, nothing read.

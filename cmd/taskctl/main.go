@@ -227,6 +227,9 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 		o.output = "text"
 		return e.finish(nil, usageErr("--output must be text or json, not \"\""))
 	}
+	if err := checkNotEmpty(global); err != nil {
+		return e.finish(nil, err)
+	}
 	rest := global.Args()
 	if len(rest) == 0 {
 		if o.help {
@@ -268,6 +271,9 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	if err := checkNotNegative(fs); err != nil {
 		return e.finish(nil, err)
 	}
+	if err := checkNotEmpty(fs); err != nil {
+		return e.finish(nil, err)
+	}
 	if o.output != "text" && o.output != "json" {
 		return e.finish(nil, usageErr("--output must be text or json, not %q", o.output))
 	}
@@ -286,8 +292,26 @@ func checkNotNegative(fs *pflag.FlagSet) error {
 	fs.Visit(func(f *pflag.Flag) {
 		switch f.Value.Type() {
 		case "int", "int64", "float64", "duration":
-			if err == nil && strings.HasPrefix(f.Value.String(), "-") {
-				err = usageErr("--%s must not be negative, not %s", f.Name, f.Value.String())
+			// (-0 is zero: --min-score -0 is 0)
+			if v := f.Value.String(); err == nil && strings.HasPrefix(v, "-") && strings.Trim(v, "-0.") != "" {
+				err = usageErr("--%s must not be negative, not %s", f.Name, v)
+			}
+		}
+	})
+	return err
+}
+
+// checkNotEmpty refuses an empty value given to a flag that names a
+// directory, a file or a tokenizer: each flag set took it for "not given"
+// (--project-dir= detected the project, --tokenizer= counted with the
+// default) without a word.
+func checkNotEmpty(fs *pflag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		switch f.Name {
+		case "project-dir", "cwd", "config", "tokenizer":
+			if err == nil && f.Value.String() == "" {
+				err = usageErr("--%s needs a value, not \"\"", f.Name)
 			}
 		}
 	})

@@ -83,12 +83,26 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			return nil, usageErr("--executor: %v", err)
 		}
 	}
+	workDir := e.execDir()
+	if src := cfg.sources["run.executor"]; src != "default" && !strings.HasPrefix(src, "flag ") {
+		// A relative path in a config file is the file's: the project's
+		// config (.taskctl/config.xml) names it from the project dir,
+		// another config file from its own directory.
+		switch dir := filepath.Dir(src); {
+		case dir == p.Workspace():
+			workDir = p.Dir()
+		case filepath.IsAbs(dir):
+			workDir = dir
+		default:
+			workDir = filepath.Join(e.execDir(), dir)
+		}
+	}
 	opt := workflow.Options{
 		Assemble:    e.assembleStep,
 		Executor:    argv,
 		StepTimeout: cfg.StepTimeout,
 		ProjectDir:  p.Dir(),
-		WorkDir:     e.execDir(),
+		WorkDir:     workDir,
 		Stderr:      e.stderr,
 		Vars:        vars,
 		DryRun:      argv == nil,

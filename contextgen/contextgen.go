@@ -540,7 +540,21 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 		// A sensitive file's content is kept from commands as from
 		// the document: what a command prints that is not a path is
 		// quoted in warnings.
-		Refuse: func(dir, name string) string {
+		Refuse: func(dir, name string, resolve bool) string {
+			if !resolve {
+				abs := name
+				if !filepath.IsAbs(abs) {
+					abs = filepath.Join(dir, name)
+				}
+				rel, err := filepath.Rel(p.Dir(), abs)
+				if err != nil || strings.HasPrefix(rel, "..") {
+					return ""
+				}
+				if pat := p.Sensitive(filepath.ToSlash(rel)); pat != "" {
+					return fmt.Sprintf("not read: sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
+				}
+				return ""
+			}
 			if _, w := p.ResolveFrom(dir, name); w != nil && w.Code == project.CodeSensitive {
 				return "not read: " + w.Message
 			}

@@ -146,6 +146,17 @@ func alwaysExcluded(name string) bool {
 
 func isNodeModules(name string) bool { return name == "node_modules" }
 
+// Sensitive returns the sensitive-name pattern that rel (slash-separated,
+// relative to the project dir) matches, by its name or its path, unless
+// the policy allows sensitive files; "" if none. It reads nothing: a
+// symlink is judged by its own name (ResolveFrom also checks the target).
+func (p *Project) Sensitive(rel string) string {
+	if p.policy.AllowSensitive {
+		return ""
+	}
+	return p.sensitive.match(rel, path.Base(rel))
+}
+
 // AlwaysExcludedDir returns the part of rel (slash-separated, relative to
 // the project dir) up to its first always-excluded directory, .git or
 // .taskctl ("sub/.git" for "sub/.git/config"), or "" if it has none.

@@ -26,16 +26,23 @@ type projectFS struct {
 	root    *os.Root
 	rootDir string
 	outside outsideLog // what a run tried to read outside the project
-	refuse  func(dir, name string) string
+	refuse  func(dir, name string, resolve bool) string
 }
 
 // refused is the error for reading name's content from dir when
-// Config.Refuse gives a reason, or nil.
-func (f *projectFS) refused(dir, name string) error {
+// Config.Refuse gives a reason, or nil. walked says name is a regular file
+// a directory listing gave (not a symlink).
+func (f *projectFS) refused(dir, name string, walked bool) error {
 	if f.refuse == nil {
 		return nil
 	}
-	if why := f.refuse(dir, name); why != "" {
+	resolve := !walked
+	if resolve {
+		if fi, err := f.lstat(dir, name); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			resolve = false
+		}
+	}
+	if why := f.refuse(dir, name, resolve); why != "" {
 		return &fs.PathError{Op: "open", Path: name, Err: errors.New(why)}
 	}
 	return nil
@@ -216,7 +223,7 @@ func (s *session) open(ctx context.Context, path string, flag int, _ os.FileMode
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("writing is not allowed (read-only)")}
 	}
 	hc := interp.HandlerCtx(ctx)
-	if err := s.fs.refused(hc.Dir, path); err != nil {
+	if err := s.fs.refused(hc.Dir, path, false); err != nil {
 		return nil, err
 	}
 	f, err := s.fs.openFile(hc.Dir, path)

@@ -310,7 +310,7 @@ func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
 			g.walkAt(sub, joinPath(dir, name), disp)
 			sub.close()
 		case t.IsRegular():
-			if g.included(name, false) && g.c.fs.refused(g.c.dir, joinPath(dir, name)) == nil {
+			if g.included(name, false) && g.c.fs.refused(g.c.dir, joinPath(dir, name), true) == nil {
 				batch = append(batch, grepJob{name: name, path: joinPath(dir, name), shown: joinPath(shown, name)})
 				if len(batch) == maxGrepBatch {
 					flush()
@@ -454,7 +454,7 @@ func joinPath(dir, name string) string {
 }
 
 func (g *grepRun) searchFile(path, shown string) {
-	if err := g.c.fs.refused(g.c.dir, path); err != nil {
+	if err := g.c.fs.refused(g.c.dir, path, false); err != nil {
 		if !g.o.recursive {
 			g.fileErr(shown, err)
 		}

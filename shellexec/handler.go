@@ -243,7 +243,7 @@ func (c *cmd) readInput(name string) ([]byte, error) {
 	if name == "-" {
 		return readAllLimited(c.stdin, maxFileBytes)
 	}
-	if err := c.fs.refused(c.dir, name); err != nil {
+	if err := c.fs.refused(c.dir, name, false); err != nil {
 		return nil, err
 	}
 	return c.fs.readFile(c.dir, name)

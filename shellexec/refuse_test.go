@@ -19,7 +19,7 @@ func TestRefuseKeepsContentFromCommands(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var asked []string
-	cfg.Refuse = func(d, name string) string {
+	cfg.Refuse = func(d, name string, _ bool) string {
 		mu.Lock()
 		asked = append(asked, filepath.Join(d, name))
 		mu.Unlock()

@@ -42,11 +42,13 @@ type Config struct {
 	Dir string
 	// Refuse, if set, is asked before a command reads a file's content
 	// (cat, grep, a redirection; not git's own reads): name as the script
-	// wrote it, from the absolute directory dir. A reason refuses the
-	// read ("open NAME: REASON"); grep -r passes over such a file. The
-	// assembler refuses sensitive files (.env*, keys) unless the policy
-	// allows them, so their content never reaches a warning or a model.
-	Refuse func(dir, name string) string
+	// wrote it, from the absolute directory dir. resolve is false when
+	// name is known not to be a symlink (its own name is the file's), so
+	// a check of the name suffices. A reason refuses the read ("open
+	// NAME: REASON"); grep -r passes over such a file. The assembler
+	// refuses sensitive files (.env*, keys) unless the policy allows
+	// them, so their content never reaches a warning or a model.
+	Refuse func(dir, name string, resolve bool) string
 	// Vars are set as shell variables before the script runs (task
 	// inputs, read as "$area"). Values are data, never parsed as syntax.
 	// Names must be shell identifiers and may not shadow the fixed

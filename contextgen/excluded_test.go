@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -29,14 +30,7 @@ func TestCommandOutputInsideGitIsOneWarning(t *testing.T) {
 	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{
 		{Kind: contextgen.SourceCommand, Command: `find . -type f | sort`},
 	}}
-	bound, err := task.Bind(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := assembleTask(t, p, task)
 	got := map[string]string{}
 	for _, w := range doc.Warnings {
 		if w.Code == "PATH_IGNORED" {
@@ -60,4 +54,19 @@ func TestCommandOutputInsideGitIsOneWarning(t *testing.T) {
 	if len(doc.Files) != 2 {
 		t.Errorf("files %d, want a.txt and sub/b.txt", len(doc.Files))
 	}
+}
+
+// assembleTask binds task with no variables and assembles it in p with the
+// default options.
+func assembleTask(t *testing.T, p *project.Project, task *template.Task) *contextgen.Document {
+	t.Helper()
+	bound, err := task.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

@@ -144,14 +144,7 @@ func TestCommandWithHyphenatedInput(t *testing.T) {
 	task := &template.Task{Name: "t", Description: "t",
 		Inputs:  []template.Input{{Name: "my-area", Default: "src", HasDefault: true}, {Name: "area", Default: "src", HasDefault: true}},
 		Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: `find "$area" -name '*.py'`}}}
-	bound, err := task.Bind(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := assembleTask(t, p, task)
 	if len(doc.Files) != 1 || doc.Files[0].Rel != "src/a.py" || len(doc.Warnings) != 0 {
 		t.Errorf("files %v, warnings %+v; want src/a.py and no warning", doc.Paths(), doc.Warnings)
 	}
@@ -169,14 +162,7 @@ func TestCommandOutputSecretRedacted(t *testing.T) {
 	for _, cmd := range []string{`grep -rh token .`, `grep -rh token . | xargs cat`} {
 		task := &template.Task{Name: "t", Description: "t",
 			Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: cmd}}}
-		bound, err := task.Bind(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := assembleTask(t, p, task)
 		var b bytes.Buffer
 		if err := doc.Render(&b, contextgen.StyleXML); err != nil {
 			t.Fatal(err)
@@ -203,14 +189,7 @@ func TestOmittedNotCommandOutput(t *testing.T) {
 		{Kind: contextgen.SourceCommand, Command: `cat hosts.txt`},
 		{Kind: contextgen.SourceLiteral, Paths: []template.PathSpec{{Value: "missing.txt"}}},
 	}}
-	bound, err := task.Bind(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := contextgen.Assemble(context.Background(), bound, contextgen.Options{Project: p})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := assembleTask(t, p, task)
 	for _, style := range []string{contextgen.StyleXML, contextgen.StyleMarkdown, contextgen.StylePlain} {
 		var b bytes.Buffer
 		if err := doc.Render(&b, style); err != nil {

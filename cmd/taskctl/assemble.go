@@ -190,22 +190,8 @@ func (e *env) ancestorsContext(ctx context.Context, tf *template.File, t *templa
 // ancestors returns the tasks of tf from its top-level task down to t's
 // parent: none for a top-level task, or one tf does not hold.
 func ancestors(tf *template.File, t *template.Task) []*template.Task {
-	var find func(x *template.Task, path []*template.Task) []*template.Task
-	find = func(x *template.Task, path []*template.Task) []*template.Task {
-		if x == t {
-			return path
-		}
-		for _, s := range x.Steps {
-			if p := find(s, append(path[:len(path):len(path)], x)); p != nil {
-				return p
-			}
-		}
-		return nil
-	}
-	for _, top := range tf.Tasks {
-		if p := find(top, nil); p != nil {
-			return p
-		}
+	if p := pathTo(tf, t); len(p) > 1 {
+		return p[:len(p)-1]
 	}
 	return nil
 }

@@ -304,9 +304,19 @@ func (e *env) preview(ctx context.Context, tf *template.File, t *template.Task, 
 // chainTo returns the names of the tasks of tf from its top-level task down
 // to t, t's own last; nil if tf does not hold t.
 func chainTo(tf *template.File, t *template.Task) []string {
-	var find func(x *template.Task, path []string) []string
-	find = func(x *template.Task, path []string) []string {
-		path = append(path, x.Name)
+	var names []string
+	for _, x := range pathTo(tf, t) {
+		names = append(names, x.Name)
+	}
+	return names
+}
+
+// pathTo returns the tasks of tf from its top-level task down to t, t
+// last; nil if tf does not hold t.
+func pathTo(tf *template.File, t *template.Task) []*template.Task {
+	var find func(x *template.Task, path []*template.Task) []*template.Task
+	find = func(x *template.Task, path []*template.Task) []*template.Task {
+		path = append(path[:len(path):len(path)], x)
 		if x == t {
 			return path
 		}

@@ -550,8 +550,8 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 				if err != nil || strings.HasPrefix(rel, "..") {
 					return ""
 				}
-				if pat := p.Sensitive(filepath.ToSlash(rel)); pat != "" {
-					return fmt.Sprintf("not read: sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
+				if w := p.Sensitive(filepath.ToSlash(rel)); w != nil {
+					return "not read: " + w.Message
 				}
 				return ""
 			}

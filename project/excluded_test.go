@@ -1,6 +1,7 @@
 package project_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/taskctl/taskctl/project"
@@ -21,5 +22,31 @@ func TestAlwaysExcludedDir(t *testing.T) {
 		if got := project.AlwaysExcludedDir(rel); got != want {
 			t.Errorf("AlwaysExcludedDir(%q) = %q, want %q", rel, got, want)
 		}
+	}
+}
+
+// TestSensitive: Sensitive judges a path by its name and by path patterns,
+// reads nothing (the file need not exist), and says nothing when the
+// policy allows sensitive files.
+func TestSensitive(t *testing.T) {
+	dir := realTemp(t)
+	pol := project.DefaultPolicy()
+	pol.Sensitive = append(pol.Sensitive, "secrets/*.yml")
+	p := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol})
+	for rel, want := range map[string]bool{
+		".env": true, "app/.env.local": true, "certs/tls.key": true, "secrets/prod.yml": true,
+		"main.go": false, "envoy.yml": false, "docs/secrets.md": false,
+	} {
+		w := p.Sensitive(rel)
+		if (w != nil) != want {
+			t.Errorf("Sensitive(%q) = %v, want a warning: %v", rel, w, want)
+		}
+		if w != nil && (w.Code != project.CodeSensitive || w.Path != filepath.Join(dir, filepath.FromSlash(rel))) {
+			t.Errorf("Sensitive(%q) = %+v", rel, w)
+		}
+	}
+	pol.AllowSensitive = true
+	if w := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol}).Sensitive(".env"); w != nil {
+		t.Errorf("with sensitive files allowed, Sensitive(.env) = %+v", w)
 	}
 }

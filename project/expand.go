@@ -342,7 +342,7 @@ func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
 	if !p.policy.AllowSensitive {
 		base := res.real[strings.LastIndexByte(res.real, '/')+1:]
 		if pat := p.sensitive.match(rel, base); pat != "" {
-			return "", warnf(CodeSensitive, res.real, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
+			return "", sensitiveWarning(res.real, pat)
 		}
 		if g := filepath.Base(given); given != "" && g != base {
 			if pat := p.sensitive.match(rel, g); pat != "" {
@@ -835,7 +835,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		}
 		if !p.policy.AllowSensitive {
 			if pat := p.sensitive.match(rel, name); pat != "" {
-				rs.warns = append(rs.warns, *warnf(CodeSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat))
+				rs.warns = append(rs.warns, *sensitiveWarning(path, pat))
 				return
 			}
 		}

@@ -2,6 +2,7 @@ package project
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -146,15 +147,25 @@ func alwaysExcluded(name string) bool {
 
 func isNodeModules(name string) bool { return name == "node_modules" }
 
-// Sensitive returns the sensitive-name pattern that rel (slash-separated,
-// relative to the project dir) matches, by its name or its path, unless
-// the policy allows sensitive files; "" if none. It reads nothing: a
-// symlink is judged by its own name (ResolveFrom also checks the target).
-func (p *Project) Sensitive(rel string) string {
+// Sensitive returns the PATH_SENSITIVE warning for rel (slash-separated,
+// relative to the project dir) if its name or path matches a sensitive
+// pattern and the policy does not allow sensitive files; nil otherwise. It
+// reads nothing: a symlink is judged by its own name (ResolveFrom also
+// checks the target).
+func (p *Project) Sensitive(rel string) *Warning {
 	if p.policy.AllowSensitive {
-		return ""
+		return nil
 	}
-	return p.sensitive.match(rel, path.Base(rel))
+	if pat := p.sensitive.match(rel, path.Base(rel)); pat != "" {
+		return sensitiveWarning(filepath.Join(p.dir, filepath.FromSlash(rel)), pat)
+	}
+	return nil
+}
+
+// sensitiveWarning is the warning for a file at path (absolute) that
+// sensitive pattern pat matches.
+func sensitiveWarning(path, pat string) *Warning {
+	return warnf(CodeSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
 }
 
 // AlwaysExcludedDir returns the part of rel (slash-separated, relative to

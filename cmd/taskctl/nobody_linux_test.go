@@ -18,12 +18,7 @@ import (
 // directory the walk cannot read must be a PATH_UNREADABLE warning, not a
 // silent gap.
 func TestUnreadableDirectoryAsNobody(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("not root: unreadable.txtar runs this check")
-	}
-	base := publicTempDir(t)
-	proj := filepath.Join(base, "proj")
-	writeFiles(t, proj, map[string]string{
+	base, proj := nobodyProject(t, "not root: unreadable.txtar runs this check", map[string]string{
 		".git/HEAD":    "ref: refs/heads/main\n",
 		"ok.txt":       "ok\n",
 		"closed/x.txt": "hidden\n",
@@ -67,6 +62,19 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// nobodyProject skips the test (saying why) unless it runs as root, and
+// writes files into proj under a public base for runAsNobody.
+func nobodyProject(t *testing.T, why string, files map[string]string) (base, proj string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip(why)
+	}
+	base = publicTempDir(t)
+	proj = filepath.Join(base, "proj")
+	writeFiles(t, proj, files)
+	return base, proj
 }
 
 // publicTempDir is a temporary directory anyone may enter (t.TempDir's
@@ -121,12 +129,7 @@ func runAsNobody(t *testing.T, base, dir string, args ...string) (string, string
 // warning, and nothing written; 'taskctl index' fails. Run as nobody on a
 // project of root's (root may write anywhere).
 func TestSearchReadOnlyProject(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("not root: needs to run taskctl as another user")
-	}
-	base := publicTempDir(t)
-	proj := filepath.Join(base, "proj")
-	writeFiles(t, proj, map[string]string{
+	base, proj := nobodyProject(t, "not root: needs to run taskctl as another user", map[string]string{
 		".git/HEAD":       "ref: refs/heads/main\n",
 		"auth/session.go": "package auth\n\n// a session token for a login\nfunc NewSession() {}\n",
 		"notes.md":        "release notes\n",

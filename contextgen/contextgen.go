@@ -547,7 +547,7 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 					abs = filepath.Join(dir, name)
 				}
 				rel, err := filepath.Rel(p.Dir(), abs)
-				if err != nil || strings.HasPrefix(rel, "..") {
+				if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 					return ""
 				}
 				if w := p.Sensitive(filepath.ToSlash(rel)); w != nil {

@@ -152,3 +152,21 @@ func (n nilText) Filter(data []byte) []byte {
 	}
 	return n.filtering.Filter(data)
 }
+
+// TestBinaryFileIsNoWarning: a binary file is listed and not indexed, as
+// the policy's walk yields it, and that is no news: it was a
+// PATH_UNREADABLE warning ("binary file") on every build, for a file that
+// reads fine.
+func TestBinaryFileIsNoWarning(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.txt": "alpha\n", "logo.png": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
+	_, st, err := memory.Update(context.Background(), filepath.Join(t.TempDir(), "index"), memory.DirSource(root), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Warnings) != 0 {
+		t.Errorf("warnings %+v, want none", st.Warnings)
+	}
+	if st.Files != 1 || st.Skipped != 1 {
+		t.Errorf("files %d, skipped %d; want 1 and 1", st.Files, st.Skipped)
+	}
+}

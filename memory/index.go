@@ -994,6 +994,10 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 		data, err = src.ReadFile(w.e.rel)
 	}
 	_, filtering := src.(FilteringSource)
+	if errors.Is(err, ErrBinary) {
+		w.result.flags = docSkipped // listed, not indexed: no news
+		return nil, buf
+	}
 	if err != nil || len(data) > MaxFileSize || !filtering && bytes.IndexByte(data, 0) >= 0 {
 		w.result.flags, w.err = docSkipped, err
 		return nil, buf

@@ -2,7 +2,7 @@ package memory
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"hash/crc32"
 	"io/fs"
 	"path/filepath"
@@ -88,6 +88,11 @@ type CachingSource interface {
 	WalkCached(ctx context.Context, prev []byte, fn func(rel string, size int64, mtime time.Time) error) (next []byte, err error)
 }
 
+// ErrBinary is what a Source's read returns for a binary file: the index
+// lists the file without indexing it, as it does one whose content a
+// FilteringSource finds no text in, and warns of no error.
+var ErrBinary = errors.New("binary file")
+
 // walkFile is the name of the walk cache in the index directory.
 const walkFile = "walk.bin"
 
@@ -97,7 +102,7 @@ const walkFile = "walk.bin"
 // its reads go through p.ReadInto, which checks each file again and opens
 // it below the project dir. It is a CachingSource whose walk cache is
 // p.WalkCached's, and a BufferedSource. A binary file (project.File.Binary)
-// is an error to read, so the index lists it without indexing it.
+// reads as ErrBinary, and the index lists it without indexing it.
 //
 // The caller keeps p open while the source is in use and closes it after.
 func ProjectSource(p *project.Project) CachingSource { return projectSource{p} }
@@ -129,7 +134,7 @@ func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, er
 		return nil, w
 	}
 	if f.Binary {
-		return nil, fmt.Errorf("%s: binary file", f.Path)
+		return nil, ErrBinary
 	}
 	return f.Content, nil
 }

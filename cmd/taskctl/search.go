@@ -123,7 +123,7 @@ unchanged files are not re-read, deleted files leave, renamed files move.
 		examples: []string{"taskctl index", "taskctl index --rebuild --stats --output json"},
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.BoolVar(&o.rebuild, "rebuild", false, "discard the index and build it from scratch")
-			fs.BoolVar(&o.stats, "stats", false, "also report what was re-read, reused and removed")
+			fs.BoolVar(&o.stats, "stats", false, "also report what was re-read, reused, removed and skipped")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
 			if len(args) > 0 {
@@ -141,14 +141,15 @@ unchanged files are not re-read, deleted files leave, renamed files move.
 				data["reread"] = st.Reread
 				data["reused"] = st.Reused
 				data["removed"] = st.Removed
+				data["skipped"] = st.Skipped
 				data["index_bytes"] = st.IndexBytes
 			}
 			if !e.json() {
 				fmt.Fprintf(e.stdout, "files: %d\nterms: %d\nbytes: %d\ntime:  %s\n", st.Files, st.Terms, st.Bytes,
 					st.Duration.Round(time.Millisecond))
 				if e.opts.stats {
-					fmt.Fprintf(e.stdout, "reread: %d\nreused: %d\nremoved: %d\nindex_bytes: %d\n",
-						st.Reread, st.Reused, st.Removed, st.IndexBytes)
+					fmt.Fprintf(e.stdout, "reread: %d\nreused: %d\nremoved: %d\nskipped: %d\nindex_bytes: %d\n",
+						st.Reread, st.Reused, st.Removed, st.Skipped, st.IndexBytes)
 				}
 			}
 			return data, nil

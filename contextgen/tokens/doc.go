@@ -5,10 +5,11 @@
 //
 // [New] names an encoding: o200k_base (the default, used by GPT-4o and
 // later) or cl100k_base (GPT-4, GPT-3.5), by its name, a short alias or a
-// model name. New is cheap: the vocabulary of an encoding is loaded the first
-// time a Counter of that encoding counts something, once per process, so a
-// run that does not count tokens (or is served from the cache) never pays for
-// it.
+// model name. New is cheap, and so is the first count: each encoding's rank
+// table is built when the vocabulary is generated and embedded in the
+// binary, which reads it in place, a page at a time as it is used
+// (ranktable.go). A run that does not count tokens, or is served from the
+// cache, never touches it.
 //
 // Counts are those of tiktoken's encode_ordinary: special-token text such as
 // "<|endoftext|>" is counted as ordinary text, and bytes that are not valid
@@ -18,9 +19,9 @@
 // The library is used only for its vocabulary, and only when it is
 // generated: go generate writes each encoding's tokens in rank order to a
 // compact file the binary embeds (vocab.go, gen_vocab.go; a test checks it
-// against the library). At the first count in an encoding the rank of every
-// token is put into a hash table of our own, with a Bloom filter in front
-// for the lookups of strings that are not tokens, in some 15 to 20 ms; text
+// against the library). The rank of every token is in a hash table of our
+// own, with a Bloom filter in front for the lookups of strings that are not
+// tokens, built from that file (vocab.go) and embedded too; text
 // is split into pieces by a hand-written equivalent of the encoding's split
 // expression, with an ASCII fast path, and each piece is byte-pair encoded,
 // with caches of the counts of recent and repeated pieces (split.go,

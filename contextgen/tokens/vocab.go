@@ -6,6 +6,7 @@ import (
 )
 
 //go:generate go run gen_vocab.go
+//go:generate go test -run TestRankTableFiles -update
 
 // The vocabularies, derived from github.com/tiktoken-go/tokenizer by
 // gen_vocab.go: every ordinary token in rank order, each as one length byte
@@ -18,11 +19,13 @@ var (
 )
 
 // buildRanks builds the rank table of a vocabulary in the format above. The
-// table's bytes are the vocabulary's own: nothing is copied.
+// table's bytes are the vocabulary's own: nothing is copied. It makes the
+// tables the binary embeds (ranktable.go; TestRankTableFiles writes them),
+// and is the first count's wait on a machine that cannot read those in
+// place.
 //
-// It is the first count's wait, and inserting the tokens one by one, each
-// at a random place in an 8 MB table, costs a cache miss each (some 20 ms
-// for o200k_base). So the tokens are first sorted by home slot (a radix
+// Inserting the tokens one by one, each at a random place in a 4 MB table,
+// costs a cache miss each (some 20 ms for o200k_base). So the tokens are first sorted by home slot (a radix
 // sort, in two passes of sequential reads and writes) and then laid down
 // in that order: a token goes to its home slot or, if that is taken, to
 // the slot after the last one filled, which is where linear probing would
@@ -40,7 +43,7 @@ func buildRanks(vocab string) *rankTable {
 	}
 	t := &rankTable{buf: vocab, n: n}
 	bits := uint(10)
-	for 1<<bits < n*5/2 {
+	for 1<<bits < n*5/4 {
 		bits++
 	}
 	t.slots = make([]rankSlot, 1<<bits)

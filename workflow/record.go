@@ -160,9 +160,31 @@ func create(runsDir string, now time.Time) (*store, error) {
 
 func (s *store) close() { s.root.Close() }
 
-// write replaces name in the run directory atomically: a temporary file in
-// the same directory, synced, then renamed over name.
-func (s *store) write(name string, data []byte) error {
+// write replaces name in the run directory atomically with data.
+func (s *store) write(name string, data string) error {
+	f, err := s.create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(data); err != nil {
+		f.abort()
+		return err
+	}
+	return f.commit()
+}
+
+// runFile is a file of the run directory being written: a temporary file in
+// the same directory, which commit syncs and renames over its name, so a
+// reader sees the old file or the whole new one.
+type runFile struct {
+	*os.File
+	s    *store
+	tmp  string
+	name string
+}
+
+// create starts writing name in the run directory.
+func (s *store) create(name string) (*runFile, error) {
 	var tmp string
 	var f *os.File
 	var err error
@@ -170,28 +192,37 @@ func (s *store) write(name string, data []byte) error {
 		var b [6]byte
 		_, _ = rand.Read(b[:])
 		tmp = filepath.Join(s.id, "."+name+"."+hex.EncodeToString(b[:])+".tmp")
-		f, err = s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err = s.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
+	return &runFile{File: f, s: s, tmp: tmp, name: name}, nil
+}
+
+// commit syncs and closes the file and renames it over its name; on failure
+// the temporary file is removed.
+func (p *runFile) commit() error {
+	err := p.Sync()
+	if cerr := p.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = s.root.Rename(tmp, filepath.Join(s.id, name))
+		err = p.s.root.Rename(p.tmp, filepath.Join(p.s.id, p.name))
 	}
 	if err != nil {
-		_ = s.root.Remove(tmp)
+		_ = p.s.root.Remove(p.tmp)
 	}
 	return err
+}
+
+// abort closes and removes the temporary file.
+func (p *runFile) abort() {
+	_ = p.Close()
+	_ = p.s.root.Remove(p.tmp)
 }
 
 func (s *store) writeRecord(r *Record) error {
@@ -199,7 +230,7 @@ func (s *store) writeRecord(r *Record) error {
 	if err != nil {
 		return err
 	}
-	return s.write("run.json", append(data, '\n'))
+	return s.write("run.json", string(append(data, '\n')))
 }
 
 // LoadRun reads the record of run id ("latest" for the newest) from runsDir.

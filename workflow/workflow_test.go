@@ -952,3 +952,41 @@ func TestStepOnItsOwn(t *testing.T) {
 		t.Errorf("a value let x bind to y, which runs after it")
 	}
 }
+
+// An executor's stdout is capped at Options.MaxOutput bytes: a step whose
+// executor prints more fails with an error that says so, whether the
+// executor finished writing before the cap was reached or was still writing
+// (and then dies of a broken pipe), and keeps the first MaxOutput bytes as
+// its output, in the record and in its output file. Exactly MaxOutput bytes
+// is not too many.
+func TestOutputCap(t *testing.T) {
+	project, runs := setup(t)
+	for _, tc := range []struct {
+		n    int  // bytes printed
+		fail bool // the step fails
+	}{
+		{1000, false},
+		{1001, true},
+		{5000, true},
+		{1 << 20, true}, // more than a pipe holds
+	} {
+		opt := options(&fake{dir: project}, project, runs,
+			[]string{"bash", "-c", fmt.Sprintf(`cat >/dev/null; head -c %d /dev/zero | tr '\0' x`, tc.n)})
+		opt.MaxOutput = 1000
+		rec, err := workflow.Run(context.Background(), parse(t, `<task name="big"><description>d</description></task>`), opt)
+		if tc.fail != (err != nil) {
+			t.Errorf("%d bytes: Run error %v, want failure %v", tc.n, err, tc.fail)
+			continue
+		}
+		if tc.fail && !strings.Contains(err.Error(), "step big: the executor's output exceeds 1000 bytes") {
+			t.Errorf("%d bytes: error %q does not name the cap", tc.n, err)
+		}
+		s := rec.Step("big")
+		if want := strings.Repeat("x", 1000); s.Output != want {
+			t.Errorf("%d bytes: output of %d bytes, want the first 1000", tc.n, len(s.Output))
+		}
+		if out, err := os.ReadFile(filepath.Join(rec.Dir, s.OutputFile)); err != nil || string(out) != s.Output {
+			t.Errorf("%d bytes: output file of %d bytes (%v), want the step's output", tc.n, len(out), err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,8 +18,9 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// recordVersion is the version of the run.json format.
-const recordVersion = 1
+// recordVersion is the version of the run.json format. Version 2 keeps a
+// step's output only in its output file; version 1 held it in run.json too.
+const recordVersion = 2
 
 // Record is a run: what run.json holds and what the CLI prints.
 type Record struct {
@@ -76,6 +78,8 @@ type StepResult struct {
 	Error      string     `json:"error,omitempty"`
 
 	PromptFile string `json:"prompt_file,omitempty"` // relative to the run's directory
+	// OutputFile holds Output (a sequential task's is its last step's).
+	// run.json does not hold the output of a step that has one.
 	OutputFile string `json:"output_file,omitempty"`
 
 	// Prompt is the prompt rendered for the step (atomic steps that got as
@@ -225,8 +229,29 @@ func (p *runFile) abort() {
 	_ = p.s.root.Remove(p.tmp)
 }
 
+// recordFile is what run.json holds of a record: its steps without the
+// outputs their output files hold. A run's outputs are most of its record,
+// and run.json is rewritten after every step.
+type recordFile struct {
+	*Record
+	Version int        `json:"version"`
+	Steps   []stepFile `json:"steps"`
+}
+
+type stepFile struct {
+	*StepResult
+	Output *string `json:"output,omitempty"`
+}
+
 func (s *store) writeRecord(r *Record) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+	rf := recordFile{Record: r, Version: recordVersion, Steps: make([]stepFile, len(r.Steps))}
+	for i, st := range r.Steps {
+		rf.Steps[i].StepResult = st
+		if st.OutputFile == "" {
+			rf.Steps[i].Output = &st.Output
+		}
+	}
+	data, err := json.MarshalIndent(rf, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -271,6 +296,22 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		return nil, fmt.Errorf("run %s: run.json version %d is newer than this taskctl (%d)", id, r.Version, recordVersion)
 	}
 	r.Dir = filepath.Join(runsDir, id)
+	if r.Version >= 2 {
+		outputs := map[string]string{}
+		for _, s := range r.Steps {
+			if s.OutputFile == "" {
+				continue
+			}
+			out, ok := outputs[s.OutputFile]
+			if !ok {
+				if out, err = readOutput(root, id, s.OutputFile); err != nil {
+					return nil, fmt.Errorf("run %s: step %s: read its output: %w", id, s.label(), err)
+				}
+				outputs[s.OutputFile] = out
+			}
+			s.Output = out
+		}
+	}
 	for _, s := range r.Steps {
 		// run.json is indented; keep the JSON compact as Run does.
 		if s.Notes != nil {
@@ -295,6 +336,29 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		}
 	}
 	return &r, nil
+}
+
+// readOutput reads the output file name of run id into a string of exactly
+// its size.
+func readOutput(root *os.Root, id, name string) (string, error) {
+	if !filepath.IsLocal(name) || filepath.Base(name) != name {
+		return "", fmt.Errorf("output_file %q: not a file of the run's directory", name)
+	}
+	f, err := root.Open(filepath.Join(id, name))
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(int(fi.Size()))
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // settleLimit is how many of the newest runs a new run looks at to settle.

@@ -389,7 +389,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		}
 		if n := len(t.Steps); n > 0 {
 			last := r.nodes[t.Steps[n-1]]
-			res.Output, res.Notes, res.Parsed = last.Output, last.Notes, last.Parsed
+			res.Output, res.Notes, res.Parsed, res.OutputFile = last.Output, last.Notes, last.Parsed, last.OutputFile
 		}
 		if !r.dry {
 			res.Status = StepOK

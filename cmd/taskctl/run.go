@@ -45,7 +45,7 @@ STEP_FAILED and the results so far in error.details.`,
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.StringVar(&o.task, "task", "", "run the task named `NAME` of a library file")
 			fs.StringVar(&o.executor, "executor", "", "the executor command line, split as a shell splits words")
-			fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable)")
+			fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable, once per KEY)")
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and each step's context; execute nothing")
 			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout; 0 for none)")
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")

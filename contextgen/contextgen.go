@@ -1082,6 +1082,11 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 	if !ok {
 		return false
 	}
+	if a.opt.Style == StylePlain {
+		// Each backslash the plain style adds to a line of content
+		// (writePlainContent) is about a token.
+		plainEscapes(f.Content, func(int) { n++ })
+	}
 	f.markupTokens = n
 	f.count, f.counted = nil, true
 	return true

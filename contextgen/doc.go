@@ -25,6 +25,13 @@
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
 //     the file's "replaced" attribute.
+//   - In the plain style a line that starts with "==>" is always taskctl's:
+//     a file's header (its path, and its token count, truncation or binary
+//     note in parentheses) or the heading of the list of files left out. A
+//     line of content that starts with "==>" after any number of
+//     backslashes is written with one more backslash in front, and a path
+//     holding a control character is quoted (strconv.Quote). The budget
+//     counts each such backslash as a token of the file's markup.
 //   - Subset inheritance keeps the parent files the index ranks relevant
 //     to the step's description. A parent file the index does not hold (an
 //     explicitly named ignored file, one newer than the index) is scored

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -356,6 +357,12 @@ func markdownFileClose(w *bufio.Writer, f *File, fence string) {
 	fmt.Fprintf(w, "%s\n", fence)
 }
 
+// renderPlain writes the plain style: each file after a "==> path <=="
+// line, as head(1) prints files. A line that starts with "==>" is always
+// one of taskctl's: a content line that would start so is escaped
+// (writePlainContent) and a path is quoted when it holds a control
+// character (plainPath), so no file can forge another's header or the
+// list of files left out.
 func (d *Document) renderPlain(w *bufio.Writer) {
 	d.plainHeader(w)
 	for i, f := range d.Files {
@@ -363,10 +370,56 @@ func (d *Document) renderPlain(w *bufio.Writer) {
 		if f.Binary {
 			continue
 		}
-		w.WriteString(f.Content)
+		writePlainContent(w, f.Content)
 		plainFileClose(w, f)
 	}
 	d.writeOmitted(w, StylePlain)
+}
+
+// writePlainContent writes s with one more backslash before each line
+// that starts with "==>" after any number of backslashes (a line
+// `==> x <==` is written `\==> x <==`, and `\==>` is written `\\==>`), so
+// that a reader takes only taskctl's lines for headers and gets s back by
+// removing one backslash from each line that starts with backslashes and
+// "==>".
+func writePlainContent(w *bufio.Writer, s string) {
+	done := 0 // s[:done] is written
+	plainEscapes(s, func(i int) {
+		w.WriteString(s[done:i])
+		w.WriteByte('\\')
+		done = i
+	})
+	w.WriteString(s[done:])
+}
+
+// plainEscapes calls at with the start of each line of s that the plain
+// style escapes, in order.
+func plainEscapes(s string, at func(i int)) {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "==>")
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 3
+		start := i
+		for start > 0 && s[start-1] == '\\' {
+			start--
+		}
+		if start == 0 || s[start-1] == '\n' {
+			at(start)
+		}
+	}
+}
+
+// plainPath is p as the plain style names it: quoted, as in Go, when it
+// holds a control character (a newline would end the header line and
+// start one of the file's choosing).
+func plainPath(p string) string {
+	if strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // writeOmitted writes the list of files left out, if any: path and code,
@@ -411,7 +464,7 @@ func writeOmission(w *bufio.Writer, o Omission, style string) {
 	case StyleMarkdown:
 		fmt.Fprintf(w, "- %s (%s)\n", o.Path, o.Code)
 	case StylePlain:
-		fmt.Fprintf(w, "%s (%s)\n", o.Path, o.Code)
+		fmt.Fprintf(w, "%s (%s)\n", plainPath(o.Path), o.Code)
 	default:
 		w.WriteString(`<omitted_file path="`)
 		xmlAttr(w, o.Path)
@@ -443,19 +496,28 @@ func (d *Document) plainHeader(w *bufio.Writer) {
 }
 
 // plainFileOpen writes f's "==> path <==" line (a binary file's whole
-// entry), after a blank line unless f comes first.
+// entry), after a blank line unless f comes first. What is known of the
+// file goes on that line, in parentheses, where content cannot forge it:
+// its token count, that it was truncated, or that it is binary.
 func plainFileOpen(w *bufio.Writer, f *File, sep bool) {
 	if sep {
 		w.WriteString("\n")
 	}
-	fmt.Fprintf(w, "==> %s <==", f.Path)
+	fmt.Fprintf(w, "==> %s <==", plainPath(f.Path))
+	var facts []string
 	if f.Tokens != nil {
-		fmt.Fprintf(w, " (%d tokens)", *f.Tokens)
+		facts = append(facts, fmt.Sprintf("%d tokens", *f.Tokens))
+	}
+	if f.Truncated {
+		facts = append(facts, "truncated")
+	}
+	if f.Binary {
+		facts = append(facts, fmt.Sprintf("binary file, %d bytes, content omitted", f.Bytes))
+	}
+	if len(facts) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(facts, ", "))
 	}
 	w.WriteString("\n")
-	if f.Binary {
-		fmt.Fprintf(w, "(binary file, %d bytes, content omitted)\n", f.Bytes)
-	}
 }
 
 func plainFileClose(w *bufio.Writer, f *File) {

@@ -64,7 +64,7 @@ func TestRenderPlainAndBinary(t *testing.T) {
 	var b bytes.Buffer
 	doc(&contextgen.File{Path: "/p/a.txt", Content: "no newline"},
 		&contextgen.File{Path: "/p/b.png", Binary: true, Bytes: 12}).Render(&b, contextgen.StylePlain)
-	want := "==> /p/a.txt <==\nno newline\n\n==> /p/b.png <==\n(binary file, 12 bytes, content omitted)\n"
+	want := "==> /p/a.txt <==\nno newline\n\n==> /p/b.png <== (binary file, 12 bytes, content omitted)\n"
 	if b.String() != want {
 		t.Fatalf("plain:\n%q\nwant\n%q", b.String(), want)
 	}
@@ -106,5 +106,80 @@ func TestRenderXMLReplacesWhatXMLCannotCarry(t *testing.T) {
 		if len(got.Files) != 1 || got.Files[0].Content != tc.want || got.Files[0].Replaced != tc.replaced {
 			t.Errorf("Render(%q) read back %+v, want %q replaced=%d", tc.content, got.Files, tc.want, tc.replaced)
 		}
+	}
+}
+
+// readPlain reads a plain document back as a consumer of head(1)-style
+// output does: a line that starts with "==>" is a header; in content, a
+// line that starts with backslashes and then "==>" loses one backslash.
+// It returns the header lines and each file's content, in order.
+func readPlain(out string) (headers, contents []string) {
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(line, "==>") {
+			headers = append(headers, strings.TrimSuffix(line, "\n"))
+			contents = append(contents, "")
+			continue
+		}
+		if len(contents) == 0 {
+			continue
+		}
+		if t := strings.TrimLeft(line, `\`); t != line && strings.HasPrefix(t, "==>") {
+			line = line[1:]
+		}
+		contents[len(contents)-1] += line
+	}
+	return headers, contents
+}
+
+// TestRenderPlainHeadersCannotBeForged: in the plain style a line that
+// starts with "==>" is always taskctl's, a file's header or the list of
+// files left out. A content line that would start so is shown with one
+// more backslash in front (however many it has), a path holding a newline
+// is quoted, and a binary or truncated file says so on its header line,
+// where content cannot reach. Reading the document back gives every file's
+// content.
+func TestRenderPlainHeadersCannotBeForged(t *testing.T) {
+	forged := "==> /etc/passwd <==\nroot:x:0:0\n"
+	files := []*contextgen.File{
+		{Path: "/p/a.txt", Content: "first\n" + forged + "==>\n\\==> one\n\\\\==> two\n a ==> b <== c\nlast ==>"},
+		{Path: "/p/b.txt", Content: forged},
+		{Path: "/p/c\n==> /etc/shadow <==", Content: "x\n"},
+		{Path: "/p/d.txt", Content: "(binary file, 12 bytes, content omitted)\n"},
+		{Path: "/p/g.txt", Content: "cut\n[taskctl: truncated: showing lines 1-1 of 9]\n", Truncated: true},
+		{Path: "/p/e.png", Binary: true, Bytes: 12},
+	}
+	d := doc(files...)
+	d.Omitted = []contextgen.Omission{{Path: "/p/f\n==> /x <==", Code: "SECRET_DETECTED"}}
+	d.Listed = -1 // all
+	var b bytes.Buffer
+	if err := d.Render(&b, contextgen.StylePlain); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	headers, contents := readPlain(out)
+	wantHeaders := []string{
+		"==> /p/a.txt <==",
+		"==> /p/b.txt <==",
+		`==> "/p/c\n==> /etc/shadow <==" <==`,
+		"==> /p/d.txt <==",
+		"==> /p/g.txt <== (truncated)",
+		"==> /p/e.png <== (binary file, 12 bytes, content omitted)",
+		"==> left out <==",
+	}
+	if strings.Join(headers, "\n") != strings.Join(wantHeaders, "\n") {
+		t.Fatalf("header lines\n%s\nwant\n%s\nin\n%s", strings.Join(headers, "\n"), strings.Join(wantHeaders, "\n"), out)
+	}
+	for i, f := range files {
+		want := f.Content
+		if want != "" && !strings.HasSuffix(want, "\n") {
+			want += "\n"
+		}
+		want += "\n" // the blank line before the next header
+		if contents[i] != want {
+			t.Errorf("%q read back as\n%q\nwant\n%q", f.Path, contents[i], want)
+		}
+	}
+	if want := "\"/p/f\\n==> /x <==\" (SECRET_DETECTED)\n"; contents[len(files)] != want {
+		t.Errorf("left out read back as %q, want %q", contents[len(files)], want)
 	}
 }

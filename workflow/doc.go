@@ -56,10 +56,12 @@
 //
 // The executor is the user's own program, run unsandboxed as an ordinary
 // subprocess with the user's privileges: workflow gives it the prompt on
-// stdin, takes its stdout, streams its stderr to Options.Stderr, runs it in
-// the project directory with the user's environment plus TASKCTL_RUN_ID,
-// TASKCTL_RUN_DIR, TASKCTL_PROJECT_DIR, TASKCTL_TASK and TASKCTL_STEP, and
-// puts it in a process group of its own. When the step's time limit passes or
+// stdin, takes its stdout (writing it to the step's output file as it comes;
+// a step whose executor prints more than Options.MaxOutput, 64 MiB by
+// default, fails and keeps the first MaxOutput bytes), streams its stderr
+// to Options.Stderr, runs it in the project directory with the user's
+// environment plus TASKCTL_RUN_ID, TASKCTL_RUN_DIR, TASKCTL_PROJECT_DIR,
+// TASKCTL_TASK and TASKCTL_STEP, and puts it in a process group of its own. When the step's time limit passes or
 // the run is cancelled, the group gets SIGTERM and, after a grace period,
 // SIGKILL; when the executor exits, anything left in its group is killed.
 // Without an executor, or with Options.DryRun, nothing is executed: the run
@@ -71,7 +73,10 @@
 // # Records
 //
 // A run that executes is recorded under Options.RunsDir/<id>/: run.json and,
-// per step, NN-STEP.prompt.txt and NN-STEP.output.txt. run.json is written
+// per step, NN-STEP.prompt.txt and NN-STEP.output.txt. run.json names a
+// step's output file (output_file; a sequential task's is its last step's)
+// instead of holding the output, which [LoadRun] reads from there; a
+// version 1 run.json, which held it, still reads back. run.json is written
 // before the first step (status "running", with the pid) and after every
 // step, each time to a temporary file in the same directory that is then
 // renamed over the old one, so a reader sees a whole record or none. A run

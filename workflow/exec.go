@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -110,22 +109,56 @@ func unescape(s string, dquoted bool) string {
 	return b.String()
 }
 
-// maxOutput caps what workflow keeps of an executor's stdout.
+// maxOutput caps what workflow keeps of an executor's stdout unless
+// Options.MaxOutput says otherwise.
 const maxOutput = 64 << 20
 
 // killGrace is how long an executor has between SIGTERM and SIGKILL.
 const killGrace = 3 * time.Second
 
-var errOutputTooLarge = fmt.Errorf("the executor's output exceeds %d MiB", maxOutput>>20)
+// capture writes an executor's stdout to the step's output file as it
+// comes, up to max bytes, and then fails the write. It has no ReadFrom, so
+// io.Copy from the pipe goes through Write and the cap holds (the
+// bytes.Buffer it replaces had its ReadFrom promoted, which took every byte
+// past the cap); and the output is not held in memory while it grows.
+type capture struct {
+	w    io.Writer
+	n    int64 // bytes written to w
+	max  int64
+	over bool  // the executor printed more than max bytes
+	err  error // w's write error
+}
 
-// capped keeps up to maxOutput bytes and then fails the write.
-type capped struct{ bytes.Buffer }
-
-func (c *capped) Write(p []byte) (int, error) {
-	if c.Len()+len(p) > maxOutput {
+func (c *capture) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if c.over {
 		return 0, errOutputTooLarge
 	}
-	return c.Buffer.Write(p)
+	if room := c.max - c.n; int64(len(p)) > room {
+		p, c.over = p[:room], true
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err != nil {
+		c.err = err
+		return n, err
+	}
+	if c.over {
+		return n, errOutputTooLarge
+	}
+	return n, nil
+}
+
+var errOutputTooLarge = errors.New("the executor's output is too large")
+
+// size is n bytes in words: "64 MiB" or "1000 bytes".
+func size(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // tail keeps the last n bytes written to it.
@@ -154,13 +187,21 @@ func (t *tail) String() string {
 // execution is what one executor run produced.
 type execution struct {
 	stdout   string
+	file     string // the output file in the run directory, "" if it could not be written
 	exitCode *int
 	status   string // StepOK, StepFailed, StepTimeout or StepInterrupted
 	err      error
 }
 
-// execute runs the executor with prompt on stdin.
-func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) execution {
+// execute runs the executor with prompt on stdin and its stdout going to
+// outFile in the run directory. The step's output is read back from the
+// file when the executor is done: one copy, of exactly its size.
+func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile string) execution {
+	f, err := r.st.create(outFile)
+	if err != nil {
+		return execution{status: StepFailed, err: fmt.Errorf("write the output: %w", err)}
+	}
+
 	sctx, cancel := ctx, context.CancelFunc(func() {})
 	if r.opt.StepTimeout > 0 {
 		sctx, cancel = context.WithTimeout(ctx, r.opt.StepTimeout)
@@ -183,8 +224,11 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 		"TASKCTL_STEP="+step.label(),
 	)
 	cmd.Stdin = strings.NewReader(prompt)
-	var out capped
-	cmd.Stdout = &out
+	out := &capture{w: f, max: r.opt.MaxOutput}
+	if out.max <= 0 {
+		out.max = maxOutput
+	}
+	cmd.Stdout = out
 	errTail := &tail{n: 2048}
 	var stderr io.Writer = errTail
 	if r.opt.Stderr != nil {
@@ -195,12 +239,21 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 	cmd.Cancel = func() error { return signalGroup(cmd, sigTerm) }
 	cmd.WaitDelay = killGrace
 
-	err := runLocked(cmd)
+	err = runLocked(cmd)
 	// The step is over when the executor exits: nothing of its group may
 	// outlive it.
 	_ = signalGroup(cmd, sigKill)
 
-	ex := execution{stdout: out.String(), status: StepOK}
+	ex := execution{status: StepOK}
+	var b strings.Builder
+	b.Grow(int(out.n))
+	_, rerr := io.Copy(&b, io.NewSectionReader(f, 0, out.n))
+	ex.stdout = b.String()
+	if rerr != nil {
+		f.abort()
+	} else if rerr = f.commit(); rerr == nil {
+		ex.file = outFile
+	}
 	if cmd.ProcessState != nil {
 		code := cmd.ProcessState.ExitCode()
 		if code >= 0 {
@@ -212,14 +265,19 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt string) e
 		ex.status, ex.err = StepInterrupted, interrupted(ctx)
 	case sctx.Err() != nil:
 		ex.status, ex.err = StepTimeout, fmt.Errorf("%w after %s", ErrTimeout, r.opt.StepTimeout)
+	case out.over:
+		// (checked before the executor's exit status: one still writing
+		// when the pipe closed died of it)
+		ex.status = StepFailed
+		ex.err = fmt.Errorf("the executor's output exceeds %s; the step's output is its first %[1]s", size(out.max))
+	case out.err != nil || rerr != nil:
+		ex.status, ex.err = StepFailed, fmt.Errorf("write the output: %w", errors.Join(out.err, rerr))
 	case err != nil:
 		ex.status = StepFailed
 		var ee *exec.ExitError
 		msg := err.Error()
 		if errors.As(err, &ee) {
 			msg = "the executor failed (" + ee.String() + ")"
-		} else if errors.Is(err, errOutputTooLarge) {
-			msg = errOutputTooLarge.Error()
 		} else {
 			msg = "the executor failed: " + msg
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,8 +18,9 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// recordVersion is the version of the run.json format.
-const recordVersion = 1
+// recordVersion is the version of the run.json format. Version 2 keeps a
+// step's output only in its output file; version 1 held it in run.json too.
+const recordVersion = 2
 
 // Record is a run: what run.json holds and what the CLI prints.
 type Record struct {
@@ -76,6 +78,8 @@ type StepResult struct {
 	Error      string     `json:"error,omitempty"`
 
 	PromptFile string `json:"prompt_file,omitempty"` // relative to the run's directory
+	// OutputFile holds Output (a sequential task's is its last step's).
+	// run.json does not hold the output of a step that has one.
 	OutputFile string `json:"output_file,omitempty"`
 
 	// Prompt is the prompt rendered for the step (atomic steps that got as
@@ -160,9 +164,31 @@ func create(runsDir string, now time.Time) (*store, error) {
 
 func (s *store) close() { s.root.Close() }
 
-// write replaces name in the run directory atomically: a temporary file in
-// the same directory, synced, then renamed over name.
-func (s *store) write(name string, data []byte) error {
+// write replaces name in the run directory atomically with data.
+func (s *store) write(name string, data string) error {
+	f, err := s.create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(data); err != nil {
+		f.abort()
+		return err
+	}
+	return f.commit()
+}
+
+// runFile is a file of the run directory being written: a temporary file in
+// the same directory, which commit syncs and renames over its name, so a
+// reader sees the old file or the whole new one.
+type runFile struct {
+	*os.File
+	s    *store
+	tmp  string
+	name string
+}
+
+// create starts writing name in the run directory.
+func (s *store) create(name string) (*runFile, error) {
 	var tmp string
 	var f *os.File
 	var err error
@@ -170,36 +196,66 @@ func (s *store) write(name string, data []byte) error {
 		var b [6]byte
 		_, _ = rand.Read(b[:])
 		tmp = filepath.Join(s.id, "."+name+"."+hex.EncodeToString(b[:])+".tmp")
-		f, err = s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err = s.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
+	return &runFile{File: f, s: s, tmp: tmp, name: name}, nil
+}
+
+// commit syncs and closes the file and renames it over its name; on failure
+// the temporary file is removed.
+func (p *runFile) commit() error {
+	err := p.Sync()
+	if cerr := p.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = s.root.Rename(tmp, filepath.Join(s.id, name))
+		err = p.s.root.Rename(p.tmp, filepath.Join(p.s.id, p.name))
 	}
 	if err != nil {
-		_ = s.root.Remove(tmp)
+		_ = p.s.root.Remove(p.tmp)
 	}
 	return err
 }
 
+// abort closes and removes the temporary file.
+func (p *runFile) abort() {
+	_ = p.Close()
+	_ = p.s.root.Remove(p.tmp)
+}
+
+// recordFile is what run.json holds of a record: its steps without the
+// outputs their output files hold. A run's outputs are most of its record,
+// and run.json is rewritten after every step.
+type recordFile struct {
+	*Record
+	Version int        `json:"version"`
+	Steps   []stepFile `json:"steps"`
+}
+
+type stepFile struct {
+	*StepResult
+	Output *string `json:"output,omitempty"`
+}
+
 func (s *store) writeRecord(r *Record) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+	rf := recordFile{Record: r, Version: recordVersion, Steps: make([]stepFile, len(r.Steps))}
+	for i, st := range r.Steps {
+		rf.Steps[i].StepResult = st
+		if st.OutputFile == "" {
+			rf.Steps[i].Output = &st.Output
+		}
+	}
+	data, err := json.MarshalIndent(rf, "", "  ")
 	if err != nil {
 		return err
 	}
-	return s.write("run.json", append(data, '\n'))
+	return s.write("run.json", string(append(data, '\n')))
 }
 
 // LoadRun reads the record of run id ("latest" for the newest) from runsDir.
@@ -240,6 +296,22 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		return nil, fmt.Errorf("run %s: run.json version %d is newer than this taskctl (%d)", id, r.Version, recordVersion)
 	}
 	r.Dir = filepath.Join(runsDir, id)
+	if r.Version >= 2 {
+		outputs := map[string]string{}
+		for _, s := range r.Steps {
+			if s.OutputFile == "" {
+				continue
+			}
+			out, ok := outputs[s.OutputFile]
+			if !ok {
+				if out, err = readOutput(root, id, s.OutputFile); err != nil {
+					return nil, fmt.Errorf("run %s: step %s: read its output: %w", id, s.label(), err)
+				}
+				outputs[s.OutputFile] = out
+			}
+			s.Output = out
+		}
+	}
 	for _, s := range r.Steps {
 		// run.json is indented; keep the JSON compact as Run does.
 		if s.Notes != nil {
@@ -264,6 +336,29 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		}
 	}
 	return &r, nil
+}
+
+// readOutput reads the output file name of run id into a string of exactly
+// its size.
+func readOutput(root *os.Root, id, name string) (string, error) {
+	if !filepath.IsLocal(name) || filepath.Base(name) != name {
+		return "", fmt.Errorf("output_file %q: not a file of the run's directory", name)
+	}
+	f, err := root.Open(filepath.Join(id, name))
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(int(fi.Size()))
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // settleLimit is how many of the newest runs a new run looks at to settle.

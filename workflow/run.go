@@ -389,7 +389,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		}
 		if n := len(t.Steps); n > 0 {
 			last := r.nodes[t.Steps[n-1]]
-			res.Output, res.Notes, res.Parsed = last.Output, last.Notes, last.Parsed
+			res.Output, res.Notes, res.Parsed, res.OutputFile = last.Output, last.Notes, last.Parsed, last.OutputFile
 		}
 		if !r.dry {
 			res.Status = StepOK
@@ -425,19 +425,15 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 	base := res.fileBase()
 	res.PromptFile = base + ".prompt.txt"
-	if err := r.st.write(res.PromptFile, []byte(p)); err != nil {
+	if err := r.st.write(res.PromptFile, p); err != nil {
 		return fail(StepFailed, fmt.Errorf("write the prompt: %w", err))
 	}
 	if err := r.save(); err != nil {
 		return fail(StepFailed, fmt.Errorf("write the run record: %w", err))
 	}
 
-	ex := r.execute(ctx, res, p)
-	res.Output, res.ExitCode = ex.stdout, ex.exitCode
-	res.OutputFile = base + ".output.txt"
-	if err := r.st.write(res.OutputFile, []byte(ex.stdout)); err != nil && ex.err == nil {
-		ex.status, ex.err = StepFailed, fmt.Errorf("write the output: %w", err)
-	}
+	ex := r.execute(ctx, res, p, base+".output.txt")
+	res.Output, res.ExitCode, res.OutputFile = ex.stdout, ex.exitCode, ex.file
 	if ex.err != nil {
 		return fail(ex.status, ex.err)
 	}

@@ -93,6 +93,10 @@ type Options struct {
 	Executor []string
 	// StepTimeout bounds each executor run (0: no limit).
 	StepTimeout time.Duration
+	// MaxOutput caps the bytes of an executor's stdout a step takes (0:
+	// 64 MiB). A step whose executor prints more fails; its output is the
+	// first MaxOutput bytes.
+	MaxOutput int64
 	// RunsDir is <project>/.taskctl/runs; it must exist unless the run is a
 	// dry run. Run creates one directory in it per run and writes nothing
 	// else anywhere.

@@ -952,3 +952,95 @@ func TestStepOnItsOwn(t *testing.T) {
 		t.Errorf("a value let x bind to y, which runs after it")
 	}
 }
+
+// An executor's stdout is capped at Options.MaxOutput bytes: a step whose
+// executor prints more fails with an error that says so, whether the
+// executor finished writing before the cap was reached or was still writing
+// (and then dies of a broken pipe), and keeps the first MaxOutput bytes as
+// its output, in the record and in its output file. Exactly MaxOutput bytes
+// is not too many.
+func TestOutputCap(t *testing.T) {
+	project, runs := setup(t)
+	for _, tc := range []struct {
+		n    int  // bytes printed
+		fail bool // the step fails
+	}{
+		{1000, false},
+		{1001, true},
+		{5000, true},
+		{1 << 20, true}, // more than a pipe holds
+	} {
+		opt := options(&fake{dir: project}, project, runs,
+			[]string{"bash", "-c", fmt.Sprintf(`cat >/dev/null; head -c %d /dev/zero | tr '\0' x`, tc.n)})
+		opt.MaxOutput = 1000
+		rec, err := workflow.Run(context.Background(), parse(t, `<task name="big"><description>d</description></task>`), opt)
+		if tc.fail != (err != nil) {
+			t.Errorf("%d bytes: Run error %v, want failure %v", tc.n, err, tc.fail)
+			continue
+		}
+		if tc.fail && !strings.Contains(err.Error(), "step big: the executor's output exceeds 1000 bytes") {
+			t.Errorf("%d bytes: error %q does not name the cap", tc.n, err)
+		}
+		s := rec.Step("big")
+		if want := strings.Repeat("x", 1000); s.Output != want {
+			t.Errorf("%d bytes: output of %d bytes, want the first 1000", tc.n, len(s.Output))
+		}
+		if out, err := os.ReadFile(filepath.Join(rec.Dir, s.OutputFile)); err != nil || string(out) != s.Output {
+			t.Errorf("%d bytes: output file of %d bytes (%v), want the step's output", tc.n, len(out), err)
+		}
+	}
+}
+
+// run.json does not hold what the executors printed, which it rewrote after
+// every step: a step's output is in its output file (a sequential task's is
+// its last step's), and LoadRun reads it from there. A record of version 1,
+// which held the outputs itself, reads back with them; a record whose
+// output file is gone does not read back.
+func TestOutputOnlyInItsFile(t *testing.T) {
+	project, runs := setup(t)
+	rec, err := workflow.Run(context.Background(), parse(t, nested), options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(rec.Dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte(`"output":`)) {
+		t.Errorf("run.json holds the outputs:\n%s", data)
+	}
+	if in, deep := rec.Step("inner"), rec.Step("deep"); in.OutputFile != deep.OutputFile || in.Output != deep.Output {
+		t.Errorf("inner's output file %q, want its last step's %q", in.OutputFile, deep.OutputFile)
+	}
+	got, err := workflow.LoadRun(runs, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range got.Steps {
+		if s.Output == "" || s.Output != rec.Steps[i].Output {
+			t.Errorf("step %s read back with output %q, want %q", s.Name, s.Output, rec.Steps[i].Output)
+		}
+	}
+
+	old := filepath.Join(runs, "20200101-000000-abcd")
+	if err := os.Mkdir(old, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	v1 := `{"version": 1, "run_id": "20200101-000000-abcd", "task": "old", "status": "ok",
+  "started": "2020-01-01T00:00:00Z", "duration_ms": 1, "files": [],
+  "steps": [{"index": 1, "name": "a", "type": "atomic", "depth": 1, "status": "ok", "output": "old output\n",
+    "files": [], "inherit": "full", "duration_ms": 1, "output_file": "01-a.output.txt"}]}`
+	if err := os.WriteFile(filepath.Join(old, "run.json"), []byte(v1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := workflow.LoadRun(runs, "20200101-000000-abcd"); err != nil || got.Steps[0].Output != "old output\n" {
+		t.Errorf("version 1 record: %v, want its output read back", err)
+	}
+
+	if err := os.Remove(filepath.Join(rec.Dir, rec.Step("after").OutputFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := workflow.LoadRun(runs, rec.ID); err == nil || !strings.Contains(err.Error(), "step after: read its output") {
+		t.Errorf("LoadRun without an output file: %v, want an error naming the step", err)
+	}
+}

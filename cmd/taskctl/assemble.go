@@ -23,7 +23,7 @@ import (
 
 func assembleFlags(fs *pflag.FlagSet, o *opts) {
 	fs.StringVar(&o.task, "task", "", "assemble the task (or workflow step) named `NAME`")
-	fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable)")
+	fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable, once per KEY)")
 	fs.StringVar(&o.style, "style", "xml", "document style: xml, markdown or plain")
 	fs.BoolVar(&o.paths, "paths", false, "print only the absolute paths, one per line")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")

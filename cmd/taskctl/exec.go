@@ -29,7 +29,7 @@ variables ($name), never shell syntax.`,
 			`taskctl exec 'grep -rlZ TODO .' --output json`,
 		},
 		flags: func(fs *pflag.FlagSet, o *opts) {
-			fs.StringArrayVar(&o.vars, "var", nil, "set shell variable `KEY=VALUE` (repeatable)")
+			fs.StringArrayVar(&o.vars, "var", nil, "set shell variable `KEY=VALUE` (repeatable, once per KEY)")
 			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {

@@ -55,10 +55,13 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 	}
 }
 
-// FuzzIndentJSON checks indentJSON against json.Indent on any valid JSON,
-// compacted as encoding/json writes it.
+// FuzzIndentJSON checks the indenter against json.Indent on any valid JSON,
+// compacted as encoding/json writes it, written to it whole and in pieces
+// of every size from 1 to 7 bytes (a piece may end inside a string, after a
+// backslash, or inside a number).
 func FuzzIndentJSON(f *testing.F) {
-	for _, s := range []string{`{}`, `[]`, `{"a":[1,{"b":"c\"d\\"},[]],"e":{}}`, `"\\\\\""`, `[true,false,null,-0.5e10]`} {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,{"b":"c\"d\\"},[]],"e":{}}`, `"\\\\\""`, `[true,false,null,-0.5e10]`,
+		`["\\\"\\","a\\\\\\\"b",{"\\":"\""}]`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -73,12 +76,53 @@ func FuzzIndentJSON(f *testing.F) {
 		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		var got strings.Builder
-		w := bufio.NewWriter(&got)
-		indentJSON(w, compact.Bytes(), "  ")
-		w.Flush()
-		if got.String() != want.String() {
-			t.Fatalf("indentJSON(%q) = %q, want %q", compact.Bytes(), got.String(), want.String())
+		src := compact.Bytes()
+		for _, size := range []int{len(src), 1, 2, 3, 4, 5, 6, 7} {
+			var got strings.Builder
+			w := bufio.NewWriter(&got)
+			d := &indenter{w: w, indent: "  "}
+			for p := src; len(p) > 0; {
+				n := min(size, len(p))
+				d.Write(p[:n])
+				p = p[n:]
+			}
+			w.Flush()
+			if got.String() != want.String() {
+				t.Fatalf("indenter(%q) in pieces of %d = %q, want %q", src, size, got.String(), want.String())
+			}
+		}
+	})
+}
+
+// jsonTexts are strings that exercise every escape encoding/json makes.
+var jsonTexts = []string{
+	"", "plain", `"quoted" \back\slash\\`, "lines\nand\ttabs\r\b\f", "\x00\x01\x1f\x7f",
+	"<a href=\"x\">&amp;</a>", "caf\u00e9 \u2028 \u2029 \U0001F600", "bad \xff\xfe utf-8 \xe2\x82", "\xc3",
+	strings.Repeat("base64+/=\n", 100),
+}
+
+// TestJSONTextMatchesEncoder: a jsonText encodes as encoding/json encodes
+// the string with SetEscapeHTML(false), byte for byte, inside a value too.
+func TestJSONTextMatchesEncoder(t *testing.T) {
+	for _, s := range jsonTexts {
+		want := referenceJSON(t, map[string]any{"output": s, "n": 1})
+		got := referenceJSON(t, map[string]any{"output": jsonText(s), "n": 1})
+		if !bytes.Equal(got, want) {
+			t.Errorf("jsonText(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// FuzzJSONText checks jsonText against encoding/json on any string.
+func FuzzJSONText(f *testing.F) {
+	for _, s := range jsonTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := referenceJSON(t, s)
+		got := referenceJSON(t, jsonText(s))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("jsonText(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
@@ -417,13 +419,22 @@ func taskNames(tf *template.File) []string {
 	return out
 }
 
-// parseVars turns --var K=V flags into a map.
+// parseVars turns --var K=V flags into a map. A name given twice is a
+// usage error, whatever the values: the last one silently won. The error
+// names the variable, not its values (a value may be a secret).
 func parseVars(list []string) (map[string]string, error) {
 	vars := make(map[string]string, len(list))
 	for _, kv := range list {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return nil, usageErr("--var %q: want KEY=VALUE", kv)
+		}
+		if _, dup := vars[k]; dup {
+			name := k
+			if strings.ContainsFunc(name, unicode.IsControl) {
+				name = strconv.Quote(name)
+			}
+			return nil, usageErr("--var %s is given more than once; give each name one value", name)
 		}
 		vars[k] = v
 	}

@@ -212,6 +212,19 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteString writes str without copying it when the writer underneath
+// takes strings (an *os.File does): a run's last output can be 64 MiB.
+func (s *stickyWriter) WriteString(str string) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := io.WriteString(s.w, str)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
 func runEnv(ctx context.Context, e *env, args []string) int {
 	o := &e.opts
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,7 @@ STEP_FAILED and the results so far in error.details.`,
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.StringVar(&o.task, "task", "", "run the task named `NAME` of a library file")
 			fs.StringVar(&o.executor, "executor", "", "the executor command line, split as a shell splits words")
-			fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable)")
+			fs.StringArrayVar(&o.vars, "var", nil, "set input `KEY=VALUE` (repeatable, once per KEY)")
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and each step's context; execute nothing")
 			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout; 0 for none)")
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
@@ -143,7 +144,10 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			if !e.json() && se.Run != nil {
 				workflow.WriteSummary(e.stderr, se.Run)
 			}
-			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error(), details: se.Run}
+			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error()}
+			if se.Run != nil {
+				ce.details = runData(se.Run, false)
+			}
 			switch {
 			case errors.Is(err, workflow.ErrStrict):
 				ce.code, ce.exit = "STRICT_WARNINGS", exitPartial
@@ -171,37 +175,41 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		} else {
 			workflow.WriteSummary(e.stderr, rec)
 			if n := len(rec.Steps); n > 0 {
+				// (io.WriteString: fmt.Fprint copied the output into
+				// its buffer first)
 				out := rec.Steps[n-1].Output
-				fmt.Fprint(e.stdout, out)
+				io.WriteString(e.stdout, out)
 				if out != "" && out[len(out)-1] != '\n' {
 					fmt.Fprintln(e.stdout)
 				}
 			}
 		}
 	}
-	if opt.DryRun {
-		return dryRunData(rec), nil
-	}
-	return rec, nil
+	return runData(rec, opt.DryRun), nil
 }
 
-// dryRunStep is a planned step in the json envelope: the record's fields
-// and, for an atomic step, the prompt it would be sent (a dry run writes no
-// record, so the prompt has no file to point at).
-type dryRunStep struct {
+// runStep is a step in the json envelope: the record's fields, its output
+// as a jsonText (up to 64 MiB), and in a dry run, for an atomic step, the
+// prompt it would be sent (a dry run writes no record, so the prompt has
+// no file to point at).
+type runStep struct {
 	*workflow.StepResult
-	Prompt string `json:"prompt,omitempty"`
+	Output jsonText `json:"output"`
+	Prompt string   `json:"prompt,omitempty"`
 }
 
-// dryRunData is the envelope's data for --dry-run --output json.
-func dryRunData(rec *workflow.Record) any {
-	steps := make([]dryRunStep, len(rec.Steps))
+// runData is the envelope's data (or error.details) for run --output json.
+func runData(rec *workflow.Record, dry bool) any {
+	steps := make([]runStep, len(rec.Steps))
 	for i, s := range rec.Steps {
-		steps[i] = dryRunStep{StepResult: s, Prompt: s.Prompt}
+		steps[i] = runStep{StepResult: s, Output: jsonText(s.Output)}
+		if dry {
+			steps[i].Prompt = s.Prompt
+		}
 	}
 	return struct {
 		*workflow.Record
-		Steps []dryRunStep `json:"steps"`
+		Steps []runStep `json:"steps"`
 	}{rec, steps}
 }
 

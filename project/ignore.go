@@ -278,11 +278,11 @@ func (c *chain) match(rel, name string, isDir bool) *Rule {
 // The global core.excludesFile is not read: what taskctl sees must not
 // depend on the user's home directory.
 //
-// Ignore files are read through fsys (for a project, the os.Root's FS, so a
+// Ignore files are read through fsys (for a project, below the root: a
 // .gitignore that is a symlink out of the project is not followed). A
 // Matcher is safe for concurrent use; files are read once and cached.
 type Matcher struct {
-	fsys fs.FS
+	read func(name string) ([]byte, error) // an ignore file, as readSmall
 
 	mu   sync.Mutex
 	sets map[string]*ruleSet
@@ -292,7 +292,11 @@ type Matcher struct {
 // NewMatcher returns a Matcher reading ignore files from fsys, whose root is
 // the top of the tree.
 func NewMatcher(fsys fs.FS) *Matcher {
-	return &Matcher{fsys: fsys, sets: make(map[string]*ruleSet)}
+	return newMatcher(func(name string) ([]byte, error) { return readSmall(fsys, name) })
+}
+
+func newMatcher(read func(name string) ([]byte, error)) *Matcher {
+	return &Matcher{read: read, sets: make(map[string]*ruleSet)}
 }
 
 // Errors returns the problems met so far reading ignore files: bad pattern
@@ -328,7 +332,7 @@ func (m *Matcher) dir(dir string) *ruleSet {
 		if dir != "" {
 			file = dir + "/" + name
 		}
-		data, err := readSmall(m.fsys, file)
+		data, err := m.read(file)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("read %s: %w", file, err))

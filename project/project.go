@@ -161,7 +161,8 @@ func Open(opts Options) (*Project, error) {
 			p.Close()
 			return nil, fmt.Errorf("open root: %w", err)
 		}
-		rd := &rootDir{dir: d, root: root, fd: openBeneathDir(root), ignore: NewMatcher(root.FS())}
+		rd := &rootDir{dir: d, root: root, fd: openBeneathDir(root)}
+		rd.ignore = newMatcher(rd.readIgnoreFile)
 		if rd.fd >= 0 {
 			// A Project dropped without Close does not keep the
 			// descriptor (the os.Root closes its own the same way).

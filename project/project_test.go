@@ -376,3 +376,30 @@ func TestWalkedNamesChecked(t *testing.T) {
 		t.Errorf("want 4 PATH_INVALID warnings, got %v", warns)
 	}
 }
+
+// TestIgnoreFileSymlinks: the walk reads each directory's .gitignore below
+// the project dir. One that is a symlink to a file inside the project is
+// read (as before openat2 read them: the os.Root follows it); one that
+// leads out of the project is not, and the walk says so.
+func TestIgnoreFileSymlinks(t *testing.T) {
+	base := realTemp(t)
+	writeTree(t, base, "p/go.mod", "p/rules = *.log\n", "p/in/.gitignore -> ../rules", "p/in/a.log", "p/in/a.go",
+		"outside = *.go\n", "p/out/.gitignore -> ../../outside", "p/out/b.go", "p/out/b.log",
+		"p/deep/er/still/.gitignore = *.tmp\n", "p/deep/er/still/c.tmp", "p/deep/er/still/c.go")
+	p := open(t, project.Options{WorkingDir: filepath.Join(base, "p")})
+	var got []string
+	if err := p.Walk(bg, func(c project.Candidate, _ os.FileInfo) error {
+		got = append(got, c.Rel)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := "deep/er/still/.gitignore deep/er/still/c.go go.mod in/a.go out/b.go out/b.log rules"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("Walk = %s\nwant   %s", s, want)
+	}
+	errs := p.IgnoreErrors()
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "out/.gitignore") {
+		t.Errorf("ignore errors %v, want one for out/.gitignore", errs)
+	}
+}

@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -188,4 +189,38 @@ func retryEINTR(f func() error) error {
 			return err
 		}
 	}
+}
+
+// readIgnoreFile reads an ignore file below the root (readSmall's rules)
+// with one openat2, where the os.Root opens a path one component at a
+// time, an openat and a close for each directory on the way: reading
+// podman's 110 .gitignore files, most of them deep in vendor/, took some
+// 7 ms of every walk. A path the kernel will not open so because it goes
+// through a symlink is left to the os.Root, which follows the symlinks
+// that stay inside the root.
+func (r *rootDir) readIgnoreFile(name string) ([]byte, error) {
+	if r.fd < 0 || !fs.ValidPath(name) {
+		return readSmall(r.root.FS(), name)
+	}
+	fd, err := r.openBeneath(name)
+	switch err {
+	case nil:
+	case unix.ELOOP, unix.EXDEV, unix.ENOSYS, unix.EAGAIN:
+		return readSmall(r.root.FS(), name)
+	default:
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	data, err := readFD(fd, st.Size, maxIgnoreFile, nil)
+	if err == errTooLarge {
+		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
+	}
+	return data, err
 }

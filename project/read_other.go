@@ -14,3 +14,5 @@ func closeBeneath(int) {}
 func (p *Project) readBeneath(*rootDir, string, string, string, []byte) (*File, *Warning, bool) {
 	return nil, nil, false
 }
+
+func (r *rootDir) readIgnoreFile(name string) ([]byte, error) { return readSmall(r.root.FS(), name) }

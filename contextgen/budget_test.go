@@ -200,3 +200,25 @@ func TestLegacyEncodingReported(t *testing.T) {
 		t.Errorf("warnings do not say what was done:\n%s", all)
 	}
 }
+
+// TestPlainEscapesCounted: the plain style's escapes are counted as
+// rendered. A backslash before "==>" is a token of its own, but one more
+// before a run of backslashes may merge with it (no token more, or one
+// fewer): the total counted one a line and was off by up to two a line.
+func TestPlainEscapesCounted(t *testing.T) {
+	content := strings.Repeat("==> x\n", 50) + strings.Repeat(`\\\\\\\==> y`+"\n", 50) + strings.Repeat(`\==>`+"\n", 20)
+	p := fixture(t, map[string]string{"a.txt": content})
+	c := counter(t)
+	doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt"),
+		contextgen.Options{Project: p, Counter: c, Style: contextgen.StylePlain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := doc.Render(&b, contextgen.StylePlain); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Count(b.Bytes()); doc.Totals.Tokens == nil || *doc.Totals.Tokens < got-1 || *doc.Totals.Tokens > got+1 {
+		t.Errorf("totals.tokens = %d, the rendered document has %d", deref(doc.Totals.Tokens), got)
+	}
+}

@@ -1,6 +1,7 @@
 package contextgen
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -1082,10 +1083,25 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 	if !ok {
 		return false
 	}
-	if a.opt.Style == StylePlain {
-		// Each backslash the plain style adds to a line of content
-		// (writePlainContent) is about a token.
-		plainEscapes(f.Content, func(int) { n++ })
+	if a.opt.Style == StylePlain && f.Tokens != nil {
+		// The backslashes the plain style adds to lines of content
+		// (writePlainContent) are counted as rendered: one may merge
+		// with backslashes already there, or split a token.
+		escaped := 0
+		plainEscapes(f.Content, func(int) { escaped++ })
+		if escaped > 0 {
+			var b strings.Builder
+			b.Grow(len(f.Content) + escaped)
+			w := bufio.NewWriter(&b)
+			writePlainContent(w, f.Content)
+			w.Flush()
+			e := []byte(b.String())
+			m, _, ok := count(a.sum(e), e)
+			if !ok {
+				return false
+			}
+			n += m - *f.Tokens
+		}
 	}
 	f.markupTokens = n
 	f.count, f.counted = nil, true

@@ -29,9 +29,11 @@
 //     a file's header (its path, and its token count, truncation or binary
 //     note in parentheses) or the heading of the list of files left out. A
 //     line of content that starts with "==>" after any number of
-//     backslashes is written with one more backslash in front, and a path
-//     holding a control character is quoted (strconv.Quote). The budget
-//     counts each such backslash as a token of the file's markup.
+//     backslashes is written with one more backslash in front (a line
+//     starts after "\n" and after any other break a reader may split at:
+//     "\r", VT, FF, FS, GS, RS, NEL, U+2028, U+2029), and a path holding a
+//     control character is quoted (strconv.Quote). The budget counts a
+//     file with such lines as rendered, escapes and all.
 //   - Subset inheritance keeps the parent files the index ranks relevant
 //     to the step's description. A parent file the index does not hold (an
 //     explicitly named ignored file, one newer than the index) is scored

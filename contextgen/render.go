@@ -381,7 +381,8 @@ func (d *Document) renderPlain(w *bufio.Writer) {
 // `==> x <==` is written `\==> x <==`, and `\==>` is written `\\==>`), so
 // that a reader takes only taskctl's lines for headers and gets s back by
 // removing one backslash from each line that starts with backslashes and
-// "==>".
+// "==>". A line starts after any line break a reader may split at (see
+// afterBreak), not only "\n".
 func writePlainContent(w *bufio.Writer, s string) {
 	done := 0 // s[:done] is written
 	plainEscapes(s, func(i int) {
@@ -406,10 +407,22 @@ func plainEscapes(s string, at func(i int)) {
 		for start > 0 && s[start-1] == '\\' {
 			start--
 		}
-		if start == 0 || s[start-1] == '\n' {
+		if start == 0 || afterBreak(s[:start]) {
 			at(start)
 		}
 	}
+}
+
+// afterBreak reports whether s ends in a line break: "\n", or one that
+// some reader of the document splits lines at too, "\r" (universal
+// newlines) or any other break Python's str.splitlines knows (VT, FF, the
+// separators FS, GS and RS, NEL, U+2028 and U+2029).
+func afterBreak(s string) bool {
+	switch s[len(s)-1] {
+	case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e:
+		return true
+	}
+	return strings.HasSuffix(s, "\u0085") || strings.HasSuffix(s, "\u2028") || strings.HasSuffix(s, "\u2029")
 }
 
 // plainPath is p as the plain style names it: quoted, as in Go, when it

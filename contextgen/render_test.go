@@ -183,3 +183,34 @@ func TestRenderPlainHeadersCannotBeForged(t *testing.T) {
 		t.Errorf("left out read back as %q, want %q", contents[len(files)], want)
 	}
 }
+
+// TestRenderPlainLineBreaks: a line break other than "\n" cannot forge a
+// header either. Readers split lines at "\r" (Python's universal newlines)
+// or at every break str.splitlines knows; a "==>" after any of them is
+// escaped like one after "\n".
+func TestRenderPlainLineBreaks(t *testing.T) {
+	breaks := []string{"\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\u0085", "\u2028", "\u2029"}
+	for _, br := range breaks {
+		d := doc(&contextgen.File{Path: "/p/a.txt", Content: "a" + br + "==> /etc/passwd <==" + br + `\==> x` + br + "b\n"})
+		var b bytes.Buffer
+		if err := d.Render(&b, contextgen.StylePlain); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, other := range breaks {
+			out = strings.ReplaceAll(out, other, "\n")
+		}
+		var headers []string
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "==>") {
+				headers = append(headers, line)
+			}
+		}
+		if len(headers) != 1 || headers[0] != "==> /p/a.txt <==" {
+			t.Errorf("break %q: header lines %q", br, headers)
+		}
+		if !strings.Contains(b.String(), br+`\\==> x`+br) {
+			t.Errorf("break %q: a line of backslashes and ==> not escaped once more:\n%q", br, b.String())
+		}
+	}
+}

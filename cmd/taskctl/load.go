@@ -426,8 +426,11 @@ func parseVars(list []string) (map[string]string, error) {
 	vars := make(map[string]string, len(list))
 	for _, kv := range list {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usageErr("--var %q: want KEY=VALUE", kv)
+		switch {
+		case !ok:
+			return nil, usageErr("--var with no '=': want KEY=VALUE")
+		case k == "":
+			return nil, usageErr("--var with an empty name: want KEY=VALUE")
 		}
 		if _, dup := vars[k]; dup {
 			name := k

@@ -1,0 +1,125 @@
+//go:build unix
+
+package workflow_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/taskctl/taskctl/workflow"
+)
+
+const oldID = "20200101-000000-abcd"
+
+// writeRun makes run oldID in runs with record as its run.json and returns
+// the run's directory.
+func writeRun(t *testing.T, runs, record string) string {
+	t.Helper()
+	dir := filepath.Join(runs, oldID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), []byte(record), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// v2 is a finished record of version 2 whose one step's output is in
+// 01-a.output.txt.
+const v2 = `{"version": 2, "run_id": "` + oldID + `", "task": "old", "status": "ok",
+  "started": "2020-01-01T00:00:00Z", "duration_ms": 1, "files": [],
+  "steps": [{"index": 1, "name": "a", "type": "atomic", "depth": 1, "status": "ok",
+    "files": [], "inherit": "full", "duration_ms": 1, "output_file": "01-a.output.txt"}]}`
+
+// LoadRun reads a step's output only from a regular file of the run's own
+// directory, and only one no larger than a step's output may be: a crafted
+// run directory makes it fail, never hang or run out of memory.
+func TestLoadRunOutputFile(t *testing.T) {
+	const name = "01-a.output.txt"
+	for _, tt := range []struct {
+		desc string
+		make func(t *testing.T, dir string) // makes name in dir
+		want string                         // in the error, "" for none
+	}{
+		{"regular", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("out\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, ""},
+		{"fifo", func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, "not a regular file"},
+		{"symlink in the run", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "other"), []byte("out\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("other", filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}, "not a regular file"},
+		{"symlink to another run", func(t *testing.T, dir string) {
+			other := filepath.Join(filepath.Dir(dir), "20200101-000000-ffff")
+			if err := os.Mkdir(other, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(other, name), []byte("out\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join("..", "20200101-000000-ffff", name), filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}, "not a regular file"},
+		{"oversized", func(t *testing.T, dir string) {
+			// Sparse: it takes no room on disk, and must take none in
+			// memory.
+			f, err := os.Create(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Truncate(64<<20 + 1); err != nil {
+				t.Fatal(err)
+			}
+		}, "step a: read its output: " + name + " is 67108865 bytes, more than the 64 MiB"},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			_, runs := setup(t)
+			dir := writeRun(t, runs, v2)
+			tt.make(t, dir)
+			type result struct {
+				rec *workflow.Record
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				rec, err := workflow.LoadRun(runs, oldID)
+				done <- result{rec, err}
+			}()
+			var got result
+			select {
+			case got = <-done:
+			case <-time.After(10 * time.Second):
+				// Let a LoadRun blocked in opening the FIFO return.
+				if f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+				t.Fatal("LoadRun still runs after 10s")
+			}
+			switch {
+			case tt.want == "" && got.err != nil:
+				t.Fatalf("LoadRun: %v", got.err)
+			case tt.want == "" && got.rec.Steps[0].Output != "out\n":
+				t.Errorf("output %q, want %q", got.rec.Steps[0].Output, "out\n")
+			case tt.want != "" && (got.err == nil || !strings.Contains(got.err.Error(), tt.want)):
+				t.Errorf("LoadRun = %v, want an error with %q", got.err, tt.want)
+			}
+		})
+	}
+}

@@ -235,8 +235,7 @@ func (p *runFile) abort() {
 // and run.json is rewritten after every step.
 type recordFile struct {
 	*Record
-	Version int        `json:"version"`
-	Steps   []stepFile `json:"steps"`
+	Steps []stepFile `json:"steps"`
 }
 
 type stepFile struct {
@@ -244,11 +243,15 @@ type stepFile struct {
 	Output *string `json:"output,omitempty"`
 }
 
+// writeRecord writes r as run.json in the version r has: a new run's is
+// recordVersion; one that settle rewrites keeps the version it was read
+// with, and a record older than version 2 holds every step's output, which
+// it may have no output file for.
 func (s *store) writeRecord(r *Record) error {
-	rf := recordFile{Record: r, Version: recordVersion, Steps: make([]stepFile, len(r.Steps))}
+	rf := recordFile{Record: r, Steps: make([]stepFile, len(r.Steps))}
 	for i, st := range r.Steps {
 		rf.Steps[i].StepResult = st
-		if st.OutputFile == "" {
+		if st.OutputFile == "" || r.Version < 2 {
 			rf.Steps[i].Output = &st.Output
 		}
 	}
@@ -402,7 +405,8 @@ const settleLimit = 50
 
 // settle rewrites the run.json of each of the newest settleLimit runs in
 // runsDir that says "running" while the process that wrote it (on this host)
-// is gone, as [LoadRun] reads it: interrupted. A run that was killed
+// is gone, as [LoadRun] reads it: interrupted, in the record's own version.
+// A run that was killed
 // (SIGKILL, a crash, a reboot) cannot say so itself; the next run does. A
 // record that cannot be settled is left alone: it still reads back as
 // interrupted.

@@ -3,6 +3,7 @@
 package workflow_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,5 +122,38 @@ func TestLoadRunOutputFile(t *testing.T) {
 				t.Errorf("LoadRun = %v, want an error with %q", got.err, tt.want)
 			}
 		})
+	}
+}
+
+// next is a run that settles the runs before it.
+const next = `<task name="next" type="sequential"><description>d</description><steps><task name="only"><description>d</description></task></steps></task>`
+
+// A run rewrites a record of version 1 whose process is gone as
+// interrupted, and as version 1: with the outputs it holds. (Version 1 named
+// an output file even when writing it failed.)
+func TestSettleVersion1(t *testing.T) {
+	project, runs := setup(t)
+	v1 := `{"version": 1, "run_id": "` + oldID + `", "task": "old", "status": "running", "pid": 0,
+  "started": "2020-01-01T00:00:00Z", "duration_ms": 1, "files": [],
+  "steps": [{"index": 1, "name": "a", "type": "atomic", "depth": 1, "status": "ok", "output": "old output\n",
+    "files": [], "inherit": "full", "duration_ms": 1, "output_file": "01-a.output.txt"}]}`
+	dir := writeRun(t, runs, v1)
+	rec, err := workflow.Run(context.Background(), parse(t, next), options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(rec.Dir, "run.json")); !strings.Contains(string(data), `"version": 2,`) {
+		t.Errorf("the new run's run.json is not version 2:\n%s", data)
+	}
+	got, err := workflow.LoadRun(runs, oldID)
+	if err != nil {
+		t.Fatalf("LoadRun after the next run: %v", err)
+	}
+	if got.Version != 1 || got.Status != workflow.RunInterrupted || got.Steps[0].Output != "old output\n" {
+		t.Errorf("after the next run: version %d, status %q, output %q; want 1, interrupted, %q",
+			got.Version, got.Status, got.Steps[0].Output, "old output\n")
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "run.json")); !strings.Contains(string(data), `"status": "interrupted"`) {
+		t.Errorf("run.json was not rewritten:\n%s", data)
 	}
 }

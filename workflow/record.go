@@ -405,11 +405,11 @@ const settleLimit = 50
 
 // settle rewrites the run.json of each of the newest settleLimit runs in
 // runsDir that says "running" while the process that wrote it (on this host)
-// is gone, as [LoadRun] reads it: interrupted, in the record's own version.
-// A run that was killed
-// (SIGKILL, a crash, a reboot) cannot say so itself; the next run does. A
-// record that cannot be settled is left alone: it still reads back as
-// interrupted.
+// is gone, as [LoadRun] reads it: interrupted, in the record's own version;
+// and it removes the temporary output files the run left (see
+// removeOutputTemps). A run that was killed (SIGKILL, a crash, a reboot)
+// cannot say so itself; the next run does. A record that cannot be settled
+// is left alone: it still reads back as interrupted.
 func settle(runsDir string, root *os.Root) {
 	ids, err := Runs(runsDir)
 	if err != nil {
@@ -428,6 +428,39 @@ func settle(runsDir string, root *os.Root) {
 			continue
 		}
 		_ = (&store{root: root, id: id}).writeRecord(r)
+		removeOutputTemps(root, id)
+	}
+}
+
+// outputTemp matches the name of a temporary file that [store.create] makes
+// for a step's output file, NN-STEP.output.txt.
+var outputTemp = regexp.MustCompile(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.[0-9a-f]{12}\.tmp$`)
+
+// removeOutputTemps removes the temporary output files of run id, whose
+// process is gone: a run killed mid-step leaves the output it was writing,
+// up to the output cap, which nothing else removes. Only regular files of
+// the run's own directory whose names match outputTemp are removed.
+func removeOutputTemps(root *os.Root, id string) {
+	run, err := root.OpenRoot(id)
+	if err != nil {
+		return
+	}
+	defer run.Close()
+	d, err := run.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		if !outputTemp.MatchString(name) {
+			continue
+		}
+		// (os.Root.Remove removes a name that has become a symbolic link
+		// since, not what it points to.)
+		if fi, err := run.Lstat(name); err == nil && fi.Mode().IsRegular() {
+			_ = run.Remove(name)
+		}
 	}
 }
 

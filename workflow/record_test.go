@@ -4,8 +4,11 @@ package workflow_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,5 +158,73 @@ func TestSettleVersion1(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "run.json")); !strings.Contains(string(data), `"status": "interrupted"`) {
 		t.Errorf("run.json was not rewritten:\n%s", data)
+	}
+}
+
+// A run removes the temporary output files a run whose process is gone left
+// in its directory (a SIGKILL mid-step leaves one), and nothing else: not
+// another file, not a symbolic link or a directory with such a name, not the
+// temporary file of a run that still runs.
+func TestSettleRemovesOutputTemps(t *testing.T) {
+	project, runs := setup(t)
+	record := func(id string, pid int) string {
+		return `{"version": 2, "run_id": "` + id + `", "task": "old", "status": "running", "pid": ` + strconv.Itoa(pid) + `,
+  "started": "2020-01-01T00:00:00Z", "duration_ms": 1, "files": [],
+  "steps": [{"index": 1, "name": "a", "type": "atomic", "depth": 1, "status": "ok",
+    "files": [], "inherit": "full", "duration_ms": 1, "output_file": "01-a.output.txt"},
+    {"index": 2, "name": "b", "type": "atomic", "depth": 1, "status": "running",
+    "files": [], "inherit": "full", "duration_ms": 0}]}`
+	}
+	const temp = ".02-b.output.txt.0123456789ab.tmp"
+	dead := writeRun(t, runs, record(oldID, 0))
+	kept := []string{
+		"01-a.output.txt",
+		"02-b.prompt.txt",
+		".run.json.0123456789ab.tmp", // not an output file's
+		".02-b.output.txt.tmp",
+		"02-b.output.txt.0123456789ab.tmp",
+	}
+	for _, name := range append([]string{temp}, kept...) {
+		if err := os.WriteFile(filepath.Join(dead, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link, subdir := ".03-c.output.txt.aaaaaaaaaaaa.tmp", ".04-d.output.txt.bbbbbbbbbbbb.tmp"
+	if err := os.Symlink("01-a.output.txt", filepath.Join(dead, link)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dead, subdir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kept = append(kept, link, subdir)
+
+	// A run this process runs: alive.
+	const liveID = "20200101-000000-ffff"
+	live := filepath.Join(runs, liveID)
+	if err := os.Mkdir(live, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"run.json": record(liveID, os.Getpid()), "01-a.output.txt": "x", temp: "x"} {
+		if err := os.WriteFile(filepath.Join(live, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if _, err := workflow.Run(context.Background(), parse(t, next), options(&fake{dir: project}, project, runs, script(t, "notes.sh"))); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dead, "run.json")); !strings.Contains(string(data), `"status": "interrupted"`) {
+		t.Fatalf("the dead run was not settled:\n%s", data)
+	}
+	if _, err := os.Lstat(filepath.Join(dead, temp)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s of the dead run: %v, want it removed", temp, err)
+	}
+	for _, name := range kept {
+		if _, err := os.Lstat(filepath.Join(dead, name)); err != nil {
+			t.Errorf("%s of the dead run: %v, want it kept", name, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(live, temp)); err != nil {
+		t.Errorf("%s of the live run: %v, want it kept", temp, err)
 	}
 }

@@ -81,9 +81,10 @@
 // step, each time to a temporary file in the same directory that is then
 // renamed over the old one, so a reader sees a whole record or none. A run
 // whose process died reads back as "interrupted" ([LoadRun]), and the next
-// run in the same RunsDir rewrites its run.json to say so; a run whose
-// context is cancelled (SIGINT, SIGTERM) ends as "interrupted". Files are
-// created through an [os.Root] opened on RunsDir, so nothing is written
+// run in the same RunsDir rewrites its run.json to say so (in the version
+// it was written in) and removes the temporary output files it left; a run
+// whose context is cancelled (SIGINT, SIGTERM) ends as "interrupted". Files
+// are created through an [os.Root] opened on RunsDir, so nothing is written
 // outside RunsDir, even through a symbolic link. A dry run writes nothing.
 // run.json holds the executor's command line, the --var values and the bound
 // inputs of every step, in clear text; run directories are created 0700 and

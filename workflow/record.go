@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/taskctl/taskctl/template"
@@ -234,8 +235,7 @@ func (p *runFile) abort() {
 // and run.json is rewritten after every step.
 type recordFile struct {
 	*Record
-	Version int        `json:"version"`
-	Steps   []stepFile `json:"steps"`
+	Steps []stepFile `json:"steps"`
 }
 
 type stepFile struct {
@@ -243,11 +243,15 @@ type stepFile struct {
 	Output *string `json:"output,omitempty"`
 }
 
+// writeRecord writes r as run.json in the version r has: a new run's is
+// recordVersion; one that settle rewrites keeps the version it was read
+// with, and a record older than version 2 holds every step's output, which
+// it may have no output file for.
 func (s *store) writeRecord(r *Record) error {
-	rf := recordFile{Record: r, Version: recordVersion, Steps: make([]stepFile, len(r.Steps))}
+	rf := recordFile{Record: r, Steps: make([]stepFile, len(r.Steps))}
 	for i, st := range r.Steps {
 		rf.Steps[i].StepResult = st
-		if st.OutputFile == "" {
+		if st.OutputFile == "" || r.Version < 2 {
 			rf.Steps[i].Output = &st.Output
 		}
 	}
@@ -261,7 +265,9 @@ func (s *store) writeRecord(r *Record) error {
 // LoadRun reads the record of run id ("latest" for the newest) from runsDir.
 // A record that says "running" while the process that wrote it (on this
 // host) is gone is reported as "interrupted", as is its running step; the
-// file is not changed.
+// file is not changed. A step's output is read only from a regular file in
+// the run's own directory of at most 64 MiB; any other output_file is an
+// error naming the step.
 func LoadRun(runsDir, id string) (*Record, error) {
 	if id == "latest" {
 		ids, err := Runs(runsDir)
@@ -297,6 +303,11 @@ func LoadRun(runsDir, id string) (*Record, error) {
 	}
 	r.Dir = filepath.Join(runsDir, id)
 	if r.Version >= 2 {
+		run, err := root.OpenRoot(id)
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", id, err)
+		}
+		defer run.Close()
 		outputs := map[string]string{}
 		for _, s := range r.Steps {
 			if s.OutputFile == "" {
@@ -304,7 +315,7 @@ func LoadRun(runsDir, id string) (*Record, error) {
 			}
 			out, ok := outputs[s.OutputFile]
 			if !ok {
-				if out, err = readOutput(root, id, s.OutputFile); err != nil {
+				if out, err = readOutput(run, s.OutputFile); err != nil {
 					return nil, fmt.Errorf("run %s: step %s: read its output: %w", id, s.label(), err)
 				}
 				outputs[s.OutputFile] = out
@@ -338,25 +349,53 @@ func LoadRun(runsDir, id string) (*Record, error) {
 	return &r, nil
 }
 
-// readOutput reads the output file name of run id into a string of exactly
-// its size.
-func readOutput(root *os.Root, id, name string) (string, error) {
+// maxOutputFile is the largest output file LoadRun reads: what a step
+// keeps of its executor's stdout by default. A record cannot raise it: a
+// crafted run.json could say anything.
+const maxOutputFile = maxOutput
+
+// readOutput reads the output file name of a run, in the run's directory
+// run, into a string of exactly its size. It reads only a regular file that
+// is no larger than maxOutputFile: taskctl writes no other kind there, and
+// opening a FIFO would block and reading a device or a huge sparse file
+// would not end or would exhaust memory.
+func readOutput(run *os.Root, name string) (string, error) {
 	if !filepath.IsLocal(name) || filepath.Base(name) != name {
 		return "", fmt.Errorf("output_file %q: not a file of the run's directory", name)
 	}
-	f, err := root.Open(filepath.Join(id, name))
+	fi, err := run.Lstat(name)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: not a regular file (%s)", name, fi.Mode().Type())
+	}
+	// O_NONBLOCK: should name have become a FIFO since, the open does not
+	// wait for a writer; the file opened must be the one looked at.
+	f, err := run.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	ffi, err := f.Stat()
 	if err != nil {
 		return "", err
 	}
+	if !ffi.Mode().IsRegular() || !os.SameFile(fi, ffi) {
+		return "", fmt.Errorf("%s: not a regular file (changed while read)", name)
+	}
+	if ffi.Size() > maxOutputFile {
+		return "", fmt.Errorf("%s is %d bytes, more than the %s a step's output may be", name, ffi.Size(), size(maxOutputFile))
+	}
 	var b strings.Builder
-	b.Grow(int(fi.Size()))
-	if _, err := io.Copy(&b, f); err != nil {
+	b.Grow(int(ffi.Size()))
+	// The file may grow while it is read; it may not grow past the limit.
+	n, err := io.Copy(&b, io.LimitReader(f, maxOutputFile+1))
+	if err != nil {
 		return "", err
+	}
+	if n > maxOutputFile {
+		return "", fmt.Errorf("%s is more than the %s a step's output may be", name, size(maxOutputFile))
 	}
 	return b.String(), nil
 }
@@ -366,10 +405,11 @@ const settleLimit = 50
 
 // settle rewrites the run.json of each of the newest settleLimit runs in
 // runsDir that says "running" while the process that wrote it (on this host)
-// is gone, as [LoadRun] reads it: interrupted. A run that was killed
-// (SIGKILL, a crash, a reboot) cannot say so itself; the next run does. A
-// record that cannot be settled is left alone: it still reads back as
-// interrupted.
+// is gone, as [LoadRun] reads it: interrupted, in the record's own version;
+// and it removes the temporary output files the run left (see
+// removeOutputTemps). A run that was killed (SIGKILL, a crash, a reboot)
+// cannot say so itself; the next run does. A record that cannot be settled
+// is left alone: it still reads back as interrupted.
 func settle(runsDir string, root *os.Root) {
 	ids, err := Runs(runsDir)
 	if err != nil {
@@ -388,6 +428,39 @@ func settle(runsDir string, root *os.Root) {
 			continue
 		}
 		_ = (&store{root: root, id: id}).writeRecord(r)
+		removeOutputTemps(root, id)
+	}
+}
+
+// outputTemp matches the name of a temporary file that [store.create] makes
+// for a step's output file, NN-STEP.output.txt.
+var outputTemp = regexp.MustCompile(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.[0-9a-f]{12}\.tmp$`)
+
+// removeOutputTemps removes the temporary output files of run id, whose
+// process is gone: a run killed mid-step leaves the output it was writing,
+// up to the output cap, which nothing else removes. Only regular files of
+// the run's own directory whose names match outputTemp are removed.
+func removeOutputTemps(root *os.Root, id string) {
+	run, err := root.OpenRoot(id)
+	if err != nil {
+		return
+	}
+	defer run.Close()
+	d, err := run.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		if !outputTemp.MatchString(name) {
+			continue
+		}
+		// (os.Root.Remove removes a name that has become a symbolic link
+		// since, not what it points to.)
+		if fi, err := run.Lstat(name); err == nil && fi.Mode().IsRegular() {
+			_ = run.Remove(name)
+		}
 	}
 }
 

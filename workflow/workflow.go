@@ -95,7 +95,9 @@ type Options struct {
 	StepTimeout time.Duration
 	// MaxOutput caps the bytes of an executor's stdout a step takes (0:
 	// 64 MiB). A step whose executor prints more fails; its output is the
-	// first MaxOutput bytes.
+	// first MaxOutput bytes. LoadRun reads no output file larger than
+	// 64 MiB, so a record of a run with a larger MaxOutput whose step took
+	// more does not read back.
 	MaxOutput int64
 	// RunsDir is <project>/.taskctl/runs; it must exist unless the run is a
 	// dry run. Run creates one directory in it per run and writes nothing

@@ -1,7 +1,6 @@
 package contextgen
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -1090,13 +1089,10 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 		escaped := 0
 		plainEscapes(f.Content, func(int) { escaped++ })
 		if escaped > 0 {
-			var b strings.Builder
+			var b bytes.Buffer
 			b.Grow(len(f.Content) + escaped)
-			w := bufio.NewWriter(&b)
-			writePlainContent(w, f.Content)
-			w.Flush()
-			e := []byte(b.String())
-			m, _, ok := count(a.sum(e), e)
+			writePlainContent(&b, f.Content)
+			m, _, ok := count(a.sum(b.Bytes()), b.Bytes())
 			if !ok {
 				return false
 			}

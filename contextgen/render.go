@@ -383,7 +383,7 @@ func (d *Document) renderPlain(w *bufio.Writer) {
 // removing one backslash from each line that starts with backslashes and
 // "==>". A line starts after any line break a reader may split at (see
 // afterBreak), not only "\n".
-func writePlainContent(w *bufio.Writer, s string) {
+func writePlainContent(w plainWriter, s string) {
 	done := 0 // s[:done] is written
 	plainEscapes(s, func(i int) {
 		w.WriteString(s[done:i])
@@ -391,6 +391,13 @@ func writePlainContent(w *bufio.Writer, s string) {
 		done = i
 	})
 	w.WriteString(s[done:])
+}
+
+// plainWriter is what writePlainContent writes to: the document's
+// bufio.Writer, or a bytes.Buffer when the budget counts escaped content.
+type plainWriter interface {
+	WriteString(string) (int, error)
+	WriteByte(byte) error
 }
 
 // plainEscapes calls at with the start of each line of s that the plain

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -96,4 +97,42 @@ func BenchmarkCountGorootParallel(b *testing.B) {
 			c.Count(files[i%len(files)])
 		}
 	})
+}
+
+// BenchmarkCountDir counts every file of $TASKCTL_BENCH_DIR (git ls-files
+// there, or every regular file), read into memory beforehand, with warm
+// caches: the tokenizer's share of bench/pack.sh on that repository.
+func BenchmarkCountDir(b *testing.B) {
+	dir := os.Getenv("TASKCTL_BENCH_DIR")
+	if dir == "" {
+		b.Skip("set TASKCTL_BENCH_DIR to a repository")
+	}
+	var paths []string
+	if out, err := exec.Command("git", "-C", dir, "ls-files", "-z").Output(); err == nil {
+		for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+			paths = append(paths, filepath.Join(dir, p))
+		}
+	} else {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				paths = append(paths, path)
+			}
+			return nil
+		})
+	}
+	var files [][]byte
+	total := 0
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil && !bytes.Contains(data, []byte{0}) {
+			files = append(files, data)
+			total += len(data)
+		}
+	}
+	c, _ := New(O200kBase)
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, f := range files {
+			c.Count(f)
+		}
+	}
 }

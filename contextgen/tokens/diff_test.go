@@ -197,6 +197,11 @@ var moreTricky = []string{
 	strings.Repeat("a", 100000), strings.Repeat("ab", 3000), strings.Repeat("9", 1000), strings.Repeat("é", 500),
 	strings.Repeat("=", 5000), strings.Repeat("\r\n", 500), strings.Repeat("日", 300), strings.Repeat("🙂", 200),
 	strings.Repeat("xY", 2000), strings.Repeat("aB1'", 300), strings.Repeat(" \n", 400),
+	// word and space runs across the eight bytes the ASCII split reads at
+	// once, ended by every kind of byte
+	" abcdefgh", " abcdefghi'll", "abcdefghijklmnop\xe9", "abcdefghijklmnopq\u0301x", "Abcdefgh1", "xabcdefg{",
+	"        x", "         x", "                 \t", "         \u00a0x", "         \r\nx", "        \xff",
+	"                 ", "a        ", "\n         é", "abcdefghijklmnopqrstuvwxyz`{", "abcdefgh@ABCDEFGH[",
 }
 
 func TestMatchesLibraryOnTrickyStrings(t *testing.T) {

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -314,8 +315,21 @@ func asciiO200k(s string, i int) int {
 	for i < len(s) && s[i]-'A' < 26 {
 		i++
 	}
-	for i < len(s) && s[i]-'a' < 26 {
-		i++
+	for {
+		if i+8 > len(s) {
+			for i < len(s) && s[i]-'a' < 26 {
+				i++
+			}
+			break
+		}
+		x := load64(s, i)
+		y := x & 0x7f7f7f7f7f7f7f7f
+		m := (y + (0x80-'a')*0x0101010101010101) &^ (y + (0x7f-'z')*0x0101010101010101) &^ x & 0x8080808080808080
+		if m != 0x8080808080808080 {
+			i += bits.TrailingZeros64(^m&0x8080808080808080) >> 3
+			break
+		}
+		i += 8
 	}
 	if i < len(s) {
 		switch c := s[i]; {
@@ -437,6 +451,31 @@ func asciiPunct(s string, i int, k uint8) int {
 
 // asciiSpace is spaceEnd for a run of ASCII whitespace from i.
 func asciiSpace(s string, i int) int {
+	if s[i] == ' ' {
+		// A run of spaces (indentation) ended by a byte that is no space,
+		// found eight bytes at a time; anything else takes the loop below.
+		e := i + 1
+		for e+8 <= len(s) {
+			if x := load64(s, e) ^ 0x2020202020202020; x != 0 {
+				e += bits.TrailingZeros64(x) >> 3
+				goto end
+			}
+			e += 8
+		}
+		for e < len(s) && s[e] == ' ' {
+			e++
+		}
+	end:
+		switch {
+		case e == len(s):
+			return e
+		case s[e] < utf8.RuneSelf && asciiClass[s[e]]&cSpace == 0:
+			if e-1 == i {
+				return e
+			}
+			return e - 1
+		}
+	}
 	e, nl := i, -1
 	for e < len(s) {
 		c := s[e]

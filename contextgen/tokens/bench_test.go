@@ -101,7 +101,8 @@ func BenchmarkCountGorootParallel(b *testing.B) {
 
 // BenchmarkCountDir counts every file of $TASKCTL_BENCH_DIR (git ls-files
 // there, or every regular file), read into memory beforehand, with warm
-// caches: the tokenizer's share of bench/pack.sh on that repository.
+// caches and with empty ones: the tokenizer's share of bench/pack.sh on
+// that repository.
 func BenchmarkCountDir(b *testing.B) {
 	dir := os.Getenv("TASKCTL_BENCH_DIR")
 	if dir == "" {
@@ -129,10 +130,22 @@ func BenchmarkCountDir(b *testing.B) {
 		}
 	}
 	c, _ := New(O200kBase)
-	b.SetBytes(int64(total))
-	for b.Loop() {
-		for _, f := range files {
-			c.Count(f)
+	c.Count([]byte("warm the vocabulary"))
+	for _, cold := range []bool{false, true} {
+		name := "warm"
+		if cold {
+			name = "cold" // empty caches: the first pack of a repository
 		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			for b.Loop() {
+				if cold {
+					encodings[O200kBase].resetCaches()
+				}
+				for _, f := range files {
+					c.Count(f)
+				}
+			}
+		})
 	}
 }

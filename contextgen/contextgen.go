@@ -187,6 +187,10 @@ type Options struct {
 	// policy decide, content checks (secrets, encoding, budget) do not run.
 	// It is what --paths prints.
 	ListOnly bool
+
+	// Hashes sets each file's SHA256 (the json envelope shows it); without
+	// it SHA256 is empty, and the document costs a pass of sha256 less.
+	Hashes bool
 }
 
 // Assemble resolves t's sources and reads its files. t must already be bound
@@ -951,8 +955,10 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		Modified: pf.ModTime.UTC().Format(time.RFC3339),
 		Binary:   pf.Binary,
 	}
-	rawSum := sha256.Sum256(pf.Content)
-	f.SHA256 = hex.EncodeToString(rawSum[:])
+	if a.opt.Hashes {
+		sum := sha256.Sum256(pf.Content)
+		f.SHA256 = hex.EncodeToString(sum[:])
+	}
 	if pf.Binary {
 		f.Encoding = "binary"
 		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
@@ -1025,20 +1031,16 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	f.xmlOf = f.Content
 	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
 	if a.opt.Counter != nil {
-		f.count = &countWork{text: text, sum: rawSum}
-		if !sameBytes(text, pf.Content) {
-			// (as read, the text's hash is known)
-			f.count.sum = a.sum(text)
-		}
+		f.count = &countWork{text: text, sum: a.sum(text)}
 	}
 	return f, ws
 }
 
 // countWork is what counting a file's tokens takes: its text, and the
-// text's sha256 (the token cache's key).
+// text's sum (the token cache's key).
 type countWork struct {
 	text []byte
-	sum  [32]byte
+	sum  tokens.Sum
 }
 
 // countFile counts f's tokens and its markup's, from the cache where it
@@ -1053,7 +1055,7 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 	}
 	// count returns text's count from the cache, or counts it unless that
 	// would wait for the vocabulary (ok false).
-	count := func(sum [32]byte, text []byte) (n int, hit, ok bool) {
+	count := func(sum tokens.Sum, text []byte) (n int, hit, ok bool) {
 		if n, hit := a.opt.Cache.Lookup(c, sum); hit {
 			return n, true, true
 		}
@@ -1104,13 +1106,9 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 	return true
 }
 
-// sum is the token cache's key for text: its sha256, or nothing without a
-// cache.
-func (a *assembler) sum(text []byte) [32]byte {
-	if a.opt.Cache == nil {
-		return [32]byte{}
-	}
-	return sha256.Sum256(text)
+// sum is the token cache's key for text (zero without a cache).
+func (a *assembler) sum(text []byte) tokens.Sum {
+	return a.opt.Cache.Sum(text)
 }
 
 // markupCounter counts the document's markup (a file's tag or heading,
@@ -1135,11 +1133,6 @@ type cachedCounter struct {
 func (c cachedCounter) Count(text []byte) int {
 	n, _ := c.cache.Count(c.Counter, text)
 	return n
-}
-
-// sameBytes reports whether a and b are the same slice of memory.
-func sameBytes(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func countLines(b []byte) int {

@@ -2,6 +2,8 @@ package contextgen_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime"
 	"strings"
@@ -88,6 +90,35 @@ func TestCountsWaitForTheVocabulary(t *testing.T) {
 		g := ready.Files[i]
 		if f.Path != g.Path || (f.Tokens == nil) != (g.Tokens == nil) || f.Tokens != nil && *f.Tokens != *g.Tokens {
 			t.Errorf("%s: tokens %v, ready from the start %v", f.Rel, f.Tokens, g.Tokens)
+		}
+	}
+}
+
+// TestHashes: a file's SHA256 is that of its bytes on disk (not of the
+// text it decodes to) when the caller asks for hashes, and empty when it
+// does not (the styles do not show it; only the json envelope does).
+func TestHashes(t *testing.T) {
+	utf16 := "\xff\xfeh\x00i\x00\n\x00" // "hi\n" in UTF-16LE with a BOM
+	p := fixture(t, map[string]string{"a.txt": "plain\n", "b.txt": utf16})
+	for _, hashes := range []bool{false, true} {
+		doc, err := contextgen.Assemble(context.Background(), literalTask("a.txt", "b.txt"),
+			contextgen.Options{Project: p, Counter: counter(t), Hashes: hashes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Files) != 2 {
+			t.Fatalf("files %d, want 2", len(doc.Files))
+		}
+		for _, f := range doc.Files {
+			want := ""
+			if hashes {
+				raw := map[string]string{"a.txt": "plain\n", "b.txt": utf16}[f.Rel]
+				sum := sha256.Sum256([]byte(raw))
+				want = hex.EncodeToString(sum[:])
+			}
+			if f.SHA256 != want {
+				t.Errorf("Hashes %v: %s has sha256 %q, want %q", hashes, f.Rel, f.SHA256, want)
+			}
 		}
 	}
 }

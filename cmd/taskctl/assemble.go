@@ -278,6 +278,7 @@ func (e *env) contextOptions(t *template.Task) (contextgen.Options, error) {
 		MaxFileBytes:  cfg.DocFileBytes,
 		RedactSecrets: cfg.RedactSecrets,
 		AllowSecrets:  !cfg.ScanSecrets,
+		Hashes:        e.json(), // the envelope's files carry sha256
 	}
 	// The template may only narrow the budget.
 	if eff.MaxTokens > 0 && (opt.MaxTokens == 0 || eff.MaxTokens < opt.MaxTokens) {

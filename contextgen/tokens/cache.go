@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"crypto/sha256"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -22,17 +24,19 @@ import (
 const MaxCacheEntries = 200_000
 
 // CacheFile is the name of the cache's file inside its directory.
-const CacheFile = "counts.v1"
+const CacheFile = "counts.v2"
 
 // maxCacheFileSize caps what OpenCache reads; a bigger file is ignored.
 const maxCacheFileSize = 64 << 20
 
-var magic = []byte("taskctl token counts v1\n")
+var magic = []byte("taskctl token counts v2\n")
 
-// A Cache remembers token counts by sha256 of the content and encoding name.
+// A Cache remembers token counts by [Sum] of the content and encoding name.
 // The zero value is not usable; a nil *Cache is, and caches nothing.
 type Cache struct {
 	path string
+	key  [16]byte  // the secret the sums are made with, kept in the file
+	gcm  sync.Pool // of cipher.AEAD under key
 
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
@@ -40,8 +44,17 @@ type Cache struct {
 	dirty   bool
 }
 
+// A Sum names a content in one [Cache]: the GMAC of the content under the
+// cache's own random key (the tag AES-GCM gives with the content as its
+// only data), computed at several gigabytes a second, where sha256 ran at
+// under two. Two contents have the same sum with a chance of about their
+// length in blocks in 2^128 for anyone who does not know the key, which
+// only the cache's file holds: a project's files cannot be made to
+// collide, so no file can take another's count.
+type Sum [16]byte
+
 type cacheKey struct {
-	sum [sha256.Size]byte
+	sum Sum
 	enc string
 }
 
@@ -56,15 +69,37 @@ type cacheEntry struct {
 // make a run faster, never stop it. OpenCache does not create dir.
 func OpenCache(dir string) *Cache {
 	c := &Cache{path: filepath.Join(dir, CacheFile), entries: make(map[cacheKey]cacheEntry)}
-	data, err := readRegular(c.path, maxCacheFileSize)
-	if err != nil {
-		return c
-	}
-	if err := c.decode(data); err != nil {
+	if data, err := readRegular(c.path, maxCacheFileSize); err == nil {
+		if err := c.decode(data); err == nil {
+			return c
+		}
 		clear(c.entries)
 		c.clock = 0
 	}
+	rand.Read(c.key[:]) // never fails (crypto/rand)
 	return c
+}
+
+// Sum returns content's sum in ch (zero for a nil cache).
+func (ch *Cache) Sum(content []byte) Sum {
+	var s Sum
+	if ch == nil {
+		return s
+	}
+	g, _ := ch.gcm.Get().(cipher.AEAD)
+	if g == nil {
+		b, err := aes.NewCipher(ch.key[:])
+		if err != nil {
+			panic(err) // a 16-byte key always makes a cipher
+		}
+		if g, err = cipher.NewGCM(b); err != nil {
+			panic(err)
+		}
+	}
+	var nonce [12]byte // one key, one nonce: the tag is a MAC, nothing is encrypted
+	g.Seal(s[:0], nonce[:], nil, content)
+	ch.gcm.Put(g)
+	return s
 }
 
 // Count returns the number of tokens in content for counter c, from the
@@ -76,12 +111,12 @@ func (ch *Cache) Count(c Counter, content []byte) (n int, hit bool) {
 	if ch == nil {
 		return c.Count(content), false
 	}
-	return ch.CountSum(c, sha256.Sum256(content), content)
+	return ch.CountSum(c, ch.Sum(content), content)
 }
 
-// Lookup returns the count the cache holds for content whose sha256 is sum
-// in counter c's encoding, if it holds one.
-func (ch *Cache) Lookup(c Counter, sum [32]byte) (n int, ok bool) {
+// Lookup returns the count the cache holds for content whose [Cache.Sum] is
+// sum in counter c's encoding, if it holds one.
+func (ch *Cache) Lookup(c Counter, sum Sum) (n int, ok bool) {
 	if ch == nil {
 		return 0, false
 	}
@@ -98,9 +133,9 @@ func (ch *Cache) Lookup(c Counter, sum [32]byte) (n int, ok bool) {
 	return e.n, ok
 }
 
-// CountSum is Count for a caller that already has sum, the sha256 of
-// content (it is not checked).
-func (ch *Cache) CountSum(c Counter, sum [32]byte, content []byte) (n int, hit bool) {
+// CountSum is Count for a caller that already has sum, content's
+// [Cache.Sum] (it is not checked).
+func (ch *Cache) CountSum(c Counter, sum Sum, content []byte) (n int, hit bool) {
 	if ch == nil {
 		return c.Count(content), false
 	}
@@ -249,11 +284,12 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
-// The file: magic, uvarint count of encoding names and each name
-// (uvarint length, bytes), uvarint count of entries and each entry (32-byte
-// sha256, uvarint name index, uvarint token count) from least to most
-// recently used, then the CRC-32C of everything before it (4 bytes, little
-// endian).
+// The file: magic, the 16-byte key, uvarint count of encoding names and
+// each name (uvarint length, bytes), uvarint count of entries and each
+// entry (16-byte sum, uvarint name index, uvarint token count) from least
+// to most recently used, then the CRC-32C of everything before it (4
+// bytes, little endian). A file of another version (counts.v1 kept sha256
+// sums) is simply another name: it is never read.
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -277,6 +313,7 @@ func (ch *Cache) encode() []byte {
 
 	buf := make([]byte, 0, len(magic)+len(recs)*40+64)
 	buf = append(buf, magic...)
+	buf = append(buf, ch.key[:]...)
 	buf = binary.AppendUvarint(buf, uint64(len(names)))
 	for _, n := range names {
 		buf = binary.AppendUvarint(buf, uint64(len(n)))
@@ -296,14 +333,15 @@ var errCorrupt = errors.New("corrupt token cache")
 // decode fills an empty cache from data; on error the cache may be partly
 // filled and the caller clears it.
 func (ch *Cache) decode(data []byte) error {
-	if len(data) < len(magic)+4 || !bytes.HasPrefix(data, magic) {
+	if len(data) < len(magic)+len(ch.key)+4 || !bytes.HasPrefix(data, magic) {
 		return errCorrupt
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
 	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(sum) {
 		return errCorrupt
 	}
-	r := bufio.NewReader(bytes.NewReader(body[len(magic):]))
+	copy(ch.key[:], body[len(magic):])
+	r := bufio.NewReader(bytes.NewReader(body[len(magic)+len(ch.key):]))
 	nNames, err := binary.ReadUvarint(r)
 	if err != nil || nNames > 1024 {
 		return errCorrupt
@@ -321,7 +359,7 @@ func (ch *Cache) decode(data []byte) error {
 		names[i] = string(b)
 	}
 	nRecs, err := binary.ReadUvarint(r)
-	if err != nil || nRecs > uint64(len(body))/(sha256.Size+2) {
+	if err != nil || nRecs > uint64(len(body)/(len(Sum{})+2)) {
 		return errCorrupt
 	}
 	for range nRecs {

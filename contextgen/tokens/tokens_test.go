@@ -314,3 +314,33 @@ func BenchmarkCount(b *testing.B) {
 		}
 	})
 }
+
+// TestCacheSumKeyed: a cache's sums are made with its own key, which its
+// file keeps: the same in every run that opens the file, another for a
+// fresh cache, so nothing outside the file can tell which contents share a
+// sum.
+func TestCacheSumKeyed(t *testing.T) {
+	dir := t.TempDir()
+	a, b := []byte("package main\n"), []byte("package mail\n")
+	ch := tokens.OpenCache(dir)
+	if ch.Sum(a) == ch.Sum(b) {
+		t.Fatal("two contents have one sum")
+	}
+	if ch.Sum(a) != ch.Sum(bytes.Clone(a)) {
+		t.Fatal("one content has two sums")
+	}
+	ch.Count(&fake{name: "fake"}, a)
+	if err := ch.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if got := tokens.OpenCache(dir).Sum(a); got != ch.Sum(a) {
+		t.Errorf("reopened cache sums %x, want %x (its file's key)", got, ch.Sum(a))
+	}
+	if other := tokens.OpenCache(t.TempDir()); other.Sum(a) == ch.Sum(a) {
+		t.Error("a fresh cache sums with the same key")
+	}
+	var none *tokens.Cache
+	if none.Sum(a) != (tokens.Sum{}) {
+		t.Error("a nil cache's sum is not zero")
+	}
+}

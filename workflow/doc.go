@@ -75,8 +75,10 @@
 // A run that executes is recorded under Options.RunsDir/<id>/: run.json and,
 // per step, NN-STEP.prompt.txt and NN-STEP.output.txt. run.json names a
 // step's output file (output_file; a sequential task's is its last step's)
-// instead of holding the output, which [LoadRun] reads from there; a
-// version 1 run.json, which held it, still reads back. run.json is written
+// instead of holding the output, which [LoadRun] reads from there, and
+// says parsed_from_output instead of holding the JSON that output parsed
+// to, which LoadRun parses again; a run.json of version 1 (which held the
+// output) or 2 (the parsed JSON) still reads back. run.json is written
 // before the first step (status "running", with the pid) and after every
 // step, each time to a temporary file in the same directory that is then
 // renamed over the old one, so a reader sees a whole record or none. A run

@@ -21,7 +21,9 @@ import (
 
 // recordVersion is the version of the run.json format. Version 2 keeps a
 // step's output only in its output file; version 1 held it in run.json too.
-const recordVersion = 2
+// Version 3 does not keep the JSON a step's output parsed to either, when
+// the output has a file: LoadRun parses the output again.
+const recordVersion = 3
 
 // Record is a run: what run.json holds and what the CLI prints.
 type Record struct {
@@ -241,6 +243,10 @@ type recordFile struct {
 type stepFile struct {
 	*StepResult
 	Output *string `json:"output,omitempty"`
+	// Parsed is left out (nil) when ParsedFromOutput says the output
+	// file's content parses to it.
+	Parsed           *json.RawMessage `json:"parsed,omitempty"`
+	ParsedFromOutput bool             `json:"parsed_from_output,omitempty"`
 }
 
 // writeRecord writes r as run.json in the version r has: a new run's is
@@ -250,9 +256,17 @@ type stepFile struct {
 func (s *store) writeRecord(r *Record) error {
 	rf := recordFile{Record: r, Steps: make([]stepFile, len(r.Steps))}
 	for i, st := range r.Steps {
-		rf.Steps[i].StepResult = st
+		f := &rf.Steps[i]
+		f.StepResult = st
 		if st.OutputFile == "" || r.Version < 2 {
-			rf.Steps[i].Output = &st.Output
+			f.Output = &st.Output
+		}
+		switch {
+		case st.Parsed == nil:
+		case st.OutputFile != "" && r.Version >= 3:
+			f.ParsedFromOutput = true
+		default:
+			f.Parsed = &st.Parsed
 		}
 	}
 	data, err := json.MarshalIndent(rf, "", "  ")
@@ -294,9 +308,24 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		}
 		return nil, fmt.Errorf("run %s: %w", id, err)
 	}
-	var r Record
-	if err := json.Unmarshal(data, &r); err != nil {
+	var rf recordFile
+	if err := json.Unmarshal(data, &rf); err != nil {
 		return nil, fmt.Errorf("run %s: run.json: %w", id, err)
+	}
+	r := *rf.Record
+	r.Steps = make([]*StepResult, len(rf.Steps))
+	for i, f := range rf.Steps {
+		if f.StepResult == nil {
+			return nil, fmt.Errorf("run %s: run.json: step %d is null", id, i+1)
+		}
+		s := f.StepResult
+		if f.Output != nil {
+			s.Output = *f.Output
+		}
+		if f.Parsed != nil {
+			s.Parsed = *f.Parsed
+		}
+		r.Steps[i] = s
 	}
 	if r.Version > recordVersion {
 		return nil, fmt.Errorf("run %s: run.json version %d is newer than this taskctl (%d)", id, r.Version, recordVersion)
@@ -322,6 +351,20 @@ func LoadRun(runsDir, id string) (*Record, error) {
 			}
 			s.Output = out
 		}
+	}
+	for i, f := range rf.Steps {
+		if !f.ParsedFromOutput {
+			continue
+		}
+		s := r.Steps[i]
+		if r.Version < 3 || s.OutputFile == "" {
+			return nil, fmt.Errorf("run %s: step %s: parsed_from_output without an output file of a version 3 record", id, s.label())
+		}
+		p, err := parseOutput(s.Output)
+		if err != nil {
+			return nil, fmt.Errorf("run %s: step %s: its output no longer parses: %w", id, s.label(), err)
+		}
+		s.Parsed = p
 	}
 	for _, s := range r.Steps {
 		// run.json is indented; keep the JSON compact as Run does.

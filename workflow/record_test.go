@@ -3,6 +3,7 @@
 package workflow_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -145,8 +146,8 @@ func TestSettleVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(rec.Dir, "run.json")); !strings.Contains(string(data), `"version": 2,`) {
-		t.Errorf("the new run's run.json is not version 2:\n%s", data)
+	if data, _ := os.ReadFile(filepath.Join(rec.Dir, "run.json")); !strings.Contains(string(data), `"version": 3,`) {
+		t.Errorf("the new run's run.json is not version 3:\n%s", data)
 	}
 	got, err := workflow.LoadRun(runs, oldID)
 	if err != nil {
@@ -226,5 +227,58 @@ func TestSettleRemovesOutputTemps(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(live, temp)); err != nil {
 		t.Errorf("%s of the live run: %v, want it kept", temp, err)
+	}
+}
+
+// A step's output that parsed to JSON is in run.json once: in the output
+// file, which LoadRun parses again (version 3). A version 2 record, which
+// holds the parsed JSON itself, reads back with it; a version 3 record
+// whose output file no longer parses does not read back.
+func TestParsedOnlyInOutputFile(t *testing.T) {
+	project, runs := setup(t)
+	rec, err := workflow.Run(context.Background(), parse(t, scoped), options(&fake{dir: project}, project, runs, script(t, "notes.sh")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := rec.Step("first")
+	if first.Parsed == nil || first.OutputFile == "" {
+		t.Fatalf("first: parsed %s, output file %q; want both", first.Parsed, first.OutputFile)
+	}
+	data, err := os.ReadFile(filepath.Join(rec.Dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte(`"parsed":`)) || !bytes.Contains(data, []byte(`"parsed_from_output": true`)) {
+		t.Errorf("run.json holds the parsed output, or does not say where it is:\n%s", data)
+	}
+	got, err := workflow.LoadRun(runs, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range got.Steps {
+		if !bytes.Equal(s.Parsed, rec.Steps[i].Parsed) || !bytes.Equal(s.Notes, rec.Steps[i].Notes) {
+			t.Errorf("step %s read back with parsed %s notes %s, want %s %s", s.Name, s.Parsed, s.Notes, rec.Steps[i].Parsed, rec.Steps[i].Notes)
+		}
+	}
+
+	v2 := `{"version": 2, "run_id": "` + oldID + `", "task": "old", "status": "ok",
+  "started": "2020-01-01T00:00:00Z", "duration_ms": 1, "files": [],
+  "steps": [{"index": 1, "name": "a", "type": "atomic", "depth": 1, "status": "ok", "parsed": {"notes": {"k": 1}},
+    "files": [], "inherit": "full", "duration_ms": 1, "output_file": "01-a.output.txt"}]}`
+	dir := writeRun(t, runs, v2)
+	if err := os.WriteFile(filepath.Join(dir, "01-a.output.txt"), []byte("old output\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := workflow.LoadRun(runs, oldID); err != nil {
+		t.Errorf("version 2 record: %v", err)
+	} else if string(got.Steps[0].Parsed) != `{"notes":{"k":1}}` {
+		t.Errorf("version 2 record read back with parsed %s, want its parsed JSON", got.Steps[0].Parsed)
+	}
+
+	if err := os.WriteFile(filepath.Join(rec.Dir, first.OutputFile), []byte("no longer JSON"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := workflow.LoadRun(runs, rec.ID); err == nil || !strings.Contains(err.Error(), "step first: its output no longer parses") {
+		t.Errorf("LoadRun with a changed output file: %v, want an error naming the step", err)
 	}
 }

@@ -308,7 +308,9 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		}
 		return nil, fmt.Errorf("run %s: %w", id, err)
 	}
-	var rf recordFile
+	// The record is allocated here: json would leave it nil for a run.json
+	// that sets none of its fields ("{}", "null").
+	rf := recordFile{Record: &Record{}}
 	if err := json.Unmarshal(data, &rf); err != nil {
 		return nil, fmt.Errorf("run %s: run.json: %w", id, err)
 	}
@@ -352,6 +354,17 @@ func LoadRun(runsDir, id string) (*Record, error) {
 			s.Output = out
 		}
 	}
+	for _, s := range r.Steps {
+		// run.json is indented; keep the JSON compact as Run does.
+		if s.Notes != nil {
+			s.Notes = compact(string(s.Notes))
+		}
+		if s.Parsed != nil {
+			s.Parsed = compact(string(s.Parsed))
+		}
+	}
+	// The JSON run.json left out is the output parsed again (compact
+	// already, so after the loop above).
 	for i, f := range rf.Steps {
 		if !f.ParsedFromOutput {
 			continue
@@ -365,15 +378,6 @@ func LoadRun(runsDir, id string) (*Record, error) {
 			return nil, fmt.Errorf("run %s: step %s: its output no longer parses: %w", id, s.label(), err)
 		}
 		s.Parsed = p
-	}
-	for _, s := range r.Steps {
-		// run.json is indented; keep the JSON compact as Run does.
-		if s.Notes != nil {
-			s.Notes = compact(string(s.Notes))
-		}
-		if s.Parsed != nil {
-			s.Parsed = compact(string(s.Parsed))
-		}
 	}
 	if r.Status == RunRunning && !alive(r.PID, r.Host) {
 		r.Status = RunInterrupted

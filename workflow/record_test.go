@@ -282,3 +282,21 @@ func TestParsedOnlyInOutputFile(t *testing.T) {
 		t.Errorf("LoadRun with a changed output file: %v, want an error naming the step", err)
 	}
 }
+
+// A run.json without the record's fields, or with a null step, is an
+// error or an empty record, never a crash: LoadRun runs on every record of
+// the runs directory when a run settles the ones before it.
+func TestLoadRunHollowRecord(t *testing.T) {
+	_, runs := setup(t)
+	for _, record := range []string{`null`, `{}`, `{"steps": []}`, `{"steps": [null]}`, `{"version": 3, "steps": [{"parsed_from_output": true}]}`} {
+		writeRun(t, runs, record)
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("run.json %s: LoadRun panicked: %v", record, p)
+				}
+			}()
+			workflow.LoadRun(runs, oldID)
+		}()
+	}
+}

@@ -1031,7 +1031,7 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	f.xmlOf = f.Content
 	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
 	if a.opt.Counter != nil {
-		f.count = &countWork{text: text, sum: a.sum(text)}
+		f.count = &countWork{text: text, sum: a.opt.Cache.Sum(text)}
 	}
 	return f, ws
 }
@@ -1080,7 +1080,7 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 	}
 	// The markup goes through the cache too (see markupCounter).
 	m := f.markup(a.opt.Style)
-	n, _, ok := count(a.sum(m), m)
+	n, _, ok := count(a.opt.Cache.Sum(m), m)
 	if !ok {
 		return false
 	}
@@ -1094,7 +1094,7 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 			var b bytes.Buffer
 			b.Grow(len(f.Content) + escaped)
 			writePlainContent(&b, f.Content)
-			m, _, ok := count(a.sum(b.Bytes()), b.Bytes())
+			m, _, ok := count(a.opt.Cache.Sum(b.Bytes()), b.Bytes())
 			if !ok {
 				return false
 			}
@@ -1104,11 +1104,6 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 	f.markupTokens = n
 	f.count, f.counted = nil, true
 	return true
-}
-
-// sum is the token cache's key for text (zero without a cache).
-func (a *assembler) sum(text []byte) tokens.Sum {
-	return a.opt.Cache.Sum(text)
 }
 
 // markupCounter counts the document's markup (a file's tag or heading,

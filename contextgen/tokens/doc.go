@@ -41,8 +41,8 @@
 // A [Cache] maps a content's [Sum] (a GMAC under a random key of the
 // cache's own, which its file keeps) and the encoding name to a count. It
 // lives in one file in a directory the caller chooses; a missing,
-// unreadable or corrupt file is an empty cache, never an error. [Cache.Save] writes
-// atomically and never through a symlink. The cache holds at most
+// unreadable or corrupt file is an empty cache, never an error.
+// [Cache.Save] writes atomically and never through a symlink. The cache holds at most
 // [MaxCacheEntries] counts, dropping the least recently used beyond that.
 //
 // Counters and Caches are safe for concurrent use by several goroutines.

@@ -322,6 +322,11 @@ func asciiO200k(s string, i int) int {
 			}
 			break
 		}
+		// The run of small letters, eight bytes at a time (a loop over
+		// the bytes mispredicts its exit at the end of most words): on
+		// each byte's low seven bits y, y+(0x80-'a') sets the top bit
+		// from 'a' up and y+(0x7f-'z') from past 'z' up; a byte with its
+		// own top bit set is no letter.
 		x := load64(s, i)
 		y := x & 0x7f7f7f7f7f7f7f7f
 		m := (y + (0x80-'a')*0x0101010101010101) &^ (y + (0x7f-'z')*0x0101010101010101) &^ x & 0x8080808080808080

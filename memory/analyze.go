@@ -2,6 +2,8 @@ package memory
 
 import (
 	"encoding/binary"
+	"math/bits"
+	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -19,75 +21,30 @@ type docTerms struct {
 	lens [2]uint32
 }
 
-// definers are the words after which an identifier is being defined in
-// common languages; the defined name goes to the ident field as well.
-var definers = map[string]bool{
-	"func": true, "type": true, "def": true, "class": true, "struct": true, "interface": true,
-	"function": true, "fn": true, "enum": true, "trait": true, "impl": true, "module": true,
-	"const": true, "var": true, "let": true, "resource": true, "variable": true, "message": true,
-	"service": true, "macro": true, "defn": true, "object": true, "record": true, "protocol": true,
-}
-
-// The word table caches the analysis of every word an analyser met. Its
-// slots (open addressing) hold a word's hash and the offset, plus one, of
-// its entry in the word arena, where the analysis and the word itself lie
-// together, so that a lookup touches one slot and mostly one cache line of
-// the arena. An entry is, in uint32s:
-//
-//	whole term ID + 1 (0: the word has no whole form)
-//	word length | part count << 8 | 1 << 16 if the word introduces a name ("func", "class", ...)
-//	the part term IDs
-//	the word's bytes, little-endian, the last uint32 zero-padded
-//
-// Neither holds pointers, so they cost the garbage collector nothing.
-type wordSlot struct {
-	h, off uint32
-}
-
-// maxWordCache bounds the per-analyser word cache.
-const maxWordCache = 1 << 20
-
-// wordHash is the hash the tokeniser computes over a word's bytes as it
-// scans them (FNV-1a).
-const (
-	hashInit  = 2166136261
-	hashPrime = 16777619
-)
-
-// lookup returns the analysis of word w, whose hash is h: the ID of its
-// whole form (-1 if none), whether it introduces a name, and its part IDs
-// (valid until the next lookup). It analyses the word on first sight.
-func (a *analyzer) lookup(w []byte, h uint32) (whole int32, definer bool, parts []uint32) {
-	if len(w) > 4*maxTermLen {
+// lookup returns the analysis of word w, whose hash is h (hashWord): the
+// ID of its whole form (-1 if none), whether it introduces a name, and its
+// part IDs (valid until the next lookup). It analyses the word on first
+// sight.
+func (a *analyzer) lookup(w []byte, h uint64) (whole int32, definer bool, parts []uint32) {
+	if len(w) > maxWordLen {
 		return -1, false, nil // identifier gives no terms for it
 	}
-	mask := uint32(len(a.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := a.slots[i]
-		if s.off == 0 {
-			break
-		}
-		if s.h != h {
-			continue
-		}
-		e := a.arena[s.off-1:]
-		meta := e[1]
-		kn, np := int(meta&0xff), int(meta>>8&0xff)
-		if kn == len(w) && keyEqual(e[2+np:], w) {
-			return int32(e[0]) - 1, meta&(1<<16) != 0, e[2 : 2+np]
-		}
+	t := a.wtab
+	if t == nil { // an analyser of its own (Tokenize, tests)
+		t = newWordTable(1 << 20)
+		a.wtab = t
+	}
+	i, v := t.find(h)
+	if v != 0 {
+		return t.decode(v, &a.onePart)
 	}
 	// w lies in the document, which stays unchanged while it is
 	// analysed; nothing keeps ws beyond this call (the term table copies
 	// what it keeps).
 	ws := unsafe.String(unsafe.SliceData(w), len(w))
 	whole = -1
-	definer = len(w) >= 2 && len(w) <= 9 && w[0] >= 'a' && w[0] <= 'z' && definers[ws]
 	parts = a.spareParts[:0]
 	a.identifierIDs(ws, func(id uint32, isWhole bool) {
-		if int(id) >= len(a.counts) {
-			a.counts = append(a.counts, make([][2]uint32, int(id)+1-len(a.counts))...)
-		}
 		if isWhole {
 			whole = int32(id)
 		} else {
@@ -95,67 +52,11 @@ func (a *analyzer) lookup(w []byte, h uint32) (whole int32, definer bool, parts 
 		}
 	})
 	a.spareParts = parts
-	if a.nwords >= maxWordCache {
-		return whole, definer, parts
+	definer = isDefiner(w)
+	if i >= 0 {
+		t.insert(i, h, whole, definer, parts)
 	}
-	off := uint32(len(a.arena))
-	meta := uint32(len(w)) | uint32(len(parts))<<8
-	if definer {
-		meta |= 1 << 16
-	}
-	a.arena = append(a.arena, uint32(whole+1), meta)
-	a.arena = append(a.arena, parts...)
-	for k := 0; k < len(w); k += 4 {
-		var v uint32
-		for j := min(k+4, len(w)) - 1; j >= k; j-- {
-			v = v<<8 | uint32(w[j])
-		}
-		a.arena = append(a.arena, v)
-	}
-	a.nwords++
-	if 2*a.nwords > len(a.slots) {
-		a.growSlots()
-	}
-	a.insertSlot(h, off+1)
-	return whole, definer, a.arena[off+2 : off+2+uint32(len(parts))]
-}
-
-// keyEqual reports whether the packed word k (as the arena holds it)
-// is w.
-func keyEqual(k []uint32, w []byte) bool {
-	i := 0
-	for ; i+4 <= len(w); i += 4 {
-		if k[i/4] != binary.LittleEndian.Uint32(w[i:]) {
-			return false
-		}
-	}
-	if i < len(w) {
-		var v uint32
-		for j := len(w) - 1; j >= i; j-- {
-			v = v<<8 | uint32(w[j])
-		}
-		return k[i/4] == v
-	}
-	return true
-}
-
-func (a *analyzer) insertSlot(h, off uint32) {
-	mask := uint32(len(a.slots) - 1)
-	i := h & mask
-	for a.slots[i].off != 0 {
-		i = (i + 1) & mask
-	}
-	a.slots[i] = wordSlot{h, off}
-}
-
-func (a *analyzer) growSlots() {
-	old := a.slots
-	a.slots = make([]wordSlot, 2*len(old))
-	for _, s := range old {
-		if s.off != 0 {
-			a.insertSlot(s.h, s.off)
-		}
-	}
+	return whole, definer, parts
 }
 
 // wordByte is isWordByte as a table.
@@ -166,12 +67,43 @@ var wordByte = func() (t [256]bool) {
 	return t
 }()
 
+// Eight bytes at a time: ones has 1 in every byte, highs 0x80.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// wordBytes returns the bytes of v (eight bytes of text, little-endian)
+// that isWordByte accepts, as their high bits. A byte in [lo, hi] of an
+// ASCII byte x (high bit clear) is x+(0x80-lo) having its high bit and
+// x+(0x7f-hi) not: neither sum carries into the next byte. Setting bit 5
+// maps capitals onto small letters and leaves digits as they are ('_' and
+// the other punctuation it maps land outside both ranges).
+func wordBytes(v uint64) uint64 {
+	x := v &^ highs
+	l := x | 0x20*ones
+	letter := (l + (0x80-'a')*ones) &^ (l + (0x7f-'z')*ones)
+	digit := (x + (0x80-'0')*ones) &^ (x + (0x7f-'9')*ones)
+	u := x ^ '_'*ones
+	under := ^(u + 0x7f*ones) // high bit set where u is zero
+	return (letter | digit | under) &^ v & highs
+}
+
 // nextWord finds the first word of text at or after i, as words splits
-// them, and returns its bounds and hash (start == end: none before the
-// end). It is a function of its own so that its loops keep their few
-// variables in registers, which they did not inside document.
-func nextWord(text []byte, i int) (start, end int, h uint32) {
+// them, and returns its bounds (start == end: none before the end). It
+// tests eight bytes at a time where it can: a loop over bytes mispredicts
+// the branch that ends every word and every gap between words.
+func nextWord(text []byte, i int) (start, end int) {
 	for i < len(text) {
+		if i+8 <= len(text) {
+			v := binary.LittleEndian.Uint64(text[i:])
+			if m := wordBytes(v) | v&highs; m == 0 {
+				i += 8
+				continue
+			} else {
+				i += bits.TrailingZeros64(m) >> 3
+			}
+		}
 		c := text[i]
 		if wordByte[c] {
 			break
@@ -187,19 +119,26 @@ func nextWord(text []byte, i int) (start, end int, h uint32) {
 		i += size
 	}
 	start = i
-	h = hashInit
 	for i < len(text) {
-		for i < len(text) && wordByte[text[i]] {
-			h = (h ^ uint32(text[i])) * hashPrime
-			i++
+		if i+8 <= len(text) {
+			v := binary.LittleEndian.Uint64(text[i:])
+			if m := ^wordBytes(v) & highs; m == 0 {
+				i += 8
+				continue
+			} else {
+				i += bits.TrailingZeros64(m) >> 3
+			}
 		}
 		if i >= len(text) {
 			break
 		}
 		c := text[i]
+		if wordByte[c] {
+			i++
+			continue
+		}
 		if c == '-' {
 			if i > start && i+1 < len(text) && wordByte[text[i+1]] {
-				h = (h ^ uint32(c)) * hashPrime
 				i++
 				continue
 			}
@@ -212,62 +151,90 @@ func nextWord(text []byte, i int) (start, end int, h uint32) {
 		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			break
 		}
-		for _, b := range text[i : i+size] {
-			h = (h ^ uint32(b)) * hashPrime
-		}
 		i += size
 	}
-	return start, i, h
+	return start, i
+}
+
+// wordSeed keys the hash of words in the analysers' tables, drawn for
+// each process: a file crafted so that its words collide in the tables
+// (and so that every lookup walks all of them) would have to know it.
+var wordSeed = [2]uint64{rand.Uint64() | 1, rand.Uint64()}
+
+// mix is the folded 128-bit product of wyhash.
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// hashWord hashes the n bytes of text at p, a word, for the word table:
+// never 0.
+func hashWord(text []byte, p, n int) uint64 {
+	const k1, k2 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db
+	h := wordSeed[0] ^ uint64(n)*k1
+	if n < 8 && p+8 <= len(text) {
+		v := binary.LittleEndian.Uint64(text[p:]) << (64 - 8*uint(n))
+		return mix(v^wordSeed[1], h^k2) | 1
+	}
+	for ; n >= 8; p, n = p+8, n-8 {
+		h = mix(binary.LittleEndian.Uint64(text[p:])^wordSeed[1], h^k2)
+	}
+	if n > 0 {
+		var v uint64
+		for j := n - 1; j >= 0; j-- {
+			v = v<<8 | uint64(text[p+j])
+		}
+		v <<= 64 - 8*uint(n)
+		h = mix(v^wordSeed[1], h^k2)
+	}
+	return h | 1
 }
 
 // document analyses file content into the content field (every word part,
 // stemmed) and the ident field (every compound identifier whole, plus all
 // the terms of names being defined). It splits words exactly as words
-// does, hashing them as it scans.
+// does.
 func (a *analyzer) document(text []byte) docTerms {
 	var dt docTerms
-	if a.slots == nil {
-		// A big job (a cold build) meets tens of thousands of words:
-		// size the tables for them; a refresh of a few files need not
-		// pay for clearing them.
-		n := 1 << 10
-		if a.big {
-			n = 1 << 16
-		}
-		a.slots = make([]wordSlot, n/2)
-	}
 	touched := a.touched[:0]
 	defining := false
 	for i := 0; i < len(text); {
-		start, end, h := nextWord(text, i)
+		start, end := nextWord(text, i)
 		i = end
-		if end == start {
-			continue
-		}
-		if end-start == 1 && text[start] < utf8.RuneSelf {
-			// a single ASCII letter, digit or '_': no terms, and it
+		n := end - start
+		if n <= 1 && (n == 0 || text[start] < utf8.RuneSelf) || n > maxWordLen {
+			// none, or a single ASCII letter, digit or '_', or a
+			// word too long to be an identifier: no terms, and it
 			// introduces no name (what lookup would say, for the
 			// commonest words of code)
 			defining = false
 			continue
 		}
-		whole, definer, parts := a.lookup(text[start:end], h)
+		whole, definer, parts := a.lookup(text[start:end], hashWord(text, start, n))
 		def := defining
 		defining = definer
 		counts := a.counts
 		for _, id := range parts {
+			if int(id) >= len(counts) {
+				counts = a.growCounts(id)
+			}
 			c := &counts[id]
 			if c[0] == 0 && c[1] == 0 {
 				touched = append(touched, id)
 			}
 			c[fContent]++
-			dt.lens[fContent]++
 			if def {
 				c[fIdent]++
-				dt.lens[fIdent]++
 			}
 		}
+		dt.lens[fContent] += uint32(len(parts))
+		if def {
+			dt.lens[fIdent] += uint32(len(parts))
+		}
 		if whole >= 0 {
+			if int(whole) >= len(counts) {
+				counts = a.growCounts(uint32(whole))
+			}
 			c := &counts[whole]
 			if c[0] == 0 && c[1] == 0 {
 				touched = append(touched, uint32(whole))
@@ -285,6 +252,31 @@ func (a *analyzer) document(text []byte) docTerms {
 	a.touched, a.tfs = touched, tfs
 	dt.tfs = tfs
 	return dt
+}
+
+// growCounts makes room in the analyser's counts for term ID id, and
+// returns them.
+func (a *analyzer) growCounts(id uint32) [][2]uint32 {
+	n := max(int(id)+1, 2*len(a.counts), 1024)
+	a.counts = append(a.counts, make([][2]uint32, n-len(a.counts))...)
+	return a.counts
+}
+
+// isDefiner reports whether w is a word after which an identifier is being
+// defined in common languages; the defined name goes to the ident field as
+// well.
+func isDefiner(w []byte) bool {
+	if len(w) < 2 || len(w) > 9 || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	switch string(w) {
+	case "func", "type", "def", "class", "struct", "interface",
+		"function", "fn", "enum", "trait", "impl", "module",
+		"const", "var", "let", "resource", "variable", "message",
+		"service", "macro", "defn", "object", "record", "protocol":
+		return true
+	}
+	return false
 }
 
 // post analyses text as document does and adds its postings, as document

@@ -37,9 +37,8 @@ func BenchmarkAnalyse(b *testing.B) {
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
 	for b.Loop() {
-		fl := newFreshLists(min(len(files)*16, 1<<16))
+		fl := newFreshLists(min(len(files)*16, 1<<16), int64(total))
 		a := fl.analyzer()
-		a.big = true
 		for i, data := range files {
 			a.post(data, uint32(i))
 		}

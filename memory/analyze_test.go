@@ -37,7 +37,7 @@ func (r *refAnalyzer) document(text string) (map[string][2]uint32, [2]uint32) {
 	defining := false
 	a.words(text, func(w string) {
 		def := defining
-		defining = definers[w]
+		defining = isDefiner([]byte(w))
 		ts, ok := r.cache[w]
 		if !ok {
 			a.identifier(w, func(term string, whole bool) { ts = append(ts, refTerm{term, whole}) })
@@ -120,7 +120,7 @@ func TestDocumentMatchesWords(t *testing.T) {
 // a-h (some 30,000 distinct), numbering them in a fresh table, and lets
 // post add to each drawn term's list.
 func randomFreshLists(seed int64, post func(rng *rand.Rand, l *listBuilder)) *freshLists {
-	fl := newFreshLists(0)
+	fl := newFreshLists(0, 0)
 	rng := rand.New(rand.NewSource(seed))
 	for range 40000 {
 		b := make([]byte, 1+rng.Intn(12))

@@ -254,20 +254,23 @@ type freshLists struct {
 	lists []listBuilder // by term ID
 	n     uint32
 
-	size      int // about how many terms a table made by analyzer is for
+	words *wordTable // shared by the analysers too
+
+	size      int   // about how many terms a table made by analyzer is for
+	bytes     int64 // about how many bytes its analysers analyse
 	tableOnce sync.Once
 }
 
 // newFreshLists returns lists for documents analysed with terms from a
-// table of about n terms.
-func newFreshLists(n int) *freshLists {
-	return &freshLists{table: newTermTable(n)}
+// table of about n terms, about bytes bytes of them.
+func newFreshLists(n int, bytes int64) *freshLists {
+	return &freshLists{table: newTermTable(n), words: newWordTable(bytes)}
 }
 
-// lazyFreshLists is newFreshLists, but the table is made when the first
+// lazyFreshLists is newFreshLists, but the tables are made when the first
 // analyser is (a refresh may read files and find them unchanged).
-func lazyFreshLists(n int) *freshLists {
-	return &freshLists{size: n}
+func lazyFreshLists(n int, bytes int64) *freshLists {
+	return &freshLists{size: n, bytes: bytes}
 }
 
 // analyzer returns an analyser over f's term table. It is safe for
@@ -276,10 +279,11 @@ func (f *freshLists) analyzer() *analyzer {
 	f.tableOnce.Do(func() {
 		if f.table == nil {
 			f.table = newTermTable(f.size)
+			f.words = newWordTable(f.bytes)
 		}
 	})
 	a := newAnalyzer()
-	a.table = f.table
+	a.table, a.wtab = f.table, f.words
 	return a
 }
 
@@ -531,7 +535,12 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 
 	// Read, hash and analyse the files that may have changed, in parallel.
-	fl := lazyFreshLists(min(len(todo)*16, 1<<16))
+	var todoBytes int64
+	for _, w := range todo {
+		todoBytes += w.e.size
+	}
+	// code has about a term in 250 bytes
+	fl := lazyFreshLists(int(min(max(todoBytes/256, int64(len(todo))*16), 1<<20)), todoBytes)
 	if len(todo) > 0 {
 		if err := ix.analyse(ctx, src, fsum, old, gone, todo, fl, progress); err != nil {
 			return stats, err
@@ -846,7 +855,6 @@ func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *stat
 	var wg sync.WaitGroup
 	done := make(chan struct{}, 64)
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
-	big := len(todo) >= 256
 	var mu sync.Mutex
 	front, back := 0, len(todo)
 	take := func(fromBack bool) *work {
@@ -880,7 +888,6 @@ func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *stat
 					a := as[k]
 					if a == nil {
 						a = fl.analyzer()
-						a.big = big
 						as[k] = a
 					}
 					doc := uint32(len(a.docs))

@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -39,16 +41,14 @@ type analyzer struct {
 	stems  map[string]string // word part → its term ("" for none)
 	wholes map[string]string // interned whole identifiers
 	table  *termTable        // term IDs, shared with the other analysers of a Refresh
-	big    bool              // many documents to analyse: size the tables for them
 	parts  []string
 	buf    []byte
 
-	// document analysis: the word table (see lookup) and per-document
-	// counts
-	slots      []wordSlot
-	arena      []uint32
-	nwords     int // entries in the arena
+	// document analysis: the word table (shared like table) and
+	// per-document counts
+	wtab       *wordTable
 	spareParts []uint32
+	onePart    [1]uint32
 	counts     [][2]uint32 // per term ID
 	touched    []uint32
 	tfs        [][2]uint32
@@ -227,8 +227,10 @@ func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
 		return
 	}
 	if simpleWord(w) {
-		if id := a.table.partID(w); id >= 0 {
-			emit(uint32(id), false)
+		// the word table keeps this analysis: the parts table need
+		// not as well
+		if t := normalise(w); t != "" {
+			emit(uint32(a.table.termID(t)), false)
 		}
 		return
 	}
@@ -301,145 +303,135 @@ func (a *analyzer) intern(b []byte) string {
 // termTable numbers terms for the analysers of one Refresh, which share
 // it: parts caches the term ID of a word part (-1: it has none), terms
 // holds every term's ID and names every ID's term. normalise is a pure
-// function, so sharing it changes no result; a part is normalised once
-// however many workers meet it.
+// function, so sharing it changes no result; a part is normalised about
+// once however many workers meet it.
 type termTable struct {
-	shards [64]struct {
-		mu    sync.Mutex
-		parts keyTable
-		terms keyTable
-		_     [8]byte // keep shards on separate cache lines (128 bytes each)
-	}
-	mu    sync.Mutex
-	names []string
+	seed  maphash.Seed
+	parts idTable
+	terms idTable
+	names []string // guarded by terms.mu
 }
 
 // newTermTable returns a table for about n terms.
 func newTermTable(n int) *termTable {
-	t := new(termTable)
-	for i := range t.shards {
-		t.shards[i].parts.init(n / len(t.shards))
-		t.shards[i].terms.init(n / len(t.shards))
-	}
+	t := &termTable{seed: maphash.MakeSeed()}
+	t.parts.init(n)
+	t.terms.init(n)
 	return t
-}
-
-// keyHash is the hash the tokeniser computes over a word's bytes as it
-// scans them (FNV-1a). Its low bits choose a term table's shard, the
-// others a slot in the shard's tables.
-func keyHash[S string | []byte](s S) uint32 {
-	h := uint32(hashInit)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * hashPrime
-	}
-	return h
 }
 
 // partID returns the ID of the term of part p, or -1 if it has none.
 func (t *termTable) partID(p string) int32 {
-	h := keyHash(p)
-	sh := &t.shards[h%64]
-	sh.mu.Lock()
-	id, ok := sh.parts.find(h, p)
-	sh.mu.Unlock()
-	if ok {
+	h := maphash.String(t.seed, p)
+	if id, ok := t.parts.get(h); ok {
 		return id
 	}
-	id = -1
+	id := int32(-1)
 	if s := normalise(p); s != "" {
 		id = t.termID(s)
 	}
-	sh.mu.Lock()
-	if sh.parts.n < 1<<14 {
-		if _, ok := sh.parts.find(h, p); !ok {
-			sh.parts.insert(h, p, id)
-		}
-	}
-	sh.mu.Unlock()
-	return id
+	return t.parts.getOrPut(h, func() int32 { return id })
 }
 
 // termID returns the ID of term s, numbering it if it is new.
 func (t *termTable) termID(s string) int32 {
-	h := keyHash(s)
-	sh := &t.shards[h%64]
-	sh.mu.Lock()
-	id, ok := sh.terms.find(h, s)
-	if !ok {
-		name := strings.Clone(s)
-		t.mu.Lock()
-		id = int32(len(t.names))
-		t.names = append(t.names, name)
-		t.mu.Unlock()
-		sh.terms.insert(h, s, id)
+	h := maphash.String(t.seed, s)
+	if id, ok := t.terms.get(h); ok {
+		return id
 	}
-	sh.mu.Unlock()
-	return id
+	return t.terms.getOrPut(h, func() int32 {
+		t.names = append(t.names, strings.Clone(s))
+		return int32(len(t.names) - 1)
+	})
 }
 
-// keyTable maps strings to int32 by open addressing, with the keys'
-// bytes in one arena: neither holds pointers, so a table of a hundred
-// thousand terms costs the garbage collector nothing, and a lookup
-// hashes nothing (the caller passes the key's keyHash).
-type keyTable struct {
-	slots []keySlot
-	keys  []byte
-	n     int
+// idTable maps strings, by a 64-bit hash (maphash, seeded for each
+// table), to int32s for concurrent analysers. Reading takes no lock: an
+// analyser meets mostly strings the table has. Adding one takes the
+// table's lock, under which the table is probed again; a slot's value is
+// stored before its key, so a reader that finds the key finds the value.
+// The slots, sized when the table is made, never move; once 5/8 of them
+// are taken, further strings go to a map read under the lock.
+//
+// Two distinct strings share a hash with a chance of about n²/2⁶⁵ for n
+// strings (3 in 10⁸ for a million), and the seed keeps a file from being
+// crafted to collide: the table holds no strings.
+type idTable struct {
+	slots []idSlot
+	mask  uint64
+	full  atomic.Bool // over is in use
+
+	mu   sync.Mutex
+	room int              // slots that may still be taken
+	over map[uint64]int32 // strings past the slots' room
 }
 
-type keySlot struct {
-	h   uint32
-	id  int32
-	off uint32 // the key's offset in keys, plus one (0: an empty slot)
-	len uint32
+type idSlot struct {
+	key atomic.Uint64 // 0: empty (a hash of 0 is stored as 1)
+	val atomic.Int32
 }
 
-func (k *keyTable) init(n int) {
-	size := 16
-	for size < 2*n {
+// init sizes t for about n strings.
+func (t *idTable) init(n int) {
+	size := 1024
+	for size < 2*n && size < 1<<24 {
 		size *= 2
 	}
-	k.slots = make([]keySlot, size)
-	k.keys = make([]byte, 0, 8*n)
+	t.slots = make([]idSlot, size)
+	t.mask = uint64(size - 1)
+	t.room = size * 5 / 8
 }
 
-func (k *keyTable) find(h uint32, key string) (int32, bool) {
-	mask := uint32(len(k.slots) - 1)
-	for i := h >> 6 & mask; ; i = (i + 1) & mask {
-		s := &k.slots[i]
-		if s.off == 0 {
-			return 0, false
-		}
-		if s.h == h && int(s.len) == len(key) && string(k.keys[s.off-1:s.off-1+s.len]) == key {
-			return s.id, true
-		}
-	}
-}
-
-// insert adds key, which must not be in k.
-func (k *keyTable) insert(h uint32, key string, id int32) {
-	if 2*(k.n+1) > len(k.slots) {
-		old := k.slots
-		k.slots = make([]keySlot, 2*len(old))
-		for _, s := range old {
-			if s.off != 0 {
-				k.put(s)
+func (t *idTable) get(h uint64) (int32, bool) {
+	h |= 1
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		switch t.slots[i].key.Load() {
+		case h:
+			return t.slots[i].val.Load(), true
+		case 0:
+			if !t.full.Load() {
+				return 0, false
 			}
+			t.mu.Lock()
+			v, ok := t.over[h]
+			t.mu.Unlock()
+			return v, ok
 		}
 	}
-	off := uint32(len(k.keys)) + 1
-	k.keys = append(k.keys, key...)
-	k.put(keySlot{h, id, off, uint32(len(key))})
-	k.n++
 }
 
-func (k *keyTable) put(s keySlot) {
-	mask := uint32(len(k.slots) - 1)
-	i := s.h >> 6 & mask
-	for k.slots[i].off != 0 {
-		i = (i + 1) & mask
+// getOrPut returns the value of hash h, storing the value mk returns if
+// there is none; mk runs under t's lock.
+func (t *idTable) getOrPut(h uint64, mk func() int32) int32 {
+	h |= 1
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i := h & t.mask
+	for ; ; i = (i + 1) & t.mask {
+		k := t.slots[i].key.Load()
+		if k == h {
+			return t.slots[i].val.Load()
+		}
+		if k == 0 {
+			break
+		}
 	}
-	k.slots[i] = s
+	if v, ok := t.over[h]; ok {
+		return v
+	}
+	v := mk()
+	if t.room > 0 {
+		t.room--
+		t.slots[i].val.Store(v)
+		t.slots[i].key.Store(h)
+		return v
+	}
+	if t.over == nil {
+		t.over = make(map[uint64]int32)
+	}
+	t.over[h] = v
+	t.full.Store(true)
+	return v
 }
 
 // noise reports whether word w is data rather than language: a hex

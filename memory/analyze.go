@@ -174,7 +174,7 @@ func hashWord(text []byte, p, n int) uint64 {
 	h := wordSeed[0] ^ uint64(n)*k1
 	if n < 8 && p+8 <= len(text) {
 		v := binary.LittleEndian.Uint64(text[p:]) << (64 - 8*uint(n))
-		return mix(v^wordSeed[1], h^k2) | 1
+		return max(mix(v^wordSeed[1], h^k2), 1)
 	}
 	for ; n >= 8; p, n = p+8, n-8 {
 		h = mix(binary.LittleEndian.Uint64(text[p:])^wordSeed[1], h^k2)
@@ -187,7 +187,7 @@ func hashWord(text []byte, p, n int) uint64 {
 		v <<= 64 - 8*uint(n)
 		h = mix(v^wordSeed[1], h^k2)
 	}
-	return h | 1
+	return max(h, 1)
 }
 
 // document analyses file content into the content field (every word part,

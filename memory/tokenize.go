@@ -383,7 +383,7 @@ func (t *idTable) init(n int) {
 }
 
 func (t *idTable) get(h uint64) (int32, bool) {
-	h |= 1
+	h = max(h, 1)
 	for i := h & t.mask; ; i = (i + 1) & t.mask {
 		switch t.slots[i].key.Load() {
 		case h:
@@ -403,7 +403,7 @@ func (t *idTable) get(h uint64) (int32, bool) {
 // getOrPut returns the value of hash h, storing the value mk returns if
 // there is none; mk runs under t's lock.
 func (t *idTable) getOrPut(h uint64, mk func() int32) int32 {
-	h |= 1
+	h = max(h, 1)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	i := h & t.mask

@@ -53,8 +53,8 @@ const (
 )
 
 // newWordTable returns a table for analysing about bytes bytes of text: a
-// slot for 96 bytes, a power of two from 1024 to 4M (64 MB), of which up to 5/8
-// may fill. Code has about one distinct word in 200 bytes.
+// slot for 96 bytes, a power of two from 1024 to 4M (64 MB), of which up
+// to 5/8 may fill. Code has about one distinct word in 200 bytes.
 func newWordTable(bytes int64) *wordTable {
 	n := 1024
 	for int64(n) < bytes/96 && n < 1<<22 {

@@ -258,7 +258,9 @@ func (a *analyzer) document(text []byte) docTerms {
 // returns them.
 func (a *analyzer) growCounts(id uint32) [][2]uint32 {
 	n := max(int(id)+1, 2*len(a.counts), 1024)
-	a.counts = append(a.counts, make([][2]uint32, n-len(a.counts))...)
+	old := len(a.counts)
+	a.counts = append(a.counts, make([][2]uint32, n-old)...)
+	populate(a.counts[old:])
 	return a.counts
 }
 
@@ -290,7 +292,9 @@ func (a *analyzer) post(text []byte, doc uint32) [2]uint32 {
 // addPostings adds document doc's postings, whose term IDs are below n.
 func (a *analyzer) addPostings(dt docTerms, n int, doc uint32) {
 	if n > len(a.lists) {
-		a.lists = append(a.lists, make([]listBuilder, n-len(a.lists))...)
+		old := len(a.lists)
+		a.lists = append(a.lists, make([]listBuilder, n-old)...)
+		populate(a.lists[old:])
 	}
 	for i, id := range dt.ids {
 		a.lists[id].add(doc, dt.tfs[i][0], dt.tfs[i][1])

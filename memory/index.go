@@ -292,7 +292,9 @@ func (f *freshLists) analyzer() *analyzer {
 func (f *freshLists) absorb(a *analyzer) {
 	base := f.n
 	if len(a.lists) > len(f.lists) {
-		f.lists = append(f.lists, make([]listBuilder, len(a.lists)-len(f.lists))...)
+		old := len(f.lists)
+		f.lists = append(f.lists, make([]listBuilder, len(a.lists)-old)...)
+		populate(f.lists[old:])
 	}
 	for t := range a.lists {
 		src := &a.lists[t]

@@ -378,6 +378,7 @@ func (t *idTable) init(n int) {
 		size *= 2
 	}
 	t.slots = make([]idSlot, size)
+	populate(t.slots)
 	t.mask = uint64(size - 1)
 	t.room = size * 5 / 8
 }

@@ -61,6 +61,7 @@ func newWordTable(bytes int64) *wordTable {
 		n *= 2
 	}
 	t := &wordTable{slots: make([]wordSlot, n), mask: uint64(n - 1), parts: make([]uint32, 2*n)}
+	populate(t.slots)
 	t.room.Store(int64(n) * 5 / 8)
 	return t
 }

@@ -16,13 +16,15 @@ import (
 // its CPU to flush the old mapping. On two cores that was 10% of a cold
 // index build's CPU. One madvise maps them all, without a fault each.
 // Kernels before 5.14 lack MADV_POPULATE_WRITE: s is left as it is.
+var pageSize = unix.Getpagesize()
+
 func populate[T any](s []T) bool {
 	var t T
 	n := uintptr(len(s)) * unsafe.Sizeof(t)
 	if n < 1<<16 {
 		return false // a few pages: not worth a system call
 	}
-	const page = 4096
+	page := uintptr(pageSize)
 	p := unsafe.Pointer(unsafe.SliceData(s))
 	start := (page - uintptr(p)%page) % page     // offsets in s of its first
 	end := (uintptr(p)+n)&^(page-1) - uintptr(p) // and after its last whole page

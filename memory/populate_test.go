@@ -30,7 +30,7 @@ func readThenWrite(t *testing.T, s []uint64) int64 {
 	if err := unix.Getrusage(unix.RUSAGE_THREAD, &before); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < len(s); i += 512 {
+	for i := 0; i < len(s); i += pageSize / 8 {
 		if s[i] == 0 {
 			s[i] = uint64(i) + 1
 		}
@@ -45,7 +45,7 @@ func TestPopulate(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	const words = 4 << 20 / 8 // 1024 pages
-	pages := int64(words / 512)
+	pages := int64(words * 8 / pageSize)
 
 	plain := readThenWrite(t, freshWords(t, words))
 	if plain < pages {

@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // docTerms is the analysis of one document: its terms, in first-seen order, with their
@@ -260,7 +262,7 @@ func (a *analyzer) growCounts(id uint32) [][2]uint32 {
 	n := max(int(id)+1, 2*len(a.counts), 1024)
 	old := len(a.counts)
 	a.counts = append(a.counts, make([][2]uint32, n-old)...)
-	populate(a.counts[old:])
+	pages.Populate(a.counts[old:])
 	return a.counts
 }
 
@@ -294,7 +296,7 @@ func (a *analyzer) addPostings(dt docTerms, n int, doc uint32) {
 	if n > len(a.lists) {
 		old := len(a.lists)
 		a.lists = append(a.lists, make([]listBuilder, n-old)...)
-		populate(a.lists[old:])
+		pages.Populate(a.lists[old:])
 	}
 	for i, id := range dt.ids {
 		a.lists[id].add(doc, dt.tfs[i][0], dt.tfs[i][1])

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // File names inside the index directory.
@@ -294,7 +296,7 @@ func (f *freshLists) absorb(a *analyzer) {
 	if len(a.lists) > len(f.lists) {
 		old := len(f.lists)
 		f.lists = append(f.lists, make([]listBuilder, len(a.lists)-old)...)
-		populate(f.lists[old:])
+		pages.Populate(f.lists[old:])
 	}
 	for t := range a.lists {
 		src := &a.lists[t]

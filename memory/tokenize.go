@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // maxTermLen bounds the length of a term; longer runs (hashes, base64,
@@ -378,7 +380,7 @@ func (t *idTable) init(n int) {
 		size *= 2
 	}
 	t.slots = make([]idSlot, size)
-	populate(t.slots)
+	pages.Populate(t.slots)
 	t.mask = uint64(size - 1)
 	t.room = size * 5 / 8
 }

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"sync/atomic"
+
+	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // wordTable caches the analysis of every word the analysers of one Refresh
@@ -61,7 +63,7 @@ func newWordTable(bytes int64) *wordTable {
 		n *= 2
 	}
 	t := &wordTable{slots: make([]wordSlot, n), mask: uint64(n - 1), parts: make([]uint32, 2*n)}
-	populate(t.slots)
+	pages.Populate(t.slots)
 	t.room.Store(int64(n) * 5 / 8)
 	return t
 }

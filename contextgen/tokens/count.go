@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // An encoding is everything the fast counter needs for one encoding: the
@@ -177,6 +179,7 @@ func (e *encoding) count(text []byte) int {
 	hot, _ := e.hot.Get().(*hotCache)
 	if hot == nil {
 		hot = new(hotCache)
+		pages.Populate(hot[:]) // read before written
 	}
 	total := 0
 	for i := 0; i < len(s); {
@@ -402,6 +405,7 @@ func (sh *pieceShard) add(seed maphash.Seed, p string, h uint64, tag uint16, n i
 	} else if 2*(sh.n+1) > len(sh.slots) {
 		old := sh.slots
 		sh.slots = make([]pieceSlot, 2*len(old))
+		pages.Populate(sh.slots) // read before written
 		for _, sl := range old {
 			if sl.tag != 0 {
 				q := sh.arena[sl.ref>>9:][:sl.ref&(1<<9-1)]

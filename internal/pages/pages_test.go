@@ -1,6 +1,6 @@
 //go:build linux
 
-package memory
+package pages
 
 import (
 	"runtime"
@@ -52,22 +52,22 @@ func TestPopulate(t *testing.T) {
 		t.Fatalf("reading then writing %d fresh pages took %d faults: the test measures nothing", pages, plain)
 	}
 
-	// populate maps the pages of an unaligned slice, and keeps what it
+	// Populate maps the pages of an unaligned slice, and keeps what it
 	// holds
 	s := freshWords(t, words)
 	s[1000] = 7
-	if !populate(s[1:]) {
-		t.Fatal("populate did not map the pages (MADV_POPULATE_WRITE needs Linux 5.14)")
+	if !Populate(s[1:]) {
+		t.Fatal("Populate did not map the pages (MADV_POPULATE_WRITE needs Linux 5.14)")
 	}
 	if s[1000] != 7 {
-		t.Fatalf("populate changed the slice: %d", s[1000])
+		t.Fatalf("Populate changed the slice: %d", s[1000])
 	}
 	got := readThenWrite(t, s)
-	t.Logf("faults reading then writing %d pages: %d, %d after populate", pages, plain, got)
+	t.Logf("faults reading then writing %d pages: %d, %d after Populate", pages, plain, got)
 	if got > pages/16 {
-		t.Errorf("after populate, reading then writing %d pages took %d faults (%d without)", pages, got, plain)
+		t.Errorf("after Populate, reading then writing %d pages took %d faults (%d without)", pages, got, plain)
 	}
-	if populate(s[:100]) {
-		t.Error("populate made a system call for less than a page")
+	if Populate(s[:100]) {
+		t.Error("Populate made a system call for less than a page")
 	}
 }

@@ -291,16 +291,81 @@ func (a *analyzer) post(text []byte, doc uint32) [2]uint32 {
 	return dt.lens
 }
 
-// addPostings adds document doc's postings, whose term IDs are below n.
+// addPostings adds document doc's postings, whose term IDs are below n,
+// to the analyser's log: appending to it touches one place in memory,
+// where adding to a list for each term touched a random one.
 func (a *analyzer) addPostings(dt docTerms, n int, doc uint32) {
-	if n > len(a.lists) {
-		old := len(a.lists)
-		a.lists = append(a.lists, make([]listBuilder, n-old)...)
-		pages.Populate(a.lists[old:])
+	a.terms = max(a.terms, n)
+	if len(a.posts) >= chunkPostings {
+		a.sealPostings()
 	}
 	for i, id := range dt.ids {
-		a.lists[id].add(doc, dt.tfs[i][0], dt.tfs[i][1])
+		tf := dt.tfs[i]
+		packed := tf[0] | tf[1]<<16
+		if tf[0] > 0xffff || tf[1] >= wideTF>>16 {
+			packed = wideTF | uint32(len(a.wide))
+			a.wide = append(a.wide, tf)
+		}
+		a.posts = append(a.posts, posting{id: id, doc: doc, tf: packed})
 	}
+}
+
+// A posting says that document doc (numbered per analyser) has term id
+// with frequencies tf: tf[fContent] | tf[fIdent]<<16 or, when either
+// does not fit, wideTF | their index in the analyser's wide.
+type posting struct {
+	id, doc, tf uint32
+}
+
+const wideTF = 1 << 31
+
+// chunkPostings is about how many postings an analyser sorts at once (12
+// MB of them): the sort's second buffer is no larger.
+var chunkPostings = 1 << 18
+
+// sealPostings sorts the postings added since the last call by term ID,
+// keeping each term's in the order they were added (by document), and
+// keeps them as a chunk. It is a radix sort, 11 bits of the ID a pass,
+// each pass streaming through memory; the buffer it leaves free takes the
+// next postings.
+func (a *analyzer) sealPostings() {
+	ps := a.posts
+	if len(ps) == 0 {
+		return
+	}
+	const digit = 11
+	const mask = 1<<digit - 1
+	passes := (bits.Len(uint(a.terms)) + digit - 1) / digit
+	counts := make([][1 << digit]int, passes)
+	for _, p := range ps {
+		for k := range counts {
+			counts[k][p.id>>(k*digit)&mask]++
+		}
+	}
+	var free []posting
+	for k := range counts {
+		c := &counts[k]
+		if c[ps[0].id>>(k*digit)&mask] == len(ps) {
+			continue // one digit for all: already in order
+		}
+		if free == nil {
+			free = make([]posting, len(ps), cap(ps))
+		}
+		sum := 0
+		for d, n := range c {
+			c[d] = sum
+			sum += n
+		}
+		shift := k * digit
+		for _, p := range ps {
+			d := p.id >> shift & mask
+			free[c[d]] = p
+			c[d]++
+		}
+		ps, free = free, ps
+	}
+	a.chunks = append(a.chunks, ps)
+	a.posts = free[:0]
 }
 
 // savedTerms is the analysis of a document kept for other files with the

@@ -37,7 +37,7 @@ func BenchmarkAnalyse(b *testing.B) {
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
 	for b.Loop() {
-		fl := newFreshLists(min(len(files)*16, 1<<16), int64(total))
+		fl := newFreshLists(termEstimate(len(files), int64(total)), int64(total))
 		a := fl.analyzer()
 		for i, data := range files {
 			a.post(data, uint32(i))

@@ -111,6 +111,30 @@ func TestIndexGolden(t *testing.T) {
 	}
 }
 
+// TestIndexChunks builds the golden tree with analysers that sort their
+// postings in chunks of a few: the lists they make must be those of one
+// chunk each. A file that has a word 70,000 times and a name defined
+// 40,000 times takes the path of frequencies too large to pack.
+func TestIndexChunks(t *testing.T) {
+	root := t.TempDir()
+	goldenTree(t, root)
+	writeFile(t, root, "big/many.txt", strings.Repeat("often ", 70000)+strings.Repeat("func defined ", 40000))
+	_, dir := buildIndex(t, root)
+	whole := canonicalDump(t, dir)
+	if !strings.Contains(whole, `text "often" big/many.txt:70000:0`) ||
+		!strings.Contains(whole, `text "defin" big/many.txt:40000:40000`) {
+		t.Fatalf("frequencies of big/many.txt not in the index:\n%s", whole)
+	}
+	defer func(n int) { chunkPostings = n }(chunkPostings)
+	for _, n := range []int{1, 7, 100} {
+		chunkPostings = n
+		_, dir := buildIndex(t, root)
+		if got := canonicalDump(t, dir); got != whole {
+			t.Errorf("postings sorted in chunks of %d: the index differs", n)
+		}
+	}
+}
+
 // TestIndexDump writes canonicalDump of an index of
 // $TASKCTL_GOLDEN_DIR to $TASKCTL_GOLDEN_OUT, to compare the analysers
 // of two versions on a real tree.

@@ -18,8 +18,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // File names inside the index directory.
@@ -245,15 +243,18 @@ type work struct {
 	err    error // the file could not be read
 }
 
-// freshLists gathers the posting lists of freshly analysed documents, by
-// the term IDs of the table their analysers share. Each analyser numbers
-// its documents from 0; absorbing analysers in turn gives each document
-// its fresh index, the analyser's base plus its own number (offset later
-// by the number of documents kept from the old index), and appends its
-// lists to the merged ones.
+// freshLists gathers the postings of freshly analysed documents, by the
+// term IDs of the table their analysers share. Each analyser numbers its
+// documents from 0; absorbing analysers in turn gives each document its
+// fresh index, the analyser's base plus its own number (offset later by
+// the number of documents kept from the old index), and keeps its
+// postings, in chunks sorted by term. sorted lays the chunks out as one
+// posting list a term.
 type freshLists struct {
 	table *termTable
-	lists []listBuilder // by term ID
+	logs  []freshLog
+	terms int           // one more than the highest term ID in logs
+	lists []listBuilder // by term ID, made from logs by build
 	n     uint32
 
 	words *wordTable // shared by the analysers too
@@ -261,6 +262,15 @@ type freshLists struct {
 	size      int   // about how many terms a table made by analyzer is for
 	bytes     int64 // about how many bytes its analysers analyse
 	tableOnce sync.Once
+}
+
+// A freshLog is a chunk of one analyser's postings, sorted by term, with
+// the analyser's wide frequencies and the fresh index of its first
+// document.
+type freshLog struct {
+	posts []posting
+	wide  [][2]uint32
+	base  uint32
 }
 
 // newFreshLists returns lists for documents analysed with terms from a
@@ -289,30 +299,69 @@ func (f *freshLists) analyzer() *analyzer {
 	return a
 }
 
-// absorb appends the postings of a's documents, after those absorbed
+// absorb takes the postings of a's documents, after those absorbed
 // before, and sets their works' fresh indices.
 func (f *freshLists) absorb(a *analyzer) {
-	base := f.n
-	if len(a.lists) > len(f.lists) {
-		old := len(f.lists)
-		f.lists = append(f.lists, make([]listBuilder, len(a.lists)-old)...)
-		pages.Populate(f.lists[old:])
+	a.sealPostings()
+	for _, ps := range a.chunks {
+		f.logs = append(f.logs, freshLog{posts: ps, wide: a.wide, base: f.n})
 	}
-	for t := range a.lists {
-		src := &a.lists[t]
-		if src.df == 0 {
-			continue
-		}
-		if dst := &f.lists[t]; dst.df == 0 && base == 0 {
-			*dst = *src
-		} else {
-			appendList(dst, src, base)
-		}
-	}
+	f.terms = max(f.terms, a.terms)
 	for j, w := range a.docs {
-		w.fresh = int(base) + j
+		w.fresh = int(f.n) + j
 	}
 	f.n += uint32(len(a.docs))
+}
+
+// build makes each term's posting list from the logs: a term's postings
+// are together in each log, and the logs are in document order, so one
+// pass through each log, term by term, writes the lists in order into one
+// buffer.
+func (f *freshLists) build() {
+	if len(f.logs) == 0 {
+		return
+	}
+	total := 0
+	for _, lg := range f.logs {
+		total += len(lg.posts)
+	}
+	f.lists = make([]listBuilder, f.terms)
+	buf := make([]byte, 0, 4*total)
+	at := make([]int, len(f.logs))
+	for id := range f.lists {
+		start := len(buf)
+		var last, df uint32
+		for k := range f.logs {
+			lg := &f.logs[k]
+			c := at[k]
+			for ; c < len(lg.posts) && lg.posts[c].id == uint32(id); c++ {
+				p := lg.posts[c]
+				doc := p.doc + lg.base
+				delta := doc - last // the first: doc itself
+				tf := [2]uint32{p.tf & 0xffff, p.tf >> 16}
+				if p.tf&wideTF != 0 {
+					tf = lg.wide[p.tf&^wideTF]
+				}
+				buf = appendUvarint32(buf, delta)
+				buf = appendUvarint32(buf, tf[0])
+				buf = appendUvarint32(buf, tf[1])
+				last = doc
+				df++
+			}
+			at[k] = c
+		}
+		f.lists[id] = listBuilder{buf: buf[start:len(buf):len(buf)], last: last, df: df}
+	}
+	f.logs = nil
+}
+
+// appendUvarint32 is binary.AppendUvarint, with the commonest case (a
+// byte) first.
+func appendUvarint32(b []byte, v uint32) []byte {
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return binary.AppendUvarint(b, uint64(v))
 }
 
 // termList is a term and its fresh posting list.
@@ -325,6 +374,7 @@ type termList struct {
 // sorted returns the terms that have postings and their lists, sorted by
 // term: by the first 8 bytes as an integer, then by the whole term.
 func (f *freshLists) sorted() []termList {
+	f.build()
 	out := make([]termList, 0, len(f.lists))
 	for id := range f.lists {
 		l := &f.lists[id]
@@ -544,7 +594,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		todoBytes += w.e.size
 	}
 	// code has about a term in 250 bytes
-	fl := lazyFreshLists(int(min(max(todoBytes/256, int64(len(todo))*16), 1<<20)), todoBytes)
+	fl := lazyFreshLists(termEstimate(len(todo), todoBytes), todoBytes)
 	if len(todo) > 0 {
 		if err := ix.analyse(ctx, src, fsum, old, gone, todo, fl, progress); err != nil {
 			return stats, err
@@ -884,6 +934,9 @@ func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *stat
 			for {
 				w := take(k%2 == 1)
 				if w == nil {
+					if a := as[k]; a != nil {
+						a.sealPostings() // here, in parallel, not in absorb
+					}
 					return
 				}
 				var data []byte
@@ -1045,6 +1098,13 @@ func contentHash(data []byte, fsum uint32) [16]byte {
 	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(data)^fsum)
 	binary.LittleEndian.PutUint64(h[8:], uint64(len(data)))
 	return h
+}
+
+// termEstimate is about how many distinct terms the analysis of n files of
+// bytes bytes in all finds, for sizing the term tables: code has about one
+// in 256 bytes.
+func termEstimate(n int, bytes int64) int {
+	return int(min(max(bytes/256, int64(n)*16), 1<<20))
 }
 
 // mergeText writes the content/ident dictionary: the old postings with

@@ -55,10 +55,15 @@ type analyzer struct {
 	touched    []uint32
 	tfs        [][2]uint32
 
-	// the posting lists of the documents this analyser analysed in one
-	// Refresh (indexed by local term ID), and those documents in order
-	lists []listBuilder
-	docs  []*work
+	// the postings of the documents this analyser analysed in one
+	// Refresh: chunks sorted by term, then those added since (sealed in
+	// turn by sealPostings); the frequencies too large to pack; one more
+	// than the highest term ID; and those documents in order
+	chunks [][]posting
+	posts  []posting
+	wide   [][2]uint32
+	terms  int
+	docs   []*work
 }
 
 // newAnalyzer returns an analyser with a term table of its own.

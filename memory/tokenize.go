@@ -319,10 +319,12 @@ type termTable struct {
 	names []string // guarded by terms.mu
 }
 
-// newTermTable returns a table for about n terms.
+// newTermTable returns a table for about n terms. Parts of compound words
+// with terms of their own are fewer: a sixth to two fifths as many in
+// prometheus, terraform and podman.
 func newTermTable(n int) *termTable {
 	t := &termTable{seed: maphash.MakeSeed()}
-	t.parts.init(n)
+	t.parts.init(n / 2)
 	t.terms.init(n)
 	return t
 }
@@ -378,10 +380,13 @@ type idSlot struct {
 	val atomic.Int32
 }
 
-// init sizes t for about n strings.
+// init sizes t for at least n strings in its slots: the smallest power of
+// two of which 5/8 is n or more. The tables are read where they are
+// probed, in random places; the smaller they are, the likelier those are
+// in the processor's cache.
 func (t *idTable) init(n int) {
 	size := 1024
-	for size < 2*n && size < 1<<24 {
+	for size*5/8 < n && size < 1<<24 {
 		size *= 2
 	}
 	t.slots = make([]idSlot, size)

@@ -61,14 +61,6 @@ func (a *analyzer) lookup(w []byte, h uint64) (whole int32, definer bool, parts 
 	return whole, definer, parts
 }
 
-// wordByte is isWordByte as a table.
-var wordByte = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = isWordByte(byte(c))
-	}
-	return t
-}()
-
 // Eight bytes at a time: ones has 1 in every byte, highs 0x80.
 const (
 	ones  = 0x0101010101010101
@@ -91,71 +83,112 @@ func wordBytes(v uint64) uint64 {
 	return (letter | digit | under) &^ v & highs
 }
 
-// nextWord finds the first word of text at or after i, as words splits
-// them, and returns its bounds (start == end: none before the end). It
-// tests eight bytes at a time where it can: a loop over bytes mispredicts
-// the branch that ends every word and every gap between words.
-func nextWord(text []byte, i int) (start, end int) {
-	for i < len(text) {
-		if i+8 <= len(text) {
-			v := binary.LittleEndian.Uint64(text[i:])
-			if m := wordBytes(v) | v&highs; m == 0 {
-				i += 8
-				continue
-			} else {
-				i += bits.TrailingZeros64(m) >> 3
+// highBits gathers the high bits of the eight bytes of v into a byte, the
+// first byte's lowest.
+func highBits(v uint64) uint64 {
+	return (v & highs >> 7) * 0x0102040810204080 >> 56
+}
+
+// markWords returns a bitmap of the bytes of text that are in words, as
+// words splits them: bit i%64 of word i/64 for byte i, followed by a word
+// of zeros. It classifies 64 bytes at a time, eight by eight, where they
+// are ASCII, and decodes runes where they are not; then a hyphen joins
+// the word bytes around it when a word runs up to it and an ASCII word
+// byte follows it (kebab-case). m, w and h are scratch space, returned for
+// reuse.
+func markWords(text []byte, m, w, h []uint64) (marks, ws, hs []uint64) {
+	n := (len(text) + 63) / 64
+	m = slices.Grow(m[:0], n+1)[:n+1]
+	w = slices.Grow(w[:0], n+1)[:n+1]
+	h = slices.Grow(h[:0], n+1)[:n+1]
+	m[n], w[n], h[n] = 0, 0, 0
+	var tail [64]byte
+	next := 0        // the start of the next rune to decode
+	carried := false // the bytes before next are of a letter or digit
+	for k := range n {
+		lo := 64 * k
+		block := text[lo:min(lo+64, len(text))]
+		if len(block) < 64 {
+			clear(tail[:])
+			copy(tail[:], block)
+			block = tail[:]
+		}
+		var wk, hk, hi uint64
+		for j := 0; j < 64; j += 8 {
+			v := binary.LittleEndian.Uint64(block[j:])
+			wk |= highBits(wordBytes(v)) << j
+			hy := (v &^ highs) ^ '-'*ones
+			hk |= highBits(^(hy+0x7f*ones)&^v) << j
+			hi |= highBits(v) << j
+		}
+		mk := wk
+		if hi != 0 || next > lo {
+			// runes: the ASCII bytes are as above; a rune that is a
+			// letter or digit is word bytes, all of its bytes
+			mk = 0
+			if carried && next > lo { // the end of a rune begun in the block before
+				mk = 1<<(next-lo) - 1
 			}
+			end := min(lo+64, len(text))
+			i := max(next, lo)
+			for i < end {
+				if c := text[i]; c < utf8.RuneSelf {
+					mk |= wk & (1 << (i - lo))
+					i++
+					continue
+				}
+				r, size := utf8.DecodeRune(text[i:])
+				carried = r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
+				if carried { // its bytes past the block: the next one's
+					mk |= (1<<size - 1) << (i - lo)
+				}
+				i += size
+			}
+			next = i
 		}
-		c := text[i]
-		if wordByte[c] {
-			break
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(text[i:])
-		if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			break
-		}
-		i += size
+		m[k], w[k], h[k] = mk, wk, hk
 	}
-	start = i
-	for i < len(text) {
-		if i+8 <= len(text) {
-			v := binary.LittleEndian.Uint64(text[i:])
-			if m := ^wordBytes(v) & highs; m == 0 {
-				i += 8
-				continue
-			} else {
-				i += bits.TrailingZeros64(m) >> 3
-			}
-		}
-		if i >= len(text) {
-			break
-		}
-		c := text[i]
-		if wordByte[c] {
-			i++
-			continue
-		}
-		if c == '-' {
-			if i > start && i+1 < len(text) && wordByte[text[i+1]] {
-				i++
-				continue
-			}
-			break
-		}
-		if c < utf8.RuneSelf {
-			break
-		}
-		r, size := utf8.DecodeRune(text[i:])
-		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			break
-		}
-		i += size
+	// Join: a hyphen whose previous byte is in a word (never a joined
+	// hyphen: one is followed by a word byte) and whose next byte is an
+	// ASCII word byte. The last byte of text has no next: padding.
+	var prev uint64
+	for k := range n {
+		mk := m[k]
+		m[k] |= h[k] & (mk<<1 | prev>>63) & (w[k]>>1 | w[k+1]<<63)
+		prev = mk
 	}
-	return start, i
+	return m, w, h
+}
+
+// markWords is markWords on the analyser's scratch space.
+func (a *analyzer) markWords(text []byte) []uint64 {
+	s := &a.marks
+	s[0], s[1], s[2] = markWords(text, s[0], s[1], s[2])
+	return s[0]
+}
+
+// nextRun returns the bounds of the first run of set bits of marks
+// (markWords) at or after bit i (start == end: none).
+func nextRun(marks []uint64, i int) (start, end int) {
+	k := i >> 6
+	if k >= len(marks) {
+		return i, i
+	}
+	x := marks[k] &^ (1<<(i&63) - 1)
+	for x == 0 {
+		k++
+		if k >= len(marks) {
+			return i, i
+		}
+		x = marks[k]
+	}
+	start = k<<6 | bits.TrailingZeros64(x)
+	y := ^marks[k] &^ (1<<(start&63) - 1)
+	for y == 0 {
+		k++ // the last word of marks is zero: y is not
+		y = ^marks[k]
+	}
+	return start, k<<6 | bits.TrailingZeros64(y)
 }
 
 // wordSeed keys the hash of words in the analysers' tables, drawn for
@@ -200,8 +233,12 @@ func (a *analyzer) document(text []byte) docTerms {
 	var dt docTerms
 	touched := a.touched[:0]
 	defining := false
-	for i := 0; i < len(text); {
-		start, end := nextWord(text, i)
+	marks := a.markWords(text)
+	for i := 0; ; {
+		start, end := nextRun(marks, i)
+		if start == end {
+			break
+		}
 		i = end
 		n := end - start
 		if n <= 1 && (n == 0 || text[start] < utf8.RuneSelf) || n > maxWordLen {

@@ -5,8 +5,10 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 type refTerm struct {
@@ -97,6 +99,13 @@ func TestDocumentMatchesWords(t *testing.T) {
 		}
 		checkDocument(t, a, ref, b.String())
 	}
+	for range 300 { // long: runs and runes across 64-byte blocks
+		var b strings.Builder
+		for range 100 + rng.Intn(300) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		checkDocument(t, a, ref, b.String())
+	}
 	for range 300 {
 		buf := make([]byte, rng.Intn(64))
 		for i := range buf {
@@ -113,6 +122,43 @@ func TestDocumentMatchesWords(t *testing.T) {
 		}
 		checkDocument(t, a, ref, string(data))
 		checkDocument(t, newAnalyzer(), newRef(), string(data))
+	}
+}
+
+// TestMarkWords checks the word runs of markWords against the words of
+// words, byte for byte, on texts of every length around a few blocks of
+// 64 bytes, mixing ASCII, runes of two to four bytes (letters and not),
+// broken runes and hyphens, so that every kind of byte falls on every
+// place of a block.
+func TestMarkWords(t *testing.T) {
+	a := newAnalyzer()
+	pieces := []string{"a", "Z9", "_", "-", "--", " ", ".", "é", "€", "日本", "𝔘", "😀", "\xff", "\xe2\x82", "\xf0\x9f", "x-y", "-z", "q-"}
+	rng := rand.New(rand.NewSource(7))
+	var m, w, h []uint64
+	for n := range 4000 {
+		var b strings.Builder
+		for b.Len() < n%260 {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		text := b.String()
+		var want [][2]int
+		a.words(text, func(word string) {
+			start := int(uintptr(unsafe.Pointer(unsafe.StringData(word))) - uintptr(unsafe.Pointer(unsafe.StringData(text))))
+			want = append(want, [2]int{start, start + len(word)})
+		})
+		m, w, h = markWords([]byte(text), m, w, h)
+		var got [][2]int
+		for i := 0; ; {
+			start, end := nextRun(m, i)
+			if start == end {
+				break
+			}
+			got = append(got, [2]int{start, end})
+			i = end
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: runs %v, words at %v", text, got, want)
+		}
 	}
 }
 

@@ -50,6 +50,7 @@ type analyzer struct {
 	// per-document counts
 	wtab       *wordTable
 	spareParts []uint32
+	marks      [3][]uint64 // markWords's
 	onePart    [1]uint32
 	counts     [][2]uint32 // per term ID
 	touched    []uint32

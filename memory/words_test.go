@@ -79,12 +79,14 @@ func TestWordTableCraftedCollisions(t *testing.T) {
 	const mask = 1<<14 - 1
 	home := map[uint64]bool{}
 	data := []byte(text)
-	for i := 0; i < len(data); {
-		start, end := nextWord(data, i)
-		i = end
-		if end > start {
-			home[hashWord(data, start, end-start)&mask] = true
+	marks, _, _ := markWords(data, nil, nil, nil)
+	for i := 0; ; {
+		start, end := nextRun(marks, i)
+		if start == end {
+			break
 		}
+		i = end
+		home[hashWord(data, start, end-start)&mask] = true
 	}
 	if len(home) < 6000 {
 		t.Fatalf("the %d crafted words fall in %d slots of %d", len(words), len(home), mask+1)

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -183,14 +184,22 @@ func randomFreshLists(seed int64, post func(rng *rand.Rand, l *listBuilder)) *fr
 }
 
 // TestFreshListsSorted checks the order of fresh terms, which the text
-// section's binary search relies on, on enough terms to be sorted on two
-// goroutines.
+// section's binary search relies on: radix-sorted by their first eight
+// bytes, then by the whole term where those are the same.
 func TestFreshListsSorted(t *testing.T) {
 	fl := randomFreshLists(4, func(_ *rand.Rand, l *listBuilder) {
 		if l.df == 0 {
 			l.add(0, 1, 0)
 		}
 	})
+	// terms that share their first eight bytes, in reverse order
+	for i := 2000; i > 0; i-- {
+		id := fl.table.termID(fmt.Sprintf("prefixed%c%d", 'a'+i%26, i))
+		for int(id) >= len(fl.lists) {
+			fl.lists = append(fl.lists, listBuilder{})
+		}
+		fl.lists[id].add(0, 1, 0)
+	}
 	terms := fl.sorted()
 	if len(terms) != len(fl.table.names) {
 		t.Fatalf("%d sorted terms, %d with postings", len(terms), len(fl.table.names))

@@ -112,8 +112,8 @@ func TestIndexGolden(t *testing.T) {
 }
 
 // TestIndexChunks builds the golden tree with analysers that sort their
-// postings in chunks of a few: the lists they make must be those of one
-// chunk each. A file that has a word 70,000 times and a name defined
+// postings in chunks of a few, and with the lists written on two
+// goroutines: the lists must be those of one chunk on one goroutine. A file that has a word 70,000 times and a name defined
 // 40,000 times takes the path of frequencies too large to pack.
 func TestIndexChunks(t *testing.T) {
 	root := t.TempDir()
@@ -125,12 +125,21 @@ func TestIndexChunks(t *testing.T) {
 		!strings.Contains(whole, `text "defin" big/many.txt:40000:40000`) {
 		t.Fatalf("frequencies of big/many.txt not in the index:\n%s", whole)
 	}
-	defer func(n int) { chunkPostings = n }(chunkPostings)
+	defer func(n, s int) { chunkPostings, splitBuild = n, s }(chunkPostings, splitBuild)
 	for _, n := range []int{1, 7, 100} {
 		chunkPostings = n
 		_, dir := buildIndex(t, root)
 		if got := canonicalDump(t, dir); got != whole {
 			t.Errorf("postings sorted in chunks of %d: the index differs", n)
+		}
+	}
+	// the lists written on two goroutines, split at every place
+	chunkPostings = 100
+	for _, s := range []int{0, 1} {
+		splitBuild = s
+		_, dir := buildIndex(t, root)
+		if got := canonicalDump(t, dir); got != whole {
+			t.Errorf("lists built on two goroutines from %d postings: the index differs", s)
 		}
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/taskctl/taskctl/internal/pages"
 )
 
 // File names inside the index directory.
@@ -296,6 +298,10 @@ func (f *freshLists) analyzer() *analyzer {
 	})
 	a := newAnalyzer()
 	a.table, a.wtab = f.table, f.words
+	// room for its share of the postings (code has about one in 27
+	// bytes), made at once: growing the log, each larger copy was zeroed
+	// (fresh pages) and copied into
+	a.posts = make([]posting, 0, min(chunkPostings, max(1<<10, int(f.bytes/48))))
 	return a
 }
 
@@ -315,8 +321,9 @@ func (f *freshLists) absorb(a *analyzer) {
 
 // build makes each term's posting list from the logs: a term's postings
 // are together in each log, and the logs are in document order, so one
-// pass through each log, term by term, writes the lists in order into one
-// buffer.
+// pass through each log, term by term, writes the lists in order. Two
+// goroutines write the terms below and above a middle ID, each to a
+// buffer of its own.
 func (f *freshLists) build() {
 	if len(f.logs) == 0 {
 		return
@@ -326,9 +333,44 @@ func (f *freshLists) build() {
 		total += len(lg.posts)
 	}
 	f.lists = make([]listBuilder, f.terms)
-	buf := make([]byte, 0, 4*total)
-	at := make([]int, len(f.logs))
-	for id := range f.lists {
+	// the garbage collector may read the lists, fresh, before they are
+	// written
+	pages.Populate(f.lists)
+	if total < splitBuild || runtime.GOMAXPROCS(0) < 2 {
+		f.buildRange(0, f.terms, total)
+		f.logs = nil
+		return
+	}
+	// the ID below which about half the postings are
+	below := func(id int) (n int) {
+		for _, lg := range f.logs {
+			n += sort.Search(len(lg.posts), func(i int) bool { return lg.posts[i].id >= uint32(id) })
+		}
+		return n
+	}
+	mid := sort.Search(f.terms, func(id int) bool { return below(id) >= total/2 })
+	done := make(chan struct{})
+	go func() {
+		f.buildRange(mid, f.terms, total-below(mid))
+		close(done)
+	}()
+	f.buildRange(0, mid, below(mid))
+	<-done
+	f.logs = nil
+}
+
+// splitBuild is how many postings build writes on two goroutines from.
+var splitBuild = 1 << 16
+
+// buildRange makes the lists of the terms from lo to hi, which have n
+// postings.
+func (f *freshLists) buildRange(lo, hi, n int) {
+	at := make([]int, len(f.logs)) // each log's first posting of lo
+	for k, lg := range f.logs {
+		at[k] = sort.Search(len(lg.posts), func(i int) bool { return lg.posts[i].id >= uint32(lo) })
+	}
+	buf := make([]byte, 0, 4*n)
+	for id := lo; id < hi; id++ {
 		start := len(buf)
 		var last, df uint32
 		for k := range f.logs {
@@ -352,7 +394,6 @@ func (f *freshLists) build() {
 		}
 		f.lists[id] = listBuilder{buf: buf[start:len(buf):len(buf)], last: last, df: df}
 	}
-	f.logs = nil
 }
 
 // appendUvarint32 is binary.AppendUvarint, with the commonest case (a
@@ -376,42 +417,67 @@ type termList struct {
 func (f *freshLists) sorted() []termList {
 	f.build()
 	out := make([]termList, 0, len(f.lists))
+	pages.Populate(out[:cap(out)]) // the collector may read it first
 	for id := range f.lists {
 		l := &f.lists[id]
 		if l.df == 0 {
 			continue
 		}
-		t := f.table.names[id]
-		var b [8]byte
-		copy(b[:], t)
-		out = append(out, termList{binary.BigEndian.Uint64(b[:]), t, l})
+		out = append(out, termList{f.table.keys[id], f.table.names[id], l})
 	}
-	if len(out) < 1<<14 || runtime.GOMAXPROCS(0) < 2 {
-		slices.SortFunc(out, cmpTermList)
-		return out
+	sortTerms(out)
+	return out
+}
+
+// sortTerms sorts terms by term: by key, a radix sort eight bits a pass
+// from the lowest (skipping the bytes every key shares), then each run of
+// equal keys (terms of eight bytes or more that share their first eight)
+// by the whole term.
+func sortTerms(terms []termList) {
+	n := len(terms)
+	if n < 1<<10 {
+		slices.SortFunc(terms, cmpTermList)
+		return
 	}
-	// two halves sorted on two goroutines, then merged
-	h := len(out) / 2
-	done := make(chan struct{})
-	go func() {
-		slices.SortFunc(out[:h], cmpTermList)
-		close(done)
-	}()
-	slices.SortFunc(out[h:], cmpTermList)
-	<-done
-	merged := make([]termList, 0, len(out))
-	a, b := out[:h], out[h:]
-	for len(a) > 0 && len(b) > 0 {
-		if cmpTermList(b[0], a[0]) < 0 {
-			merged = append(merged, b[0])
-			b = b[1:]
-		} else {
-			merged = append(merged, a[0])
-			a = a[1:]
+	var counts [8][256]int
+	for _, t := range terms {
+		for b := range 8 {
+			counts[b][t.key>>(8*b)&0xff]++
 		}
 	}
-	merged = append(merged, a...)
-	return append(merged, b...)
+	src, dst := terms, make([]termList, n)
+	pages.Populate(dst) // the collector may read it first
+	for b := range 8 {
+		c := &counts[b]
+		shift := 8 * b
+		if c[src[0].key>>shift&0xff] == n {
+			continue
+		}
+		sum := 0
+		for d, k := range c {
+			c[d] = sum
+			sum += k
+		}
+		for _, t := range src {
+			d := t.key >> shift & 0xff
+			dst[c[d]] = t
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &terms[0] {
+		copy(terms, src)
+	}
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && terms[j].key == terms[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(terms[i:j], cmpTermList)
+		}
+		i = j
+	}
 }
 
 func cmpTermList(a, b termList) int {

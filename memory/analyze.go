@@ -25,20 +25,17 @@ type docTerms struct {
 
 // lookup returns the analysis of word w, whose hash is h (hashWord): the
 // ID of its whole form (-1 if none), whether it introduces a name, and its
-// part IDs (valid until the next lookup). It analyses the word on first
-// sight.
-func (a *analyzer) lookup(w []byte, h uint64) (whole int32, definer bool, parts []uint32) {
+// part IDs (valid until the next lookup); and the word table's value for
+// it, or 0 if the table had none. It analyses the word on first sight.
+func (a *analyzer) lookup(w []byte, h uint64) (whole int32, definer bool, parts []uint32, v uint64) {
 	if len(w) > maxWordLen {
-		return -1, false, nil // identifier gives no terms for it
+		return -1, false, nil, 0 // identifier gives no terms for it
 	}
 	t := a.wtab
-	if t == nil { // an analyser of its own (Tokenize, tests)
-		t = newWordTable(1 << 20)
-		a.wtab = t
-	}
 	i, v := t.find(h)
 	if v != 0 {
-		return t.decode(v, &a.onePart)
+		whole, definer, parts = t.decode(v, &a.onePart)
+		return whole, definer, parts, v
 	}
 	// w lies in the document, which stays unchanged while it is
 	// analysed; nothing keeps ws beyond this call (the term table copies
@@ -58,8 +55,19 @@ func (a *analyzer) lookup(w []byte, h uint64) (whole int32, definer bool, parts 
 	if i >= 0 {
 		t.insert(i, h, whole, definer, parts)
 	}
-	return whole, definer, parts
+	return whole, definer, parts, 0
 }
+
+// hotWord is a slot of an analyser's cache of short words: a word of up
+// to eight bytes, as a little-endian number, and its value in the
+// analyser's word table. The cache is direct-mapped, 32 KB: the commonest
+// words of a text (func, return, err, the) are met without hashing them or
+// reading the shared table. Words crafted to share a slot only miss it.
+type hotWord struct {
+	key, val uint64
+}
+
+const hotWordBits = 11 // 2,048 words, 32 KB
 
 // Eight bytes at a time: ones has 1 in every byte, highs 0x80.
 const (
@@ -234,6 +242,12 @@ func (a *analyzer) document(text []byte) docTerms {
 	touched := a.touched[:0]
 	defining := false
 	marks := a.markWords(text)
+	if a.wtab == nil { // an analyser of its own (Tokenize, tests)
+		a.wtab = newWordTable(1 << 20)
+	}
+	if a.hotWords == nil {
+		a.hotWords = new([1 << hotWordBits]hotWord)
+	}
 	for i := 0; ; {
 		start, end := nextRun(marks, i)
 		if start == end {
@@ -249,7 +263,26 @@ func (a *analyzer) document(text []byte) docTerms {
 			defining = false
 			continue
 		}
-		whole, definer, parts := a.lookup(text[start:end], hashWord(text, start, n))
+		var whole int32
+		var definer bool
+		var parts []uint32
+		if n <= 8 && start+8 <= len(text) {
+			// a short word: first the analyser's cache of them, keyed
+			// by the word's bytes (no word holds a zero byte)
+			k := binary.LittleEndian.Uint64(text[start:]) & (^uint64(0) >> (64 - 8*n))
+			sl := &a.hotWords[(k*0x9e3779b97f4a7c15)>>(64-hotWordBits)]
+			if sl.key == k {
+				whole, definer, parts = a.wtab.decode(sl.val, &a.onePart)
+			} else {
+				var v uint64
+				whole, definer, parts, v = a.lookup(text[start:end], hashWord(text, start, n))
+				if v != 0 {
+					*sl = hotWord{k, v}
+				}
+			}
+		} else {
+			whole, definer, parts, _ = a.lookup(text[start:end], hashWord(text, start, n))
+		}
 		def := defining
 		defining = definer
 		counts := a.counts

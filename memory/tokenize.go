@@ -52,6 +52,7 @@ type analyzer struct {
 	wtab       *wordTable
 	spareParts []uint32
 	marks      [3][]uint64 // markWords's
+	hotWords   *[1 << hotWordBits]hotWord
 	onePart    [1]uint32
 	counts     [][2]uint32 // per term ID
 	touched    []uint32

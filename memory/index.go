@@ -973,7 +973,12 @@ func (ix *Index) install(st *state) {
 // analyses fewer words for the first time.
 func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *state, gone map[[16]byte][]int, todo []*work, fl *freshLists, progress func(int, int)) error {
 	var wg sync.WaitGroup
-	done := make(chan struct{}, 64)
+	// each file done, for progress: without it, the workers do not wake
+	// this goroutine for each file
+	var done chan struct{}
+	if progress != nil {
+		done = make(chan struct{}, 64)
+	}
 	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
 	var mu sync.Mutex
 	front, back := 0, len(todo)
@@ -1028,18 +1033,22 @@ func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *stat
 					a.docs = append(a.docs, w)
 					w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
 				}
-				done <- struct{}{}
+				if done != nil {
+					done <- struct{}{}
+				}
 			}
 		}()
 	}
-	go func() {
+	if done == nil {
 		wg.Wait()
-		close(done)
-	}()
-	n := 0
-	for range done {
-		n++
-		if progress != nil {
+	} else {
+		go func() {
+			wg.Wait()
+			close(done)
+		}()
+		n := 0
+		for range done {
+			n++
 			progress(n, len(todo))
 		}
 	}

@@ -332,10 +332,9 @@ func (f *freshLists) build() {
 	for _, lg := range f.logs {
 		total += len(lg.posts)
 	}
-	f.lists = make([]listBuilder, f.terms)
-	// the garbage collector may read the lists, fresh, before they are
-	// written
-	pages.Populate(f.lists)
+	if len(f.lists) != f.terms {
+		f.makeLists()
+	}
 	if total < splitBuild || runtime.GOMAXPROCS(0) < 2 {
 		f.buildRange(0, f.terms, total)
 		f.logs = nil
@@ -357,6 +356,14 @@ func (f *freshLists) build() {
 	f.buildRange(0, mid, below(mid))
 	<-done
 	f.logs = nil
+}
+
+// makeLists makes the lists build fills, one a term.
+func (f *freshLists) makeLists() {
+	f.lists = make([]listBuilder, f.terms)
+	// the garbage collector may read the lists, fresh, before they are
+	// written
+	pages.Populate(f.lists)
 }
 
 // splitBuild is how many postings build writes on two goroutines from.
@@ -414,19 +421,37 @@ type termList struct {
 
 // sorted returns the terms that have postings and their lists, sorted by
 // term: by the first 8 bytes as an integer, then by the whole term.
+//
+// The terms are sorted while build writes their lists, which the sort does
+// not read.
 func (f *freshLists) sorted() []termList {
-	f.build()
-	out := make([]termList, 0, len(f.lists))
-	pages.Populate(out[:cap(out)]) // the collector may read it first
-	for id := range f.lists {
-		l := &f.lists[id]
-		if l.df == 0 {
-			continue
-		}
-		out = append(out, termList{f.table.keys[id], f.table.names[id], l})
+	if f.table == nil {
+		return nil // no analyser was made: no terms
 	}
-	sortTerms(out)
-	return out
+	if len(f.logs) > 0 {
+		f.makeLists()
+	}
+	// (the lists may run past the last term: their number is a bound)
+	out := make([]termList, min(len(f.lists), len(f.table.names)))
+	pages.Populate(out) // the collector may read it first
+	for id := range out {
+		out[id] = termList{f.table.keys[id], f.table.names[id], &f.lists[id]}
+	}
+	done := make(chan struct{})
+	go func() {
+		sortTerms(out)
+		close(done)
+	}()
+	f.build()
+	<-done
+	k := 0
+	for _, t := range out {
+		if t.l.df > 0 {
+			out[k] = t
+			k++
+		}
+	}
+	return out[:k]
 }
 
 // sortTerms sorts terms by term: by key, a radix sort eight bits a pass

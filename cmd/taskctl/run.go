@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -56,6 +57,12 @@ STEP_FAILED and the results so far in error.details.`,
 }
 
 func runRun(ctx context.Context, e *env, args []string) (any, error) {
+	// A workflow lives as long as its executors: collect garbage as it
+	// comes (at 4× the live heap), not only near the memory limit Main
+	// sets for the commands that end as soon as their work is done.
+	if e.getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	if len(args) != 1 {
 		return nil, usageErr("run needs exactly one FILE or TASKNAME")
 	}

@@ -245,10 +245,8 @@ func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
 		return
 	}
 	if allDigits(w) {
-		// normalise's answer, without a trip through the parts table:
-		// numbers are mostly met once each.
-		if len(w) >= 2 && len(w) <= 4 {
-			emit(uint32(a.table.termID(w)), false)
+		if id := a.numberID(w); id >= 0 {
+			emit(uint32(id), false)
 		}
 		return
 	}
@@ -259,13 +257,29 @@ func (a *analyzer) identifierIDs(w string, emit func(id uint32, whole bool)) {
 	a.buf = a.buf[:0]
 	for _, p := range parts {
 		a.buf = appendLower(a.buf, p)
-		if id := a.table.partID(p); id >= 0 {
+		var id int32
+		if allDigits(p) { // job1234, utf8
+			id = a.numberID(p)
+		} else {
+			id = a.table.partID(p)
+		}
+		if id >= 0 {
 			emit(uint32(id), false)
 		}
 	}
 	if len(parts) > 1 && len(a.buf) <= maxTermLen && !allDigits(a.buf) {
 		emit(uint32(a.table.termID(unsafe.String(unsafe.SliceData(a.buf), len(a.buf)))), true)
 	}
+}
+
+// numberID is the term ID of number p (ASCII digits), or -1 if it has
+// none: normalise's answer, without a trip through the parts table, as
+// numbers are mostly met once each.
+func (a *analyzer) numberID(p string) int32 {
+	if len(p) < 2 || len(p) > 4 {
+		return -1
+	}
+	return a.table.termID(p)
 }
 
 // normalise is term without the caches: a pure function of p.

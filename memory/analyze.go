@@ -127,10 +127,10 @@ func markWords(text []byte, m, w, h []uint64) (marks, ws, hs []uint64) {
 			wk |= highBits(wordBytes(v)) << j
 			hy := (v &^ highs) ^ '-'*ones
 			hk |= highBits(^(hy+0x7f*ones)&^v) << j
-			hi |= highBits(v) << j
+			hi |= v
 		}
 		mk := wk
-		if hi != 0 || next > lo {
+		if hi&highs != 0 || next > lo {
 			// runes: the ASCII bytes are as above; a rune that is a
 			// letter or digit is word bytes, all of its bytes
 			mk = 0

@@ -27,10 +27,8 @@ type docTerms struct {
 // ID of its whole form (-1 if none), whether it introduces a name, and its
 // part IDs (valid until the next lookup); and the word table's value for
 // it, or 0 if the table had none. It analyses the word on first sight.
+// document passes no word longer than maxWordLen (which gives no terms).
 func (a *analyzer) lookup(w []byte, h uint64) (whole int32, definer bool, parts []uint32, v uint64) {
-	if len(w) > maxWordLen {
-		return -1, false, nil, 0 // identifier gives no terms for it
-	}
 	t := a.wtab
 	i, v := t.find(h)
 	if v != 0 {

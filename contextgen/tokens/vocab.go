@@ -25,11 +25,11 @@ var (
 // place.
 //
 // Inserting the tokens one by one, each at a random place in a 4 MB table,
-// costs a cache miss each (some 20 ms for o200k_base). So the tokens are first sorted by home slot (a radix
-// sort, in two passes of sequential reads and writes) and then laid down
-// in that order: a token goes to its home slot or, if that is taken, to
-// the slot after the last one filled, which is where linear probing would
-// have put it. Tokens pushed past the end of the table are then inserted
+// costs a cache miss each (some 20 ms for o200k_base). So the tokens are
+// first sorted by home slot (a radix sort, in two passes of sequential
+// reads and writes) and then laid down in that order: a token goes to its
+// home slot or, if that is taken, to the slot after the last one filled,
+// which is where linear probing would have put it. Tokens pushed past the end of the table are then inserted
 // by probing from the start.
 func buildRanks(vocab string) *rankTable {
 	if len(vocab) >= 1<<24 {

@@ -409,36 +409,20 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 	all := make([][]found, len(res))     // per worker: the files at their walked path
 	odd := make([][]found, len(res))     // per worker: the files reached through a symlink
 	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
-		if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
-			return
-		}
 		if len(res[w]) == cap(res[w]) {
 			res[w] = make([]entry, 0, chunk)
 		}
 		res[w] = res[w][:len(res[w])+1]
 		e := &res[w][len(res[w])-1]
 		*e = entry{} // a slot given up by an earlier file is taken again
-		var size int64
-		switch {
-		case t.IsRegular():
-			info, err := lstatIn(r, path, rel, &e.st, &wk.state[w].name)
-			if err != nil || !info.Mode().IsRegular() {
-				break
-			}
-			if info != fs.FileInfo(&e.st) {
-				e.info = info
-			}
-			e.c, size = Candidate{Path: path, Rel: rel, Spec: "**"}, info.Size()
-		case t&fs.ModeSymlink != 0:
-			rs, wn := p.resolve(r.dir, rel)
-			if wn != nil || fileKind(rs) != nil || p.checkName(rs, rel) != nil || p.linkToIgnored(rs, path, false) != nil {
-				break
-			}
-			e.c, e.info, size = Candidate{Path: rs.real, Rel: p.relToProject(rs.real), Spec: "**"}, rs.info, rs.info.Size()
-		}
-		if e.c.Path == "" || size > p.policy.MaxFileBytes {
+		c, info, ok := p.admit(r, path, rel, name, t, &e.st, &wk.state[w].name)
+		if !ok {
 			res[w] = res[w][:len(res[w])-1]
 			return
+		}
+		e.c = c
+		if info != fs.FileInfo(&e.st) {
+			e.info = info
 		}
 		if e.c.Rel == rel {
 			all[w] = append(all[w], found{rel, e})
@@ -526,6 +510,39 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 		}
 	}
 	return nil
+}
+
+// admit decides what a walk of root r yields for one of its entries that
+// is not a directory and that the ignore rules let through: the entry rel
+// (at path, named name, of type t). A regular file is lstat'ed into st
+// and info is st (or what the lstat gave); a symlink is resolved and info
+// is its target's. ok is false for what a walk leaves out: a bad or
+// sensitive name, a special file, a symlink that leads nowhere allowed,
+// a file over the size cap. buf is lstatAt's.
+func (p *Project) admit(r *rootDir, path, rel, name string, t fs.FileMode, st *statInfo, buf *[]byte) (c Candidate, info fs.FileInfo, ok bool) {
+	if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
+		return Candidate{}, nil, false
+	}
+	switch {
+	case t.IsRegular():
+		fi, err := lstatIn(r, path, rel, st, buf)
+		if err != nil || !fi.Mode().IsRegular() {
+			return Candidate{}, nil, false
+		}
+		c, info = Candidate{Path: path, Rel: rel, Spec: "**"}, fi
+	case t&fs.ModeSymlink != 0:
+		rs, wn := p.resolve(r.dir, rel)
+		if wn != nil || fileKind(rs) != nil || p.checkName(rs, rel) != nil || p.linkToIgnored(rs, path, false) != nil {
+			return Candidate{}, nil, false
+		}
+		c, info = Candidate{Path: rs.real, Rel: p.relToProject(rs.real), Spec: "**"}, rs.info
+	default:
+		return Candidate{}, nil, false
+	}
+	if info.Size() > p.policy.MaxFileBytes {
+		return Candidate{}, nil, false
+	}
+	return c, info, true
 }
 
 // cmpDirs compares the paths of two directories as their contents' paths

@@ -1,0 +1,514 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// A Watcher keeps what Walk yields current from the kernel's change
+// notifications (inotify), so that a long-lived process — `taskctl index
+// --watch` — learns what changed in a tree without stat'ing every file.
+// Every directory the walk enters is watched before it is listed, so a
+// change made after its listing is always reported. A directory in which
+// something was created, deleted, renamed, written or had its metadata
+// changed is listed again, and its files stat'ed again, at the next Sync;
+// every other directory's files are taken from memory. What cannot be
+// followed entry by entry starts everything over (a full walk): an event
+// queue that overflowed, a watched directory deleted or moved, a change to
+// an ignore file (.gitignore, .taskctlignore, .git/info/exclude) or to .git
+// itself. A directory that holds a symlink is listed at every Sync (the
+// symlink's target lies elsewhere), as is one the kernel refuses to watch
+// (fs.inotify.max_user_watches reached).
+//
+// Not seen, as with every inotify-based watcher: writes through a shared
+// memory mapping, and changes made on another machine to a network file
+// system.
+type Watcher struct {
+	p  *Project
+	r  *rootDir
+	mu sync.Mutex
+
+	fd      int              // the inotify instance; -1 after Close
+	gitInfo int32            // the watch of .git/info, or -1
+	byWD    map[int32]string // watch descriptor → directory
+	dirs    map[string]*watchedDir
+	dirty   map[string]bool
+	reset   bool // walk everything at the next Sync
+	buf     []byte
+
+	list    []watchedFile // what Walk yields, in order; valid unless stale
+	stale   bool
+	changed bool // something was walked since the last Sync reported
+	walked  int  // directories the last sync walked (for tests)
+}
+
+// watchedDir is what the last walk of one directory found.
+type watchedDir struct {
+	wd       int32         // its watch, or -1 for none (listed at every Sync)
+	files    []watchedFile // what the walk yields from its entries
+	subs     []string      // the subdirectories it entered
+	volatile bool          // holds a symlink: listed at every Sync
+}
+
+type watchedFile struct {
+	c    Candidate
+	st   statInfo
+	info fs.FileInfo // a symlink's target; nil for a regular file (st)
+}
+
+func (f *watchedFile) fileInfo() fs.FileInfo {
+	if f.info != nil {
+		return f.info
+	}
+	return &f.st
+}
+
+// ErrWatchUnsupported is what Watch returns where the kernel's change
+// notifications are not used (every system but Linux).
+var ErrWatchUnsupported = errors.New("watching a tree for changes is supported on Linux only")
+
+// watchMask is what a directory's watch reports: every change to its
+// entries, and its own deletion or move.
+const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
+	unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CLOSE_WRITE |
+	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW | unix.IN_EXCL_UNLINK
+
+// Watch returns a Watcher of p's tree. Nothing is walked before the first
+// Sync or Walk. The caller closes it.
+func (p *Project) Watch() (*Watcher, error) {
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", p.dir, err)
+	}
+	w := &Watcher{p: p, r: p.roots[0], fd: fd, buf: make([]byte, 64<<10)}
+	w.start()
+	return w, nil
+}
+
+// start forgets everything: the next Sync walks the whole tree.
+func (w *Watcher) start() {
+	w.gitInfo = -1
+	w.byWD = make(map[int32]string)
+	w.dirs = make(map[string]*watchedDir)
+	w.dirty = make(map[string]bool)
+	w.reset = true
+	w.stale = true
+}
+
+// Close stops watching.
+func (w *Watcher) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fd < 0 {
+		return nil
+	}
+	err := unix.Close(w.fd)
+	w.fd = -1
+	return err
+}
+
+// Wait blocks until a change is waiting to be taken by Sync, ctx is done,
+// or timeoutMS milliseconds (-1: no limit) have passed; it reports whether
+// a change is waiting.
+func (w *Watcher) Wait(ctx context.Context, timeoutMS int) (bool, error) {
+	w.mu.Lock()
+	fd := w.fd
+	w.mu.Unlock()
+	if fd < 0 {
+		return false, errors.New("watcher closed")
+	}
+	const slice = 100 // ms: how often ctx is looked at
+	for {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		t := slice
+		if timeoutMS >= 0 && timeoutMS < t {
+			t = timeoutMS
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, t)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return true, nil
+		}
+		if timeoutMS >= 0 {
+			if timeoutMS -= t; timeoutMS <= 0 {
+				return false, nil
+			}
+		}
+	}
+}
+
+// Sync takes every change the kernel has reported so far (every change
+// made before Sync was called) and walks what it touched. changed reports
+// whether anything was walked since the previous Sync: when it is false,
+// Walk yields what it yielded then.
+func (w *Watcher) Sync(ctx context.Context) (changed bool, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.sync(ctx); err != nil {
+		return false, err
+	}
+	changed, w.changed = w.changed, false
+	return changed, nil
+}
+
+// Walk is p.Walk as of now: Sync, then every file, in order of Rel, as
+// p.Walk would yield it. fn is called with the Watcher locked: it must not
+// call the Watcher.
+func (w *Watcher) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInfo) error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.sync(ctx); err != nil {
+		return err
+	}
+	for i := range w.list {
+		f := &w.list[i]
+		if err := fn(f.c, f.fileInfo()); err != nil {
+			if errors.Is(err, fs.SkipAll) {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// Len returns the number of directories watched and of files yielded.
+func (w *Watcher) Len() (dirs, files int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.byWD), len(w.list)
+}
+
+func (w *Watcher) sync(ctx context.Context) error {
+	if w.fd < 0 {
+		return errors.New("watcher closed")
+	}
+	w.walked = 0
+	if err := w.drain(); err != nil {
+		return err
+	}
+	switch {
+	case w.reset:
+		// Start over with a new instance: the old one's watches and
+		// queued events go with it.
+		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+		if err != nil {
+			return fmt.Errorf("watch %s: %w", w.p.dir, err)
+		}
+		unix.Close(w.fd)
+		w.fd = fd
+		w.start()
+		w.p.Reload()
+		w.watchGitInfo()
+		if err := w.walk(ctx, []string{""}, true); err != nil {
+			w.reset = true
+			return err
+		}
+		w.reset = false
+	default:
+		var starts []string
+		for rel := range w.dirty {
+			if w.dirs[rel] != nil {
+				starts = append(starts, rel)
+			}
+		}
+		for rel, d := range w.dirs {
+			if (d.volatile || d.wd < 0) && !w.dirty[rel] {
+				starts = append(starts, rel)
+			}
+		}
+		if len(starts) == 0 {
+			clear(w.dirty)
+			break
+		}
+		// A directory below one walked again that is no longer entered
+		// is dropped; the rest are walked on their own.
+		slices.Sort(starts)
+		if err := w.walk(ctx, starts, false); err != nil {
+			w.reset = true // what was recorded is incomplete
+			return err
+		}
+		clear(w.dirty)
+	}
+	if w.stale {
+		w.flatten()
+	}
+	return nil
+}
+
+// watchGitInfo watches .git/info, where the exclude file lives, if it is
+// a directory; a change there starts everything over.
+func (w *Watcher) watchGitInfo() {
+	full := path.Join(w.r.dir, infoExcludeName)
+	wd, err := unix.InotifyAddWatch(w.fd, path.Dir(full), watchMask)
+	if err == nil {
+		w.gitInfo = int32(wd)
+	}
+}
+
+// drain reads every event queued so far and marks what it touched.
+func (w *Watcher) drain() error {
+	for {
+		n, err := unix.Read(w.fd, w.buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err == unix.EAGAIN {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("watch %s: %w", w.p.dir, err)
+		}
+		if n <= 0 {
+			return nil
+		}
+		w.events(w.buf[:n])
+	}
+}
+
+// events marks what the events in b touched.
+func (w *Watcher) events(b []byte) {
+	for len(b) >= unix.SizeofInotifyEvent {
+		ev := (*unix.InotifyEvent)(unsafe.Pointer(&b[0]))
+		end := unix.SizeofInotifyEvent + int(ev.Len)
+		if end > len(b) {
+			return
+		}
+		name := strings.TrimRight(string(b[unix.SizeofInotifyEvent:end]), "\x00")
+		b = b[end:]
+		w.event(ev.Wd, ev.Mask, name)
+	}
+}
+
+func (w *Watcher) event(wd int32, mask uint32, name string) {
+	if mask&unix.IN_Q_OVERFLOW != 0 || wd >= 0 && wd == w.gitInfo {
+		w.reset = true // events were lost, or the exclude file changed
+		return
+	}
+	rel, ok := w.byWD[wd]
+	if !ok {
+		return // a watch already given up
+	}
+	switch {
+	case mask&unix.IN_IGNORED != 0:
+		// The kernel dropped the watch (the directory is gone): until its
+		// parent's listing drops it, it is walked at every Sync.
+		delete(w.byWD, wd)
+		if d := w.dirs[rel]; d != nil && d.wd == wd {
+			d.wd = -1
+		}
+		if rel == "" {
+			w.reset = true
+		}
+	case mask&unix.IN_UNMOUNT != 0 || rel == "" && mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
+		w.reset = true
+	case mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
+		// Its parent (or parents, for a move) report the entry too and
+		// are listed again; so is the directory, in case it is still there.
+		w.dirty[rel] = true
+	case name == gitignoreName || name == taskctlignoreName || rel == "" && strings.EqualFold(name, ".git"):
+		w.reset = true // the ignore rules may have changed
+	default:
+		w.dirty[rel] = true
+	}
+}
+
+// walk walks the directories starts (all of them known, or the root for a
+// full walk) and records what it finds. In a partial walk, a known
+// subdirectory is not entered (it is walked only if it is itself a start),
+// a new one is walked whole, and one no longer entered is forgotten with
+// everything below it.
+func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
+	p, r := w.p, w.r
+	var mu sync.Mutex
+	found := make(map[string]*watchedDir, len(starts))
+	seen := make(map[string][]string, len(starts)) // directory → subdirectories that pass the rules
+	wk := &walker{r: r, p: p}
+	bufs := make([][]byte, wk.workers())
+	wk.enter = func(rel string) bool {
+		parent := path.Dir(rel)
+		if parent == "." {
+			parent = ""
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		seen[parent] = append(seen[parent], rel)
+		return full || w.dirs[rel] == nil
+	}
+	wk.tree = func(_ int, n *dirNode, done bool) {
+		if done {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		d := &watchedDir{wd: -1}
+		if old := w.dirs[n.rel]; old != nil && !full {
+			d.wd = old.wd
+		}
+		if d.wd < 0 {
+			// Before the listing: a change after it is reported.
+			dir := r.dir
+			if n.rel != "" {
+				dir = path.Join(r.dir, n.rel)
+			}
+			if wd, err := unix.InotifyAddWatch(w.fd, dir, watchMask); err == nil {
+				d.wd = int32(wd)
+				w.byWD[d.wd] = n.rel
+			}
+		}
+		found[n.rel] = d
+	}
+	wk.file = func(wn int, _ bool, full, rel, name string, t fs.FileMode) {
+		dir := path.Dir(rel)
+		if dir == "." {
+			dir = ""
+		}
+		var f watchedFile
+		c, info, ok := p.admit(r, full, rel, name, t, &f.st, &bufs[wn])
+		mu.Lock()
+		defer mu.Unlock()
+		d := found[dir]
+		if t&fs.ModeSymlink != 0 {
+			d.volatile = true
+		}
+		if !ok {
+			return
+		}
+		f.c = c
+		if info != fs.FileInfo(&f.st) {
+			f.info = info
+		}
+		d.files = append(d.files, f)
+	}
+	jobs := make([]dirJob, len(starts))
+	for i, rel := range starts {
+		jobs[i] = dirJob{rel: rel, chain: r.ignore.chainFor(rel), start: true, node: &dirNode{rel: rel}}
+	}
+	if err := wk.run(ctx, jobs); err != nil {
+		return err
+	}
+	w.walked += len(found)
+	// Parents first, so that a directory whose parent no longer enters it
+	// is dropped rather than recorded.
+	rels := make([]string, 0, len(found))
+	for rel := range found {
+		rels = append(rels, rel)
+	}
+	slices.Sort(rels)
+	for _, rel := range rels {
+		d := found[rel]
+		slices.SortFunc(d.files, func(a, b watchedFile) int { return strings.Compare(a.c.Rel, b.c.Rel) })
+		d.subs = seen[rel]
+		slices.Sort(d.subs)
+		if rel != "" && !full {
+			parent := path.Dir(rel)
+			if parent == "." {
+				parent = ""
+			}
+			if pd := w.dirs[parent]; pd == nil || !slices.Contains(pd.subs, rel) {
+				w.dropWatch(rel, d.wd)
+				w.forget(rel)
+				w.stale, w.changed = true, true
+				continue
+			}
+		}
+		old := w.dirs[rel]
+		if old != nil && !full {
+			for _, s := range old.subs {
+				if _, ok := slices.BinarySearch(d.subs, s); !ok {
+					w.forget(s)
+				}
+			}
+		}
+		if old == nil || !sameDir(old, d) {
+			w.stale, w.changed = true, true
+		}
+		w.dirs[rel] = d
+	}
+	return nil
+}
+
+// sameDir reports whether two walks of a directory found the same.
+func sameDir(a, b *watchedDir) bool {
+	if !slices.Equal(a.subs, b.subs) || len(a.files) != len(b.files) {
+		return false
+	}
+	for i := range a.files {
+		x, y := &a.files[i], &b.files[i]
+		fx, fy := x.fileInfo(), y.fileInfo()
+		if x.c != y.c || fx.Size() != fy.Size() || !fx.ModTime().Equal(fy.ModTime()) || fx.Mode() != fy.Mode() {
+			return false
+		}
+	}
+	return true
+}
+
+// dropWatch removes the watch wd of directory rel, unless it now stands for
+// another directory (a directory moved keeps its watch).
+func (w *Watcher) dropWatch(rel string, wd int32) {
+	if wd >= 0 && w.byWD[wd] == rel {
+		delete(w.byWD, wd)
+		unix.InotifyRmWatch(w.fd, uint32(wd))
+	}
+}
+
+// forget drops the record of directory rel and of everything below it.
+func (w *Watcher) forget(rel string) {
+	d := w.dirs[rel]
+	if d == nil {
+		return
+	}
+	delete(w.dirs, rel)
+	w.dropWatch(rel, d.wd)
+	for _, s := range d.subs {
+		w.forget(s)
+	}
+}
+
+// flatten makes the list Walk yields from the directories' records: in
+// order of Rel, a file reached twice (through symlinks) once, as p.Walk.
+func (w *Watcher) flatten() {
+	n := 0
+	for _, d := range w.dirs {
+		n += len(d.files)
+	}
+	list := w.list[:0]
+	if cap(list) < n {
+		list = make([]watchedFile, 0, n)
+	}
+	for _, d := range w.dirs {
+		list = append(list, d.files...)
+	}
+	slices.SortStableFunc(list, func(a, b watchedFile) int { return strings.Compare(a.c.Rel, b.c.Rel) })
+	out := list[:0]
+	run := 0 // where the entries with this Rel begin in out
+	for _, f := range list {
+		if len(out) > 0 && f.c.Rel != out[len(out)-1].c.Rel {
+			run = len(out)
+		}
+		if slices.ContainsFunc(out[run:], func(o watchedFile) bool { return o.c.Path == f.c.Path }) {
+			continue
+		}
+		out = append(out, f)
+	}
+	clear(list[len(out):])
+	w.list = out
+	w.stale = false
+}

@@ -1,0 +1,259 @@
+//go:build linux
+
+package project_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskctl/taskctl/project"
+)
+
+// listing is what a walk yields, one line a file: Rel, Path, size, mtime
+// and mode.
+func listing(t *testing.T, walk func(func(project.Candidate, fs.FileInfo) error) error) []string {
+	t.Helper()
+	var out []string
+	err := walk(func(c project.Candidate, info fs.FileInfo) error {
+		out = append(out, fmt.Sprintf("%s %s %d %d %v", c.Rel, c.Path, info.Size(), info.ModTime().UnixNano(), info.Mode()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// plainWalk is Walk on a project opened afresh (with the ignore files as
+// they are now).
+func plainWalk(t *testing.T, dir string) []string {
+	t.Helper()
+	p := open(t, project.Options{WorkingDir: dir, ProjectDir: dir})
+	return listing(t, func(fn func(project.Candidate, fs.FileInfo) error) error {
+		return p.Walk(context.Background(), fn)
+	})
+}
+
+func watchWalk(t *testing.T, w *project.Watcher) []string {
+	t.Helper()
+	return listing(t, func(fn func(project.Candidate, fs.FileInfo) error) error {
+		return w.Walk(context.Background(), fn)
+	})
+}
+
+func startWatch(t *testing.T, dir string) *project.Watcher {
+	t.Helper()
+	p := open(t, project.Options{WorkingDir: dir, ProjectDir: dir})
+	w, err := p.Watch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// TestWatchFollowsChanges changes a tree at random, a few changes at a
+// time — files written, appended to, deleted, renamed; directories made,
+// deleted, renamed; ignore files written; symlinks made — and checks after
+// each batch that the Watcher yields what a plain walk of the tree yields.
+func TestWatchFollowsChanges(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "go.mod", "a/x.go", "a/b/y.go", "a/b/c/z.go", "d/w.md", "e/", "notes.txt")
+	w := startWatch(t, dir)
+	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("first walk:\ngot  %q\nwant %q", got, want)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var log []string
+	pick := func(kind string) string { // an existing file or directory, relative
+		var all []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == dir {
+				return nil
+			}
+			if d.IsDir() == (kind == "dir") {
+				rel, _ := filepath.Rel(dir, p)
+				all = append(all, rel)
+			}
+			return nil
+		})
+		if len(all) == 0 {
+			return ""
+		}
+		return all[rng.IntN(len(all))]
+	}
+	parent := func() string { // a directory to put something in
+		if rng.IntN(3) == 0 {
+			return ""
+		}
+		return pick("dir")
+	}
+	n := 0
+	name := func(ext string) string { n++; return fmt.Sprintf("n%d%s", n, ext) }
+	for step := 0; step < 120; step++ {
+		for k := 0; k < 1+rng.IntN(3); k++ {
+			var op string
+			switch rng.IntN(11) {
+			case 0, 1:
+				f := filepath.Join(parent(), name([]string{".go", ".md", ".log"}[rng.IntN(3)]))
+				op = "write " + f
+				os.WriteFile(filepath.Join(dir, f), []byte(strings.Repeat("x", rng.IntN(100))), 0o644)
+			case 2:
+				if f := pick("file"); f != "" {
+					op = "append " + f
+					fh, err := os.OpenFile(filepath.Join(dir, f), os.O_APPEND|os.O_WRONLY, 0)
+					if err == nil {
+						fh.WriteString("more\n")
+						fh.Close()
+					}
+				}
+			case 3:
+				if f := pick("file"); f != "" {
+					op = "remove " + f
+					os.Remove(filepath.Join(dir, f))
+				}
+			case 4:
+				if f := pick("file"); f != "" {
+					to := filepath.Join(parent(), name(".go"))
+					op = "rename " + f + " " + to
+					os.Rename(filepath.Join(dir, f), filepath.Join(dir, to))
+				}
+			case 5:
+				d := filepath.Join(parent(), name(""))
+				op = "mkdir " + d
+				writeTree(t, dir, filepath.Join(d, "in.go"), filepath.Join(d, "sub", "deep.go"))
+			case 6:
+				if d := pick("dir"); d != "" {
+					op = "rmdir " + d
+					os.RemoveAll(filepath.Join(dir, d))
+				}
+			case 7:
+				if d := pick("dir"); d != "" {
+					to := filepath.Join(parent(), name(""))
+					if to == d || strings.HasPrefix(to, d+string(filepath.Separator)) {
+						break
+					}
+					op = "mvdir " + d + " " + to
+					os.Rename(filepath.Join(dir, d), filepath.Join(dir, to))
+				}
+			case 8:
+				d := parent()
+				pat := []string{"*.log\n", "sub/\n", "*.md\n", "n1*\n", ""}[rng.IntN(5)]
+				op = fmt.Sprintf("ignore %s %q", d, pat)
+				os.WriteFile(filepath.Join(dir, d, ".gitignore"), []byte(pat), 0o644)
+			case 9:
+				if f := pick("file"); f != "" {
+					l := filepath.Join(parent(), name(".go"))
+					op = "symlink " + l + " -> " + f
+					os.Symlink(filepath.Join(dir, f), filepath.Join(dir, l))
+				}
+			case 10:
+				if f := pick("file"); f != "" {
+					op = "chtimes " + f
+					at := time.Unix(int64(1e9+rng.IntN(1e6)), 0)
+					os.Chtimes(filepath.Join(dir, f), at, at)
+				}
+			}
+			if op != "" {
+				log = append(log, op)
+			}
+		}
+		got, want := watchWalk(t, w), plainWalk(t, dir)
+		if !slices.Equal(got, want) {
+			t.Fatalf("after step %d (%s):\ngot  %q\nwant %q", step, strings.Join(log, "; "), got, want)
+		}
+	}
+}
+
+// TestWatchWalksOnlyWhatChanged checks the point of a Watcher: after one
+// file is touched in a tree of many directories, Sync lists one directory
+// and stat's its files, not the tree.
+func TestWatchWalksOnlyWhatChanged(t *testing.T) {
+	dir := realTemp(t)
+	var files []string
+	for i := 0; i < 40; i++ {
+		files = append(files, fmt.Sprintf("d%d/e%d/f.go", i, i))
+	}
+	writeTree(t, dir, files...)
+	w := startWatch(t, dir)
+	ctx := context.Background()
+	if changed, err := w.Sync(ctx); err != nil || !changed {
+		t.Fatalf("first Sync: changed %v, %v", changed, err)
+	}
+	if dirs, n := w.Len(); dirs != 81 || n != 40 {
+		t.Fatalf("watching %d directories and %d files, want 81 and 40", dirs, n)
+	}
+	if changed, err := w.Sync(ctx); err != nil || changed {
+		t.Fatalf("Sync with nothing changed: changed %v, %v", changed, err)
+	}
+	if got := project.WatchWalked(w); got != 0 {
+		t.Errorf("Sync with nothing changed walked %d directories", got)
+	}
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "d7/e7/f.go"), later, later)
+	if changed, err := w.Sync(ctx); err != nil || !changed {
+		t.Fatalf("Sync after a touch: changed %v, %v", changed, err)
+	}
+	if got := project.WatchWalked(w); got != 1 {
+		t.Errorf("Sync after touching one file walked %d directories, want 1", got)
+	}
+	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestWatchStartsOver checks what makes a Watcher walk everything again:
+// lost events, and the exclude file of .git.
+func TestWatchStartsOver(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, ".git/info/exclude = ", "a/x.go", "b/y.go", "c/z.log")
+	w := startWatch(t, dir)
+	ctx := context.Background()
+	w.Sync(ctx)
+	project.WatchOverflow(w)
+	if changed, err := w.Sync(ctx); err != nil || !changed {
+		t.Fatalf("Sync after an overflow: changed %v, %v", changed, err)
+	}
+	if got := project.WatchWalked(w); got != 4 {
+		t.Errorf("Sync after an overflow walked %d directories, want 4", got)
+	}
+	writeTree(t, dir, ".git/info/exclude = *.log\n")
+	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) || len(got) != 2 {
+		t.Fatalf("after excluding *.log:\ngot  %q\nwant %q", got, want)
+	}
+	if got := project.WatchWalked(w); got != 4 {
+		t.Errorf("Sync after a change to .git/info/exclude walked %d directories, want 4", got)
+	}
+}
+
+// TestWatchMovedDirectory moves a directory within the tree, then changes
+// a file in it: the watch of a moved directory follows it (the kernel's
+// watch is on the directory, not its path), so it must not be dropped
+// with the directory's old path.
+func TestWatchMovedDirectory(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "a/b/x.go", "a/b/deep/y.go", "c/")
+	w := startWatch(t, dir)
+	watchWalk(t, w)
+	if err := os.Rename(filepath.Join(dir, "a/b"), filepath.Join(dir, "c/b")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("after the move:\ngot  %q\nwant %q", got, want)
+	}
+	writeTree(t, dir, "c/b/x.go = changed after the move\n", "c/b/deep/new.go")
+	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("after changes in the moved directory:\ngot  %q\nwant %q", got, want)
+	}
+	if got := project.WatchWalked(w); got != 2 {
+		t.Errorf("Sync after changes in two directories walked %d directories, want 2", got)
+	}
+}

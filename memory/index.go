@@ -137,6 +137,19 @@ func indexFileID(dir string) fileID {
 	return id
 }
 
+// Stale reports whether the index file in ix's directory is no longer the
+// one ix last loaded or wrote: another process replaced or removed it (an
+// index in memory is never stale).
+func (ix *Index) Stale() bool {
+	if ix.dir == "" {
+		return false
+	}
+	ix.mu.RLock()
+	loaded := ix.loaded
+	ix.mu.RUnlock()
+	return loaded == (fileID{}) || indexFileID(ix.dir) != loaded
+}
+
 // Dir returns the index directory.
 func (ix *Index) Dir() string { return ix.dir }
 
@@ -614,18 +627,22 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	} else if err := src.Walk(ctx, add); err != nil {
 		return stats, fmt.Errorf("walk: %w", err)
 	}
+	// fromFile: old is what the index file id holds (so a Refresh that
+	// keeps it need not decode the file again).
+	fromFile := !inMemory && !reset && loading == nil
 	if loading != nil {
 		r := <-loading
 		if r.err != nil {
 			return stats, r.err
 		}
 		old, stats.Warnings = r.st, r.warns
+		fromFile = len(r.warns) == 0 && id != (fileID{})
 	}
 	// An index analysed through another filter (FilteringSource) has
 	// nothing to reuse: every file is read and analysed again.
 	fsum := filterSum(src)
 	if old.filter != fsum {
-		old = newState(nil, dict{}, dict{}, 0)
+		old, fromFile = newState(nil, dict{}, dict{}, 0), false
 	}
 	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
 
@@ -764,7 +781,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 				}
 			}
 			if stale <= maxStale && !racyDue(todo, old) {
-				ix.install(old)
+				ix.keep(old, fromFile, id)
 				stats.fill(old, time.Since(start))
 				stats.Reused = stats.Files // every indexed file is kept
 				return stats, nil
@@ -871,7 +888,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		changed = true
 	}
 	if !changed && stale <= maxStale {
-		ix.install(old)
+		ix.keep(old, fromFile, id)
 		stats.fill(old, time.Since(start))
 		return stats, nil
 	}
@@ -982,6 +999,18 @@ func (s *Stats) fill(st *state, d time.Duration) {
 	s.Bytes = st.bytes
 	s.IndexBytes = st.size
 	s.Duration = d
+}
+
+// keep installs old, the index Refresh found nothing to change in; when
+// it is what the index file id holds, a later Refresh that finds the same
+// file takes it without decoding the file again.
+func (ix *Index) keep(old *state, fromFile bool, id fileID) {
+	ix.install(old)
+	if fromFile {
+		ix.mu.Lock()
+		ix.loaded = id
+		ix.mu.Unlock()
+	}
 }
 
 func (ix *Index) install(st *state) {

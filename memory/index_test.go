@@ -449,3 +449,40 @@ func TestReset(t *testing.T) {
 		t.Errorf("second refresh after Reset reread %d files", st.Reread)
 	}
 }
+
+// TestStale checks that an Index knows whether the index file is still the
+// one it holds: after a Refresh that kept the file as it was (Update of an
+// index already current writes nothing), after another writer replaced it,
+// and after it took the new one.
+func TestStale(t *testing.T) {
+	root := writeTree(t, appFiles)
+	_, dir := build(t, root)
+	ctx := context.Background()
+	ix, st, err := memory.Update(ctx, dir, memory.DirSource(root), false, nil)
+	if err != nil || st.Written {
+		t.Fatalf("Update of a current index: written %v, %v", st.Written, err)
+	}
+	if ix.Stale() {
+		t.Error("Stale after an Update that kept the index file")
+	}
+	for rel, content := range appFiles {
+		os.WriteFile(filepath.Join(root, rel), []byte(content+"\nchanged by another writer\n"), 0o644)
+		break
+	}
+	if _, st, err := memory.Update(ctx, dir, memory.DirSource(root), false, nil); err != nil || !st.Written {
+		t.Fatalf("another writer's Update: written %v, %v", st.Written, err)
+	}
+	if !ix.Stale() {
+		t.Error("not Stale after another writer replaced the index file")
+	}
+	if st := refresh(t, ix, root); st.Written {
+		t.Error("Refresh after another writer's wrote again")
+	}
+	if ix.Stale() {
+		t.Error("Stale after a Refresh took the new index file")
+	}
+	os.Remove(filepath.Join(dir, "index.bin"))
+	if !ix.Stale() {
+		t.Error("not Stale after the index file was removed")
+	}
+}

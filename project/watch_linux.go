@@ -45,7 +45,7 @@ type Watcher struct {
 	reset   bool // walk everything at the next Sync
 	buf     []byte
 
-	list    []watchedFile // what Walk yields, in order; valid unless stale
+	list    []*watchedFile // what Walk yields, in order (into dirs' files); valid unless stale
 	stale   bool
 	changed bool // something was walked since the last Sync reported
 	walked  int  // directories the last sync walked (for tests)
@@ -177,8 +177,7 @@ func (w *Watcher) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 	if err := w.sync(ctx); err != nil {
 		return err
 	}
-	for i := range w.list {
-		f := &w.list[i]
+	for _, f := range w.list {
 		if err := fn(f.c, f.fileInfo()); err != nil {
 			if errors.Is(err, fs.SkipAll) {
 				return nil
@@ -436,24 +435,35 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
 					w.forget(s)
 				}
 			}
+			if sameFiles(old, d) {
+				// The same files (the common change: one written): their
+				// new stats go into the record Walk's list points into.
+				for i := range d.files {
+					x, y := &old.files[i], &d.files[i]
+					fx, fy := x.fileInfo(), y.fileInfo()
+					if fx.Size() != fy.Size() || !fx.ModTime().Equal(fy.ModTime()) || fx.Mode() != fy.Mode() {
+						x.st, x.info = y.st, y.info
+						w.changed = true
+					}
+				}
+				old.wd, old.subs, old.volatile = d.wd, d.subs, d.volatile
+				continue
+			}
 		}
-		if old == nil || !sameDir(old, d) {
-			w.stale, w.changed = true, true
-		}
+		w.stale, w.changed = true, true
 		w.dirs[rel] = d
 	}
 	return nil
 }
 
-// sameDir reports whether two walks of a directory found the same.
-func sameDir(a, b *watchedDir) bool {
+// sameFiles reports whether two walks of a directory found the same files
+// and subdirectories (whatever their stats).
+func sameFiles(a, b *watchedDir) bool {
 	if !slices.Equal(a.subs, b.subs) || len(a.files) != len(b.files) {
 		return false
 	}
 	for i := range a.files {
-		x, y := &a.files[i], &b.files[i]
-		fx, fy := x.fileInfo(), y.fileInfo()
-		if x.c != y.c || fx.Size() != fy.Size() || !fx.ModTime().Equal(fy.ModTime()) || fx.Mode() != fy.Mode() {
+		if a.files[i].c != b.files[i].c {
 			return false
 		}
 	}
@@ -491,19 +501,21 @@ func (w *Watcher) flatten() {
 	}
 	list := w.list[:0]
 	if cap(list) < n {
-		list = make([]watchedFile, 0, n)
+		list = make([]*watchedFile, 0, n)
 	}
 	for _, d := range w.dirs {
-		list = append(list, d.files...)
+		for i := range d.files {
+			list = append(list, &d.files[i])
+		}
 	}
-	slices.SortStableFunc(list, func(a, b watchedFile) int { return strings.Compare(a.c.Rel, b.c.Rel) })
+	slices.SortStableFunc(list, func(a, b *watchedFile) int { return strings.Compare(a.c.Rel, b.c.Rel) })
 	out := list[:0]
 	run := 0 // where the entries with this Rel begin in out
 	for _, f := range list {
 		if len(out) > 0 && f.c.Rel != out[len(out)-1].c.Rel {
 			run = len(out)
 		}
-		if slices.ContainsFunc(out[run:], func(o watchedFile) bool { return o.c.Path == f.c.Path }) {
+		if slices.ContainsFunc(out[run:], func(o *watchedFile) bool { return o.c.Path == f.c.Path }) {
 			continue
 		}
 		out = append(out, f)

@@ -80,5 +80,32 @@ echo "$floor $cold $same $touched $search $nr $ixbytes $bytes" | awk -v victim="
 	printf "search --no-refresh                     %7.0f ms   cpu %5.0f ms\n", $11 * 1000, $12 * 1000
 	printf "index size                              %.3f of the indexed bytes   goal <= 0.5\n", $13 / $14
 }'
+# The same refreshes with a watcher running (taskctl index --watch, Linux):
+# it follows changes through inotify and answers them over its socket.
+if [ "$(uname -s)" = Linux ]; then
+	"$tc" --project-dir "$dir" index --watch >/dev/null 2>"$tmp/watch.log" &
+	wpid=$!
+	trap 'kill -INT $wpid 2>/dev/null; wait $wpid 2>/dev/null; rm -rf "$tmp"' EXIT
+	for ((i = 0; i < 200; i++)); do
+		grep -q "watching" "$tmp/watch.log" && break
+		sleep 0.1
+	done
+	wsame=$(best 5 "$tc" --project-dir "$dir" index)
+	for i in 1 2 3 4 5; do
+		touch "$dir/$victim"
+		timed "$tc" --project-dir "$dir" index
+	done
+	wtouched=$(fastest)
+	wsearch=$(best 5 "$tc" --project-dir "$dir" search "$q")
+	kill -INT $wpid
+	wait $wpid || true
+	echo "== with taskctl index --watch running"
+	echo "$cold $wsame $wtouched $wsearch" | awk -v victim="$victim" '{
+		cw = $1; cc = $2
+		printf "index, nothing changed                  %7.0f ms   cpu %5.0f ms   %.1f%% of cold\n", $3 * 1000, $4 * 1000, 100 * $3 / cw
+		printf "index after touching one file           %7.0f ms   cpu %5.0f ms   %.1f%% of cold (cpu %.1f%%)   goal < 5%%   (%s)\n", $5 * 1000, $6 * 1000, 100 * $5 / cw, 100 * $6 / cc, victim
+		printf "search (refreshes first)                %7.0f ms   cpu %5.0f ms\n", $7 * 1000, $8 * 1000
+	}'
+fi
 echo "== the library alone (memory.DirSource, no process start, no policy)"
 cd "$here" && go run ./bench/retrieval -perf "$dir"

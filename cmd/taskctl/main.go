@@ -120,6 +120,7 @@ type opts struct {
 	noRefresh bool
 	rebuild   bool
 	stats     bool
+	watch     bool
 	minScore  float64
 
 	// run

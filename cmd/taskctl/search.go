@@ -115,21 +115,30 @@ incrementally.`,
 func indexCmd() *command {
 	return &command{
 		name:  "index",
-		usage: "[--rebuild] [--stats]",
+		usage: "[--rebuild] [--stats] [--watch]",
 		short: "build or refresh the lexical index under .taskctl/index/",
 		long: `Builds the index on first use and refreshes it incrementally afterwards:
 unchanged files are not re-read, deleted files leave, renamed files move.
---rebuild starts from scratch. Reports files, terms, bytes and time.`,
-		examples: []string{"taskctl index", "taskctl index --rebuild --stats --output json"},
+--rebuild starts from scratch. Reports files, terms, bytes and time.
+
+--watch (Linux) then stays running: it follows changes through inotify,
+keeps the index current, and answers the refresh that index, search and
+assemble make before reading it, so that these no longer stat every file
+of the project. Stop it with Ctrl-C.`,
+		examples: []string{"taskctl index", "taskctl index --rebuild --stats --output json", "taskctl index --watch &"},
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.BoolVar(&o.rebuild, "rebuild", false, "discard the index and build it from scratch")
 			fs.BoolVar(&o.stats, "stats", false, "also report what was re-read, reused, removed and skipped")
+			fs.BoolVar(&o.watch, "watch", false, "keep the index current until interrupted, answering other commands' refreshes")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
 			if len(args) > 0 {
 				return nil, usageErr("index takes no arguments")
 			}
-			_, st, err := e.index(ctx, e.opts.rebuild, e.progress())
+			if e.opts.watch {
+				return e.watchIndex(ctx)
+			}
+			_, st, err := e.indexOrStats(ctx, e.opts.rebuild, true, e.progress())
 			if err != nil {
 				return nil, err
 			}
@@ -202,6 +211,12 @@ func (e *env) openIndexOnly() (*memory.Index, error) {
 // callback it draws [env.progress], so that the first build behind search,
 // assemble or a workflow step is not a silent wait on a terminal.
 func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
+	return e.indexOrStats(ctx, rebuild, false, progress)
+}
+
+// indexOrStats is index; with stOnly, when a watcher brought the index up
+// to date, it returns the index's stats without opening it (nil).
+func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
 	if e.ix != nil && !rebuild {
 		return e.ix, memory.Stats{}, nil
 	}
@@ -230,8 +245,23 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 		}
 		dir = ""
 	}
+	src := e.indexSource(p)
+	// A watcher (index --watch) brings the index up to date without a
+	// walk of the project.
+	if dir != "" && !rebuild {
+		if st, ok := e.syncWatcher(ctx, p, dir, src.FilterID()); ok {
+			if stOnly {
+				return nil, st, nil
+			}
+			ix, warns, err := memory.Open(dir)
+			if err == nil && len(warns) == 0 && ix.Len() == st.Files {
+				e.ix = ix
+				return ix, st, nil
+			} // else replaced or damaged since: refresh as usual
+		}
+	}
 	// memory.Update reads the index while the project is walked.
-	ix, st, err := memory.Update(ctx, dir, e.indexSource(p), rebuild, progress)
+	ix, st, err := memory.Update(ctx, dir, src, rebuild, progress)
 	if err != nil && dir != "" && inMemory(err) {
 		ix, st, err = memory.Update(ctx, "", e.indexSource(p), rebuild, progress)
 	}
@@ -258,7 +288,7 @@ func (e *env) index(ctx context.Context, rebuild bool, progress func(done, total
 // The index hashes a file as read and filters only what it analyses
 // (memory.FilteringSource), and it records the filter: turning the scan on
 // or off analyses every file again.
-func (e *env) indexSource(p *project.Project) memory.Source {
+func (e *env) indexSource(p *project.Project) textSource {
 	cfg, err := e.config()
 	return textSource{memory.ProjectSource(p), err != nil || cfg.ScanSecrets}
 }

@@ -1,0 +1,386 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
+)
+
+// `taskctl index --watch` keeps .taskctl/index current from the kernel's
+// change notifications (project.Watcher) and answers the refresh every
+// other command makes before it reads the index (search, assemble's
+// description sources, index itself) over a unix socket in the index
+// directory: the asking command gets an index brought up to date with
+// every change made before it asked, for the cost of a round trip instead
+// of a stat of every file of the project. Only a watcher of the same
+// project, policy, filter and taskctl executable is trusted (watchKey),
+// only by a process of the same user; anything else — no watcher, a
+// stale socket, a watcher that does not answer — and the command refreshes
+// the index itself, as it does without one.
+
+// watchSocket is the watcher's socket, in the index directory.
+const watchSocket = "watch.sock"
+
+// watchWait bounds how long a command waits for the watcher's answer (a
+// refresh after a large change may take seconds) before refreshing itself.
+var watchWait = 60 * time.Second
+
+// watchSettle is how long the watcher lets changes gather after the first
+// one before it refreshes on its own (a checkout changes many files).
+const watchSettle = 2 * time.Millisecond
+
+type watchRequest struct {
+	Op  string `json:"op"`  // "sync"
+	Key string `json:"key"` // the asker's watchKey
+}
+
+type watchReply struct {
+	OK    bool         `json:"ok"`
+	Code  string       `json:"code,omitempty"`
+	Error string       `json:"error,omitempty"`
+	Pid   int          `json:"pid"`
+	Stats memory.Stats `json:"stats"`
+}
+
+// watchedSource is the index's source in a watcher: textSource's reads
+// and filter, and the Watcher's walk (not a memory.CachingSource: there is
+// no walk cache to keep).
+type watchedSource struct {
+	text textSource
+	w    *project.Watcher
+}
+
+func (s watchedSource) Walk(ctx context.Context, fn func(rel string, size int64, mtime time.Time) error) error {
+	return s.w.Walk(ctx, func(c project.Candidate, info os.FileInfo) error {
+		return fn(c.Rel, info.Size(), info.ModTime())
+	})
+}
+
+func (s watchedSource) ReadFile(rel string) ([]byte, error) { return s.text.ReadFile(rel) }
+
+func (s watchedSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
+	return s.text.ReadFileInto(rel, size, buf)
+}
+
+func (s watchedSource) Filter(data []byte) []byte { return s.text.Filter(data) }
+func (s watchedSource) FilterID() string          { return s.text.FilterID() }
+
+var (
+	exeOnce sync.Once
+	exeID   string
+)
+
+// watchKey names what an index built by this process depends on besides
+// the files: the project dir, the policy, the filter, and the executable
+// (its path, size and time: a rebuilt taskctl may analyse differently).
+func watchKey(p *project.Project, filterID string) string {
+	exeOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			return
+		}
+		if fi, err := os.Stat(exe); err == nil {
+			exeID = fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+		}
+	})
+	h := sha256.New()
+	fmt.Fprintf(h, "taskctl watch 1\x00%s\x00%#v\x00%s\x00%s", p.Dir(), p.Policy(), filterID, exeID)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// watchAddr returns the address of the socket at path: path itself, or,
+// when it is too long for a socket address (108 bytes on Linux), a path
+// through /proc/self/fd to a descriptor of its directory, closed by done.
+func watchAddr(path string) (addr string, done func(), err error) {
+	if len(path) < 100 {
+		return path, func() {}, nil
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return "", nil, err
+	}
+	return fmt.Sprintf("/proc/self/fd/%d/%s", d.Fd(), filepath.Base(path)), func() { d.Close() }, nil
+}
+
+func dialWatch(path string, timeout time.Duration) (*net.UnixConn, error) {
+	addr, done, err := watchAddr(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	c, err := net.DialTimeout("unix", addr, timeout)
+	if err != nil {
+		return nil, err
+	}
+	uc := c.(*net.UnixConn)
+	if !sameUser(uc) {
+		uc.Close()
+		return nil, errors.New("the watcher's socket belongs to another user")
+	}
+	return uc, nil
+}
+
+// syncWatcher asks the watcher of the index in dir, if one runs, to bring
+// the index up to date, and returns the index's stats. ok is false when
+// none answers or its answer cannot be used: the caller then refreshes the
+// index itself.
+func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, filterID string) (st memory.Stats, ok bool) {
+	sock := filepath.Join(dir, watchSocket)
+	if _, err := os.Lstat(sock); err != nil {
+		return st, false // no watcher: the common case, one stat
+	}
+	c, err := dialWatch(sock, time.Second)
+	if err != nil {
+		return st, false // a stale socket: the watcher was killed
+	}
+	defer c.Close()
+	deadline := time.Now().Add(watchWait)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c.SetDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	defer stop()
+	req, _ := json.Marshal(watchRequest{Op: "sync", Key: watchKey(p, filterID)})
+	if _, err := c.Write(append(req, '\n')); err != nil {
+		return st, false
+	}
+	var rep watchReply
+	line, err := bufio.NewReaderSize(c, 64<<10).ReadBytes('\n')
+	if err != nil || json.Unmarshal(line, &rep) != nil {
+		return st, false
+	}
+	if !rep.OK {
+		if rep.Code == "WATCH_MISMATCH" {
+			e.warn(warning{Code: "WATCH_MISMATCH", Path: dir, Message: fmt.Sprintf(
+				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; restart 'taskctl index --watch'", rep.Pid)})
+		}
+		return st, false
+	}
+	watchAnswered.Add(1)
+	return rep.Stats, true
+}
+
+// watchAnswered counts the refreshes a watcher answered (for tests).
+var watchAnswered atomic.Int64
+
+// watchIndex is `taskctl index --watch`: it refreshes the index, then
+// keeps it current and answers other commands' refreshes until
+// interrupted.
+func (e *env) watchIndex(ctx context.Context) (any, error) {
+	// A watcher lives until it is stopped: collect garbage as it comes,
+	// not only near the memory limit Main sets.
+	if e.getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+	p, err := e.project()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := p.EnsureWorkspace("index")
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	w, err := p.Watch()
+	if errors.Is(err, project.ErrWatchUnsupported) {
+		return nil, codedErr("WATCH_UNSUPPORTED", exitError, "index --watch: %v", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	src := watchedSource{text: e.indexSource(p), w: w}
+	key := watchKey(p, src.FilterID())
+
+	sock := filepath.Join(dir, watchSocket)
+	ln, err := listenWatch(sock)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		ln.Close()
+		removeOwnSocket(sock)
+	}()
+
+	ix, st, err := memory.Update(ctx, dir, src, e.opts.rebuild, e.progress())
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	for _, wn := range st.Warnings {
+		e.warn(warning{Code: wn.Code, Path: wn.Path, Message: wn.Message})
+	}
+	dirs, _ := w.Len()
+	fmt.Fprintf(e.stderr, "taskctl: watching %s: %d files in %d directories, index refreshed in %s; stop with Ctrl-C\n",
+		p.Dir(), st.Files, dirs, st.Duration.Round(time.Millisecond))
+
+	var mu sync.Mutex
+	need := false
+	// refresh brings the index up to date with every change made so far.
+	refresh := func() (memory.Stats, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		start := time.Now()
+		changed, err := w.Sync(ctx)
+		if err != nil {
+			return memory.Stats{}, err
+		}
+		if !changed && !need && !ix.Stale() {
+			s := ix.Stats()
+			s.Duration = time.Since(start)
+			return s, nil
+		}
+		s, err := ix.Refresh(ctx, src, nil)
+		need = err != nil
+		if err != nil {
+			return s, err
+		}
+		s.Duration = time.Since(start)
+		if s.Reread+s.Removed+s.Renamed > 0 {
+			fmt.Fprintf(e.stderr, "taskctl: %s index: %d re-read, %d renamed, %d removed, %d files (%s)\n",
+				time.Now().Format("15:04:05"), s.Reread, s.Renamed, s.Removed, s.Files, s.Duration.Round(time.Millisecond))
+		}
+		for _, wn := range s.Warnings {
+			e.warn(warning{Code: wn.Code, Path: wn.Path, Message: wn.Message})
+		}
+		return s, nil
+	}
+
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			go serveWatch(c.(*net.UnixConn), key, refresh)
+		}
+	}()
+
+	for {
+		ok, err := w.Wait(ctx, -1)
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			select {
+			case <-ctx.Done():
+			case <-time.After(watchSettle):
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			if _, err := refresh(); err != nil && ctx.Err() == nil {
+				fmt.Fprintf(e.stderr, "taskctl: index: %v\n", err)
+				time.Sleep(time.Second) // not in a loop as fast as the failures
+			}
+		}
+	}
+	last := ix.Stats()
+	data := map[string]any{"files": last.Files, "terms": last.Terms, "bytes": last.Bytes, "watched": true}
+	if !e.json() {
+		fmt.Fprintf(e.stdout, "files: %d\nterms: %d\nbytes: %d\n", last.Files, last.Terms, last.Bytes)
+	}
+	return data, nil
+}
+
+// serveWatch answers one connection's requests.
+func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error)) {
+	defer c.Close()
+	reply := func(r watchReply) bool {
+		r.Pid = os.Getpid()
+		b, _ := json.Marshal(r)
+		c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		_, err := c.Write(append(b, '\n'))
+		return err == nil
+	}
+	if !sameUser(c) {
+		reply(watchReply{Code: "WATCH_DENIED", Error: "not the watcher's user"})
+		return
+	}
+	r := bufio.NewReaderSize(c, 4096)
+	for {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return
+		}
+		var req watchRequest
+		if json.Unmarshal(line, &req) != nil || req.Op != "sync" {
+			reply(watchReply{Code: "WATCH_BAD_REQUEST", Error: "expected {\"op\":\"sync\",\"key\":...}"})
+			return
+		}
+		if req.Key != key {
+			if !reply(watchReply{Code: "WATCH_MISMATCH", Error: "another project, configuration or taskctl build"}) {
+				return
+			}
+			continue
+		}
+		st, err := refresh()
+		if err != nil {
+			reply(watchReply{Code: "ERROR", Error: err.Error()})
+			return
+		}
+		if !reply(watchReply{OK: true, Stats: st}) {
+			return
+		}
+	}
+}
+
+// listenWatch listens on the socket at path, taking over a stale one
+// (left by a watcher that was killed); a watcher that answers there is a
+// WATCH_RUNNING error.
+func listenWatch(path string) (*net.UnixListener, error) {
+	if c, err := dialWatch(path, time.Second); err == nil {
+		c.Close()
+		return nil, codedErr("WATCH_RUNNING", exitError, "index --watch: %s is already watched (its socket %s answers)",
+			filepath.Dir(filepath.Dir(filepath.Dir(path))), path)
+	}
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode().Type() != os.ModeSocket {
+			return nil, fmt.Errorf("index --watch: %s exists and is not a socket", path)
+		}
+		os.Remove(path)
+	}
+	addr, done, err := watchAddr(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	ln, err := net.Listen("unix", addr)
+	if err != nil {
+		return nil, fmt.Errorf("index --watch: %w", err)
+	}
+	ul := ln.(*net.UnixListener)
+	ul.SetUnlinkOnClose(false) // removeOwnSocket does it, by its real path
+	return ul, nil
+}
+
+// removeOwnSocket removes the socket at path, after its listener was
+// closed, unless another watcher answers there (one that took over).
+func removeOwnSocket(path string) {
+	if c, err := dialWatch(path, 100*time.Millisecond); err == nil {
+		c.Close() // our own listener is closed: another watcher answers
+		return
+	}
+	os.Remove(path)
+}

@@ -1,7 +1,14 @@
 package schema
 
 /*
+// libxml2 is opened when first needed (dlopen), not linked: a process
+// that never validates a document (index, search) does not load it and the
+// ICU and C++ libraries it pulls in, about a millisecond of a 4 ms start.
+// --as-needed drops the -lxml2 of pkg-config, to which nothing refers.
+#cgo linux LDFLAGS: -Wl,--as-needed
 #cgo pkg-config: libxml-2.0
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
@@ -10,6 +17,38 @@ package schema
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlIO.h>
+
+// The libxml2 functions used, each called through tc_<name>.
+#define TC_FUNCS(X) \
+	X(xmlInitParser) X(xmlSetExternalEntityLoader) X(xmlSetGenericErrorFunc) X(xmlNewParserCtxt) \
+	X(xmlFreeParserCtxt) X(xmlLoadExternalEntity) X(xmlFreeInputStream) X(xmlSchemaNewMemParserCtxt) \
+	X(xmlSchemaSetParserStructuredErrors) X(xmlSchemaParse) X(xmlSchemaFreeParserCtxt) X(xmlCtxtReadMemory) \
+	X(xmlFreeDoc) X(xmlSchemaNewValidCtxt) X(xmlSchemaSetValidStructuredErrors) X(xmlSchemaValidateDoc) \
+	X(xmlSchemaFreeValidCtxt) X(xmlDocGetRootElement) X(xmlGetLineNo)
+#define TC_PTR(f) static __typeof__(&f) tc_##f;
+TC_FUNCS(TC_PTR)
+
+static char tc_load_err[256];
+
+static const char *tc_load_error(void) { return tc_load_err; }
+
+// tc_load opens the libxml2 library lib and finds its functions; 0 when
+// done, else -1 with the reason in tc_load_err.
+static int tc_load(const char *lib) {
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		const char *e = dlerror();
+		snprintf(tc_load_err, sizeof tc_load_err, "%s", e != NULL ? e : "dlopen failed");
+		return -1;
+	}
+#define TC_SYM(f) \
+	if ((tc_##f = (__typeof__(&f))dlsym(h, #f)) == NULL) { \
+		snprintf(tc_load_err, sizeof tc_load_err, "%s has no %s", lib, #f); \
+		return -1; \
+	}
+	TC_FUNCS(TC_SYM)
+	return 0;
+}
 
 static void tc_silent(void *ctx, const char *msg, ...);
 
@@ -30,7 +69,7 @@ typedef struct {
 // elemIndex returns the document-order index of element e in doc, or -1.
 static int tc_elem_index(xmlDocPtr doc, xmlNodePtr e) {
 	if (doc == NULL || e == NULL) return -1;
-	xmlNodePtr n = xmlDocGetRootElement(doc);
+	xmlNodePtr n = tc_xmlDocGetRootElement(doc);
 	int i = 0;
 	while (n != NULL) {
 		if (n->type == XML_ELEMENT_NODE) {
@@ -74,7 +113,7 @@ static void tc_push(tc_acc *a, xmlErrorPtr e) {
 		}
 		if (n != NULL && n->type == XML_ELEMENT_NODE) {
 			p->elem = tc_elem_index(a->doc, n);
-			if (p->line == 0) p->line = (int)xmlGetLineNo(n);
+			if (p->line == 0) p->line = (int)tc_xmlGetLineNo(n);
 		}
 	}
 }
@@ -96,19 +135,21 @@ static xmlParserInputPtr tc_no_loader(const char *url, const char *id, xmlParser
 // tc_loader_refuses reports whether the process's external entity loader
 // refuses url (tests use it to prove the loader is in place).
 static int tc_loader_refuses(const char *url) {
-	xmlSetGenericErrorFunc(NULL, tc_silent);
-	xmlParserCtxtPtr c = xmlNewParserCtxt();
+	tc_xmlSetGenericErrorFunc(NULL, tc_silent);
+	xmlParserCtxtPtr c = tc_xmlNewParserCtxt();
 	if (c == NULL) return 0;
-	xmlParserInputPtr in = xmlLoadExternalEntity(url, NULL, c);
+	xmlParserInputPtr in = tc_xmlLoadExternalEntity(url, NULL, c);
 	int refused = in == NULL;
-	if (in != NULL) xmlFreeInputStream(in);
-	xmlFreeParserCtxt(c);
+	if (in != NULL) tc_xmlFreeInputStream(in);
+	tc_xmlFreeParserCtxt(c);
 	return refused;
 }
 
-static void tc_init(void) {
-	xmlInitParser();
-	xmlSetExternalEntityLoader(tc_no_loader);
+static int tc_init(const char *lib) {
+	if (tc_load(lib) != 0) return -1;
+	tc_xmlInitParser();
+	tc_xmlSetExternalEntityLoader(tc_no_loader);
+	return 0;
 }
 
 static void tc_silent(void *ctx, const char *msg, ...) {}
@@ -116,12 +157,12 @@ static void tc_silent(void *ctx, const char *msg, ...) {}
 static xmlSchemaPtr tc_compile(const char *buf, int len, tc_acc *a) {
 	// The schema document's own parse errors go to the generic handler
 	// (per thread in libxml2 2.9): silence it on this thread.
-	xmlSetGenericErrorFunc(NULL, tc_silent);
-	xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(buf, len);
+	tc_xmlSetGenericErrorFunc(NULL, tc_silent);
+	xmlSchemaParserCtxtPtr pc = tc_xmlSchemaNewMemParserCtxt(buf, len);
 	if (pc == NULL) return NULL;
-	xmlSchemaSetParserStructuredErrors(pc, tc_valid_err, a);
-	xmlSchemaPtr s = xmlSchemaParse(pc);
-	xmlSchemaFreeParserCtxt(pc);
+	tc_xmlSchemaSetParserStructuredErrors(pc, tc_valid_err, a);
+	xmlSchemaPtr s = tc_xmlSchemaParse(pc);
+	tc_xmlSchemaFreeParserCtxt(pc);
 	return s;
 }
 
@@ -129,8 +170,8 @@ static xmlSchemaPtr tc_compile(const char *buf, int len, tc_acc *a) {
 // document is valid, 1 when it has problems (in a, which may be empty if
 // libxml2 reported none), 2 when it holds a DTD, -1 when out of memory.
 static int tc_validate(xmlSchemaPtr s, const char *buf, int len, tc_acc *a) {
-	xmlSetGenericErrorFunc(NULL, tc_silent);
-	xmlParserCtxtPtr c = xmlNewParserCtxt();
+	tc_xmlSetGenericErrorFunc(NULL, tc_silent);
+	xmlParserCtxtPtr c = tc_xmlNewParserCtxt();
 	if (c == NULL) return -1;
 	c->_private = a;
 	c->sax->serror = tc_parse_err;
@@ -146,25 +187,25 @@ static int tc_validate(xmlSchemaPtr s, const char *buf, int len, tc_acc *a) {
 	// with a URL makes libxml2 2.9 walk back over every preceding node
 	// (looking for XInclude markers) for each error it raises, which is
 	// quadratic on a document with many problems.
-	xmlDocPtr d = xmlCtxtReadMemory(c, buf, len, NULL, "UTF-8", opts);
+	xmlDocPtr d = tc_xmlCtxtReadMemory(c, buf, len, NULL, "UTF-8", opts);
 	int wellformed = c->wellFormed;
-	xmlFreeParserCtxt(c);
+	tc_xmlFreeParserCtxt(c);
 	if (d == NULL || !wellformed) {
-		if (d != NULL) xmlFreeDoc(d);
+		if (d != NULL) tc_xmlFreeDoc(d);
 		return 1;
 	}
 	if (d->intSubset != NULL || d->extSubset != NULL) {
-		xmlFreeDoc(d);
+		tc_xmlFreeDoc(d);
 		return 2;
 	}
 	a->doc = d;
-	xmlSchemaValidCtxtPtr v = xmlSchemaNewValidCtxt(s);
-	if (v == NULL) { a->doc = NULL; xmlFreeDoc(d); return -1; }
-	xmlSchemaSetValidStructuredErrors(v, tc_valid_err, a);
-	int rc = xmlSchemaValidateDoc(v, d);
-	xmlSchemaFreeValidCtxt(v);
+	xmlSchemaValidCtxtPtr v = tc_xmlSchemaNewValidCtxt(s);
+	if (v == NULL) { a->doc = NULL; tc_xmlFreeDoc(d); return -1; }
+	tc_xmlSchemaSetValidStructuredErrors(v, tc_valid_err, a);
+	int rc = tc_xmlSchemaValidateDoc(v, d);
+	tc_xmlSchemaFreeValidCtxt(v);
 	a->doc = NULL;
-	xmlFreeDoc(d);
+	tc_xmlFreeDoc(d);
 	if (rc == 0 && a->n == 0) return 0;
 	return 1;
 }
@@ -173,13 +214,44 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"runtime"
 	"sync"
 	"unsafe"
 )
 
-var initOnce sync.Once
+var (
+	initOnce sync.Once
+	initErr  error
+)
 
-func initLibxml() { initOnce.Do(func() { C.tc_init() }) }
+// initLibxml loads and initialises libxml2 once: the library
+// $TASKCTL_LIBXML2 names (a file name or path, for a libxml2 outside the
+// loader's search path), else the one of the system (libLibxml2). The
+// error says why it could not be loaded.
+func initLibxml() error {
+	initOnce.Do(func() {
+		lib := os.Getenv("TASKCTL_LIBXML2")
+		if lib == "" {
+			lib = libLibxml2()
+		}
+		cs := C.CString(lib)
+		defer C.free(unsafe.Pointer(cs))
+		if C.tc_init(cs) != 0 {
+			initErr = fmt.Errorf("libxml2 cannot be loaded: %s (install it, e.g. apt-get install libxml2, or name it in TASKCTL_LIBXML2)", C.GoString(C.tc_load_error()))
+		}
+	})
+	return initErr
+}
+
+// libLibxml2 is the file name of the system's libxml2.
+func libLibxml2() string {
+	if runtime.GOOS == "darwin" {
+		return "libxml2.2.dylib"
+	}
+	return "libxml2.so.2"
+}
 
 // maxProblems is how many problems one validation reports.
 const maxProblems = 100
@@ -227,7 +299,9 @@ func problemsOf(a *C.tc_acc) ([]rawProblem, int) {
 
 // compile parses an XSD held in memory.
 func compileXSD(xsd []byte) (unsafe.Pointer, []rawProblem, error) {
-	initLibxml()
+	if err := initLibxml(); err != nil {
+		return nil, nil, err
+	}
 	if len(xsd) == 0 {
 		return nil, nil, errors.New("empty schema")
 	}
@@ -246,7 +320,9 @@ func compileXSD(xsd []byte) (unsafe.Pointer, []rawProblem, error) {
 // validateC parses and validates data; dtd reports a document type
 // declaration.
 func validateC(s unsafe.Pointer, data []byte) (ps []rawProblem, dropped int, dtd bool, err error) {
-	initLibxml()
+	if err := initLibxml(); err != nil {
+		return nil, 0, false, err
+	}
 	buf := C.CBytes(data)
 	defer C.free(buf)
 	a, free := newAcc()
@@ -269,7 +345,9 @@ func validateC(s unsafe.Pointer, data []byte) (ps []rawProblem, dropped int, dtd
 // loaderRefuses reports whether the process-wide external entity loader
 // refuses url.
 func loaderRefuses(url string) bool {
-	initLibxml()
+	if initLibxml() != nil {
+		return false
+	}
 	u := C.CString(url)
 	defer C.free(unsafe.Pointer(u))
 	return C.tc_loader_refuses(u) != 0

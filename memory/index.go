@@ -1208,6 +1208,9 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 		w.reuse = ids[0] // Refresh analyses it if another file claims it first
 		return nil, buf
 	}
+	if isLockFile(w.e.rel) {
+		return noText, buf
+	}
 	// A filtering source decides what is text (it may decode UTF-16).
 	if text := filter(src, data); text != nil && bytes.IndexByte(text, 0) < 0 {
 		return text, buf

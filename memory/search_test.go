@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -318,5 +319,32 @@ func TestSearchRoleWordInPassing(t *testing.T) {
 		if len(ms) == 0 || ms[0].Rel != "src/auth/login.py" {
 			t.Errorf("Search(%q) = %q, want src/auth/login.py first", q, rels(ms))
 		}
+	}
+}
+
+// TestLockFilesByNameOnly: a lock file is found by its name, never by its
+// content (the versions and hashes of every package), which would put it
+// above the manifest a dependency question is about.
+func TestLockFilesByNameOnly(t *testing.T) {
+	lock := `{"name": "app", "lockfileVersion": 3, "packages": {` +
+		strings.Repeat(`"node_modules/lodash": {"version": "4.17.21", "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz"}, `, 40) + `}}`
+	root := writeTree(t, map[string]string{
+		"package.json":      `{"name": "app", "dependencies": {"lodash": "^4.17.21", "express": "^4"}}`,
+		"package-lock.json": lock,
+		"web/yarn.lock":     strings.Repeat("lodash@^4.17.21:\n  version \"4.17.21\"\n", 30),
+		"src/server.js":     "const express = require('express')\n",
+	})
+	ix, _ := build(t, root)
+	if got := rels(ix.Search("lodash", memory.SearchOptions{})); !slices.Equal(got, []string{"package.json"}) {
+		t.Errorf("search lodash = %q, want only package.json", got)
+	}
+	if got := rels(ix.Search("package lock", memory.SearchOptions{})); len(got) == 0 || got[0] != "package-lock.json" {
+		t.Errorf("search \"package lock\" = %q, want package-lock.json first", got)
+	}
+	if got := rels(ix.Search("yarn lock", memory.SearchOptions{})); len(got) == 0 || got[0] != "web/yarn.lock" {
+		t.Errorf("search \"yarn lock\" = %q, want web/yarn.lock first", got)
+	}
+	if n := ix.Len(); n != 4 {
+		t.Errorf("Len() = %d, want 4 (lock files are indexed files)", n)
 	}
 }

@@ -64,16 +64,21 @@ func filter(src Source, data []byte) []byte {
 	return data
 }
 
-// filterSum is what an index records of src's filter: the CRC-32C of its
-// FilterID, 0 for a source that does not filter (and in an index written
-// before filters).
+// filterSum is what an index records of src's filter and of the analysis:
+// the CRC-32C of analysisID and src's FilterID. An index recorded with
+// another (written by an older taskctl, or through another filter) has
+// nothing to reuse: every file is analysed again.
 func filterSum(src Source) uint32 {
-	f, ok := src.(FilteringSource)
-	if !ok || f.FilterID() == "" {
-		return 0
+	id := analysisID
+	if f, ok := src.(FilteringSource); ok {
+		id += "\x00" + f.FilterID()
 	}
-	return max(crc32.Checksum([]byte(f.FilterID()), castagnoli), 1)
+	return max(crc32.Checksum([]byte(id), castagnoli), 1)
 }
+
+// analysisID changes when what the index makes of a file's text changes
+// (2: lock files are indexed by path and name only).
+const analysisID = "analysis 2"
 
 // A CachingSource is a Source whose walk can reuse what an earlier walk
 // learnt about the tree. Refresh keeps the state it returns in the index

@@ -250,14 +250,19 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 	// walk of the project.
 	if dir != "" && !rebuild {
 		if st, ok := e.syncWatcher(ctx, p, dir, src.FilterID()); ok {
-			if stOnly {
-				return nil, st, nil
+			var ix *memory.Index
+			if !stOnly {
+				var warns []memory.Warning
+				ix, warns, err = memory.Open(dir)
+				if err != nil || len(warns) > 0 || ix.Len() != st.Files {
+					ix = nil // replaced or damaged since: refresh as usual
+				}
 			}
-			ix, warns, err := memory.Open(dir)
-			if err == nil && len(warns) == 0 && ix.Len() == st.Files {
+			if stOnly || ix != nil {
+				e.indexWarnings(p, st)
 				e.ix = ix
 				return ix, st, nil
-			} // else replaced or damaged since: refresh as usual
+			}
 		}
 	}
 	// memory.Update reads the index while the project is walked.
@@ -268,6 +273,13 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 	if err != nil {
 		return nil, st, fmt.Errorf("index: %w", err)
 	}
+	e.indexWarnings(p, st)
+	e.ix = ix
+	return ix, st, nil
+}
+
+// indexWarnings passes on the warnings of a refresh.
+func (e *env) indexWarnings(p *project.Project, st memory.Stats) {
 	for _, w := range st.Warnings {
 		path := w.Path
 		if path != "" && !filepath.IsAbs(path) {
@@ -275,8 +287,6 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 		}
 		e.warn(warning{Code: w.Code, Path: path, Message: w.Message})
 	}
-	e.ix = ix
-	return ix, st, nil
 }
 
 // indexSource is what the index is built from: the project's files through

@@ -156,8 +156,10 @@ func (w *Watcher) Wait(ctx context.Context, timeoutMS int) (bool, error) {
 
 // Sync takes every change the kernel has reported so far (every change
 // made before Sync was called) and walks what it touched. changed reports
-// whether anything was walked since the previous Sync: when it is false,
-// Walk yields what it yielded then.
+// whether anything changed since the previous Sync — a file written even
+// if its size and time are the same — so that the caller looks at the
+// files again (their content may have changed); when it is false, Walk
+// yields what it yielded then and the files are as they were.
 func (w *Watcher) Sync(ctx context.Context) (changed bool, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -236,6 +238,13 @@ func (w *Watcher) sync(ctx context.Context) error {
 		if len(starts) == 0 {
 			clear(w.dirty)
 			break
+		}
+		// A file may change without a change of size or time (two writes
+		// within a tick of the clock that stamps it): an event says it
+		// changed, whatever the stat says, and the caller checks its
+		// content.
+		if len(w.dirty) > 0 {
+			w.changed = true
 		}
 		// A directory below one walked again that is no longer entered
 		// is dropped; the rest are walked on their own.

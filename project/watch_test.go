@@ -257,3 +257,31 @@ func TestWatchMovedDirectory(t *testing.T) {
 		t.Errorf("Sync after changes in two directories walked %d directories, want 2", got)
 	}
 }
+
+// TestWatchChangeWithoutNewStat: a file rewritten with content of the same
+// size and its old modification time put back stats as before, yet Sync
+// must report a change (the caller then looks at the content).
+func TestWatchChangeWithoutNewStat(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "a/x.go = package a // one\n")
+	w := startWatch(t, dir)
+	ctx := context.Background()
+	w.Sync(ctx)
+	f := filepath.Join(dir, "a/x.go")
+	fi, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, []byte("package a // two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(f, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := w.Sync(ctx); err != nil || !changed {
+		t.Errorf("Sync after a same-size write with the time put back: changed %v, %v", changed, err)
+	}
+	if changed, err := w.Sync(ctx); err != nil || changed {
+		t.Errorf("Sync with nothing changed since: changed %v, %v", changed, err)
+	}
+}

@@ -1,5 +1,24 @@
 package project
 
+import (
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// RefuseWatches makes the kernel's refusal to watch (ENOSPC, the watch
+// limit) the answer for every directory whose path contains part, until
+// the returned function is called.
+func RefuseWatches(part string) (restore func()) {
+	addWatch = func(fd int, path string, mask uint32) (int, error) {
+		if strings.Contains(path, part) {
+			return -1, unix.ENOSPC
+		}
+		return unix.InotifyAddWatch(fd, path, mask)
+	}
+	return func() { addWatch = unix.InotifyAddWatch }
+}
+
 // WatchWalked returns the number of directories w's last Sync walked.
 func WatchWalked(w *Watcher) int {
 	w.mu.Lock()

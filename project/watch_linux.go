@@ -82,6 +82,9 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN
 	unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CLOSE_WRITE |
 	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW | unix.IN_EXCL_UNLINK
 
+// addWatch is unix.InotifyAddWatch (a variable for tests).
+var addWatch = unix.InotifyAddWatch
+
 // Watch returns a Watcher of p's tree. Nothing is walked before the first
 // Sync or Walk. The caller closes it.
 func (p *Project) Watch() (*Watcher, error) {
@@ -195,6 +198,21 @@ func (w *Watcher) Len() (dirs, files int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.byWD), len(w.list)
+}
+
+// Unwatched returns the number of directories walked that the kernel
+// refused to watch (fs.inotify.max_user_watches reached): each is listed
+// at every Sync.
+func (w *Watcher) Unwatched() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, d := range w.dirs {
+		if d.wd < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func (w *Watcher) sync(ctx context.Context) error {
@@ -376,7 +394,7 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
 			if n.rel != "" {
 				dir = path.Join(r.dir, n.rel)
 			}
-			if wd, err := unix.InotifyAddWatch(w.fd, dir, watchMask); err == nil {
+			if wd, err := addWatch(w.fd, dir, watchMask); err == nil {
 				d.wd = int32(wd)
 				w.byWD[d.wd] = n.rel
 			}

@@ -30,3 +30,5 @@ func (w *Watcher) Walk(context.Context, func(Candidate, fs.FileInfo) error) erro
 }
 
 func (w *Watcher) Len() (dirs, files int) { return 0, 0 }
+
+func (w *Watcher) Unwatched() int { return 0 }

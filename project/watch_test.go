@@ -285,3 +285,21 @@ func TestWatchChangeWithoutNewStat(t *testing.T) {
 		t.Errorf("Sync with nothing changed since: changed %v, %v", changed, err)
 	}
 }
+
+// TestWatchUnwatchedDirectory: a directory the kernel refuses to watch
+// (the watch limit reached) is listed at every Sync, so its changes are
+// still seen.
+func TestWatchUnwatchedDirectory(t *testing.T) {
+	defer project.RefuseWatches("nowatch")()
+	dir := realTemp(t)
+	writeTree(t, dir, "a/x.go", "nowatch/y.go", "nowatch/sub/z.go")
+	w := startWatch(t, dir)
+	watchWalk(t, w)
+	if n := w.Unwatched(); n != 2 {
+		t.Errorf("Unwatched() = %d, want 2", n)
+	}
+	writeTree(t, dir, "nowatch/y.go = longer than it was\n", "nowatch/sub/new.go")
+	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("after changes in unwatched directories:\ngot  %q\nwant %q", got, want)
+	}
+}

@@ -226,6 +226,10 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 	dirs, _ := w.Len()
 	fmt.Fprintf(e.stderr, "taskctl: watching %s: %d files in %d directories, index refreshed in %s; stop with Ctrl-C\n",
 		p.Dir(), st.Files, dirs, st.Duration.Round(time.Millisecond))
+	if n := w.Unwatched(); n > 0 {
+		e.warn(warning{Code: "WATCH_LIMIT", Path: p.Dir(), Message: fmt.Sprintf(
+			"%d directories could not be watched (the limit is fs.inotify.max_user_watches): each is listed again at every refresh", n)})
+	}
 
 	var mu sync.Mutex
 	need := false

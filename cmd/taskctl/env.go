@@ -34,6 +34,7 @@ type env struct {
 	proj        *project.Project
 	cfg         *settings
 	ix          *memory.Index
+	watched     bool // a watcher (index --watch) answered the index's refresh
 	audit       *auditLog
 	warnings    []warning
 	meta        map[string]any

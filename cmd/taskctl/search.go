@@ -146,6 +146,9 @@ of the project. Stop it with Ctrl-C.`,
 				"files": st.Files, "terms": st.Terms, "bytes": st.Bytes,
 				"duration_ms": st.Duration.Milliseconds(),
 			}
+			if e.watched {
+				data["watched"] = true
+			}
 			if e.opts.stats {
 				data["reread"] = st.Reread
 				data["reused"] = st.Reused
@@ -156,6 +159,9 @@ of the project. Stop it with Ctrl-C.`,
 			if !e.json() {
 				fmt.Fprintf(e.stdout, "files: %d\nterms: %d\nbytes: %d\ntime:  %s\n", st.Files, st.Terms, st.Bytes,
 					st.Duration.Round(time.Millisecond))
+				if e.watched {
+					fmt.Fprintf(e.stdout, "refreshed by the watcher (index --watch)\n")
+				}
 				if e.opts.stats {
 					fmt.Fprintf(e.stdout, "reread: %d\nreused: %d\nremoved: %d\nskipped: %d\nindex_bytes: %d\n",
 						st.Reread, st.Reused, st.Removed, st.Skipped, st.IndexBytes)
@@ -260,7 +266,7 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 			}
 			if stOnly || ix != nil {
 				e.indexWarnings(p, st)
-				e.ix = ix
+				e.ix, e.watched = ix, true
 				return ix, st, nil
 			}
 		}

@@ -69,10 +69,11 @@ func startWatcher(t *testing.T, proj string, args ...string) *syncBuffer {
 }
 
 type indexData struct {
-	Files   int `json:"files"`
-	Terms   int `json:"terms"`
-	Reread  int `json:"reread"`
-	Removed int `json:"removed"`
+	Watched bool `json:"watched"`
+	Files   int  `json:"files"`
+	Terms   int  `json:"terms"`
+	Reread  int  `json:"reread"`
+	Removed int  `json:"removed"`
 }
 
 func indexStats(t *testing.T, args ...string) indexData {
@@ -98,8 +99,11 @@ func TestWatchAnswersRefreshes(t *testing.T) {
 	startWatcher(t, proj)
 
 	n := watchAnswered.Load()
-	if got := indexStats(t, "--project-dir", proj); got.Files != before.Files || got.Reread != 0 {
-		t.Errorf("index with nothing changed: %+v, want %d files, none re-read", got, before.Files)
+	if before.Watched {
+		t.Error("index without a watcher says it was refreshed by one")
+	}
+	if got := indexStats(t, "--project-dir", proj); got.Files != before.Files || got.Reread != 0 || !got.Watched {
+		t.Errorf("index with nothing changed: %+v, want %d files, none re-read, watched", got, before.Files)
 	}
 	writeFiles(t, proj, map[string]string{"src/util.go": "package main\n\n// zebrafish migrations\n"})
 	code, out, errs := taskctl(t, "--project-dir", proj, "search", "zebrafish", "--output", "json")

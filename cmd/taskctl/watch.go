@@ -216,19 +216,30 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 		removeOwnSocket(sock)
 	}()
 
+	// A watcher runs until stopped: its warnings are logged as they come,
+	// not kept for an envelope at the end.
+	logWarn := func(code, path, msg string) {
+		if path != "" && !filepath.IsAbs(path) {
+			path = absRel(p, path)
+		}
+		if path != "" {
+			msg = path + ": " + msg
+		}
+		fmt.Fprintf(e.stderr, "taskctl: %s %s: %s\n", time.Now().Format("15:04:05"), code, msg)
+	}
 	ix, st, err := memory.Update(ctx, dir, src, e.opts.rebuild, e.progress())
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	for _, wn := range st.Warnings {
-		e.warn(warning{Code: wn.Code, Path: wn.Path, Message: wn.Message})
+		logWarn(wn.Code, wn.Path, wn.Message)
 	}
 	dirs, _ := w.Len()
 	fmt.Fprintf(e.stderr, "taskctl: watching %s: %d files in %d directories, index refreshed in %s; stop with Ctrl-C\n",
 		p.Dir(), st.Files, dirs, st.Duration.Round(time.Millisecond))
 	if n := w.Unwatched(); n > 0 {
-		e.warn(warning{Code: "WATCH_LIMIT", Path: p.Dir(), Message: fmt.Sprintf(
-			"%d directories could not be watched (the limit is fs.inotify.max_user_watches): each is listed again at every refresh", n)})
+		logWarn("WATCH_LIMIT", "", fmt.Sprintf(
+			"%d directories could not be watched (the limit is fs.inotify.max_user_watches): each is listed again at every refresh", n))
 	}
 
 	var mu sync.Mutex
@@ -258,7 +269,7 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 				time.Now().Format("15:04:05"), s.Reread, s.Renamed, s.Removed, s.Files, s.Duration.Round(time.Millisecond))
 		}
 		for _, wn := range s.Warnings {
-			e.warn(warning{Code: wn.Code, Path: wn.Path, Message: wn.Message})
+			logWarn(wn.Code, wn.Path, wn.Message)
 		}
 		return s, nil
 	}

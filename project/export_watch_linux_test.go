@@ -7,11 +7,11 @@ import (
 )
 
 // RefuseWatches makes the kernel's refusal to watch (ENOSPC, the watch
-// limit) the answer for every directory whose path contains part, until
-// the returned function is called.
-func RefuseWatches(part string) (restore func()) {
+// limit) the answer for every directory named name, until the returned
+// function is called.
+func RefuseWatches(name string) (restore func()) {
 	addWatch = func(fd int, path string, mask uint32) (int, error) {
-		if strings.Contains(path, part) {
+		if strings.HasSuffix(path, "/"+name) {
 			return -1, unix.ENOSPC
 		}
 		return unix.InotifyAddWatch(fd, path, mask)

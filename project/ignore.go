@@ -316,6 +316,26 @@ func (m *Matcher) Forget() {
 	m.mu.Unlock()
 }
 
+// forgetUnder drops the ignore files read so far in directory dir and
+// below it ("" for all), so that a directory put in the place of another
+// has its own read.
+func (m *Matcher) forgetUnder(dir string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for d := range m.sets {
+		if dir == "" || d == dir || strings.HasPrefix(d, dir) && d[len(dir)] == '/' {
+			delete(m.sets, d)
+		}
+	}
+}
+
+// forgetDir drops the ignore files read so far in directory dir only.
+func (m *Matcher) forgetDir(dir string) {
+	m.mu.Lock()
+	delete(m.sets, dir)
+	m.mu.Unlock()
+}
+
 // dir returns the rule set of directory dir ("" for the root), reading it on
 // first use.
 func (m *Matcher) dir(dir string) *ruleSet {

@@ -349,6 +349,8 @@ type statInfo struct {
 	size  int64
 	mtime time.Time
 	mode  fs.FileMode
+	nlink uint64 // hard links to the file (0 where unknown)
+	ino   uint64 // its inode number (0 where unknown)
 }
 
 func (s *statInfo) Name() string       { return s.name }

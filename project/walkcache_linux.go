@@ -87,7 +87,7 @@ func lstatIn(r *rootDir, full, rel string, into *statInfo, buf *[]byte) (fs.File
 	if err := lstatAt(r.fd, rel, &st, buf); err != nil {
 		return nil, &fs.PathError{Op: "lstat", Path: full, Err: err}
 	}
-	*into = statInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix())}
+	*into = statInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix()), nlink: uint64(st.Nlink), ino: st.Ino}
 	fi := into
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:

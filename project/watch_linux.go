@@ -25,13 +25,19 @@ import (
 // followed entry by entry starts everything over (a full walk): an event
 // queue that overflowed, a watched directory deleted or moved, a change to
 // an ignore file (.gitignore, .taskctlignore, .git/info/exclude) or to .git
-// itself. A directory that holds a symlink is listed at every Sync (the
-// symlink's target lies elsewhere), as is one the kernel refuses to watch
-// (fs.inotify.max_user_watches reached).
+// itself. A directory created, deleted or moved is forgotten with all it
+// held, watches and ignore files included, and what now stands at its path
+// is walked whole. A directory that holds a symlink or a file with more
+// than one hard link is listed at every Sync (the target, or the other
+// link, lies elsewhere and is written without an event here), as is one
+// the kernel refuses to watch (fs.inotify.max_user_watches reached), its
+// ignore files read again each time.
 //
 // Not seen, as with every inotify-based watcher: writes through a shared
-// memory mapping, and changes made on another machine to a network file
-// system.
+// memory mapping, changes made on another machine to a network file
+// system, and writes through a hard link made after the watch started
+// from outside what is watched (another tree, an ignored directory) to a
+// file that had one link until then.
 type Watcher struct {
 	p  *Project
 	r  *rootDir
@@ -39,10 +45,12 @@ type Watcher struct {
 
 	fd      int              // the inotify instance; -1 after Close
 	gitInfo int32            // the watch of .git/info, or -1
+	gitDir  int32            // without .git/info, the watch of .git (for info to appear), or -1
 	byWD    map[int32]string // watch descriptor → directory
 	dirs    map[string]*watchedDir
 	dirty   map[string]bool
-	reset   bool // walk everything at the next Sync
+	linked  map[uint64]bool // inodes of files seen with more than one hard link
+	reset   bool            // walk everything at the next Sync
 	buf     []byte
 
 	list    []*watchedFile // what Walk yields, in order (into dirs' files); valid unless stale
@@ -99,10 +107,11 @@ func (p *Project) Watch() (*Watcher, error) {
 
 // start forgets everything: the next Sync walks the whole tree.
 func (w *Watcher) start() {
-	w.gitInfo = -1
+	w.gitInfo, w.gitDir = -1, -1
 	w.byWD = make(map[int32]string)
 	w.dirs = make(map[string]*watchedDir)
 	w.dirty = make(map[string]bool)
+	w.linked = make(map[uint64]bool)
 	w.reset = true
 	w.stale = true
 }
@@ -123,16 +132,17 @@ func (w *Watcher) Close() error {
 // or timeoutMS milliseconds (-1: no limit) have passed; it reports whether
 // a change is waiting.
 func (w *Watcher) Wait(ctx context.Context, timeoutMS int) (bool, error) {
-	w.mu.Lock()
-	fd := w.fd
-	w.mu.Unlock()
-	if fd < 0 {
-		return false, errors.New("watcher closed")
-	}
-	const slice = 100 // ms: how often ctx is looked at
+	const slice = 100 // ms: how often ctx (and the descriptor) is looked at
 	for {
 		if err := ctx.Err(); err != nil {
 			return false, err
+		}
+		// A Sync that starts over replaces the descriptor.
+		w.mu.Lock()
+		fd := w.fd
+		w.mu.Unlock()
+		if fd < 0 {
+			return false, errors.New("watcher closed")
 		}
 		t := slice
 		if timeoutMS >= 0 && timeoutMS < t {
@@ -236,7 +246,7 @@ func (w *Watcher) sync(ctx context.Context) error {
 		w.start()
 		w.p.Reload()
 		w.watchGitInfo()
-		if err := w.walk(ctx, []string{""}, true); err != nil {
+		if _, err := w.walk(ctx, []string{""}, true); err != nil {
 			w.reset = true
 			return err
 		}
@@ -249,6 +259,9 @@ func (w *Watcher) sync(ctx context.Context) error {
 			}
 		}
 		for rel, d := range w.dirs {
+			if d.wd < 0 {
+				w.r.ignore.forgetDir(rel) // no event says its ignore files changed
+			}
 			if (d.volatile || d.wd < 0) && !w.dirty[rel] {
 				starts = append(starts, rel)
 			}
@@ -267,11 +280,34 @@ func (w *Watcher) sync(ctx context.Context) error {
 		// A directory below one walked again that is no longer entered
 		// is dropped; the rest are walked on their own.
 		slices.Sort(starts)
-		if err := w.walk(ctx, starts, false); err != nil {
+		clear(w.dirty)
+		replaced, err := w.walk(ctx, starts, false)
+		if err == nil && len(replaced) > 0 {
+			// Directories found to be others than the ones recorded
+			// (no event of their parent said so: an unwatched parent):
+			// forgotten, then walked whole.
+			for _, rel := range replaced {
+				w.replace(rel)
+			}
+			_, err = w.walk(ctx, replaced, false)
+		}
+		if err == nil && len(w.dirty) > 0 {
+			// Directories holding another link of a file newly seen
+			// with several (linkedDirs).
+			var again []string
+			for rel := range w.dirty {
+				if w.dirs[rel] != nil {
+					again = append(again, rel)
+				}
+			}
+			clear(w.dirty)
+			_, err = w.walk(ctx, again, false)
+			clear(w.dirty)
+		}
+		if err != nil {
 			w.reset = true // what was recorded is incomplete
 			return err
 		}
-		clear(w.dirty)
 	}
 	if w.stale {
 		w.flatten()
@@ -282,10 +318,16 @@ func (w *Watcher) sync(ctx context.Context) error {
 // watchGitInfo watches .git/info, where the exclude file lives, if it is
 // a directory; a change there starts everything over.
 func (w *Watcher) watchGitInfo() {
-	full := path.Join(w.r.dir, infoExcludeName)
-	wd, err := unix.InotifyAddWatch(w.fd, path.Dir(full), watchMask)
-	if err == nil {
+	info := path.Dir(path.Join(w.r.dir, infoExcludeName))
+	if wd, err := addWatch(w.fd, info, watchMask); err == nil {
 		w.gitInfo = int32(wd)
+		return
+	}
+	// No .git/info yet: watch .git for it to be made (and nothing else
+	// there, where every git command writes).
+	mask := uint32(unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW)
+	if wd, err := addWatch(w.fd, path.Dir(info), mask); err == nil {
+		w.gitDir = int32(wd)
 	}
 }
 
@@ -324,7 +366,7 @@ func (w *Watcher) events(b []byte) {
 }
 
 func (w *Watcher) event(wd int32, mask uint32, name string) {
-	if mask&unix.IN_Q_OVERFLOW != 0 || wd >= 0 && wd == w.gitInfo {
+	if mask&unix.IN_Q_OVERFLOW != 0 || wd >= 0 && wd == w.gitInfo || wd >= 0 && wd == w.gitDir && name == "info" {
 		w.reset = true // events were lost, or the exclude file changed
 		return
 	}
@@ -351,20 +393,41 @@ func (w *Watcher) event(wd int32, mask uint32, name string) {
 		w.dirty[rel] = true
 	case name == gitignoreName || name == taskctlignoreName || rel == "" && strings.EqualFold(name, ".git"):
 		w.reset = true // the ignore rules may have changed
+	case mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO) != 0:
+		// Another directory at that path, or none: what was recorded of
+		// the one there (its subdirectories, watches and ignore files)
+		// is dropped, and the parent's listing walks the new one whole.
+		child := name
+		if rel != "" {
+			child = rel + "/" + name
+		}
+		w.replace(child)
+		w.dirty[rel] = true
 	default:
 		w.dirty[rel] = true
 	}
 }
 
-// walk walks the directories starts (all of them known, or the root for a
-// full walk) and records what it finds. In a partial walk, a known
-// subdirectory is not entered (it is walked only if it is itself a start),
-// a new one is walked whole, and one no longer entered is forgotten with
-// everything below it.
-func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
+// replace forgets directory rel and everything below it, ignore files
+// included: another directory, or none, stands at its path now.
+func (w *Watcher) replace(rel string) {
+	w.forget(rel)
+	w.r.ignore.forgetUnder(rel)
+}
+
+// walk walks the directories starts (known ones, or ones whose parent is
+// recorded, or the root for a full walk) and records what it finds. In a
+// partial walk, a known subdirectory is not entered (it is walked only if
+// it is itself a start), a new one is walked whole, and one no longer
+// entered is forgotten with everything below it. replaced are the starts
+// found to be other directories than the ones recorded at their paths
+// (the kernel gave them another watch): their subdirectories, taken for
+// known, must be walked again.
+func (w *Watcher) walk(ctx context.Context, starts []string, full bool) (replaced []string, err error) {
 	p, r := w.p, w.r
 	var mu sync.Mutex
 	found := make(map[string]*watchedDir, len(starts))
+	var newLinks []uint64                          // inodes newly seen with several links
 	seen := make(map[string][]string, len(starts)) // directory → subdirectories that pass the rules
 	wk := &walker{r: r, p: p}
 	bufs := make([][]byte, wk.workers())
@@ -385,18 +448,22 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
 		mu.Lock()
 		defer mu.Unlock()
 		d := &watchedDir{wd: -1}
-		if old := w.dirs[n.rel]; old != nil && !full {
-			d.wd = old.wd
+		// Before the listing: a change after it is reported. A directory
+		// watched already gets its watch back, and one that is another
+		// directory than the one recorded gets another.
+		dir := r.dir
+		if n.rel != "" {
+			dir = path.Join(r.dir, n.rel)
 		}
-		if d.wd < 0 {
-			// Before the listing: a change after it is reported.
-			dir := r.dir
-			if n.rel != "" {
-				dir = path.Join(r.dir, n.rel)
-			}
-			if wd, err := addWatch(w.fd, dir, watchMask); err == nil {
-				d.wd = int32(wd)
-				w.byWD[d.wd] = n.rel
+		if wd, err := addWatch(w.fd, dir, watchMask); err == nil {
+			d.wd = int32(wd)
+			w.byWD[d.wd] = n.rel
+		}
+		if old := w.dirs[n.rel]; old != nil && !full && old.wd >= 0 && d.wd >= 0 && old.wd != d.wd {
+			replaced = append(replaced, n.rel)
+			if w.byWD[old.wd] == n.rel { // the old directory, elsewhere now
+				delete(w.byWD, old.wd)
+				unix.InotifyRmWatch(w.fd, uint32(old.wd))
 			}
 		}
 		found[n.rel] = d
@@ -411,8 +478,11 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
 		mu.Lock()
 		defer mu.Unlock()
 		d := found[dir]
-		if t&fs.ModeSymlink != 0 {
+		if t&fs.ModeSymlink != 0 || f.st.nlink > 1 {
 			d.volatile = true
+		}
+		if f.st.nlink > 1 && !w.linked[f.st.ino] {
+			newLinks = append(newLinks, f.st.ino)
 		}
 		if !ok {
 			return
@@ -428,7 +498,7 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
 		jobs[i] = dirJob{rel: rel, chain: r.ignore.chainFor(rel), start: true, node: &dirNode{rel: rel}}
 	}
 	if err := wk.run(ctx, jobs); err != nil {
-		return err
+		return nil, err
 	}
 	w.walked += len(found)
 	// Parents first, so that a directory whose parent no longer enters it
@@ -480,7 +550,33 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) error {
 		w.stale, w.changed = true, true
 		w.dirs[rel] = d
 	}
-	return nil
+	w.linkedDirs(newLinks)
+	return replaced, nil
+}
+
+// linkedDirs makes volatile, and dirty, every directory holding a file
+// with one of the inodes ino (newly seen with several hard links): the
+// stat recorded there may predate the link, made since, through which the
+// file is now written without an event in that directory.
+func (w *Watcher) linkedDirs(ino []uint64) {
+	if len(ino) == 0 {
+		return
+	}
+	for _, i := range ino {
+		w.linked[i] = true
+	}
+	for rel, d := range w.dirs {
+		if d.volatile {
+			continue
+		}
+		for i := range d.files {
+			if st := &d.files[i].st; st.ino != 0 && w.linked[st.ino] {
+				d.volatile = true
+				w.dirty[rel] = true
+				break
+			}
+		}
+	}
 }
 
 // sameFiles reports whether two walks of a directory found the same files

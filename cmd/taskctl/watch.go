@@ -36,8 +36,13 @@ import (
 const watchSocket = "watch.sock"
 
 // watchWait bounds how long a command waits for the watcher's answer (a
-// refresh after a large change may take seconds) before refreshing itself.
-var watchWait = 60 * time.Second
+// refresh after a large change may take seconds) before refreshing itself;
+// watchAck how long it waits for the watcher to take the request (a
+// stopped watcher's socket still accepts connections).
+var (
+	watchWait = 60 * time.Second
+	watchAck  = 2 * time.Second
+)
 
 // watchSettle is how long the watcher lets changes gather after the first
 // one before it refreshes on its own (a checkout changes many files).
@@ -49,6 +54,7 @@ type watchRequest struct {
 }
 
 type watchReply struct {
+	Ack   bool         `json:"ack,omitempty"` // the request is taken; the reply follows
 	OK    bool         `json:"ok"`
 	Code  string       `json:"code,omitempty"`
 	Error string       `json:"error,omitempty"`
@@ -148,21 +154,35 @@ func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, f
 		return st, false // a stale socket: the watcher was killed
 	}
 	defer c.Close()
-	deadline := time.Now().Add(watchWait)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
+	deadline := func(d time.Duration) time.Time {
+		t := time.Now().Add(d)
+		if cd, ok := ctx.Deadline(); ok && cd.Before(t) {
+			t = cd
+		}
+		return t
 	}
-	c.SetDeadline(deadline)
+	c.SetDeadline(deadline(watchAck))
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	defer stop()
 	req, _ := json.Marshal(watchRequest{Op: "sync", Key: watchKey(p, filterID)})
 	if _, err := c.Write(append(req, '\n')); err != nil {
 		return st, false
 	}
+	r := bufio.NewReaderSize(c, 64<<10)
 	var rep watchReply
-	line, err := bufio.NewReaderSize(c, 64<<10).ReadBytes('\n')
+	line, err := r.ReadBytes('\n')
 	if err != nil || json.Unmarshal(line, &rep) != nil {
-		return st, false
+		return st, false // no answer in watchAck: a stopped watcher
+	}
+	if rep.Ack {
+		if ctx.Err() != nil {
+			return st, false
+		}
+		c.SetDeadline(deadline(watchWait))
+		rep = watchReply{}
+		if line, err = r.ReadBytes('\n'); err != nil || json.Unmarshal(line, &rep) != nil {
+			return st, false
+		}
 	}
 	if !rep.OK {
 		if rep.Code == "WATCH_MISMATCH" {
@@ -349,6 +369,9 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 				return
 			}
 			continue
+		}
+		if !reply(watchReply{Ack: true}) {
+			return
 		}
 		st, err := refresh()
 		if err != nil {

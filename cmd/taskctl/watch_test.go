@@ -182,3 +182,40 @@ func TestWatchRefusals(t *testing.T) {
 		t.Errorf("another configuration excluding src/: %d files, want fewer than %d", env.Data.Files, before.Files)
 	}
 }
+
+// TestWatchStopped: a watcher that takes no request (stopped with SIGSTOP,
+// hung) has a socket that still accepts connections; a command gives up
+// on it once the request is not taken at once, and refreshes itself.
+func TestWatchStopped(t *testing.T) {
+	proj, _ := indexFixture(t, "")
+	before := indexStats(t, "--project-dir", proj)
+	ln, err := net.Listen("unix", filepath.Join(proj, ".taskctl/index", watchSocket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close() // listening, never accepting: a stopped watcher
+	oldWait, oldAck := watchWait, watchAck
+	watchWait, watchAck = time.Hour, 100*time.Millisecond
+	defer func() { watchWait, watchAck = oldWait, oldAck }()
+	type result struct {
+		code int
+		out  string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out bytes.Buffer
+		code := run(context.Background(), []string{"--project-dir", proj, "index", "--output", "json"}, strings.NewReader(""), &out, &bytes.Buffer{})
+		done <- result{code, out.String()}
+	}()
+	select {
+	case r := <-done:
+		var env struct {
+			Data indexData `json:"data"`
+		}
+		if r.code != exitOK || json.Unmarshal([]byte(r.out), &env) != nil || env.Data.Watched || env.Data.Files != before.Files {
+			t.Errorf("index beside a stopped watcher: exit %d\n%s\nwant %d files, not watched", r.code, r.out, before.Files)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("index waited on a stopped watcher")
+	}
+}

@@ -23,9 +23,9 @@ import (
 // changed is listed again, and its files stat'ed again, at the next Sync;
 // every other directory's files are taken from memory. What cannot be
 // followed entry by entry starts everything over (a full walk): an event
-// queue that overflowed, a watched directory deleted or moved, a change to
-// an ignore file (.gitignore, .taskctlignore, .git/info/exclude) or to .git
-// itself. A directory created, deleted or moved is forgotten with all it
+// queue that overflowed, the root deleted or moved, a change to an ignore
+// file (.gitignore, .taskctlignore, .git/info/exclude) or to .git itself.
+// A directory created, deleted or moved is forgotten with all it
 // held, watches and ignore files included, and what now stands at its path
 // is walked whole. A directory that holds a symlink or a file with more
 // than one hard link is listed at every Sync (the target, or the other
@@ -64,7 +64,7 @@ type watchedDir struct {
 	wd       int32         // its watch, or -1 for none (listed at every Sync)
 	files    []watchedFile // what the walk yields from its entries
 	subs     []string      // the subdirectories it entered
-	volatile bool          // holds a symlink: listed at every Sync
+	volatile bool          // holds a symlink or a file with other hard links: listed at every Sync
 }
 
 type watchedFile struct {
@@ -128,41 +128,31 @@ func (w *Watcher) Close() error {
 	return err
 }
 
-// Wait blocks until a change is waiting to be taken by Sync, ctx is done,
-// or timeoutMS milliseconds (-1: no limit) have passed; it reports whether
-// a change is waiting.
-func (w *Watcher) Wait(ctx context.Context, timeoutMS int) (bool, error) {
+// Wait blocks until a change is waiting to be taken by Sync or ctx is
+// done.
+func (w *Watcher) Wait(ctx context.Context) error {
 	const slice = 100 // ms: how often ctx (and the descriptor) is looked at
 	for {
 		if err := ctx.Err(); err != nil {
-			return false, err
+			return err
 		}
 		// A Sync that starts over replaces the descriptor.
 		w.mu.Lock()
 		fd := w.fd
 		w.mu.Unlock()
 		if fd < 0 {
-			return false, errors.New("watcher closed")
-		}
-		t := slice
-		if timeoutMS >= 0 && timeoutMS < t {
-			t = timeoutMS
+			return errors.New("watcher closed")
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds, t)
+		n, err := unix.Poll(fds, slice)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return false, err
+			return err
 		}
 		if n > 0 {
-			return true, nil
-		}
-		if timeoutMS >= 0 {
-			if timeoutMS -= t; timeoutMS <= 0 {
-				return false, nil
-			}
+			return nil
 		}
 	}
 }
@@ -302,7 +292,8 @@ func (w *Watcher) sync(ctx context.Context) error {
 			}
 			clear(w.dirty)
 			_, err = w.walk(ctx, again, false)
-			clear(w.dirty)
+			// (more links found in those: their directories stay dirty,
+			// and volatile, for the next Sync)
 		}
 		if err != nil {
 			w.reset = true // what was recorded is incomplete

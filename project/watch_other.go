@@ -21,7 +21,7 @@ func (p *Project) Watch() (*Watcher, error) { return nil, ErrWatchUnsupported }
 
 func (w *Watcher) Close() error { return nil }
 
-func (w *Watcher) Wait(context.Context, int) (bool, error) { return false, ErrWatchUnsupported }
+func (w *Watcher) Wait(context.Context) error { return ErrWatchUnsupported }
 
 func (w *Watcher) Sync(context.Context) (bool, error) { return false, ErrWatchUnsupported }
 

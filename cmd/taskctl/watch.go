@@ -309,25 +309,23 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 	}()
 
 	for {
-		ok, err := w.Wait(ctx, -1)
+		err := w.Wait(ctx)
 		if ctx.Err() != nil {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			select {
-			case <-ctx.Done():
-			case <-time.After(watchSettle):
-			}
-			if ctx.Err() != nil {
-				break
-			}
-			if _, err := refresh(); err != nil && ctx.Err() == nil {
-				fmt.Fprintf(e.stderr, "taskctl: index: %v\n", err)
-				time.Sleep(time.Second) // not in a loop as fast as the failures
-			}
+		select {
+		case <-ctx.Done():
+		case <-time.After(watchSettle):
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if _, err := refresh(); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(e.stderr, "taskctl: index: %v\n", err)
+			time.Sleep(time.Second) // not in a loop as fast as the failures
 		}
 	}
 	last := ix.Stats()

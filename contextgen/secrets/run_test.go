@@ -35,3 +35,49 @@ func TestRunMatchesOneWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestMayAssignKeepsEveryMatch checks that mayAssign, which spares the line
+// rules' expressions, never turns away a window they match: on lines of a
+// key name around a keyword (with folded and non-ASCII letters), then
+// quotes, white space, "string" in any case or folding, operators and
+// values, each window a line rule's expression matches must be one
+// mayAssign lets through. It also checks that the test is not vacuous:
+// that some windows match and that mayAssign turns some away.
+func TestMayAssignKeepsEveryMatch(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	keywords := []string{"password", "Secret", "TOKEN", "api_key", "aws_secret_access_key", "AWS_SECRET_KEY", "private-key"}
+	name := []string{"a", "Z", "9", "_", ".", "-", "ſ", "K", "é"}
+	after := []string{`"`, "'", "`", " ", "\t", "\v", "\f", "\r", " string", " STRING", " ſtring", "string",
+		":=", "=>", "?=", "+=", "=", ":", "::", "(", ".", ")", ",", "ſ", "x",
+		"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "s3cr3tV4lu3xyz", `"Zx9yQw8vLp7mNk6j"`, "'abc123def456ghi'"}
+	matched, refused := 0, 0
+	for n := 0; n < 200000; n++ {
+		var b []byte
+		for range r.Intn(3) {
+			b = append(b, name[r.Intn(len(name))]...)
+		}
+		b = append(b, keywords[r.Intn(len(keywords))]...)
+		from := len(b)
+		for range r.Intn(3) {
+			b = append(b, name[r.Intn(len(name))]...)
+		}
+		for range r.Intn(6) {
+			b = append(b, after[r.Intn(len(after))]...)
+		}
+		may := mayAssign(b, from)
+		if !may {
+			refused++
+		}
+		for _, re := range []*lazyRegexp{genericRe, awsSecretRe} {
+			if re.get().Match(b) {
+				matched++
+				if !may {
+					t.Fatalf("%q (keyword ending at %d): the expression %v matches, mayAssign says it cannot", b, from, re.get())
+				}
+			}
+		}
+	}
+	if matched < 1000 || refused < 1000 {
+		t.Fatalf("%d windows matched, %d refused: the lines do not test mayAssign", matched, refused)
+	}
+}

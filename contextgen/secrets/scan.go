@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sync"
+	"unicode/utf8"
 )
 
 // A Finding is one secret in scanned content. It never holds the secret's
@@ -173,6 +174,9 @@ func (s *scanner) line(ri, start, end int) {
 		le = end + i
 	}
 	win := s.data[ks:le]
+	if !mayAssign(win, end-ks) {
+		return
+	}
 	loc := r.re.get().FindSubmatchIndex(win)
 	if loc == nil {
 		return
@@ -193,6 +197,36 @@ func (s *scanner) line(ri, start, end int) {
 		return
 	}
 	s.add(ri, ks+a, ks+b)
+}
+
+// mayAssign reports whether win, a line from the start of a key name whose
+// keyword ends at from, can hold what the line rules' expressions ask for
+// after the name: the rest of the name's run of key characters, an optional
+// closing quote, white space, then an operator or " string". It is false
+// only where the expression cannot match, and so spares the expression
+// the many keywords of code that assign nothing ("token.Valid()",
+// "the secret is"). Where the expression's case folding could see more
+// ("ſtring", a name going on in a non-ASCII letter), it is true.
+func mayAssign(win []byte, from int) bool {
+	i := from
+	for i < len(win) && isKeyChar(win[i]) {
+		i++
+	}
+	if i < len(win) && (win[i] == '"' || win[i] == '\'' || win[i] == '`') {
+		i++
+	}
+	for i < len(win) && (win[i] == ' ' || win[i] == '\t' || win[i] == '\n' || win[i] == '\f' || win[i] == '\r' || win[i] == '\v') {
+		i++
+	}
+	if i == len(win) {
+		return false
+	}
+	switch c := win[i]; c {
+	case ':', '=', '?', '+', 's', 'S':
+		return true
+	default:
+		return c >= utf8.RuneSelf
+	}
 }
 
 // pem handles "PRIVATE KEY" found at [start, end): a private-key block if a

@@ -185,16 +185,28 @@ func randomFreshLists(seed int64, post func(rng *rand.Rand, l *listBuilder)) *fr
 
 // TestFreshListsSorted checks the order of fresh terms, which the text
 // section's binary search relies on: radix-sorted by their first eight
-// bytes, then by the whole term where those are the same.
+// bytes, then by the next eight and by the whole term where those are the
+// same.
 func TestFreshListsSorted(t *testing.T) {
 	fl := randomFreshLists(4, func(_ *rand.Rand, l *listBuilder) {
 		if l.df == 0 {
 			l.add(0, 1, 0)
 		}
 	})
-	// terms that share their first eight bytes, in reverse order
+	// terms that share their first eight bytes, or sixteen, in reverse
+	// order, and runs of equal keys longer than insertion sorts
 	for i := 2000; i > 0; i-- {
 		id := fl.table.termID(fmt.Sprintf("prefixed%c%d", 'a'+i%26, i))
+		for int(id) >= len(fl.lists) {
+			fl.lists = append(fl.lists, listBuilder{})
+		}
+		fl.lists[id].add(0, 1, 0)
+		id = fl.table.termID(fmt.Sprintf("sixteen-bytes-to%c%d", 'a'+i%3, i%40))
+		for int(id) >= len(fl.lists) {
+			fl.lists = append(fl.lists, listBuilder{})
+		}
+		fl.lists[id].add(0, 1, 0)
+		id = fl.table.termID(fmt.Sprintf("eightbyt%c", 'z'-i%20))
 		for int(id) >= len(fl.lists) {
 			fl.lists = append(fl.lists, listBuilder{})
 		}

@@ -133,13 +133,13 @@ func TestIndexChunks(t *testing.T) {
 			t.Errorf("postings sorted in chunks of %d: the index differs", n)
 		}
 	}
-	// the lists written on two goroutines, split at every place
+	// the lists written in parts, split at every place
 	chunkPostings = 100
 	for _, s := range []int{0, 1} {
 		splitBuild = s
 		_, dir := buildIndex(t, root)
 		if got := canonicalDump(t, dir); got != whole {
-			t.Errorf("lists built on two goroutines from %d postings: the index differs", s)
+			t.Errorf("lists built in parts from %d postings: the index differs", s)
 		}
 	}
 }

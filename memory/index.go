@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/pages"
@@ -332,14 +334,15 @@ func (f *freshLists) absorb(a *analyzer) {
 	f.n += uint32(len(a.docs))
 }
 
-// build makes each term's posting list from the logs: a term's postings
-// are together in each log, and the logs are in document order, so one
-// pass through each log, term by term, writes the lists in order. Two
-// goroutines write the terms below and above a middle ID, each to a
-// buffer of its own.
-func (f *freshLists) build() {
+// buildTasks returns the work of making each term's posting list from the
+// logs, split into up to k tasks of about as many postings each, which may
+// run in parallel: a term's postings are together in each log, and the
+// logs are in document order, so one pass through each log, term by term,
+// writes the lists in order, and a task writes the lists of its range of
+// terms to a buffer of its own.
+func (f *freshLists) buildTasks(k int) []func() {
 	if len(f.logs) == 0 {
-		return
+		return nil
 	}
 	total := 0
 	for _, lg := range f.logs {
@@ -348,27 +351,52 @@ func (f *freshLists) build() {
 	if len(f.lists) != f.terms {
 		f.makeLists()
 	}
-	if total < splitBuild || runtime.GOMAXPROCS(0) < 2 {
-		f.buildRange(0, f.terms, total)
-		f.logs = nil
-		return
+	if total < splitBuild {
+		k = 1
 	}
-	// the ID below which about half the postings are
+	// below returns the postings of terms below id
 	below := func(id int) (n int) {
 		for _, lg := range f.logs {
 			n += sort.Search(len(lg.posts), func(i int) bool { return lg.posts[i].id >= uint32(id) })
 		}
 		return n
 	}
-	mid := sort.Search(f.terms, func(id int) bool { return below(id) >= total/2 })
-	done := make(chan struct{})
-	go func() {
-		f.buildRange(mid, f.terms, total-below(mid))
-		close(done)
-	}()
-	f.buildRange(0, mid, below(mid))
-	<-done
-	f.logs = nil
+	var tasks []func()
+	lo, nlo := 0, 0
+	for i := 1; i <= k; i++ {
+		hi, nhi := f.terms, total
+		if i < k {
+			hi = sort.Search(f.terms, func(id int) bool { return below(id) >= total*i/k })
+			nhi = below(hi)
+		}
+		if hi > lo {
+			lo, hi, n := lo, hi, nhi-nlo
+			tasks = append(tasks, func() { f.buildRange(lo, hi, n) })
+		}
+		lo, nlo = hi, nhi
+	}
+	return tasks
+}
+
+// runTasks runs tasks, in order, on up to GOMAXPROCS goroutines (the
+// calling one among them), and returns when all are done.
+func runTasks(tasks []func()) {
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := next.Add(1) - 1
+			if i >= int64(len(tasks)) {
+				return
+			}
+			tasks[i]()
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(tasks)) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
 }
 
 // makeLists makes the lists build fills, one a term.
@@ -379,7 +407,10 @@ func (f *freshLists) makeLists() {
 	pages.Populate(f.lists)
 }
 
-// splitBuild is how many postings build writes on two goroutines from.
+// buildParts is how many parts sorted splits the lists into.
+const buildParts = 6
+
+// splitBuild is how many postings buildTasks splits from.
 var splitBuild = 1 << 16
 
 // buildRange makes the lists of the terms from lo to hi, which have n
@@ -433,10 +464,11 @@ type termList struct {
 }
 
 // sorted returns the terms that have postings and their lists, sorted by
-// term: by the first 8 bytes as an integer, then by the whole term.
+// term.
 //
-// The terms are sorted while build writes their lists, which the sort does
-// not read.
+// The terms are sorted while their lists are written (the sort does not
+// read them): the sort and a few parts of the lists are tasks for as many
+// goroutines as there are processors, the sort first, as it takes longest.
 func (f *freshLists) sorted() []termList {
 	if f.table == nil {
 		return nil // no analyser was made: no terms
@@ -445,87 +477,95 @@ func (f *freshLists) sorted() []termList {
 		f.makeLists()
 	}
 	// (the lists may run past the last term: their number is a bound)
-	out := make([]termList, min(len(f.lists), len(f.table.names)))
-	pages.Populate(out) // the collector may read it first
-	for id := range out {
-		out[id] = termList{f.table.keys[id], f.table.names[id], &f.lists[id]}
-	}
-	done := make(chan struct{})
-	go func() {
-		sortTerms(out)
-		close(done)
-	}()
-	f.build()
-	<-done
-	k := 0
-	for _, t := range out {
-		if t.l.df > 0 {
-			out[k] = t
-			k++
+	n := min(len(f.lists), len(f.table.names))
+	var order []uint32
+	tasks := []func(){func() { order = sortTermIDs(f.table.keys[:n], f.table.names[:n]) }}
+	runTasks(append(tasks, f.buildTasks(buildParts)...))
+	f.logs = nil
+	out := make([]termList, 0, n)
+	for _, id := range order {
+		if l := &f.lists[id]; l.df > 0 {
+			out = append(out, termList{f.table.keys[id], f.table.names[id], l})
 		}
 	}
-	return out[:k]
+	return out
 }
 
-// sortTerms sorts terms by term: by key, a radix sort eight bits a pass
-// from the lowest (skipping the bytes every key shares), then each run of
-// equal keys (terms of eight bytes or more that share their first eight)
-// by the whole term.
-func sortTerms(terms []termList) {
-	n := len(terms)
-	if n < 1<<10 {
-		slices.SortFunc(terms, cmpTermList)
-		return
+// sortTermIDs returns the IDs of the terms names, whose keys (termKey)
+// are keys, in the order of the terms: a radix sort of (key, ID) pairs
+// eight bits a pass from the lowest (skipping the bytes every key shares),
+// then each run of equal keys (terms of eight bytes or more that share
+// their first eight) by the whole term. The pairs are half the size of a
+// termList, and the terms themselves are read only for those runs.
+func sortTermIDs(keys []uint64, names []string) []uint32 {
+	type pair struct {
+		key uint64
+		id  uint32
 	}
-	var counts [8][256]int
-	for _, t := range terms {
+	n := len(keys)
+	src := make([]pair, n)
+	for id, k := range keys {
+		src[id] = pair{k, uint32(id)}
+	}
+	byName := func(a, b uint32) int {
+		return strings.Compare(names[a], names[b])
+	}
+	if n >= 1<<10 {
+		var counts [8][256]int
+		for _, p := range src {
+			for b := range 8 {
+				counts[b][p.key>>(8*b)&0xff]++
+			}
+		}
+		dst := make([]pair, n)
 		for b := range 8 {
-			counts[b][t.key>>(8*b)&0xff]++
+			c := &counts[b]
+			shift := 8 * b
+			if c[src[0].key>>shift&0xff] == n {
+				continue
+			}
+			sum := 0
+			for d, k := range c {
+				c[d] = sum
+				sum += k
+			}
+			for _, p := range src {
+				d := p.key >> shift & 0xff
+				dst[c[d]] = p
+				c[d]++
+			}
+			src, dst = dst, src
 		}
+	} else {
+		slices.SortFunc(src, func(a, b pair) int {
+			if c := cmp.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+			return byName(a.id, b.id)
+		})
 	}
-	src, dst := terms, make([]termList, n)
-	pages.Populate(dst) // the collector may read it first
-	for b := range 8 {
-		c := &counts[b]
-		shift := 8 * b
-		if c[src[0].key>>shift&0xff] == n {
-			continue
-		}
-		sum := 0
-		for d, k := range c {
-			c[d] = sum
-			sum += k
-		}
-		for _, t := range src {
-			d := t.key >> shift & 0xff
-			dst[c[d]] = t
-			c[d]++
-		}
-		src, dst = dst, src
-	}
-	if &src[0] != &terms[0] {
-		copy(terms, src)
+	order := make([]uint32, n)
+	for i, p := range src {
+		order[i] = p.id
 	}
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && terms[j].key == terms[i].key {
+		for j < n && src[j].key == src[i].key {
 			j++
 		}
-		if j-i > 1 {
-			slices.SortFunc(terms[i:j], cmpTermList)
+		switch run := order[i:j]; {
+		case len(run) > 16:
+			slices.SortFunc(run, byName)
+		case len(run) > 1: // most: insertion
+			for k := 1; k < len(run); k++ {
+				for m := k; m > 0 && byName(run[m-1], run[m]) > 0; m-- {
+					run[m-1], run[m] = run[m], run[m-1]
+				}
+			}
 		}
 		i = j
 	}
-}
-
-func cmpTermList(a, b termList) int {
-	if a.key != b.key {
-		if a.key < b.key {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(a.t, b.t)
+	return order
 }
 
 // Refresh brings the index up to date with src and persists it. Files whose

@@ -97,38 +97,31 @@ func highBits(v uint64) uint64 {
 
 // markWords returns a bitmap of the bytes of text that are in words, as
 // words splits them: bit i%64 of word i/64 for byte i, followed by a word
-// of zeros. It classifies 64 bytes at a time, eight by eight, where they
-// are ASCII, and decodes runes where they are not; then a hyphen joins
-// the word bytes around it when a word runs up to it and an ASCII word
-// byte follows it (kebab-case). m, w and h are scratch space, returned for
-// reuse.
+// of zeros. classifyBlocks classifies the bytes 64 at a time (the last,
+// short block padded); where a block holds runes, they are decoded; then a
+// hyphen joins the word bytes around it when a word runs up to it and an
+// ASCII word byte follows it (kebab-case). m, w and h are scratch space,
+// returned for reuse.
 func markWords(text []byte, m, w, h []uint64) (marks, ws, hs []uint64) {
 	n := (len(text) + 63) / 64
 	m = slices.Grow(m[:0], n+1)[:n+1]
 	w = slices.Grow(w[:0], n+1)[:n+1]
 	h = slices.Grow(h[:0], n+1)[:n+1]
 	m[n], w[n], h[n] = 0, 0, 0
-	var tail [64]byte
+	full := len(text) / 64
+	classifyBlocks(text[:64*full], m, w, h)
+	if full < n {
+		var tail [64]byte
+		copy(tail[:], text[64*full:])
+		classifyBlocks(tail[:], m[full:], w[full:], h[full:])
+	}
 	next := 0        // the start of the next rune to decode
 	carried := false // the bytes before next are of a letter or digit
 	for k := range n {
 		lo := 64 * k
-		block := text[lo:min(lo+64, len(text))]
-		if len(block) < 64 {
-			clear(tail[:])
-			copy(tail[:], block)
-			block = tail[:]
-		}
-		var wk, hk, hi uint64
-		for j := 0; j < 64; j += 8 {
-			v := binary.LittleEndian.Uint64(block[j:])
-			wk |= highBits(wordBytes(v)) << j
-			hy := (v &^ highs) ^ '-'*ones
-			hk |= highBits(^(hy+0x7f*ones)&^v) << j
-			hi |= v
-		}
+		wk := w[k]
 		mk := wk
-		if hi&highs != 0 || next > lo {
+		if m[k] != 0 || next > lo {
 			// runes: the ASCII bytes are as above; a rune that is a
 			// letter or digit is word bytes, all of its bytes
 			mk = 0
@@ -152,7 +145,7 @@ func markWords(text []byte, m, w, h []uint64) (marks, ws, hs []uint64) {
 			}
 			next = i
 		}
-		m[k], w[k], h[k] = mk, wk, hk
+		m[k] = mk
 	}
 	// Join: a hyphen whose previous byte is in a word (never a joined
 	// hyphen: one is followed by a word byte) and whose next byte is an

@@ -132,6 +132,17 @@ func (a *analyzer) words(text string, fn func(string)) {
 
 // charClass classifies a rune for identifier splitting.
 func charClass(r rune) int {
+	if r < utf8.RuneSelf { // what the unicode tables say of ASCII
+		switch {
+		case 'a' <= r && r <= 'z':
+			return 2
+		case 'A' <= r && r <= 'Z':
+			return 1
+		case '0' <= r && r <= '9':
+			return 3
+		}
+		return 0
+	}
 	switch {
 	case unicode.IsUpper(r):
 		return 1

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 )
 
 // fnvCollisions returns 2^stages distinct camel-case words of the same
@@ -156,6 +157,25 @@ func TestSharedTables(t *testing.T) {
 					t.Fatalf("worker %d, document %d: %q tf %v, want %v", k, i, term, tf, want[term])
 				}
 			}
+		}
+	}
+}
+
+// TestCharClass checks charClass, whose ASCII answers are written out,
+// against the unicode tables for every rune up to U+2FFF.
+func TestCharClass(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		want := 0
+		switch {
+		case unicode.IsUpper(r):
+			want = 1
+		case unicode.IsDigit(r):
+			want = 3
+		case unicode.IsLetter(r):
+			want = 2
+		}
+		if got := charClass(r); got != want {
+			t.Fatalf("charClass(%q) = %d, the unicode tables say %d", r, got, want)
 		}
 	}
 }

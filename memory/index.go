@@ -1551,6 +1551,11 @@ func writeAtomic(dir string, parts [][]byte) (int64, error) {
 			os.Remove(tmp)
 		}
 	}()
+	var total int64
+	for _, data := range parts {
+		total += int64(len(data))
+	}
+	preallocate(f, total)
 	const chunk = 1 << 16
 	var written int64
 	for _, data := range parts {

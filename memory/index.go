@@ -1588,6 +1588,7 @@ func writeCache(dir, name string, data []byte) {
 	if err != nil {
 		return
 	}
+	preallocate(f, int64(len(data)))
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr

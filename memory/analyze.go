@@ -455,17 +455,20 @@ func (a *analyzer) postSaved(s *savedTerms, doc uint32) [2]uint32 {
 	return s.dt.lens
 }
 
-// pathTerms analyses a slash path into the path field (directory
-// components) and the name field (the base name without its extension).
-func (a *analyzer) pathTerms(rel string, emit func(term string, field int)) {
-	dir, base := path.Split(rel)
+// dirTerms analyses the directory part of a slash path (path.Split's
+// dir) into the terms of the path field, and nameTerms its base name,
+// without its extension, into those of the name field.
+func (a *analyzer) dirTerms(dir string, emit func(term string)) {
 	a.words(dir, func(w string) {
-		a.identifier(w, func(term string, _ bool) { emit(term, fPath) })
+		a.identifier(w, func(term string, _ bool) { emit(term) })
 	})
+}
+
+func (a *analyzer) nameTerms(base string, emit func(term string)) {
 	if ext := path.Ext(base); ext != "" && ext != base {
 		base = strings.TrimSuffix(base, ext)
 	}
 	a.words(base, func(w string) {
-		a.identifier(w, func(term string, _ bool) { emit(term, fName) })
+		a.identifier(w, func(term string, _ bool) { emit(term) })
 	})
 }

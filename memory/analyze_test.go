@@ -212,13 +212,25 @@ func TestFreshListsSorted(t *testing.T) {
 		}
 		fl.lists[id].add(0, 1, 0)
 	}
+	// terms without postings, in both halves of the order, are left out
+	for _, n := range []string{"a0none", "a1none", "hhnone"} {
+		id := fl.table.termID(n)
+		for int(id) >= len(fl.lists) {
+			fl.lists = append(fl.lists, listBuilder{})
+		}
+	}
 	terms := fl.sorted()
-	if len(terms) != len(fl.table.names) {
-		t.Fatalf("%d sorted terms, %d with postings", len(terms), len(fl.table.names))
+	if len(terms) != len(fl.table.names)-3 {
+		t.Fatalf("%d sorted terms, %d with postings", len(terms), len(fl.table.names)-3)
 	}
 	for i := 1; i < len(terms); i++ {
 		if terms[i-1].t >= terms[i].t {
 			t.Fatalf("terms %d and %d out of order: %q, %q", i-1, i, terms[i-1].t, terms[i].t)
+		}
+	}
+	for _, tl := range terms {
+		if tl.l.df == 0 {
+			t.Fatalf("%q has no postings", tl.t)
 		}
 	}
 }

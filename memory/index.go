@@ -280,6 +280,11 @@ type freshLists struct {
 	size      int   // about how many terms a table made by analyzer is for
 	bytes     int64 // about how many bytes its analysers analyse
 	tableOnce sync.Once
+	// prepare's parts of the tables' mapping, the next to take, and the
+	// parts left to do
+	mapping     []func()
+	nextMapping atomic.Int32
+	mapped      sync.WaitGroup
 }
 
 // A freshLog is a chunk of one analyser's postings, sorted by term, with
@@ -306,12 +311,7 @@ func lazyFreshLists(n int, bytes int64) *freshLists {
 // analyzer returns an analyser over f's term table. It is safe for
 // concurrent use.
 func (f *freshLists) analyzer() *analyzer {
-	f.tableOnce.Do(func() {
-		if f.table == nil {
-			f.table = newTermTable(f.size)
-			f.words = newWordTable(f.bytes)
-		}
-	})
+	f.prepare()
 	a := newAnalyzer()
 	a.table, a.wtab = f.table, f.words
 	// room for its share of the postings (code has about one in 27
@@ -330,6 +330,29 @@ func (f *freshLists) dropTables() {
 // collectAfter is how many bytes an analysis takes for Refresh to collect
 // its tables when it is over.
 const collectAfter = 4 << 20
+
+// prepare makes the term and word tables unless they are made, and
+// returns when they are. Mapping their memory (megabytes) is most of the
+// work: it is split in parts, and every goroutine that calls prepare
+// while some are left takes them.
+func (f *freshLists) prepare() {
+	f.tableOnce.Do(func() {
+		if f.table == nil {
+			f.table, f.words = makeTermTable(f.size), makeWordTable(f.bytes)
+			f.mapping = append(f.words.mapping(2), f.table.mapping()...)
+			f.mapped.Add(len(f.mapping))
+		}
+	})
+	for {
+		i := int(f.nextMapping.Add(1)) - 1
+		if i >= len(f.mapping) {
+			break
+		}
+		f.mapping[i]()
+		f.mapped.Done()
+	}
+	f.mapped.Wait()
+}
 
 // absorb takes the postings of a's documents, after those absorbed
 // before, and sets their works' fresh indices.
@@ -667,6 +690,23 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
 		return nil
 	}
+	// With no old documents (a rebuild, no index yet), every file walked
+	// is to be analysed: the analysers' tables (megabytes, mapped up
+	// front) are made as soon as the walk says how large, on other
+	// goroutines, while this one goes on.
+	var fl *freshLists
+	startTables := func() {
+		var n int
+		var bytes int64
+		for _, e := range entries {
+			if e.size <= MaxFileSize {
+				n, bytes = n+1, bytes+e.size
+			}
+		}
+		fl = lazyFreshLists(termEstimate(n, bytes), bytes)
+		go fl.prepare()
+	}
+	cold := reset || !inMemory && id == (fileID{}) || old != nil && len(old.docs) == 0
 	if cs, ok := src.(CachingSource); ok && !inMemory {
 		// The walk cache is independent of the index: the source checks
 		// everything it takes from it, so it need not be written with
@@ -686,11 +726,19 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		if err != nil {
 			return stats, fmt.Errorf("walk: %w", err)
 		}
+		if cold {
+			startTables()
+		}
 		if next != nil {
 			writeCache(ix.dir, wc, next)
 		}
-	} else if err := src.Walk(ctx, add); err != nil {
-		return stats, fmt.Errorf("walk: %w", err)
+	} else {
+		if err := src.Walk(ctx, add); err != nil {
+			return stats, fmt.Errorf("walk: %w", err)
+		}
+		if cold {
+			startTables()
+		}
 	}
 	// fromFile: old is what the index file id holds (so a Refresh that
 	// keeps it need not decode the file again).
@@ -710,6 +758,10 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		old, fromFile = newState(nil, dict{}, dict{}, 0), false
 	}
 	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
+
+	if fl == nil && len(old.docs) == 0 { // (the index loaded had none)
+		startTables()
+	}
 
 	// A file recorded with a modification time within racyWindow of the
 	// index file's own may have changed again after it was read without a
@@ -766,8 +818,9 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	for _, w := range todo {
 		todoBytes += w.e.size
 	}
-	// code has about a term in 250 bytes
-	fl := lazyFreshLists(termEstimate(len(todo), todoBytes), todoBytes)
+	if fl == nil {
+		fl = lazyFreshLists(termEstimate(len(todo), todoBytes), todoBytes)
+	}
 	if len(todo) > 0 {
 		if err := ix.analyse(ctx, src, fsum, old, gone, todo, fl, progress); err != nil {
 			return stats, err

@@ -358,11 +358,34 @@ type termTable struct {
 // with terms of their own are fewer: a sixth to two fifths as many in
 // prometheus, terraform and podman.
 func newTermTable(n int) *termTable {
+	t := makeTermTable(n)
+	for _, m := range t.mapping() {
+		m()
+	}
+	return t
+}
+
+// makeTermTable is newTermTable but for mapping the table's memory:
+// mapping's work, which may be done on other goroutines before the table
+// is used.
+func makeTermTable(n int) *termTable {
 	t := &termTable{seed: maphash.MakeSeed(), names: make([]string, 0, n), keys: make([]uint64, 0, n)}
-	pages.Populate(t.names[:n]) // the collector may read it first
 	t.parts.init(n / 2)
 	t.terms.init(n)
 	return t
+}
+
+// mapping returns the work of mapping the table's memory (see
+// pages.Populate), in parts that may be done in parallel: its hash tables
+// are read before written, and the collector may read the names first.
+func (t *termTable) mapping() []func() {
+	return []func(){
+		func() { pages.Populate(t.terms.slots) },
+		func() {
+			pages.Populate(t.parts.slots)
+			pages.Populate(t.names[:cap(t.names)])
+		},
+	}
 }
 
 // partID returns the ID of the term of part p, or -1 if it has none.
@@ -440,8 +463,7 @@ func (t *idTable) init(n int) {
 	for size*5/8 < n && size < 1<<24 {
 		size *= 2
 	}
-	t.slots = make([]idSlot, size)
-	pages.Populate(t.slots)
+	t.slots = make([]idSlot, size) // (mapped by termTable.mapping)
 	t.mask = uint64(size - 1)
 	t.room = size * 5 / 8
 }

@@ -58,14 +58,33 @@ const (
 // slot for 96 bytes, a power of two from 1024 to 4M (64 MB), of which up
 // to 5/8 may fill. Code has about one distinct word in 200 bytes.
 func newWordTable(bytes int64) *wordTable {
+	t := makeWordTable(bytes)
+	for _, m := range t.mapping(1) {
+		m()
+	}
+	return t
+}
+
+// makeWordTable is newWordTable but for mapping the table's memory.
+func makeWordTable(bytes int64) *wordTable {
 	n := 1024
 	for int64(n) < bytes/96 && n < 1<<22 {
 		n *= 2
 	}
 	t := &wordTable{slots: make([]wordSlot, n), mask: uint64(n - 1), parts: make([]uint32, 2*n)}
-	pages.Populate(t.slots)
 	t.room.Store(int64(n) * 5 / 8)
 	return t
+}
+
+// mapping returns the work of mapping the slots (read before written:
+// see pages.Populate) in k parts that may be done in parallel.
+func (t *wordTable) mapping(k int) []func() {
+	ms := make([]func(), k)
+	for i := range k {
+		part := t.slots[len(t.slots)*i/k : len(t.slots)*(i+1)/k]
+		ms[i] = func() { pages.Populate(part) }
+	}
+	return ms
 }
 
 // find returns the value of the word with key h, or 0 and the slot where

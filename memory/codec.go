@@ -471,6 +471,9 @@ func (w *dictWriter) appendTo(b []byte) []byte {
 
 // rawDict re-emits an existing dictionary section unchanged.
 func rawDict(d *dict, b []byte) []byte {
+	if len(d.strOff) == 0 { // the zero dict (of a state with no index behind it)
+		return append(b, freshSection(nil)...)
+	}
 	b = slices.Grow(b, 4+len(d.strOff)+len(d.postOff)+len(d.strs)+len(d.posts))
 	b = binary.LittleEndian.AppendUint32(b, uint32(d.n))
 	b = append(b, d.strOff...)

@@ -298,6 +298,40 @@ func TestSkipsBinaryAndIgnored(t *testing.T) {
 	}
 }
 
+// TestNothingToAnalyse builds indexes of projects in which no file is
+// analysed: one holding a binary file only (its index records the file as
+// skipped, and no term), and one with no file at all, on disk and in
+// memory, cold and rebuilt. A build of the first wrote an index with a
+// malformed text section and failed reading it back. The second, run
+// under -race as CI runs it, checks that the analysers' tables a cold
+// build starts making before it knows whether any file is analysed are
+// waited for.
+func TestNothingToAnalyse(t *testing.T) {
+	binary := writeTree(t, map[string]string{"report.bin": "x\x00y"})
+	empty := t.TempDir()
+	for _, root := range []string{binary, empty} {
+		ix, dir := build(t, root)
+		if ms := ix.Search("report", memory.SearchOptions{}); len(ms) != 0 {
+			t.Errorf("Search in %s: %v", root, ms)
+		}
+		for _, rebuild := range []bool{true, false} {
+			if _, _, err := memory.Update(context.Background(), dir, memory.DirSource(root), rebuild, nil); err != nil {
+				t.Fatalf("Update(rebuild %v) of %s: %v", rebuild, root, err)
+			}
+			if _, _, err := memory.Update(context.Background(), "", memory.DirSource(root), rebuild, nil); err != nil {
+				t.Fatalf("Update in memory (rebuild %v) of %s: %v", rebuild, root, err)
+			}
+		}
+		ix2, warns, err := memory.Open(dir)
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("Open(%s) = %v, %v", dir, warns, err)
+		}
+		if st := ix2.Stats(); st.Terms != 0 {
+			t.Errorf("%s: %d terms", root, st.Terms)
+		}
+	}
+}
+
 // rewriteHeader fixes the length and checksum of an index file after its
 // body was changed, so that the structural checks are what is tested.
 func rewriteHeader(b []byte) {

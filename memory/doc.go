@@ -79,7 +79,9 @@
 //     fsynced: the index is a cache of the project's files, so what a power
 //     failure can do to it (a file renamed but not all written) is caught
 //     by the checksum and rebuilt, like any damaged index, and a cold build
-//     does not wait 3-4 ms for the disk.
+//     does not wait 3-4 ms for the disk. Its blocks are reserved before it
+//     is written (fallocate, on Linux), or ext4 would flush it to the disk
+//     on the rename anyway.
 //   - A corrupt, truncated or old-format index is detected (magic, version,
 //     length, checksum and bounds checks), reported as a Warning and rebuilt
 //     by the next Refresh; it is never trusted. Decoding never panics.

@@ -67,6 +67,12 @@ type hotWord struct {
 
 const hotWordBits = 11 // 2,048 words, 32 KB
 
+// hotLongBits sizes the analyser's cache of words longer than eight bytes,
+// keyed by their hash (hotWord's key is then the hash): the word table of
+// a large tree is tens of megabytes, where each lookup misses the
+// processor's caches; identifiers of a project recur.
+const hotLongBits = 12 // 4,096 words, 64 KB
+
 // Eight bytes at a time: ones has 1 in every byte, highs 0x80.
 const (
 	ones  = 0x0101010101010101
@@ -238,6 +244,7 @@ func (a *analyzer) document(text []byte) docTerms {
 	}
 	if a.hotWords == nil {
 		a.hotWords = new([1 << hotWordBits]hotWord)
+		a.hotLong = new([1 << hotLongBits]hotWord)
 	}
 	for i := 0; ; {
 		start, end := nextRun(marks, i)
@@ -272,7 +279,19 @@ func (a *analyzer) document(text []byte) docTerms {
 				}
 			}
 		} else {
-			whole, definer, parts, _ = a.lookup(text[start:end], hashWord(text, start, n))
+			// a longer one: the analyser's cache of them, keyed by the
+			// word's hash, as the word table is
+			h := hashWord(text, start, n)
+			sl := &a.hotLong[h>>(64-hotLongBits)]
+			if sl.key == h {
+				whole, definer, parts = a.wtab.decode(sl.val, &a.onePart)
+			} else {
+				var v uint64
+				whole, definer, parts, v = a.lookup(text[start:end], h)
+				if v != 0 {
+					*sl = hotWord{h, v}
+				}
+			}
 		}
 		def := defining
 		defining = definer

@@ -53,6 +53,7 @@ type analyzer struct {
 	spareParts []uint32
 	marks      [3][]uint64 // markWords's
 	hotWords   *[1 << hotWordBits]hotWord
+	hotLong    *[1 << hotLongBits]hotWord
 	onePart    [1]uint32
 	counts     [][2]uint32 // per term ID
 	touched    []uint32

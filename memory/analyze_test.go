@@ -261,3 +261,43 @@ func TestFreshSection(t *testing.T) {
 		t.Fatalf("a small section: %v, %d terms", err, d.n)
 	}
 }
+
+// TestSortTermIDs checks sortTermIDs against a sort of the terms
+// themselves, on a few terms (the comparison sort) and on many (the radix
+// sort), both with long and short runs of terms sharing their first eight
+// bytes.
+func TestSortTermIDs(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, n := range []int{0, 1, 40, 900, 5000} {
+		names := make([]string, 0, n)
+		seen := map[string]bool{}
+		for len(names) < n {
+			var w string
+			switch rng.Intn(3) {
+			case 0: // runs longer than an insertion sort's
+				w = fmt.Sprintf("sharedpr%c%d", 'a'+rng.Intn(3), rng.Intn(1000))
+			case 1: // runs of a few
+				w = fmt.Sprintf("grp%05d%c", rng.Intn(n/3+1), 'z'-rng.Intn(4))
+			default:
+				w = fmt.Sprintf("%c%c%d", 'a'+rng.Intn(26), 'a'+rng.Intn(26), rng.Intn(100))
+			}
+			if !seen[w] {
+				seen[w] = true
+				names = append(names, w)
+			}
+		}
+		keys := make([]uint64, n)
+		for i, w := range names {
+			keys[i] = termKey(w)
+		}
+		want := slices.Clone(names)
+		slices.Sort(want)
+		var got []string
+		for _, id := range sortTermIDs(keys, names) {
+			got = append(got, names[id])
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d terms: sorted as %q…", n, got[:min(len(got), 8)])
+		}
+	}
+}

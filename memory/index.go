@@ -542,8 +542,9 @@ func (f *freshLists) sorted() []termList {
 
 // sortTermIDs returns the IDs of the terms names, whose keys (termKey)
 // are keys, in the order of the terms: a radix sort of (key, ID) pairs
-// eight bits a pass from the lowest (skipping the bytes every key shares),
-// then each run of equal keys (terms of eight bytes or more that share
+// eight bits a pass from the lowest (skipping the bytes every key shares;
+// fewer than 1,024 pairs, a comparison sort by key), then each run of equal
+// keys (terms of eight bytes or more that share
 // their first eight) by the whole term. The pairs are half the size of a
 // termList, and the terms themselves are read only for those runs.
 func sortTermIDs(keys []uint64, names []string) []uint32 {
@@ -586,12 +587,7 @@ func sortTermIDs(keys []uint64, names []string) []uint32 {
 			src, dst = dst, src
 		}
 	} else {
-		slices.SortFunc(src, func(a, b pair) int {
-			if c := cmp.Compare(a.key, b.key); c != 0 {
-				return c
-			}
-			return byName(a.id, b.id)
-		})
+		slices.SortFunc(src, func(a, b pair) int { return cmp.Compare(a.key, b.key) })
 	}
 	order := make([]uint32, n)
 	for i, p := range src {

@@ -1,0 +1,44 @@
+package diag
+
+import "fmt"
+
+// A Code is a stable diagnostic code, such as PATH_OUTSIDE_PROJECT.
+type Code string
+
+// A Warning is something left out, cut short or changed, with the reason.
+// It is reported, not fatal: the command goes on without the path.
+//
+// Path is absolute where the warning concerns one file or directory. When
+// the input could not be resolved at all (it holds a NUL byte, say) the
+// path-resolving packages put the raw input in Path and the CLI, which
+// prints only absolute paths, moves it into Message, quoted.
+type Warning struct {
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
+	Path    string `json:"path,omitempty"`
+}
+
+// Error makes a *Warning usable as an error: "CODE: path: message".
+func (w *Warning) Error() string {
+	if w.Path != "" {
+		return fmt.Sprintf("%s: %s: %s", w.Code, w.Path, w.Message)
+	}
+	return fmt.Sprintf("%s: %s", w.Code, w.Message)
+}
+
+// A Problem is one thing wrong (or, with a Code, probably wrong) at a
+// position of a file: a schema violation, a template's semantic error, a
+// warning of the template check. Line and Col are 1-based, Col in code
+// points; both are 0 when the problem has no position.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	Code    Code   `json:"code,omitempty"` // set on warnings, empty on errors
+}
+
+// String is "file:line:col: message".
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Message)
+}

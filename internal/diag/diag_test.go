@@ -1,0 +1,112 @@
+package diag_test
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/internal/diag"
+)
+
+// TestRegistry: every Code constant of codes.go is in Codes once, with its
+// doc comment (less the name) as its description, and its value is the
+// upper-case form of its name (PathNotFound is PATH_NOT_FOUND), so a
+// reader can go from either to the other.
+func TestRegistry(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "codes.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[diag.Code]string{}
+	var order []diag.Code
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			name := vs.Names[0].Name
+			lit, ok := vs.Values[0].(*ast.BasicLit)
+			if !ok {
+				t.Fatalf("%s: value is not a literal", name)
+			}
+			v, _ := strconv.Unquote(lit.Value)
+			if want := upperSnake(name); v != want {
+				t.Errorf("%s = %q, want %q", name, v, want)
+			}
+			doc := strings.TrimSpace(vs.Doc.Text())
+			desc, ok := strings.CutPrefix(doc, name+": ")
+			if !ok || strings.Contains(desc, "\n") {
+				t.Errorf("%s: doc comment %q is not one line \"%s: ...\"", name, doc, name)
+			}
+			docs[diag.Code(v)] = desc
+			order = append(order, diag.Code(v))
+		}
+	}
+	codes := diag.Codes()
+	if len(codes) != len(order) {
+		t.Errorf("Codes() has %d codes, codes.go declares %d", len(codes), len(order))
+	}
+	for i, in := range codes {
+		if i < len(order) && in.Code != order[i] {
+			t.Errorf("Codes()[%d] = %s, declared %s there", i, in.Code, order[i])
+		}
+		if in.Description != docs[in.Code] {
+			t.Errorf("%s: description %q, doc comment %q", in.Code, in.Description, docs[in.Code])
+		}
+		if in.Code.Description() != in.Description {
+			t.Errorf("%s.Description() = %q", in.Code, in.Code.Description())
+		}
+	}
+	if got := diag.Code("NO_SUCH_CODE").Description(); got != "" {
+		t.Errorf("Description of an unknown code = %q, want \"\"", got)
+	}
+}
+
+func upperSnake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && r >= 'A' && r <= 'Z' && !(s[i-1] >= 'A' && s[i-1] <= 'Z') {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
+}
+
+// TestJSON: the shapes the CLI's envelope prints.
+func TestJSON(t *testing.T) {
+	for _, tt := range []struct {
+		in   any
+		want string
+	}{
+		{diag.Warning{Code: diag.PathNotFound, Message: "m", Path: "/p"}, `{"code":"PATH_NOT_FOUND","message":"m","path":"/p"}`},
+		{diag.Warning{Code: diag.BudgetExceeded, Message: "m"}, `{"code":"BUDGET_EXCEEDED","message":"m"}`},
+		{diag.Problem{File: "/t.xml", Line: 2, Col: 3, Message: "m"}, `{"file":"/t.xml","line":2,"col":3,"message":"m"}`},
+		{diag.Problem{File: "/t.xml", Line: 2, Col: 3, Message: "m", Code: diag.EmptyContext}, `{"file":"/t.xml","line":2,"col":3,"message":"m","code":"EMPTY_CONTEXT"}`},
+	} {
+		b, err := json.Marshal(tt.in)
+		if err != nil || string(b) != tt.want {
+			t.Errorf("json.Marshal(%+v) = %s, %v; want %s", tt.in, b, err, tt.want)
+		}
+	}
+}
+
+func TestStrings(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{(&diag.Warning{Code: diag.PathNotFound, Message: "m", Path: "/p"}).Error(), "PATH_NOT_FOUND: /p: m"},
+		{(&diag.Warning{Code: diag.BudgetExceeded, Message: "m"}).Error(), "BUDGET_EXCEEDED: m"},
+		{diag.Problem{File: "t.xml", Line: 2, Col: 3, Message: "m"}.String(), "t.xml:2:3: m"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -192,7 +192,7 @@ func TestLegacyEncodingReported(t *testing.T) {
 	}
 	var msgs []string
 	for _, w := range doc.Warnings {
-		msgs = append(msgs, w.Code+": "+w.Message)
+		msgs = append(msgs, string(w.Code)+": "+w.Message)
 	}
 	all := strings.Join(msgs, "\n")
 	if !strings.Contains(all, "INVALID_UTF8") || !strings.Contains(all, "12 non-ASCII bytes") ||

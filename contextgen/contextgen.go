@@ -22,6 +22,7 @@ import (
 	"github.com/taskctl/taskctl/contextgen/encoding"
 	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/contextgen/tokens"
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/shellexec"
@@ -36,27 +37,6 @@ const (
 	SourceInherited   = "inherited"
 	SourceFresh       = "fresh"
 )
-
-// Warning codes contextgen adds to the resolver's own.
-const (
-	CodeBudgetExceeded  = "BUDGET_EXCEEDED"
-	CodeSecretDetected  = "SECRET_DETECTED"
-	CodeEncoding        = "ENCODING_CONVERTED"
-	CodeInvalidUTF8     = "INVALID_UTF8"
-	CodeIndex           = "INDEX_UNAVAILABLE"
-	CodeNoMatch         = "DESCRIPTION_NO_MATCH"
-	CodeEmptyContext    = "EMPTY_CONTEXT"
-	CodeCommandFailed   = "COMMAND_FAILED"
-	CodeCommandTimeout  = "COMMAND_TIMEOUT"
-	CodeCommandOutput   = "COMMAND_OUTPUT_TRUNCATED"
-	CodeCommandDenied   = "COMMAND_DENIED"
-	CodeFileExcluded    = "PATH_EXCLUDED"
-	CodeContentReplaced = "CONTENT_REPLACED"
-	CodeSubsetLeftOut   = "INHERIT_NOT_RELEVANT"
-)
-
-// Warning is one thing that was not included, or included with a caveat.
-type Warning = project.Warning
 
 // File is one file of the context document. Bytes is the file's size on
 // disk and Lines the number of lines of its text (0 for a binary file):
@@ -98,10 +78,10 @@ type File struct {
 
 // Document is the assembled context of one task.
 type Document struct {
-	Task     string    `json:"task"`
-	Files    []*File   `json:"files"`
-	Totals   Totals    `json:"totals"`
-	Warnings []Warning `json:"-"`
+	Task     string         `json:"task"`
+	Files    []*File        `json:"files"`
+	Totals   Totals         `json:"totals"`
+	Warnings []diag.Warning `json:"-"`
 	// Omitted lists the files left out (by path and warning code, never
 	// their content), for the rendered styles: a document redirected to a
 	// file still says what it lacks. The json form has the warnings. Under
@@ -123,8 +103,8 @@ const listNone = -2
 
 // Omission is one file left out of a document.
 type Omission struct {
-	Path string // absolute
-	Code string // the first warning code that left it out
+	Path string    // absolute
+	Code diag.Code // the first warning code that left it out
 }
 
 // Totals sums the document's files. Tokens counts the whole document as
@@ -229,13 +209,8 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if t := doc.Totals.Tokens; opt.MaxTokens > 0 && t != nil && *t > opt.MaxTokens {
 		// Every file is left out and what remains (the header, the footer,
 		// the heading of the list of files left out) is still too long.
-		doc.Warnings = append(doc.Warnings, Warning{Code: CodeBudgetExceeded,
+		doc.Warnings = append(doc.Warnings, diag.Warning{Code: diag.BudgetExceeded,
 			Message: fmt.Sprintf("the document is %d tokens, over the budget of %d: with %d of its files kept, its own markup does not fit", *t, opt.MaxTokens, len(doc.Files))})
-	}
-	if len(doc.Files) == 0 && len(a.candidates) == 0 && len(t.Sources) == 0 &&
-		opt.Inherit != "full" && opt.Inherit != "subset" && !opt.Fresh {
-		doc.Warnings = append(doc.Warnings, Warning{Code: CodeEmptyContext,
-			Message: "task has no file sources, inherits nothing and fresh context is disabled: its context is empty"})
 	}
 	return doc, nil
 }
@@ -243,8 +218,8 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 // uniqueWarnings drops repeats of a warning, keeping the first: two
 // sources or a file and a symlink to it can meet the same path and be
 // refused for the same reason.
-func uniqueWarnings(ws []Warning) []Warning {
-	seen := make(map[Warning]bool, len(ws))
+func uniqueWarnings(ws []diag.Warning) []diag.Warning {
+	seen := make(map[diag.Warning]bool, len(ws))
 	out := ws[:0]
 	for _, w := range ws {
 		if !seen[w] {
@@ -275,7 +250,7 @@ type assembler struct {
 	opt        Options
 	seen       map[string]bool
 	candidates []candidate
-	warnings   []Warning
+	warnings   []diag.Warning
 
 	cacheHits, cacheMisses atomic.Int64
 
@@ -288,7 +263,7 @@ type assembler struct {
 	notFiles map[string]bool
 }
 
-func (a *assembler) warn(w Warning) { a.warnings = append(a.warnings, w) }
+func (a *assembler) warn(w diag.Warning) { a.warnings = append(a.warnings, w) }
 
 func (a *assembler) add(c candidate) {
 	if a.seen[c.c.Path] {
@@ -364,7 +339,7 @@ func (a *assembler) literal(s *template.FileSource) {
 // capFiles applies a source's max_files, which may only narrow the policy.
 func (a *assembler) capFiles(c []project.Candidate, max int, what string) []project.Candidate {
 	if max > 0 && len(c) > max {
-		a.warn(Warning{Code: "TOO_MANY_FILES",
+		a.warn(diag.Warning{Code: diag.TooManyFiles,
 			Message: fmt.Sprintf("%s matched %d files; kept the first %d (max_files)", what, len(c), max)})
 		return c[:max]
 	}
@@ -431,7 +406,7 @@ func (a *assembler) command(s *template.FileSource) {
 	resolved, warns := ResolveRecords(p, res.Records)
 	a.warnings = append(a.warnings, warns...)
 	for _, w := range warns {
-		if w.Code == project.CodeNotFound && w.Path != "" {
+		if w.Code == diag.PathNotFound && w.Path != "" {
 			// A line of output that names no file: any text the command
 			// read (cat .env, grep without -l). The warning shows it to
 			// the user; the document, which goes to a model, does not
@@ -461,10 +436,10 @@ func (a *assembler) command(s *template.FileSource) {
 // directory of the command that printed it, on all cores. It keeps the
 // records' order, drops duplicates (by real path) and returns a warning for
 // each record the resolver refused.
-func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Candidate, []Warning) {
+func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Candidate, []diag.Warning) {
 	type result struct {
 		c project.Candidate
-		w *Warning
+		w *diag.Warning
 	}
 	out := make([]result, len(recs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(recs)/256))
@@ -478,7 +453,7 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 	}
 	wg.Wait()
 	var cands []project.Candidate
-	var warns []Warning
+	var warns []diag.Warning
 	seen := make(map[string]bool, len(recs))
 	// What a recursive command prints from .git/ or .taskctl/ (find .
 	// -type f, grep -rl WORD . once an index exists) is one warning for
@@ -491,7 +466,7 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 	inside := map[string]*excluded{}
 	for _, r := range out {
 		switch {
-		case r.w != nil && r.w.Code == project.CodeIgnored:
+		case r.w != nil && r.w.Code == diag.PathIgnored:
 			if rel, err := filepath.Rel(p.Dir(), r.w.Path); err == nil {
 				if dir := project.AlwaysExcludedDir(filepath.ToSlash(rel)); dir != "" {
 					if e := inside[dir]; e != nil {
@@ -516,7 +491,7 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 	}
 	for dir, e := range inside {
 		if e.n > 1 {
-			warns[e.at] = Warning{Code: project.CodeIgnored, Path: filepath.Join(p.Dir(), filepath.FromSlash(dir)),
+			warns[e.at] = diag.Warning{Code: diag.PathIgnored, Path: filepath.Join(p.Dir(), filepath.FromSlash(dir)),
 				Message: fmt.Sprintf("%d paths the command printed are inside %s/, which is always excluded (the first: %s)", e.n, dir, e.first)}
 		}
 	}
@@ -536,7 +511,7 @@ func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {
 // RunCommand runs one restricted shell command the way a template's
 // <command> runs, and maps its outcome to warnings. It is shared with
 // `taskctl exec`.
-func RunCommand(ctx context.Context, p *project.Project, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []Warning, error) {
+func RunCommand(ctx context.Context, p *project.Project, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []diag.Warning, error) {
 	cfg := shellexec.Config{
 		Root:    p.Root(),
 		RootDir: p.Dir(),
@@ -559,7 +534,7 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 				}
 				return ""
 			}
-			if _, w := p.ResolveFrom(dir, name); w != nil && w.Code == project.CodeSensitive {
+			if _, w := p.ResolveFrom(dir, name); w != nil && w.Code == diag.PathSensitive {
 				return "not read: " + w.Message
 			}
 			return ""
@@ -571,15 +546,14 @@ func RunCommand(ctx context.Context, p *project.Project, script string, vars map
 	}
 	res, err := shellexec.Run(ctx, script, cfg)
 	if err != nil {
-		w := shellexec.WarningFor(err)
-		return nil, []Warning{{Code: w.Code, Message: w.Message}}, err
+		return nil, []diag.Warning{shellexec.WarningFor(err)}, err
 	}
-	var ws []Warning
-	for _, w := range res.Warnings() {
-		ws = append(ws, Warning{Code: w.Code, Message: redactText(withStderr(w.Message, w.Stderr))})
+	ws := res.Warnings()
+	for i := range ws {
+		ws[i].Message = redactText(ws[i].Message)
 	}
 	for _, o := range res.Outside {
-		ws = append(ws, Warning{Code: project.CodeOutsideProject, Path: o,
+		ws = append(ws, diag.Warning{Code: diag.PathOutsideProject, Path: o,
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
 	}
 	return res, ws, nil
@@ -600,24 +574,6 @@ func redactText(s string) string {
 	return s
 }
 
-// withStderr adds the lines of a command's standard error that msg does not
-// already quote, one a line (the text output indents them under the
-// warning). shellexec's messages quote the first line; before, the whole
-// stderr was added again after it (the check compared against the untrimmed
-// text, trailing newline included, so it never matched).
-func withStderr(msg, stderr string) string {
-	var rest []string
-	for _, l := range strings.Split(stderr, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.Contains(msg, l) {
-			rest = append(rest, l)
-		}
-	}
-	if len(rest) == 0 {
-		return msg
-	}
-	return msg + "\n" + strings.Join(rest, "\n")
-}
-
 func (a *assembler) openIndex() (*memory.Index, error) {
 	a.indexOnce.Do(func() {
 		if a.opt.Index == nil {
@@ -634,13 +590,13 @@ func (a *assembler) search(query, source string, so memory.SearchOptions) {
 	p := a.opt.Project
 	ix, err := a.openIndex()
 	if err != nil {
-		a.warn(Warning{Code: CodeIndex, Message: fmt.Sprintf("%s source skipped: %v", source, err)})
+		a.warn(diag.Warning{Code: diag.IndexUnavailable, Message: fmt.Sprintf("%s source skipped: %v", source, err)})
 		return
 	}
 	so.Source = lineSource{p: a.opt.Project, redact: !a.opt.AllowSecrets}
 	matches := ix.Search(query, so)
 	if len(matches) == 0 {
-		a.warn(Warning{Code: CodeNoMatch, Message: fmt.Sprintf("%s %q matched no file", source, short(query, 80))})
+		a.warn(diag.Warning{Code: diag.DescriptionNoMatch, Message: fmt.Sprintf("%s %q matched no file", source, short(query, 80))})
 		return
 	}
 	for _, m := range matches {
@@ -667,6 +623,8 @@ type lineSource struct {
 func (s lineSource) Walk(context.Context, func(string, int64, time.Time) error) error {
 	return errors.New("contextgen: a line source does not walk")
 }
+
+func (s lineSource) Root() string { return s.p.Dir() }
 
 func (s lineSource) ReadFile(rel string) ([]byte, error) {
 	c, w := s.p.ResolveFrom(s.p.Dir(), rel)
@@ -729,7 +687,7 @@ func (a *assembler) inherited() {
 		}
 		ix, err := a.openIndex()
 		if err != nil {
-			a.warn(Warning{Code: CodeIndex, Message: fmt.Sprintf("subset inheritance skipped: %v", err)})
+			a.warn(diag.Warning{Code: diag.IndexUnavailable, Message: fmt.Sprintf("subset inheritance skipped: %v", err)})
 			return
 		}
 		var include []string
@@ -785,7 +743,7 @@ func (a *assembler) unranked(kept map[string]bool) {
 			}
 			why = "it is not in the index and its path and text hold no term of the step's description"
 		}
-		a.warn(Warning{Code: CodeSubsetLeftOut, Path: f.Path,
+		a.warn(diag.Warning{Code: diag.InheritNotRelevant, Path: f.Path,
 			Message: "parent file left out by inherit_context=subset: " + why})
 	}
 }
@@ -878,7 +836,7 @@ func escapeGlob(s string) string {
 func (a *assembler) read() []*File {
 	n := len(a.candidates)
 	files := make([]*File, n)
-	warns := make([][]Warning, n)
+	warns := make([][]diag.Warning, n)
 	workers := runtime.GOMAXPROCS(0)
 	if workers > n {
 		workers = n
@@ -933,7 +891,7 @@ func (a *assembler) read() []*File {
 	return out
 }
 
-func (a *assembler) readOne(c candidate) (*File, []Warning) {
+func (a *assembler) readOne(c candidate) (*File, []diag.Warning) {
 	if a.ctx.Err() != nil {
 		return nil, nil
 	}
@@ -942,9 +900,9 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		a.opt.Audit(c.c.Path, c.source)
 	}
 	if w != nil {
-		return nil, []Warning{*w}
+		return nil, []diag.Warning{*w}
 	}
-	var ws []Warning
+	var ws []diag.Warning
 	f := &File{
 		Path:     pf.Path,
 		Rel:      pf.Rel,
@@ -961,7 +919,7 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	}
 	if pf.Binary {
 		f.Encoding = "binary"
-		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
+		ws = append(ws, diag.Warning{Code: diag.FileBinary, Path: pf.Path,
 			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
 		return f, ws
 	}
@@ -973,14 +931,14 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 	f.Lines = countLines(text)
 	if enc.Binary {
 		f.Binary = true
-		ws = append(ws, Warning{Code: "FILE_BINARY", Path: pf.Path,
+		ws = append(ws, diag.Warning{Code: diag.FileBinary, Path: pf.Path,
 			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
 		return f, ws
 	}
 	// A byte-order mark says what the encoding is: converting it is no news.
 	// A guess is reported.
 	if enc.Converted && enc.Encoding == encoding.Windows1252 && enc.InvalidBytes == 0 {
-		ws = append(ws, Warning{Code: CodeEncoding, Path: pf.Path,
+		ws = append(ws, diag.Warning{Code: diag.EncodingConverted, Path: pf.Path,
 			Message: fmt.Sprintf("not UTF-8: decoded as %s (a guess)", enc.Encoding)})
 	}
 	if enc.InvalidBytes > 0 {
@@ -999,7 +957,7 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 		default:
 			msg = fmt.Sprintf("%d byte(s) were not valid %s: replaced by U+FFFD", enc.InvalidBytes, enc.Encoding)
 		}
-		ws = append(ws, Warning{Code: CodeInvalidUTF8, Path: pf.Path, Message: msg})
+		ws = append(ws, diag.Warning{Code: diag.InvalidUTF8, Path: pf.Path, Message: msg})
 	}
 
 	if !a.opt.AllowSecrets {
@@ -1009,7 +967,7 @@ func (a *assembler) readOne(c candidate) (*File, []Warning) {
 				if a.opt.RedactSecrets {
 					verb = "secret redacted"
 				}
-				ws = append(ws, Warning{Code: CodeSecretDetected, Path: pf.Path,
+				ws = append(ws, diag.Warning{Code: diag.SecretDetected, Path: pf.Path,
 					Message: fmt.Sprintf("rule %s matched at line %d: %s", fd.Rule, fd.Line, verb)})
 			}
 			if !a.opt.RedactSecrets {
@@ -1270,7 +1228,7 @@ func (d *Document) budget(max int, c tokens.Counter, style string) {
 			keep[f] = true
 			continue
 		}
-		d.Warnings = append(d.Warnings, Warning{Code: CodeBudgetExceeded, Path: f.Path,
+		d.Warnings = append(d.Warnings, diag.Warning{Code: diag.BudgetExceeded, Path: f.Path,
 			Message: fmt.Sprintf("left out: %d tokens (%d with its markup) do not fit the budget of %d (%d used)",
 				n, n+f.markupTokens, max, used)})
 	}
@@ -1279,7 +1237,7 @@ func (d *Document) budget(max int, c tokens.Counter, style string) {
 		if keep[f] {
 			out = append(out, f)
 		} else {
-			d.Omitted = append(d.Omitted, Omission{f.Path, CodeBudgetExceeded})
+			d.Omitted = append(d.Omitted, Omission{f.Path, diag.BudgetExceeded})
 		}
 	}
 	d.Files = out
@@ -1331,7 +1289,7 @@ func (d *Document) omit(notFiles map[string]bool) {
 		in[f.Path] = true
 	}
 	for _, w := range d.Warnings {
-		if w.Code == project.CodeNoMatch || !filepath.IsAbs(w.Path) {
+		if w.Code == diag.GlobNoMatch || !filepath.IsAbs(w.Path) {
 			continue
 		}
 		if !in[w.Path] {

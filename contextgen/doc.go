@@ -13,7 +13,7 @@
 //     description, then inherited, then fresh-context matches; duplicates (by
 //     real path) keep their first provenance.
 //   - Nothing is skipped silently: every candidate that is not included is
-//     reported as a [Warning] with a stable code and, where known, its path.
+//     reported as a [diag.Warning] with a stable code and, where known, its path.
 //   - The rendered document itself lists the files left out, by path and
 //     warning code (never their content), after the files: an <omitted>
 //     element of <omitted_file path="…" code="…"/> in XML, a "Left out"

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
@@ -115,12 +116,12 @@ func TestSubsetInheritance(t *testing.T) {
 	}
 	reported := false
 	for _, w := range doc.Warnings {
-		if w.Path == filepath.Join(p.Dir(), "docs/deploy.md") && w.Code == contextgen.CodeSubsetLeftOut {
+		if w.Path == filepath.Join(p.Dir(), "docs/deploy.md") && w.Code == diag.InheritNotRelevant {
 			reported = true
 		}
 	}
 	if !reported {
-		t.Errorf("docs/deploy.md left out without a %s warning: %+v", contextgen.CodeSubsetLeftOut, doc.Warnings)
+		t.Errorf("docs/deploy.md left out without a %s warning: %+v", diag.InheritNotRelevant, doc.Warnings)
 	}
 }
 

@@ -489,7 +489,7 @@ func writeOmission(w *bufio.Writer, o Omission, style string) {
 		w.WriteString(`<omitted_file path="`)
 		xmlAttr(w, o.Path)
 		w.WriteString(`" code="`)
-		xmlAttr(w, o.Code)
+		xmlAttr(w, string(o.Code))
 		w.WriteString("\"/>\n")
 	}
 }

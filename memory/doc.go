@@ -83,7 +83,7 @@
 //     is written (fallocate, on Linux), or ext4 would flush it to the disk
 //     on the rename anyway.
 //   - A corrupt, truncated or old-format index is detected (magic, version,
-//     length, checksum and bounds checks), reported as a Warning and rebuilt
+//     length, checksum and bounds checks), reported as a diag.Warning and rebuilt
 //     by the next Refresh; it is never trusted. Decoding never panics.
 //   - An Index is safe for concurrent use.
 //

@@ -112,7 +112,7 @@ func TestUnreadableFileIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Warnings) != 1 || st.Warnings[0].Code != "PATH_UNREADABLE" || st.Warnings[0].Path != "b.txt" ||
+	if len(st.Warnings) != 1 || st.Warnings[0].Code != "PATH_UNREADABLE" || st.Warnings[0].Path != filepath.Join(root, "b.txt") ||
 		!strings.Contains(st.Warnings[0].Message, "permission denied") {
 		t.Errorf("warnings %+v, want one PATH_UNREADABLE for b.txt", st.Warnings)
 	}

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/pages"
 )
 
@@ -32,29 +33,20 @@ const (
 	tmpPrefix = "index.bin.tmp-"
 )
 
-// Warning is a problem that did not stop the operation, with a stable code.
-type Warning struct {
-	Code    string // INDEX_CORRUPT, INDEX_UNREADABLE, PATH_UNREADABLE
-	Message string
-	Path    string // the file concerned: absolute, or relative to the project for a file of the Source
-}
-
-func (w Warning) String() string { return w.Code + ": " + w.Message }
-
 // Stats describes an index after Refresh.
 type Stats struct {
-	Files      int           // indexed files
-	Skipped    int           // listed but not indexed: binary, oversized or unreadable
-	Terms      int           // distinct terms (content/ident dictionary plus path/name dictionary)
-	Bytes      int64         // bytes of the indexed files
-	IndexBytes int64         // size of the index file
-	Duration   time.Duration // time Refresh took
-	Reread     int           // files read and analysed again
-	Reused     int           // indexed files whose postings were kept without analysing them
-	Renamed    int           // files found under a new path by content hash
-	Removed    int           // files that left the index
-	Written    bool          // whether a new index file was written
-	Warnings   []Warning     // a corrupt index found under the lock, and the like
+	Files      int            // indexed files
+	Skipped    int            // listed but not indexed: binary, oversized or unreadable
+	Terms      int            // distinct terms (content/ident dictionary plus path/name dictionary)
+	Bytes      int64          // bytes of the indexed files
+	IndexBytes int64          // size of the index file
+	Duration   time.Duration  // time Refresh took
+	Reread     int            // files read and analysed again
+	Reused     int            // indexed files whose postings were kept without analysing them
+	Renamed    int            // files found under a new path by content hash
+	Removed    int            // files that left the index
+	Written    bool           // whether a new index file was written
+	Warnings   []diag.Warning // a corrupt index found under the lock, and the like
 }
 
 // Index is a loaded index. Its methods are safe for concurrent use; Search
@@ -91,7 +83,7 @@ type state struct {
 // corrupt, truncated or old-format index gives an empty one and a warning
 // (it is never trusted; the next Refresh rebuilds it). The error is non-nil
 // only if dir exists but cannot be read.
-func Open(dir string) (*Index, []Warning, error) {
+func Open(dir string) (*Index, []diag.Warning, error) {
 	ix := &Index{dir: dir}
 	id := indexFileID(dir)
 	st, warns, err := load(dir)
@@ -174,7 +166,7 @@ func (ix *Index) Len() int {
 	return ix.st.live
 }
 
-func load(dir string) (*state, []Warning, error) {
+func load(dir string) (*state, []diag.Warning, error) {
 	name := filepath.Join(dir, indexFile)
 	data, release, err := readIndex(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -184,13 +176,13 @@ func load(dir string) (*state, []Warning, error) {
 		if _, serr := os.Stat(dir); serr != nil {
 			return nil, nil, err
 		}
-		return newState(nil, dict{}, dict{}, 0), []Warning{{Code: "INDEX_UNREADABLE", Message: err.Error(), Path: name}}, nil
+		return newState(nil, dict{}, dict{}, 0), []diag.Warning{{Code: diag.IndexUnreadable, Message: err.Error(), Path: name}}, nil
 	}
 	dec, err := decode(data)
 	if err != nil {
 		st := newState(nil, dict{}, dict{}, 0)
 		release(st)
-		return st, []Warning{{Code: "INDEX_CORRUPT",
+		return st, []diag.Warning{{Code: diag.IndexCorrupt,
 			Message: fmt.Sprintf("%s: %v; it will be rebuilt", name, err), Path: name}}, nil
 	}
 	st := newState(dec.docs, dec.text, dec.path, int64(len(data)))
@@ -658,7 +650,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	var old *state
 	type loadResult struct {
 		st    *state
-		warns []Warning
+		warns []diag.Warning
 		err   error
 	}
 	var loading chan loadResult
@@ -842,7 +834,7 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		}
 		info := &s.w.result
 		if err := s.w.err; err != nil {
-			stats.Warnings = append(stats.Warnings, Warning{Code: "PATH_UNREADABLE", Path: info.rel,
+			stats.Warnings = append(stats.Warnings, diag.Warning{Code: diag.PathUnreadable, Path: filepath.Join(src.Root(), filepath.FromSlash(info.rel)),
 				Message: fmt.Sprintf("not indexed: %v", err)})
 		}
 		if r := s.w.reuse; r >= 0 {

@@ -26,6 +26,9 @@ type Source interface {
 	Walk(ctx context.Context, fn func(rel string, size int64, mtime time.Time) error) error
 	// ReadFile returns the content of the file at rel.
 	ReadFile(rel string) ([]byte, error)
+	// Root is the absolute directory the relative paths are relative to:
+	// a warning about a file names it by its absolute path there.
+	Root() string
 }
 
 // A BufferedSource is a Source that can read a file into a buffer of the
@@ -131,6 +134,8 @@ func (s projectSource) WalkCached(ctx context.Context, prev []byte, fn func(rel 
 // a hand-made candidate as fully as one from the resolver (the allowed
 // root, the name rules, the file type, the size cap) and opens it below the
 // root without following symlinks.
+func (s projectSource) Root() string { return s.p.Dir() }
+
 func (s projectSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
 
 func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, error) {
@@ -168,3 +173,5 @@ func (s errSource) WalkCached(context.Context, []byte, func(string, int64, time.
 }
 
 func (s errSource) ReadFile(string) ([]byte, error) { return nil, s.err }
+
+func (s errSource) Root() string { return "" }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
 
@@ -90,7 +91,7 @@ func TestReadFallback(t *testing.T) {
 	}
 }
 
-func sameWarning(a, b *project.Warning) bool {
+func sameWarning(a, b *diag.Warning) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

@@ -46,7 +46,7 @@
 //   - The working dir and project dir are never changed (no os.Chdir); the
 //     only write is EnsureWorkspace, through the Root, refusing symlinks, so
 //     nothing is written outside <project>/.taskctl.
-//   - Every refusal is a *Warning with a stable code; nothing is fatal except
+//   - Every refusal is a *diag.Warning with a stable code; nothing is fatal except
 //     a project that cannot be opened.
 //
 // # Not guaranteed

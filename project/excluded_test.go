@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
 
@@ -41,7 +42,7 @@ func TestSensitive(t *testing.T) {
 		if (w != nil) != want {
 			t.Errorf("Sensitive(%q) = %v, want a warning: %v", rel, w, want)
 		}
-		if w != nil && (w.Code != project.CodeSensitive || w.Path != filepath.Join(dir, filepath.FromSlash(rel))) {
+		if w != nil && (w.Code != diag.PathSensitive || w.Path != filepath.Join(dir, filepath.FromSlash(rel))) {
 			t.Errorf("Sensitive(%q) = %+v", rel, w)
 		}
 	}

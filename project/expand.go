@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // A Candidate is a file a source selected: not read yet, but inside an
@@ -37,19 +38,19 @@ type resolved struct {
 
 // resolve turns s (already through checkInput) into a real path inside an
 // allowed root, relative paths taken from base (absolute).
-func (p *Project) resolve(base, s string) (*resolved, *Warning) {
+func (p *Project) resolve(base, s string) (*resolved, *diag.Warning) {
 	return p.resolveKind(base, s, false)
 }
 
 // resolveKind is resolve; with typeOnly, the returned info may hold only the
 // file's type (from a cached directory listing), which is all ResolveFrom
 // needs.
-func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *Warning) {
+func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *diag.Warning) {
 	lexical := cleanJoin(base, s)
 	real, st, err := p.evalCached(base, s, lexical, typeOnly)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
-			return nil, warnf(CodeOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
+			return nil, warnf(diag.PathOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
 		}
 		code, msg := classifyErr(err)
 		return nil, warnf(code, lexical, "%s", msg)
@@ -57,9 +58,9 @@ func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *Warnin
 	r, rel := p.rootOf(real)
 	if r == nil {
 		if real != lexical {
-			return nil, warnf(CodeOutsideProject, lexical, "%s resolves to %s, outside the project dir %s", quote(s), real, p.dir)
+			return nil, warnf(diag.PathOutsideProject, lexical, "%s resolves to %s, outside the project dir %s", quote(s), real, p.dir)
 		}
-		return nil, warnf(CodeOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
+		return nil, warnf(diag.PathOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
 	}
 	// st is an lstat of the real path, which holds no symlink; the
 	// authoritative check is Read's, through the os.Root.
@@ -316,14 +317,14 @@ func (p *Project) evalDirOnce(dir string) (string, bool) {
 // checkName applies the name rules to a file: .git/ and .taskctl/ anywhere
 // in its path relative to its root, the policy's Exclude patterns, and the
 // sensitive names (of the file and of the name it was given by).
-func (p *Project) checkName(res *resolved, given string) *Warning {
+func (p *Project) checkName(res *resolved, given string) *diag.Warning {
 	_, w := p.checkNameRel(res, given)
 	return w
 }
 
 // checkNameRel is checkName that also returns res.real relative to the
 // project dir.
-func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
+func (p *Project) checkNameRel(res *resolved, given string) (string, *diag.Warning) {
 	for rest := res.rel; rest != ""; {
 		c := rest
 		if i := strings.IndexByte(rest, '/'); i >= 0 {
@@ -332,12 +333,12 @@ func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
 			rest = ""
 		}
 		if alwaysExcluded(c) {
-			return "", warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
+			return "", warnf(diag.PathIgnored, res.real, "inside %s/, which is always excluded", c)
 		}
 	}
 	rel := p.relToProject(res.real)
 	if pat := p.excludedPath(rel); pat != "" {
-		return "", warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
+		return "", warnf(diag.PathIgnored, res.real, "excluded by the policy pattern %q", pat)
 	}
 	if !p.policy.AllowSensitive {
 		base := res.real[strings.LastIndexByte(res.real, '/')+1:]
@@ -346,7 +347,7 @@ func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
 		}
 		if g := filepath.Base(given); given != "" && g != base {
 			if pat := p.sensitive.match(rel, g); pat != "" {
-				return "", warnf(CodeSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)
+				return "", warnf(diag.PathSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)
 			}
 		}
 	}
@@ -354,15 +355,15 @@ func (p *Project) checkNameRel(res *resolved, given string) (string, *Warning) {
 }
 
 // fileKind refuses what is not a regular file.
-func fileKind(res *resolved) *Warning {
+func fileKind(res *resolved) *diag.Warning {
 	m := res.info.Mode()
 	switch {
 	case m.IsRegular():
 		return nil
 	case m.IsDir():
-		return warnf(CodeIsDir, res.real, "is a directory")
+		return warnf(diag.PathIsDir, res.real, "is a directory")
 	}
-	return warnf(CodeSpecialFile, res.real, "special file (%s): never opened", kindName(m))
+	return warnf(diag.PathSpecialFile, res.real, "special file (%s): never opened", kindName(m))
 }
 
 func kindName(m fs.FileMode) string {
@@ -385,12 +386,12 @@ func kindName(m fs.FileMode) string {
 // named explicitly: the .gitignore family and node_modules/ do not apply, the
 // policy's name rules do (.git/, .taskctl/, Exclude, sensitive names), and
 // the path must be a regular file (a directory gives PATH_IS_DIR).
-func (p *Project) ResolveFrom(dir, s string) (Candidate, *Warning) {
+func (p *Project) ResolveFrom(dir, s string) (Candidate, *diag.Warning) {
 	if msg := checkInput(s); msg != "" {
-		return Candidate{}, warnf(CodeInvalid, s, "%s: %s", quote(s), msg)
+		return Candidate{}, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
 	}
 	if !filepath.IsAbs(dir) {
-		return Candidate{}, warnf(CodeInvalid, s, "base directory %s is not absolute", quote(dir))
+		return Candidate{}, warnf(diag.PathInvalid, s, "base directory %s is not absolute", quote(dir))
 	}
 	res, w := p.resolveKind(filepath.Clean(dir), s, true)
 	if w != nil {
@@ -495,7 +496,7 @@ func doublestarMatch(pat, rel string) bool {
 
 // compileGlob resolves a glob's literal base directory and anchors the
 // pattern to the root that directory lies in.
-func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
+func (p *Project) compileGlob(s string) (*globSpec, *diag.Warning) {
 	anchor := p.dir
 	switch {
 	case strings.HasPrefix(s, "/"):
@@ -505,10 +506,10 @@ func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
 	}
 	base, pat := doublestar.SplitPattern(s)
 	if hasSeg(pat, "..") {
-		return nil, warnf(CodeInvalid, s, "glob %s: \"..\" after a glob metacharacter is not allowed", quote(s))
+		return nil, warnf(diag.PathInvalid, s, "glob %s: \"..\" after a glob metacharacter is not allowed", quote(s))
 	}
 	if !doublestar.ValidatePattern(pat) {
-		return nil, warnf(CodeInvalid, s, "glob %s: bad pattern", quote(s))
+		return nil, warnf(diag.PathInvalid, s, "glob %s: bad pattern", quote(s))
 	}
 	baseAbs := base
 	if anchor != "" {
@@ -518,17 +519,17 @@ func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
 	real, err := evalPath(baseAbs)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
-			return nil, warnf(CodeOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
+			return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
 		}
 		_, msg := classifyErr(err)
-		return nil, warnf(CodeNoMatch, lexical, "glob %s matched no file: its base directory: %s", quote(s), msg)
+		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base directory: %s", quote(s), msg)
 	}
 	r, rel := p.rootOf(real)
 	if r == nil {
-		return nil, warnf(CodeOutsideProject, lexical, "glob %s: its base directory %s lies outside the project dir %s", quote(s), real, p.dir)
+		return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory %s lies outside the project dir %s", quote(s), real, p.dir)
 	}
 	if st, err := os.Lstat(real); err != nil || !st.IsDir() {
-		return nil, warnf(CodeNoMatch, lexical, "glob %s matched no file: its base is not a directory", quote(s))
+		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base is not a directory", quote(s))
 	}
 	g := &globSpec{spec: s, root: r}
 	full := pat
@@ -544,7 +545,7 @@ func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
 	}
 	if g.start != "" {
 		if ign, why := p.ignoredIn(r, g.start, true, g.allowNM); ign {
-			return nil, warnf(CodeNoMatch, real, "glob %s matched no file: its base directory is ignored (%s)", quote(s), why)
+			return nil, warnf(diag.GlobNoMatch, real, "glob %s matched no file: its base directory is ignored (%s)", quote(s), why)
 		}
 	}
 	return g, nil
@@ -555,9 +556,9 @@ func (p *Project) compileGlob(s string) (*globSpec, *Warning) {
 // admitted, but a walk must not take through it what it would not take
 // directly. (A link named explicitly, like an ignored file named
 // explicitly, is taken.)
-func (p *Project) linkToIgnored(res *resolved, path string, allowNM bool) *Warning {
+func (p *Project) linkToIgnored(res *resolved, path string, allowNM bool) *diag.Warning {
 	if ign, why := p.ignoredIn(res.root, res.rel, false, allowNM); ign {
-		return warnf(CodeIgnored, path, "a symlink to %s, which is ignored (%s)", res.real, why)
+		return warnf(diag.PathIgnored, path, "a symlink to %s, which is ignored (%s)", res.real, why)
 	}
 	return nil
 }
@@ -607,18 +608,18 @@ func (p *Project) ignoredIn(r *rootDir, rel string, isDir, allowNM bool) (bool, 
 // how many were dropped). Every refusal is a Warning; none is fatal. If ctx
 // is cancelled the walk stops and the candidates found so far are returned
 // with a warning.
-func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Warning) {
+func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []diag.Warning) {
 	var out []Candidate
-	var warns []Warning
+	var warns []diag.Warning
 	seen := make(map[string]bool)
 	var globs []*globSpec
 	for _, s := range specs {
 		if msg := checkInput(s); msg != "" {
-			warns = append(warns, *warnf(CodeInvalid, s, "%s: %s", quote(s), msg))
+			warns = append(warns, *warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg))
 			continue
 		}
 		var res *resolved
-		var w *Warning
+		var w *diag.Warning
 		if hasMeta(s) {
 			res, w = p.resolve(p.workingDir, s)
 			if w != nil {
@@ -679,7 +680,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 		}
 	}
 	if max := p.policy.MaxFiles; len(out) > max {
-		warns = append(warns, Warning{Code: CodeTooManyFiles,
+		warns = append(warns, diag.Warning{Code: diag.TooManyFiles,
 			Message: fmt.Sprintf("%d files matched; kept the first %d (max files per source)", len(out), max)})
 		out = out[:max:max]
 	}
@@ -687,17 +688,17 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []Wa
 }
 
 // dirSpec turns a directory named literally into a walk of it.
-func (p *Project) dirSpec(s string, res *resolved) (*globSpec, *Warning) {
+func (p *Project) dirSpec(s string, res *resolved) (*globSpec, *diag.Warning) {
 	g := &globSpec{spec: s, root: res.root, all: true, isDir: true}
 	if res.rel != "." {
 		g.start = res.rel
 		for _, c := range strings.Split(res.rel, "/") {
 			if alwaysExcluded(c) {
-				return nil, warnf(CodeIgnored, res.real, "inside %s/, which is always excluded", c)
+				return nil, warnf(diag.PathIgnored, res.real, "inside %s/, which is always excluded", c)
 			}
 		}
 		if pat := p.excludedPath(p.relToProject(res.real)); pat != "" {
-			return nil, warnf(CodeIgnored, res.real, "excluded by the policy pattern %q", pat)
+			return nil, warnf(diag.PathIgnored, res.real, "excluded by the policy pattern %q", pat)
 		}
 		g.allowNM = hasSeg(res.rel, "node_modules")
 		if ign, _ := res.root.ignore.Match(res.rel, true); ign {
@@ -715,7 +716,7 @@ type found struct {
 
 // expandGlobs runs the walks the globs need (one per root, plus one per
 // ignored directory named literally) and returns the matches sorted by Rel.
-func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, []Warning) {
+func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, []diag.Warning) {
 	type walkKey struct {
 		root  *rootDir
 		fresh string
@@ -733,13 +734,13 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 		groups[k] = append(groups[k], g)
 	}
 	var all []found
-	var warns []Warning
+	var warns []diag.Warning
 	for _, k := range keys {
 		f, w, err := p.walkGlobs(ctx, k.root, groups[k], k.fresh != "")
 		all = append(all, f...)
 		warns = append(warns, w...)
 		if err != nil {
-			warns = append(warns, Warning{Code: CodeWalkStopped, Message: fmt.Sprintf("walk stopped: %v", err)})
+			warns = append(warns, diag.Warning{Code: diag.WalkStopped, Message: fmt.Sprintf("walk stopped: %v", err)})
 			break
 		}
 	}
@@ -750,7 +751,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 			if g.isDir {
 				what = "directory"
 			}
-			warns = append(warns, Warning{Code: CodeNoMatch, Path: filepath.Join(g.root.dir, g.start),
+			warns = append(warns, diag.Warning{Code: diag.GlobNoMatch, Path: filepath.Join(g.root.dir, g.start),
 				Message: fmt.Sprintf("%s %s yielded no file (after ignore rules and policy)", what, quote(g.spec))})
 		}
 	}
@@ -759,7 +760,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 }
 
 // walkGlobs walks one root once for a group of globs.
-func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, fresh bool) ([]found, []Warning, error) {
+func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, fresh bool) ([]found, []diag.Warning, error) {
 	// Start directories: the distinct starts, minus those below another.
 	starts := make([]string, 0, len(specs))
 	for _, g := range specs {
@@ -789,7 +790,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 	}
 	type result struct {
 		found  []found
-		warns  []Warning
+		warns  []diag.Warning
 		counts []int
 	}
 	wk := &walker{r: r, p: p, allowNM: allowNM}
@@ -830,7 +831,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			return
 		}
 		if msg := checkWalkedName(rel); msg != "" {
-			rs.warns = append(rs.warns, *warnf(CodeInvalid, path, "%s", msg))
+			rs.warns = append(rs.warns, *warnf(diag.PathInvalid, path, "%s", msg))
 			return
 		}
 		if !p.policy.AllowSensitive {
@@ -869,16 +870,16 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			}
 			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].spec, link: true})
 		default:
-			rs.warns = append(rs.warns, *warnf(CodeSpecialFile, path, "special file (%s): never opened", kindName(t)))
+			rs.warns = append(rs.warns, *warnf(diag.PathSpecialFile, path, "special file (%s): never opened", kindName(t)))
 		}
 	}
 	wk.dirErr = func(w int, full string, err error) {
 		_, msg := classifyErr(err)
-		res[w].warns = append(res[w].warns, *warnf(CodeUnreadable, full, "directory not read (%s): files under it are not listed", msg))
+		res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
 	}
 	err := wk.run(ctx, jobs)
 	var out []found
-	var warns []Warning
+	var warns []diag.Warning
 	for _, rs := range res {
 		out = append(out, rs.found...)
 		warns = append(warns, rs.warns...)

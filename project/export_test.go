@@ -1,9 +1,11 @@
 package project
 
+import "github.com/taskctl/taskctl/internal/diag"
+
 // ReadBeneath is Read by the openat2 way alone (see readBeneath): served
 // is false where that way declined and Read would go on through the
 // os.Root.
-func ReadBeneath(p *Project, c Candidate) (f *File, w *Warning, served bool) {
+func ReadBeneath(p *Project, c Candidate) (f *File, w *diag.Warning, served bool) {
 	path, r, rel, w := p.readTarget(c)
 	if w != nil {
 		return nil, w, true

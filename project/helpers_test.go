@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
 
@@ -114,15 +115,15 @@ func inside(dir, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
-func codes(ws []project.Warning) []string {
+func codes(ws []diag.Warning) []string {
 	var out []string
 	for _, w := range ws {
-		out = append(out, w.Code)
+		out = append(out, string(w.Code))
 	}
 	return out
 }
 
-func hasCode(ws []project.Warning, code string) bool {
+func hasCode(ws []diag.Warning, code diag.Code) bool {
 	for _, w := range ws {
 		if w.Code == code {
 			return true

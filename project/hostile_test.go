@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
 
@@ -77,106 +78,114 @@ func TestHostileCorpus(t *testing.T) {
 	const ok = ""
 	tests := []struct {
 		in   string
-		want string // warning code, or "" for a file
-		path string // the real path when ok
+		want diag.Code // warning code, or "" for a file
+		path string    // the real path when ok
 	}{
 		{"src/a.py", ok, a},
 		{"./src/a.py", ok, a},
 		{"src//a.py", ok, a},
 		{"src/./a.py", ok, a},
 		{"src/sub/../a.py", ok, a},
-		{"../proj-evil/secret", project.CodeOutsideProject, ""},
-		{"src/../../proj-evil/secret", project.CodeOutsideProject, ""},
-		{"../../../../../../etc/passwd", project.CodeOutsideProject, ""},
-		{"/etc/passwd", project.CodeOutsideProject, ""},
-		{proj + "-evil/secret", project.CodeOutsideProject, ""},
-		{proj + "/../proj-evil/secret", project.CodeOutsideProject, ""},
+		{"../proj-evil/secret", diag.PathOutsideProject, ""},
+		{"src/../../proj-evil/secret", diag.PathOutsideProject, ""},
+		{"../../../../../../etc/passwd", diag.PathOutsideProject, ""},
+		{"/etc/passwd", diag.PathOutsideProject, ""},
+		{proj + "-evil/secret", diag.PathOutsideProject, ""},
+		{proj + "/../proj-evil/secret", diag.PathOutsideProject, ""},
 		{proj + "/src/a.py", ok, a},
-		{"%2e%2e/%2e%2e/etc/passwd", project.CodeNotFound, ""},
-		{"..%2fproj-evil%2fsecret", project.CodeNotFound, ""},
-		{"%252e%252e%252f", project.CodeNotFound, ""},
-		{"....//....//etc/passwd", project.CodeNotFound, ""},
-		{`..\..\etc\passwd`, project.CodeInvalid, ""},
-		{`C:\Windows\win.ini`, project.CodeInvalid, ""},
-		{`\\?\C:\x`, project.CodeInvalid, ""},
-		{"C:/Windows/win.ini", project.CodeInvalid, ""},
-		{"//server/share/x", project.CodeInvalid, ""},
-		{"NUL", project.CodeNotFound, ""},
-		{"CON", project.CodeNotFound, ""},
-		{"COM1", project.CodeNotFound, ""},
-		{"aux.txt", project.CodeNotFound, ""},
-		{"~/.ssh/id_rsa", project.CodeNotFound, ""},
-		{"~root/.bashrc", project.CodeNotFound, ""},
-		{"$HOME/.bashrc", project.CodeNotFound, ""},
-		{"${HOME}/.bashrc", project.CodeNotFound, ""},
-		{"src/a.py\x00.txt", project.CodeInvalid, ""},
-		{"", project.CodeInvalid, ""},
-		{".", project.CodeIsDir, ""},
-		{"/", project.CodeOutsideProject, ""},
-		{strings.Repeat("a/", 3000), project.CodeInvalid, ""},
-		{strings.Repeat("x", 300), project.CodeInvalid, ""},
-		{"src/abs_link", project.CodeOutsideProject, ""},
-		{"src/abs_link_secret", project.CodeOutsideProject, ""},
-		{"src/rel_link_out", project.CodeOutsideProject, ""},
-		{"src/dir_link_out/secret", project.CodeOutsideProject, ""},
-		{"src/abs_dir_link_out/secret", project.CodeOutsideProject, ""},
-		{"src/dir_link_out/../proj-evil/secret", project.CodeOutsideProject, ""},
+		{"%2e%2e/%2e%2e/etc/passwd", diag.PathNotFound, ""},
+		{"..%2fproj-evil%2fsecret", diag.PathNotFound, ""},
+		{"%252e%252e%252f", diag.PathNotFound, ""},
+		{"....//....//etc/passwd", diag.PathNotFound, ""},
+		{`..\..\etc\passwd`, diag.PathInvalid, ""},
+		{`C:\Windows\win.ini`, diag.PathInvalid, ""},
+		{`\\?\C:\x`, diag.PathInvalid, ""},
+		{"C:/Windows/win.ini", diag.PathInvalid, ""},
+		{"//server/share/x", diag.PathInvalid, ""},
+		{"NUL", diag.PathNotFound, ""},
+		{"CON", diag.PathNotFound, ""},
+		{"COM1", diag.PathNotFound, ""},
+		{"aux.txt", diag.PathNotFound, ""},
+		{"~/.ssh/id_rsa", diag.PathNotFound, ""},
+		{"~root/.bashrc", diag.PathNotFound, ""},
+		{"$HOME/.bashrc", diag.PathNotFound, ""},
+		{"${HOME}/.bashrc", diag.PathNotFound, ""},
+		{"src/a.py\x00.txt", diag.PathInvalid, ""},
+		{"", diag.PathInvalid, ""},
+		{".", diag.PathIsDir, ""},
+		{"/", diag.PathOutsideProject, ""},
+		{strings.Repeat("a/", 3000), diag.PathInvalid, ""},
+		{strings.Repeat("x", 300), diag.PathInvalid, ""},
+		{"src/abs_link", diag.PathOutsideProject, ""},
+		{"src/abs_link_secret", diag.PathOutsideProject, ""},
+		{"src/rel_link_out", diag.PathOutsideProject, ""},
+		{"src/dir_link_out/secret", diag.PathOutsideProject, ""},
+		{"src/abs_dir_link_out/secret", diag.PathOutsideProject, ""},
+		{"src/dir_link_out/../proj-evil/secret", diag.PathOutsideProject, ""},
 		{"src/dir_link_out/../proj/src/a.py", ok, a},
 		{"src/abs_link_inside", ok, a},
 		{proj + "/src/abs_dir_link_in/a.py", ok, a},
 		{"src/rel_link_inside", ok, a},
-		{"loop1", project.CodeInvalid, ""},
-		{"self", project.CodeInvalid, ""},
+		{"loop1", diag.PathInvalid, ""},
+		{"self", diag.PathInvalid, ""},
 		{"src/chain07", ok, a},
 		{"src/chain39", ok, a},
-		{"src/chain44", project.CodeInvalid, ""},
-		{"chain_out", project.CodeOutsideProject, ""},
-		{"proc_link", project.CodeOutsideProject, ""},
-		{"zero_link", project.CodeOutsideProject, ""},
-		{"fifo", project.CodeSpecialFile, ""},
-		{"/proc/self/environ", project.CodeOutsideProject, ""},
-		{"/proc/self/root/etc/passwd", project.CodeOutsideProject, ""},
-		{"/proc/self/cwd/src/a.py", project.CodeOutsideProject, ""},
-		{"/dev/zero", project.CodeOutsideProject, ""},
-		{"/dev/stdin", project.CodeOutsideProject, ""},
-		{"src/ａ.py", project.CodeNotFound, ""},
-		{"．．／proj-evil/secret", project.CodeNotFound, ""},
-		{"..∕proj-evil∕secret", project.CodeNotFound, ""},
-		{"‥/proj-evil/secret", project.CodeNotFound, ""},
-		{"SRC/A.PY", project.CodeNotFound, ""},
-		{"src/a.py/", project.CodeNotFound, ""},
-		{"src/nonexistent/../a.py", project.CodeNotFound, ""},
-		{"x\n../proj-evil/secret", project.CodeInvalid, ""},
-		{"src/a.py\t", project.CodeInvalid, ""},
-		{"src/a.py\r", project.CodeInvalid, ""},
-		{"\x7f", project.CodeInvalid, ""},
-		{"src/a.py\xff", project.CodeInvalid, ""},
-		{"src/\u202eyp.a", project.CodeInvalid, ""},
-		{"src/a\u0085.py", project.CodeInvalid, ""},
-		{"-rf", project.CodeNotFound, ""},
-		{"--output=/tmp/x", project.CodeNotFound, ""},
-		{".env", project.CodeSensitive, ""},
-		{"config/.Env.local", project.CodeSensitive, ""},
-		{"keys/server.PEM", project.CodeSensitive, ""},
-		{".git/config", project.CodeIgnored, ""},
-		{".GIT/config", project.CodeNotFound, ""},
-		{".taskctl/config.xml", project.CodeIgnored, ""},
+		{"src/chain44", diag.PathInvalid, ""},
+		{"chain_out", diag.PathOutsideProject, ""},
+		{"proc_link", diag.PathOutsideProject, ""},
+		{"zero_link", diag.PathOutsideProject, ""},
+		{"fifo", diag.PathSpecialFile, ""},
+		{"/proc/self/environ", diag.PathOutsideProject, ""},
+		{"/proc/self/root/etc/passwd", diag.PathOutsideProject, ""},
+		{"/proc/self/cwd/src/a.py", diag.PathOutsideProject, ""},
+		{"/dev/zero", diag.PathOutsideProject, ""},
+		{"/dev/stdin", diag.PathOutsideProject, ""},
+		{"src/ａ.py", diag.PathNotFound, ""},
+		{"．．／proj-evil/secret", diag.PathNotFound, ""},
+		{"..∕proj-evil∕secret", diag.PathNotFound, ""},
+		{"‥/proj-evil/secret", diag.PathNotFound, ""},
+		{"SRC/A.PY", diag.PathNotFound, ""},
+		{"src/a.py/", diag.PathNotFound, ""},
+		{"src/nonexistent/../a.py", diag.PathNotFound, ""},
+		{"x\n../proj-evil/secret", diag.PathInvalid, ""},
+		{"src/a.py\t", diag.PathInvalid, ""},
+		{"src/a.py\r", diag.PathInvalid, ""},
+		{"\x7f", diag.PathInvalid, ""},
+		{"src/a.py\xff", diag.PathInvalid, ""},
+		{"src/\u202eyp.a", diag.PathInvalid, ""},
+		{"src/a\u0085.py", diag.PathInvalid, ""},
+		{"-rf", diag.PathNotFound, ""},
+		{"--output=/tmp/x", diag.PathNotFound, ""},
+		{".env", diag.PathSensitive, ""},
+		{"config/.Env.local", diag.PathSensitive, ""},
+		{"keys/server.PEM", diag.PathSensitive, ""},
+		{".git/config", diag.PathIgnored, ""},
+		{".GIT/config", diag.PathNotFound, ""},
+		{".taskctl/config.xml", diag.PathIgnored, ""},
 		{"node_modules/pkg/index.js", ok, filepath.Join(proj, "node_modules/pkg/index.js")},
-		{evil + "/secret", project.CodeOutsideProject, ""},
-		{evil + "/nonexistent", project.CodeOutsideProject, ""},
+		{evil + "/secret", diag.PathOutsideProject, ""},
+		{evil + "/nonexistent", diag.PathOutsideProject, ""},
 	}
 	if devErr == nil {
-		tests = append(tests, struct{ in, want, path string }{"zero_dev", project.CodeSpecialFile, ""})
+		tests = append(tests, struct {
+			in   string
+			want diag.Code
+			path string
+		}{"zero_dev", diag.PathSpecialFile, ""})
 	}
 	if sockErr == nil {
-		tests = append(tests, struct{ in, want, path string }{"sock", project.CodeSpecialFile, ""})
+		tests = append(tests, struct {
+			in   string
+			want diag.Code
+			path string
+		}{"sock", diag.PathSpecialFile, ""})
 	}
 	if len(tests) < 56 {
 		t.Fatalf("corpus has %d cases", len(tests))
 	}
 	for _, tt := range tests {
 		c, w := p.ResolveFrom(p.WorkingDir(), tt.in)
-		got := ""
+		got := diag.Code("")
 		if w != nil {
 			got = w.Code
 			if w.Path != "" && w.Path != tt.in && !filepath.IsAbs(w.Path) {
@@ -216,9 +225,9 @@ func TestHostileCorpus(t *testing.T) {
 			if len(cands) != 1 || cands[0].Path != tt.path {
 				t.Errorf("Expand(%q) = %v %v, want [%s]", short(tt.in), rels(cands), warns, tt.path)
 			}
-		case tt.want == project.CodeIsDir:
+		case tt.want == diag.PathIsDir:
 			// "." names the project dir: it expands to its files.
-		case strings.ContainsAny(tt.in, "*?[{") && tt.want == project.CodeNotFound && hasCode(warns, project.CodeNoMatch) && len(cands) == 0:
+		case strings.ContainsAny(tt.in, "*?[{") && tt.want == diag.PathNotFound && hasCode(warns, diag.GlobNoMatch) && len(cands) == 0:
 			// A glob whose base does not exist matched nothing.
 		case !hasCode(warns, tt.want) || len(cands) != 0:
 			t.Errorf("Expand(%q) = %v %v, want no file and %s", short(tt.in), rels(cands), codes(warns), tt.want)
@@ -240,39 +249,39 @@ func TestHostileGlobs(t *testing.T) {
 	p := open(t, project.Options{WorkingDir: filepath.Join(proj, "src"), ProjectDir: proj})
 	tests := []struct {
 		glob string
-		want string // a warning code expected, or ""
+		want diag.Code // a warning code expected, or ""
 	}{
 		{"**/*", ""},
 		{"**", ""},
 		{"*", ""},
-		{"./*", project.CodeOutsideProject},
+		{"./*", diag.PathOutsideProject},
 		{"../*", ""},
-		{"../../proj-evil/*", project.CodeOutsideProject},
-		{"../../*-evil/**", project.CodeOutsideProject},
-		{"../../**/secret", project.CodeOutsideProject},
-		{"/etc/*", project.CodeOutsideProject},
-		{"/proc/self/*", project.CodeOutsideProject},
-		{"/dev/*", project.CodeOutsideProject},
-		{"src/dir_link_out/*", project.CodeOutsideProject},
-		{"src/abs_dir_link_out/**", project.CodeOutsideProject},
-		{"src/**/secret", project.CodeNoMatch},
-		{"src/*/../../../proj-evil/*", project.CodeInvalid},
-		{"~/*", project.CodeNoMatch},
-		{"$HOME/*", project.CodeNoMatch},
-		{"%2e%2e/*", project.CodeNoMatch},
-		{"src/*\x00", project.CodeInvalid},
-		{`src\*`, project.CodeInvalid},
-		{"src/[", project.CodeInvalid},
-		{"src/{a,b", project.CodeInvalid},
-		{"fif?", project.CodeSpecialFile},
-		{"loop*", project.CodeInvalid},
-		{"src/chain4*", project.CodeInvalid},
+		{"../../proj-evil/*", diag.PathOutsideProject},
+		{"../../*-evil/**", diag.PathOutsideProject},
+		{"../../**/secret", diag.PathOutsideProject},
+		{"/etc/*", diag.PathOutsideProject},
+		{"/proc/self/*", diag.PathOutsideProject},
+		{"/dev/*", diag.PathOutsideProject},
+		{"src/dir_link_out/*", diag.PathOutsideProject},
+		{"src/abs_dir_link_out/**", diag.PathOutsideProject},
+		{"src/**/secret", diag.GlobNoMatch},
+		{"src/*/../../../proj-evil/*", diag.PathInvalid},
+		{"~/*", diag.GlobNoMatch},
+		{"$HOME/*", diag.GlobNoMatch},
+		{"%2e%2e/*", diag.GlobNoMatch},
+		{"src/*\x00", diag.PathInvalid},
+		{`src\*`, diag.PathInvalid},
+		{"src/[", diag.PathInvalid},
+		{"src/{a,b", diag.PathInvalid},
+		{"fif?", diag.PathSpecialFile},
+		{"loop*", diag.PathInvalid},
+		{"src/chain4*", diag.PathInvalid},
 		{"**/*.py", ""},
-		{".git/*", project.CodeNoMatch},
-		{"**/.env", project.CodeSensitive},
-		{"*_link", project.CodeOutsideProject},
-		{proj + "-evil/*", project.CodeOutsideProject},
-		{proj + "/../proj-evil/*", project.CodeOutsideProject},
+		{".git/*", diag.GlobNoMatch},
+		{"**/.env", diag.PathSensitive},
+		{"*_link", diag.PathOutsideProject},
+		{proj + "-evil/*", diag.PathOutsideProject},
+		{proj + "/../proj-evil/*", diag.PathOutsideProject},
 	}
 	for _, tt := range tests {
 		cands, warns := p.Expand(bg, []string{tt.glob})
@@ -309,30 +318,34 @@ func TestResolveWarm(t *testing.T) {
 	writeTree(t, proj, "src/sub/b.py = print('b')\n", "src/sub/deeper/c.py = print('c')\n")
 	p := open(t, project.Options{WorkingDir: proj, ProjectDir: proj})
 	a := filepath.Join(proj, "src/a.py")
-	tests := []struct{ in, want, path string }{
+	tests := []struct {
+		in   string
+		want diag.Code
+		path string
+	}{
 		// Enough lookups in src for its listing to be read before its
 		// subdirectories are first looked up.
 		{"src/a.py", "", a},
 		{"src/rel_link_inside", "", a},
 		{"src/abs_link_inside", "", a},
-		{"src/abs_link", project.CodeOutsideProject, ""},
-		{"src/rel_link_out", project.CodeOutsideProject, ""},
-		{"src/dir_link_out/secret", project.CodeOutsideProject, ""},
+		{"src/abs_link", diag.PathOutsideProject, ""},
+		{"src/rel_link_out", diag.PathOutsideProject, ""},
+		{"src/dir_link_out/secret", diag.PathOutsideProject, ""},
 		{"src/sub/b.py", "", filepath.Join(proj, "src/sub/b.py")},
 		{"./src/sub/deeper/c.py", "", filepath.Join(proj, "src/sub/deeper/c.py")},
 		{"src/abs_dir_link_in/a.py", "", a},
 		{"src/abs_dir_link_in/sub/b.py", "", filepath.Join(proj, "src/sub/b.py")},
-		{"src/abs_dir_link_out/secret", project.CodeOutsideProject, ""},
-		{"src/sub", project.CodeIsDir, ""},
-		{"zero_link", project.CodeOutsideProject, ""},
-		{"fifo", project.CodeSpecialFile, ""},
-		{".git/config", project.CodeIgnored, ""},
-		{".env", project.CodeSensitive, ""},
+		{"src/abs_dir_link_out/secret", diag.PathOutsideProject, ""},
+		{"src/sub", diag.PathIsDir, ""},
+		{"zero_link", diag.PathOutsideProject, ""},
+		{"fifo", diag.PathSpecialFile, ""},
+		{".git/config", diag.PathIgnored, ""},
+		{".env", diag.PathSensitive, ""},
 	}
 	for round := range 6 { // the first lookups lstat; later ones use listings
 		for _, tt := range tests {
 			c, w := p.ResolveFrom(proj, tt.in)
-			got := ""
+			got := diag.Code("")
 			if w != nil {
 				got = w.Code
 			}

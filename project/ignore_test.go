@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
 
@@ -190,7 +191,7 @@ func TestTaskctlignore(t *testing.T) {
 	}
 	// An ignored directory named literally still yields its files; a glob into it does not.
 	cands, warns := p.Expand(bg, []string{"docs", "docs/*.md"})
-	if got := strings.Join(rels(cands), " "); got != "docs/x.md" || !hasCode(warns, project.CodeNoMatch) {
+	if got := strings.Join(rels(cands), " "); got != "docs/x.md" || !hasCode(warns, diag.GlobNoMatch) {
 		t.Errorf("Expand(docs, docs/*.md) = %s %v", got, codes(warns))
 	}
 	// An ignored file named explicitly is taken.
@@ -233,7 +234,7 @@ func TestSymlinkToIgnoredFile(t *testing.T) {
 	}
 	ignored := 0
 	for _, w := range warns {
-		if w.Code == project.CodeIgnored {
+		if w.Code == diag.PathIgnored {
 			ignored++
 			if !strings.Contains(w.Message, "ignored") {
 				t.Errorf("warning %q does not say the target is ignored", w.Message)
@@ -241,7 +242,7 @@ func TestSymlinkToIgnoredFile(t *testing.T) {
 		}
 	}
 	if ignored != 2 {
-		t.Errorf("Expand(**/*) warnings %v, want two %s", warns, project.CodeIgnored)
+		t.Errorf("Expand(**/*) warnings %v, want two %s", warns, diag.PathIgnored)
 	}
 	cands, _ = p.Expand(bg, []string{"notes.txt"})
 	if got := strings.Join(rels(cands), " "); got != "build.log" {

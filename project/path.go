@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 const (
@@ -174,22 +176,22 @@ func evalPath(p string) (real string, err error) {
 }
 
 // classifyErr maps a lookup failure to a warning code and a short message.
-func classifyErr(err error) (code, msg string) {
+func classifyErr(err error) (code diag.Code, msg string) {
 	switch {
 	case errors.Is(err, errLoop), errors.Is(err, syscall.ELOOP):
-		return CodeInvalid, "too many levels of symbolic links"
+		return diag.PathInvalid, "too many levels of symbolic links"
 	case errors.Is(err, errNotDir), errors.Is(err, syscall.ENOTDIR):
-		return CodeNotFound, "a path component is not a directory"
+		return diag.PathNotFound, "a path component is not a directory"
 	case errors.Is(err, fs.ErrNotExist):
-		return CodeNotFound, "no such file or directory"
+		return diag.PathNotFound, "no such file or directory"
 	case errors.Is(err, syscall.ENAMETOOLONG):
-		return CodeInvalid, "file name too long"
+		return diag.PathInvalid, "file name too long"
 	case errors.Is(err, fs.ErrPermission):
-		return CodeUnreadable, "permission denied"
+		return diag.PathUnreadable, "permission denied"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return CodeUnreadable, pe.Err.Error()
+		return diag.PathUnreadable, pe.Err.Error()
 	}
-	return CodeUnreadable, err.Error()
+	return diag.PathUnreadable, err.Error()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // Policy is what the resolver lets through. The zero value of a field means
@@ -152,7 +153,7 @@ func isNodeModules(name string) bool { return name == "node_modules" }
 // pattern and the policy does not allow sensitive files; nil otherwise. It
 // reads nothing: a symlink is judged by its own name (ResolveFrom also
 // checks the target).
-func (p *Project) Sensitive(rel string) *Warning {
+func (p *Project) Sensitive(rel string) *diag.Warning {
 	if p.policy.AllowSensitive {
 		return nil
 	}
@@ -164,8 +165,8 @@ func (p *Project) Sensitive(rel string) *Warning {
 
 // sensitiveWarning is the warning for a file at path (absolute) that
 // sensitive pattern pat matches.
-func sensitiveWarning(path, pat string) *Warning {
-	return warnf(CodeSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
+func sensitiveWarning(path, pat string) *diag.Warning {
+	return warnf(diag.PathSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
 }
 
 // AlwaysExcludedDir returns the part of rel (slash-separated, relative to

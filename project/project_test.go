@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
 
@@ -119,7 +120,7 @@ func TestMaxFiles(t *testing.T) {
 	pol.MaxFiles = 3
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	cands, warns := p.Expand(bg, []string{"a/5", "a/*"})
-	if got := strings.Join(rels(cands), " "); got != "a/5 a/1 a/2" || !hasCode(warns, project.CodeTooManyFiles) {
+	if got := strings.Join(rels(cands), " "); got != "a/5 a/1 a/2" || !hasCode(warns, diag.TooManyFiles) {
 		t.Errorf("Expand = %s %v", got, codes(warns))
 	}
 }
@@ -134,7 +135,7 @@ func TestPolicyExcludeAndSensitive(t *testing.T) {
 	if got := strings.Join(rels(cands), " "); got != "go.mod main.go" {
 		t.Errorf("Expand = %s", got)
 	}
-	for _, c := range []string{project.CodeIgnored, project.CodeSensitive} {
+	for _, c := range []diag.Code{diag.PathIgnored, diag.PathSensitive} {
 		if !hasCode(warns, c) {
 			t.Errorf("warnings %v lack %s", codes(warns), c)
 		}
@@ -165,15 +166,15 @@ func TestPolicyExcludeDirectory(t *testing.T) {
 		t.Errorf("want 4 PATH_IGNORED warnings (three files and a directory named), got %v", warns)
 	}
 	for _, w := range warns {
-		if w.Code != project.CodeIgnored {
-			t.Errorf("warning %+v, want %s", w, project.CodeIgnored)
+		if w.Code != diag.PathIgnored {
+			t.Errorf("warning %+v, want %s", w, diag.PathIgnored)
 		}
 	}
 	if ign, why := p.Ignored("vendor/sub/y.go", false); !ign || why != "policy exclude: vendor" {
 		t.Errorf("Ignored(vendor/sub/y.go) = %v %q", ign, why)
 	}
 	c, w := p.ResolveFrom(dir, "gen/a/b.go")
-	if w == nil || w.Code != project.CodeIgnored {
+	if w == nil || w.Code != diag.PathIgnored {
 		t.Errorf("ResolveFrom(gen/a/b.go) = %+v, %+v; want PATH_IGNORED", c, w)
 	}
 }
@@ -185,7 +186,7 @@ func TestExtraRoots(t *testing.T) {
 	pol.ExtraRoots = []string{filepath.Join(base, "shared")}
 	p := open(t, project.Options{WorkingDir: filepath.Join(base, "p"), Policy: pol})
 	cands, warns := p.Expand(bg, []string{"../shared/x.proto", "../shared/**/*.proto", "../other/z"})
-	if got := strings.Join(rels(cands), " "); got != "../shared/x.proto ../shared/sub/y.proto" || !hasCode(warns, project.CodeOutsideProject) {
+	if got := strings.Join(rels(cands), " "); got != "../shared/x.proto ../shared/sub/y.proto" || !hasCode(warns, diag.PathOutsideProject) {
 		t.Errorf("Expand = %s %v", got, codes(warns))
 	}
 	for _, c := range cands {
@@ -202,10 +203,10 @@ func TestReadRules(t *testing.T) {
 	pol := project.DefaultPolicy()
 	pol.MaxFileBytes = 1000
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
-	read := func(rel string) (*project.File, *project.Warning) {
+	read := func(rel string) (*project.File, *diag.Warning) {
 		return p.Read(project.Candidate{Path: filepath.Join(dir, rel), Rel: rel})
 	}
-	if _, w := read("big.txt"); w == nil || w.Code != project.CodeTooLarge {
+	if _, w := read("big.txt"); w == nil || w.Code != diag.FileTooLarge {
 		t.Errorf("big: %v", w)
 	}
 	if f, w := read("bin.dat"); w != nil || !f.Binary || len(f.Content) != 3 || f.Size != 3 {
@@ -217,13 +218,13 @@ func TestReadRules(t *testing.T) {
 	if f, w := read("ok.txt"); w != nil || string(f.Content) != "hi" || f.Rel != "ok.txt" || !f.Mode.IsRegular() {
 		t.Errorf("ok: %+v %v", f, w)
 	}
-	if _, w := read("d"); w == nil || w.Code != project.CodeIsDir {
+	if _, w := read("d"); w == nil || w.Code != diag.PathIsDir {
 		t.Errorf("dir: %v", w)
 	}
-	if _, w := p.Read(project.Candidate{Path: "rel/path"}); w == nil || w.Code != project.CodeInvalid {
+	if _, w := p.Read(project.Candidate{Path: "rel/path"}); w == nil || w.Code != diag.PathInvalid {
 		t.Errorf("relative candidate: %v", w)
 	}
-	if _, w := p.Read(project.Candidate{Path: "/etc/passwd"}); w == nil || w.Code != project.CodeOutsideProject {
+	if _, w := p.Read(project.Candidate{Path: "/etc/passwd"}); w == nil || w.Code != diag.PathOutsideProject {
 		t.Errorf("outside candidate: %v", w)
 	}
 }
@@ -368,7 +369,7 @@ func TestWalkedNamesChecked(t *testing.T) {
 	}
 	n := 0
 	for _, w := range warns {
-		if w.Code == project.CodeInvalid {
+		if w.Code == diag.PathInvalid {
 			n++
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // A File is a file read through the project's root.
@@ -47,13 +49,13 @@ const (
 //
 // The name rules (.git/, .taskctl/, Exclude, sensitive names) are checked
 // again, so a Candidate made by hand gets no more than one from Expand.
-func (p *Project) Read(c Candidate) (*File, *Warning) { return p.ReadInto(c, nil) }
+func (p *Project) Read(c Candidate) (*File, *diag.Warning) { return p.ReadInto(c, nil) }
 
 // ReadInto is Read with the content read into buf when the file fits in
 // its capacity: a caller reading many files one after another (an index
 // build) reuses one buffer instead of allocating each file afresh. The
 // File's Content then shares buf's array.
-func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *Warning) {
+func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *diag.Warning) {
 	path, r, rel, w := p.readTarget(c)
 	if w != nil {
 		return nil, w
@@ -66,25 +68,25 @@ func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *Warning) {
 
 // readTarget checks a candidate's path and finds the allowed root it lies
 // in: it returns the path cleaned, the root, and the path relative to it.
-func (p *Project) readTarget(c Candidate) (string, *rootDir, string, *Warning) {
+func (p *Project) readTarget(c Candidate) (string, *rootDir, string, *diag.Warning) {
 	path := c.Path
 	if !filepath.IsAbs(path) {
-		return "", nil, "", warnf(CodeInvalid, path, "candidate path %s is not absolute", quote(path))
+		return "", nil, "", warnf(diag.PathInvalid, path, "candidate path %s is not absolute", quote(path))
 	}
 	if msg := checkInput(path); msg != "" {
-		return "", nil, "", warnf(CodeInvalid, path, "%s: %s", quote(path), msg)
+		return "", nil, "", warnf(diag.PathInvalid, path, "%s: %s", quote(path), msg)
 	}
 	path = filepath.Clean(path)
 	r, rel := p.rootOf(path)
 	if r == nil {
-		return "", nil, "", warnf(CodeOutsideProject, path, "outside the project dir %s", p.dir)
+		return "", nil, "", warnf(diag.PathOutsideProject, path, "outside the project dir %s", p.dir)
 	}
 	return path, r, rel, nil
 }
 
 // readRoot reads path, rel in r, through the root's *os.Root: the portable
 // way, and the authority on every refusal.
-func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *Warning) {
+func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *diag.Warning) {
 	// Special files are never opened: refuse what lstat already shows to be
 	// one (the fstat below stays the authority for what was opened).
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() && st.Mode()&fs.ModeSymlink == 0 {
@@ -106,7 +108,7 @@ func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *Warning
 	if err != nil {
 		code, msg := classifyErr(err)
 		if isEscape(err) {
-			code, msg = CodeOutsideProject, "resolves outside the project dir "+p.dir
+			code, msg = diag.PathOutsideProject, "resolves outside the project dir "+p.dir
 		}
 		return nil, warnf(code, path, "%s", msg)
 	}
@@ -125,12 +127,12 @@ func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *Warning
 	}
 	max := p.policy.MaxFileBytes
 	if st.Size() > max {
-		return nil, warnf(CodeTooLarge, path, "%d bytes, over the %d-byte cap", st.Size(), max)
+		return nil, warnf(diag.FileTooLarge, path, "%d bytes, over the %d-byte cap", st.Size(), max)
 	}
 	data, err := readCapped(f, st.Size(), max)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return nil, warnf(CodeTooLarge, path, "grew past the %d-byte cap while read", max)
+			return nil, warnf(diag.FileTooLarge, path, "grew past the %d-byte cap while read", max)
 		}
 		code, msg := classifyErr(err)
 		return nil, warnf(code, path, "%s", msg)

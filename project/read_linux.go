@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,7 +73,7 @@ func closeBeneath(fd int) {
 // a regular file reached without a symlink, or the open failed; Read then
 // takes the os.Root way, which says what the path is. Once the file is
 // open, what happens is reported as readRoot would report it.
-func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (f *File, w *Warning, ok bool) {
+func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (f *File, w *diag.Warning, ok bool) {
 	if r.fd < 0 {
 		return nil, nil, false
 	}
@@ -94,12 +95,12 @@ func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (
 	}
 	max := p.policy.MaxFileBytes
 	if st.Size > max {
-		return nil, warnf(CodeTooLarge, path, "%d bytes, over the %d-byte cap", st.Size, max), true
+		return nil, warnf(diag.FileTooLarge, path, "%d bytes, over the %d-byte cap", st.Size, max), true
 	}
 	data, err := readFD(fd, st.Size, max, buf)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return nil, warnf(CodeTooLarge, path, "grew past the %d-byte cap while read", max), true
+			return nil, warnf(diag.FileTooLarge, path, "grew past the %d-byte cap while read", max), true
 		}
 		code, msg := classifyErr(&fs.PathError{Op: "read", Path: path, Err: err})
 		return nil, warnf(code, path, "%s", msg), true

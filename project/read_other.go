@@ -2,7 +2,11 @@
 
 package project
 
-import "os"
+import (
+	"os"
+
+	"github.com/taskctl/taskctl/internal/diag"
+)
 
 // Elsewhere than Linux there is no openat2: every file is read through the
 // root's *os.Root.
@@ -11,7 +15,7 @@ func openBeneathDir(*os.Root) int { return -1 }
 
 func closeBeneath(int) {}
 
-func (p *Project) readBeneath(*rootDir, string, string, string, []byte) (*File, *Warning, bool) {
+func (p *Project) readBeneath(*rootDir, string, string, string, []byte) (*File, *diag.Warning, bool) {
 	return nil, nil, false
 }
 

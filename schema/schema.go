@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 //go:embed taskctl.xsd
@@ -68,19 +70,10 @@ func (s *Schema) compile() error {
 	return s.err
 }
 
-// Problem is one problem in a document, at a 1-based line and column. The
-// column counts Unicode code points (runes).
-type Problem struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (p Problem) String() string { return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg) }
-
-// ValidationError lists the problems of an invalid document.
+// ValidationError lists the problems of an invalid document, each at a
+// 1-based line and column (the column counts Unicode code points).
 type ValidationError struct {
-	Problems []Problem
+	Problems []diag.Problem
 }
 
 func (e *ValidationError) Error() string {
@@ -116,29 +109,29 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 		return err
 	}
 	if len(data) > limit {
-		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), limit)}}}
+		return &ValidationError{Problems: []diag.Problem{{File: file, Line: 1, Col: 1,
+			Message: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), limit)}}}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1, Msg: "document is empty"}}}
+		return &ValidationError{Problems: []diag.Problem{{File: file, Line: 1, Col: 1, Message: "document is empty"}}}
 	}
 	if utf16Like(data) {
-		return &ValidationError{Problems: []Problem{{File: file, Line: 1, Col: 1,
-			Msg: "document looks UTF-16 or UTF-32 encoded; templates must be UTF-8"}}}
+		return &ValidationError{Problems: []diag.Problem{{File: file, Line: 1, Col: 1,
+			Message: "document looks UTF-16 or UTF-32 encoded; templates must be UTF-8"}}}
 	}
 	// libxml2 takes a NUL byte for the end of the input when it is not
 	// inside an element, so a valid document followed by NUL and anything at
 	// all would pass. XML never allows the character: refuse it here.
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		l, c := lineCol(data, int64(i))
-		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c,
-			Msg: "NUL byte: the character U+0000 is not allowed in XML"}}}
+		return &ValidationError{Problems: []diag.Problem{{File: file, Line: l, Col: c,
+			Message: "NUL byte: the character U+0000 is not allowed in XML"}}}
 	}
 	sc := scan(data)
 	if sc.doctype >= 0 {
 		l, c := lineCol(data, sc.doctype)
-		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c,
-			Msg: "DOCTYPE is not allowed: templates never need one, and DTDs and entities are refused"}}}
+		return &ValidationError{Problems: []diag.Problem{{File: file, Line: l, Col: c,
+			Message: "DOCTYPE is not allowed: templates never need one, and DTDs and entities are refused"}}}
 	}
 	raw, dropped, dtd, err := validateC(s.ptr, data)
 	if err != nil {
@@ -149,7 +142,7 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 		if i := bytes.Index(data, []byte("<!DOCTYPE")); i >= 0 {
 			l, c = lineCol(data, int64(i))
 		}
-		return &ValidationError{Problems: []Problem{{File: file, Line: l, Col: c, Msg: "DOCTYPE is not allowed"}}}
+		return &ValidationError{Problems: []diag.Problem{{File: file, Line: l, Col: c, Message: "DOCTYPE is not allowed"}}}
 	}
 	if len(raw) == 0 {
 		return nil
@@ -157,7 +150,7 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 	ve := &ValidationError{}
 	pos := newPositions(data)
 	for _, r := range raw {
-		p := Problem{File: file, Line: r.line, Col: r.col, Msg: cleanMsg(r.msg)}
+		p := diag.Problem{File: file, Line: r.line, Col: r.col, Message: cleanMsg(r.msg)}
 		if !r.parse && r.elem >= 0 && r.elem < len(sc.starts) {
 			off := sc.starts[r.elem]
 			if r.attr == "" {
@@ -182,8 +175,8 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 	}
 	if dropped > 0 {
 		last := ve.Problems[len(ve.Problems)-1]
-		ve.Problems = append(ve.Problems, Problem{File: file, Line: last.Line, Col: last.Col,
-			Msg: fmt.Sprintf("%d more problems not shown", dropped)})
+		ve.Problems = append(ve.Problems, diag.Problem{File: file, Line: last.Line, Col: last.Col,
+			Message: fmt.Sprintf("%d more problems not shown", dropped)})
 	}
 	return ve
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/schema"
 )
 
@@ -32,13 +33,13 @@ func problems(t *testing.T, s *schema.Schema, doc string) []string {
 	}
 	var out []string
 	for _, p := range ve.Problems {
-		if p.File != "t.xml" || p.Line < 1 || p.Col < 1 || p.Msg == "" {
+		if p.File != "t.xml" || p.Line < 1 || p.Col < 1 || p.Message == "" {
 			t.Errorf("bad problem %+v", p)
 		}
 		if msg := pointsAt([]byte(doc), p); msg != "" {
 			t.Errorf("%s: %s", p, msg)
 		}
-		out = append(out, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Msg))
+		out = append(out, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Message))
 	}
 	return out
 }
@@ -364,11 +365,11 @@ func TestLongAttributeNoCrash(t *testing.T) {
 			t.Fatalf("n=%d: %.300v, want one problem", n, err)
 		}
 		p := ve.Problems[0]
-		if !strings.HasPrefix(p.Msg, "Element 'task', attribute 'name'") || p.Line != 1 || p.Col != 7 {
-			t.Fatalf("n=%d: %d:%d: %.300s, want 1:7 about the name", n, p.Line, p.Col, p.Msg)
+		if !strings.HasPrefix(p.Message, "Element 'task', attribute 'name'") || p.Line != 1 || p.Col != 7 {
+			t.Fatalf("n=%d: %d:%d: %.300s, want 1:7 about the name", n, p.Line, p.Col, p.Message)
 		}
-		if len(p.Msg) > 500 || len(err.Error()) > 520 {
-			t.Fatalf("n=%d: message of %d bytes, want it bounded", n, len(p.Msg))
+		if len(p.Message) > 500 || len(err.Error()) > 520 {
+			t.Fatalf("n=%d: message of %d bytes, want it bounded", n, len(p.Message))
 		}
 	}
 	for _, n := range []int{2000, 20000, 1000000} {
@@ -528,7 +529,7 @@ func FuzzValidate(f *testing.F) {
 			t.Fatal("invalid with no problem")
 		}
 		for _, p := range ve.Problems {
-			if p.Line < 1 || p.Col < 1 || p.Msg == "" || len(p.Msg) > 500 || strings.ContainsAny(p.Msg, "\n\r") {
+			if p.Line < 1 || p.Col < 1 || p.Message == "" || len(p.Message) > 500 || strings.ContainsAny(p.Message, "\n\r") {
 				t.Fatalf("bad problem %+v", p)
 			}
 			if msg := pointsAt(data, p); msg != "" {
@@ -586,8 +587,8 @@ var elementMsg = regexp.MustCompile(`^Element '(?:\{[^}]*\})?([^']+)'(?:, attrib
 // pointsAt checks that a validity problem is where the package promises: at
 // the '<' of the element it names, or at the attribute it names in that
 // start tag. It returns what is wrong, or "".
-func pointsAt(data []byte, p schema.Problem) string {
-	m := elementMsg.FindStringSubmatch(p.Msg)
+func pointsAt(data []byte, p diag.Problem) string {
+	m := elementMsg.FindStringSubmatch(p.Message)
 	if m == nil {
 		return ""
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/shellexec"
 )
 
@@ -46,8 +48,8 @@ func TestCaps(t *testing.T) {
 		if res.Truncated != tt.truncated || len(res.Stdout) > tt.maxBytes {
 			t.Errorf("Run(%q): truncated=%v, %d bytes; want truncated=%v, at most %d bytes", tt.script, res.Truncated, len(res.Stdout), tt.truncated, tt.maxBytes)
 		}
-		if tt.truncated && (len(res.Warnings()) == 0 || res.Warnings()[0].Code != shellexec.CodeTruncated) {
-			t.Errorf("Run(%q): warnings %+v, want %s", tt.script, res.Warnings(), shellexec.CodeTruncated)
+		if tt.truncated && (len(res.Warnings()) == 0 || res.Warnings()[0].Code != diag.CommandOutputTruncated) {
+			t.Errorf("Run(%q): warnings %+v, want %s", tt.script, res.Warnings(), diag.CommandOutputTruncated)
 		}
 	}
 }
@@ -63,8 +65,8 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("TimedOut = false, status %d", res.ExitStatus)
 	}
 	ws := res.Warnings()
-	if len(ws) != 1 || ws[0].Code != shellexec.CodeTimeout {
-		t.Errorf("Warnings() = %+v, want one %s", ws, shellexec.CodeTimeout)
+	if len(ws) != 1 || ws[0].Code != diag.CommandTimeout {
+		t.Errorf("Warnings() = %+v, want one %s", ws, diag.CommandTimeout)
 	}
 }
 
@@ -89,7 +91,7 @@ func TestDeniedPosition(t *testing.T) {
 			t.Errorf("Run(%q) = %v, want an error starting %q", tt.script, err, tt.want)
 			continue
 		}
-		if w := shellexec.WarningFor(err); w.Code != shellexec.CodeDenied {
+		if w := shellexec.WarningFor(err); w.Code != diag.CommandDenied {
 			t.Errorf("WarningFor(%v).Code = %s", err, w.Code)
 		}
 		if res == nil {
@@ -104,7 +106,7 @@ func TestRecordsAndWarnings(t *testing.T) {
 		script   string
 		records  []shellexec.Record
 		status   int
-		warnings []string
+		warnings []diag.Code
 	}{
 		{`(cd src && find . -name 'a*.py'); ls go.mod`,
 			[]shellexec.Record{{Text: "./app.py", Dir: filepath.Join(dir, "src")}, {Text: "go.mod", Dir: dir}}, 0, nil},
@@ -112,8 +114,8 @@ func TestRecordsAndWarnings(t *testing.T) {
 			[]shellexec.Record{{Text: "src/pkg/data.json", Dir: dir}}, 0, nil},
 		{`grep -l nomatch -r src`, nil, 1, nil},
 		{`find . -name '*.py' | grep nomatch`, nil, 1, nil},
-		{`grep -l x missing.txt`, nil, 2, []string{shellexec.CodeFailed}},
-		{`ls missing`, nil, 2, []string{shellexec.CodeFailed}},
+		{`grep -l x missing.txt`, nil, 2, []diag.Code{diag.CommandFailed}},
+		{`ls missing`, nil, 2, []diag.Code{diag.CommandFailed}},
 		{`grep nomatch data/words.txt; true`, nil, 0, nil},
 		{`(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: filepath.Join(dir, "docs")}}, 0, nil},
 		{`echo $(cd docs && ls guide.md)`, []shellexec.Record{{Text: "guide.md", Dir: dir}}, 0, nil},
@@ -130,11 +132,11 @@ func TestRecordsAndWarnings(t *testing.T) {
 		if !equalRecords(res.Records, tt.records) || res.ExitStatus != tt.status {
 			t.Errorf("Run(%q) = %+v status %d, want %+v status %d", tt.script, res.Records, res.ExitStatus, tt.records, tt.status)
 		}
-		var codes []string
+		var codes []diag.Code
 		for _, w := range res.Warnings() {
 			codes = append(codes, w.Code)
 		}
-		if strings.Join(codes, ",") != strings.Join(tt.warnings, ",") {
+		if !slices.Equal(codes, tt.warnings) {
 			t.Errorf("Run(%q).Warnings() = %v, want %v", tt.script, codes, tt.warnings)
 		}
 	}
@@ -222,8 +224,8 @@ func TestWarningsForStderr(t *testing.T) {
 		switch {
 		case tc.want == "" && len(ws) != 0:
 			t.Errorf("%s: warnings %+v, want none", tc.script, ws)
-		case tc.want != "" && (len(ws) != 1 || ws[0].Code != shellexec.CodeFailed || !strings.Contains(ws[0].Message, tc.want)):
-			t.Errorf("%s: warnings %+v, want one %s saying %q", tc.script, ws, shellexec.CodeFailed, tc.want)
+		case tc.want != "" && (len(ws) != 1 || ws[0].Code != diag.CommandFailed || !strings.Contains(ws[0].Message, tc.want)):
+			t.Errorf("%s: warnings %+v, want one %s saying %q", tc.script, ws, diag.CommandFailed, tc.want)
 		}
 	}
 }

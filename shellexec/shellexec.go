@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -114,36 +115,21 @@ func deniedAt(pos syntax.Pos, construct, format string, args ...any) *DeniedErro
 	return d
 }
 
-// Warning codes, stable across releases.
-const (
-	CodeFailed    = "COMMAND_FAILED"
-	CodeTimeout   = "COMMAND_TIMEOUT"
-	CodeTruncated = "COMMAND_OUTPUT_TRUNCATED"
-	CodeDenied    = "COMMAND_DENIED"
-)
-
-// Warning is one problem with a run, in the shape of the CLI's warnings.
-type Warning struct {
-	Code       string
-	Message    string
-	ExitStatus int
-	Stderr     string // the first 200 bytes of standard error
-}
-
 // Warnings maps the way a run ended to warnings: a timeout, a cap hit and
 // a non-zero exit each give one. A pipeline whose last command is grep and
 // which exits 1 (no match) is an empty result, not a failure. A run that
 // ends well but wrote to stderr (a command of a pipeline failed; 2>/dev/null
-// silences it) gives COMMAND_FAILED too. Records printed before the
-// problem are still in r.Records.
-func (r *Result) Warnings() []Warning {
-	var ws []Warning
+// silences it) gives COMMAND_FAILED too. Each message ends with the lines
+// of the first 200 bytes of stderr it does not already quote. Records
+// printed before the problem are still in r.Records.
+func (r *Result) Warnings() []diag.Warning {
+	var ws []diag.Warning
 	head := stderrHead(r.Stderr)
 	if r.TimedOut {
-		ws = append(ws, Warning{Code: CodeTimeout, Message: "command timed out; output so far is kept", ExitStatus: r.ExitStatus, Stderr: head})
+		ws = append(ws, diag.Warning{Code: diag.CommandTimeout, Message: "command timed out; output so far is kept"})
 	}
 	if r.Truncated {
-		ws = append(ws, Warning{Code: CodeTruncated, Message: "command output hit a cap and the command was stopped; output so far is kept", ExitStatus: r.ExitStatus, Stderr: head})
+		ws = append(ws, diag.Warning{Code: diag.CommandOutputTruncated, Message: "command output hit a cap and the command was stopped; output so far is kept"})
 	}
 	switch {
 	case r.TimedOut || r.Truncated:
@@ -152,13 +138,16 @@ func (r *Result) Warnings() []Warning {
 		if head != "" {
 			msg += ": " + firstLine(head)
 		}
-		ws = append(ws, Warning{Code: CodeFailed, Message: msg, ExitStatus: r.ExitStatus, Stderr: head})
+		ws = append(ws, diag.Warning{Code: diag.CommandFailed, Message: msg})
 	case head != "":
 		// A command before the last of a pipeline failed (find of a
 		// missing directory | sort): the pipeline's status is the last
 		// command's, but what the failing one wrote says so.
-		ws = append(ws, Warning{Code: CodeFailed, ExitStatus: r.ExitStatus, Stderr: head,
+		ws = append(ws, diag.Warning{Code: diag.CommandFailed,
 			Message: fmt.Sprintf("a command wrote to stderr though the command's status is %d: %s", r.ExitStatus, firstLine(head))})
+	}
+	for i := range ws {
+		ws[i].Message = withStderr(ws[i].Message, head)
 	}
 	return ws
 }
@@ -166,11 +155,11 @@ func (r *Result) Warnings() []Warning {
 // WarningFor maps an error returned by [Run] to a warning: a
 // [*DeniedError] gives COMMAND_DENIED; any other error gives
 // COMMAND_FAILED.
-func WarningFor(err error) Warning {
+func WarningFor(err error) diag.Warning {
 	if d, ok := errors.AsType[*DeniedError](err); ok {
-		return Warning{Code: CodeDenied, Message: d.Error(), ExitStatus: 2}
+		return diag.Warning{Code: diag.CommandDenied, Message: d.Error()}
 	}
-	return Warning{Code: CodeFailed, Message: err.Error(), ExitStatus: 2}
+	return diag.Warning{Code: diag.CommandFailed, Message: err.Error()}
 }
 
 func stderrHead(b []byte) string {
@@ -178,6 +167,23 @@ func stderrHead(b []byte) string {
 		b = b[:200]
 	}
 	return strings.ToValidUTF8(string(b), "?")
+}
+
+// withStderr adds the lines of a command's standard error that msg does not
+// already quote, one a line (the CLI's text output indents them under the
+// warning). The messages of [Result.Warnings] quote the first line; the
+// comparison is with each trimmed line, so that line is not added again.
+func withStderr(msg, stderr string) string {
+	var rest []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(msg, l) {
+			rest = append(rest, l)
+		}
+	}
+	if len(rest) == 0 {
+		return msg
+	}
+	return msg + "\n" + strings.Join(rest, "\n")
 }
 
 func firstLine(s string) string {

@@ -452,7 +452,7 @@ func TestWarnings(t *testing.T) {
 	}
 	var got []string
 	for _, w := range f.Warnings {
-		got = append(got, w.Code+" "+w.String())
+		got = append(got, string(w.Code)+" "+w.String())
 	}
 	want := []string{
 		`EMPTY_CONTEXT t.xml:2:44: task "a" inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty`,
@@ -485,7 +485,7 @@ func TestEmptyContextInWorkflow(t *testing.T) {
 	var got []string
 	for _, w := range f.Warnings {
 		if w.Code == "EMPTY_CONTEXT" {
-			got = append(got, strings.Split(w.Msg, `"`)[1])
+			got = append(got, strings.Split(w.Message, `"`)[1])
 		}
 	}
 	if want := "first,after_x,top"; strings.Join(got, ",") != want {

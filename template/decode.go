@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // node is an element of the template's tree, with its position.
@@ -171,7 +173,7 @@ type decoder struct {
 type problem struct {
 	off  int64
 	pos  Pos
-	code string
+	code diag.Code
 	msg  string
 }
 
@@ -191,23 +193,23 @@ func (d *decoder) errorf(p Pos, format string, a ...any) {
 	d.problems = append(d.problems, problem{off: d.at(p), pos: p, msg: fmt.Sprintf(format, a...)})
 }
 
-func (d *decoder) warnf(p Pos, code, format string, a ...any) {
+func (d *decoder) warnf(p Pos, code diag.Code, format string, a ...any) {
 	d.warnings = append(d.warnings, problem{off: d.at(p), pos: p, code: code, msg: fmt.Sprintf(format, a...)})
 }
 
 // resolve turns problems into Problems sorted by position (stably: problems
 // at one position keep the order they were found in).
-func (d *decoder) resolve(ps []problem) []Problem {
+func (d *decoder) resolve(ps []problem) []diag.Problem {
 	if len(ps) == 0 {
 		return nil
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].off < ps[j].off })
-	out := make([]Problem, len(ps))
+	out := make([]diag.Problem, len(ps))
 	for i, p := range ps {
 		if p.off >= 0 {
 			p.pos = d.pos.pos(p.off)
 		}
-		out[i] = Problem{File: d.file, Line: p.pos.Line, Col: p.pos.Col, Code: p.code, Msg: p.msg}
+		out[i] = diag.Problem{File: d.file, Line: p.pos.Line, Col: p.pos.Col, Code: p.code, Message: p.msg}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -113,8 +114,8 @@ func TestDecodeEverything(t *testing.T) {
 			t.Errorf("task %d:\n got %s\nwant %s", i, dump(got), dump(w))
 		}
 	}
-	wantWarn := []template.Problem{{File: "testdata/everything.xml", Line: 17, Col: 7, Code: "CONTEXT_UNUSED_SETTING",
-		Msg: "accumulation_format is set but accumulate_data is false"}}
+	wantWarn := []diag.Problem{{File: "testdata/everything.xml", Line: 17, Col: 7, Code: "CONTEXT_UNUSED_SETTING",
+		Message: "accumulation_format is set but accumulate_data is false"}}
 	if !reflect.DeepEqual(f.Warnings, wantWarn) {
 		t.Errorf("Warnings = %+v, want %+v", f.Warnings, wantWarn)
 	}

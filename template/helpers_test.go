@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -49,9 +50,9 @@ func offsetOf(data []byte, line, col int) int {
 // reference (or the '&' of a character reference that makes one), or at the
 // name of an attribute (a letter or '_'). Problems of
 // well-formedness are at wherever encoding/xml stopped, and are not checked.
-func wellPlaced(data []byte, p template.Problem) error {
+func wellPlaced(data []byte, p diag.Problem) error {
 	for _, s := range []string{"XML syntax error", "xml: ", "unexpected end element", "unclosed element", "too many elements", "no root element", "more than one root", "DOCTYPE"} {
-		if strings.Contains(p.Msg, s) {
+		if strings.Contains(p.Message, s) {
 			return nil
 		}
 	}

@@ -3,6 +3,8 @@ package template
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // Parse decodes a template file and checks the rules the XSD cannot hold:
@@ -223,10 +225,10 @@ func (d *decoder) checkTask(t *Task) {
 		d.errorf(t.Context.FreshPos, "fresh_context=enabled needs inherit_context=none (it is %s): a task either inherits its parent's context or looks for fresh context", c.Inherit)
 	}
 	if t.Context.Format != nil && !c.Accumulate && t.Context.Accumulate != nil {
-		d.warnf(t.Context.FormatPos, "CONTEXT_UNUSED_SETTING", "accumulation_format is set but accumulate_data is false")
+		d.warnf(t.Context.FormatPos, diag.ContextUnusedSetting, "accumulation_format is set but accumulate_data is false")
 	}
 	if c.Inherit == "none" && !c.Accumulate && !seesEarlierResults(t) && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
-		d.warnf(cp, "EMPTY_CONTEXT", "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
+		d.warnf(cp, diag.EmptyContext, "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
 	}
 	if t.Output != nil {
 		switch t.Output.Type {

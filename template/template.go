@@ -1,8 +1,9 @@
 package template
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // MaxDepth is how deeply sequential tasks may nest (the top level is 1).
@@ -15,7 +16,7 @@ type Pos struct{ Line, Col int }
 type File struct {
 	Path     string
 	Tasks    []*Task
-	Warnings []Problem // things that are allowed but probably wrong
+	Warnings []diag.Problem // things that are allowed but probably wrong
 }
 
 // Task is one <task>.
@@ -102,18 +103,8 @@ type OutputFormat struct {
 	Pos          Pos
 }
 
-// Problem is one positioned problem.
-type Problem struct {
-	File      string
-	Line, Col int
-	Code      string // for warnings, a stable code
-	Msg       string
-}
-
-func (p Problem) String() string { return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg) }
-
 // Error lists the problems of a template. Parse returns it.
-type Error struct{ Problems []Problem }
+type Error struct{ Problems []diag.Problem }
 
 func (e *Error) Error() string {
 	var b strings.Builder

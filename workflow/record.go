@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -43,10 +44,10 @@ type Record struct {
 	Inputs map[string]string `json:"inputs,omitempty"`
 	// Files are the top-level task's own context, the parent's files of its
 	// steps.
-	Files    []string      `json:"files"`
-	Warnings []Warning     `json:"warnings,omitempty"`
-	Steps    []*StepResult `json:"steps"`
-	Error    string        `json:"error,omitempty"`
+	Files    []string       `json:"files"`
+	Warnings []diag.Warning `json:"warnings,omitempty"`
+	Steps    []*StepResult  `json:"steps"`
+	Error    string         `json:"error,omitempty"`
 
 	// Dir is the run's directory ("" for a dry run).
 	Dir string `json:"-"`
@@ -72,7 +73,7 @@ type StepResult struct {
 	Accumulate string            `json:"accumulate,omitempty"` // notes_only, full_output or ""
 	Inputs     map[string]string `json:"inputs,omitempty"`     // the bound values of the step's inputs
 	Bindings   map[string]string `json:"bindings,omitempty"`   // input name -> from
-	Warnings   []Warning         `json:"warnings,omitempty"`
+	Warnings   []diag.Warning    `json:"warnings,omitempty"`
 
 	Started    *time.Time `json:"started,omitempty"`
 	Ended      *time.Time `json:"ended,omitempty"`

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -354,7 +355,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	if inherit == InheritNone {
 		pf = nil
 	}
-	var warns []Warning
+	var warns []diag.Warning
 	if r.dry {
 		warns = DropPending(bound)
 	}
@@ -370,7 +371,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	res.Files = nonNil(asm.Files)
 	res.Warnings = append(warns, asm.Warnings...)
 	if inherit == InheritSubset && len(pf) > 0 && !slices.ContainsFunc(pf, func(f string) bool { return slices.Contains(res.Files, f) }) {
-		res.Warnings = append(res.Warnings, Warning{Code: CodeSubsetEmpty,
+		res.Warnings = append(res.Warnings, diag.Warning{Code: diag.SubsetEmpty,
 			Message: fmt.Sprintf("inherit_context=subset kept none of the parent's %d files: none matches the step's description", len(pf))})
 	}
 
@@ -407,12 +408,8 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 	if len(hist) > 0 {
 		// The prompt holds earlier results: an empty context document is
-		// not an empty context.
-		res.Warnings = slices.DeleteFunc(res.Warnings, func(w Warning) bool { return w.Code == CodeEmptyContext })
-	}
-	if inherit == InheritNone && !acc && eff.Fresh != "enabled" && len(bound.Sources) == 0 && !hasCode(res.Warnings, CodeEmptyContext) {
-		res.Warnings = append(res.Warnings, Warning{Code: CodeEmptyContext,
-			Message: fmt.Sprintf("step %s inherits nothing, accumulates nothing, has no file sources and fresh context is disabled: its prompt has no context", res.label())})
+		// not an empty context, whatever the assembler said of it.
+		res.Warnings = slices.DeleteFunc(res.Warnings, func(w diag.Warning) bool { return w.Code == diag.EmptyContext })
 	}
 	p := prompt(bound, hist, format, asm.Document)
 	res.Prompt = p
@@ -518,8 +515,8 @@ func pending(what string) string { return "<pending: " + what + ">" }
 // "<pending: STEP.FIELD>" (what [template.Task.Bind] gives an input bound
 // with from and not given a value); a command waits when it reads such an
 // input as $NAME or ${NAME...}.
-func DropPending(t *template.Task) []Warning {
-	var warns []Warning
+func DropPending(t *template.Task) []diag.Warning {
+	var warns []diag.Warning
 	var kept []template.FileSource
 	var waiting []string
 	for name, v := range t.Vars() {
@@ -530,19 +527,19 @@ func DropPending(t *template.Task) []Warning {
 	slices.Sort(waiting)
 	for _, s := range t.Sources {
 		if strings.Contains(s.Description, "<pending: ") {
-			warns = append(warns, Warning{Code: CodeInputPending,
+			warns = append(warns, diag.Warning{Code: diag.InputPending,
 				Message: fmt.Sprintf("description %q waits for an earlier step; left out", s.Description)})
 			continue
 		}
 		if name, ok := readsAny(s.Command, waiting); ok {
-			warns = append(warns, Warning{Code: CodeInputPending,
+			warns = append(warns, diag.Warning{Code: diag.InputPending,
 				Message: fmt.Sprintf("command %q reads $%s, which waits for an earlier step; left out", s.Command, name)})
 			continue
 		}
 		paths := s.Paths[:0:0]
 		for _, p := range s.Paths {
 			if strings.Contains(p.Value, "<pending: ") {
-				warns = append(warns, Warning{Code: CodeInputPending,
+				warns = append(warns, diag.Warning{Code: diag.InputPending,
 					Message: fmt.Sprintf("path %q waits for an earlier step; left out", p.Value)})
 				continue
 			}
@@ -582,15 +579,6 @@ func readsAny(command string, names []string) (string, bool) {
 
 func isNameByte(c byte) bool {
 	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-func hasCode(ws []Warning, code string) bool {
-	for _, w := range ws {
-		if w.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 func nonNil(s []string) []string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -35,13 +36,6 @@ const (
 	StepPlanned     = "planned" // a dry run
 )
 
-// Warning codes workflow adds.
-const (
-	CodeEmptyContext = "EMPTY_CONTEXT"
-	CodeInputPending = "INPUT_PENDING"
-	CodeSubsetEmpty  = "SUBSET_EMPTY" // inherit_context=subset kept none of the parent's files
-)
-
 // ErrTimeout is wrapped by the error of a step that ran out of time.
 var ErrTimeout = errors.New("step timed out")
 
@@ -63,25 +57,21 @@ const (
 	InheritSubset InheritMode = "subset"
 )
 
-// Warning is something a step's context left out or included with a caveat.
-type Warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Path    string `json:"path,omitempty"`
-}
-
 // Assembled is the context of one task.
 type Assembled struct {
 	Files    []string // absolute paths, in document order
 	Document string   // the rendered context document
-	Warnings []Warning
+	Warnings []diag.Warning
 	Data     any // opaque to workflow, e.g. the document for JSON output
 }
 
 // AssembleFunc assembles the context of step, which is already bound. inherit
 // is the step's inherit mode; parentFiles are the files of the enclosing
 // sequential task's context (nil when inherit is "none"). The error stops the
-// run; problems with single files belong in Warnings.
+// run; problems with single files belong in Warnings. An EMPTY_CONTEXT
+// warning is dropped for a step whose prompt holds earlier steps' results:
+// its context is not empty. (taskctl's own assembler gives none: the
+// template check warns of an empty context once, at its line:col.)
 type AssembleFunc func(ctx context.Context, step *template.Task, inherit InheritMode, parentFiles []string) (*Assembled, error)
 
 // Options configures a run.

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -497,8 +498,8 @@ func TestDryRun(t *testing.T) {
 					t.Errorf("%s: status %q, want planned", s.Name, s.Status)
 				}
 			}
-			if len(write.Warnings) != 1 || write.Warnings[0].Code != workflow.CodeInputPending {
-				t.Errorf("write warnings %v, want one %s", write.Warnings, workflow.CodeInputPending)
+			if len(write.Warnings) != 1 || write.Warnings[0].Code != diag.InputPending {
+				t.Errorf("write warnings %v, want one %s", write.Warnings, diag.InputPending)
 			}
 			var b strings.Builder
 			if err := workflow.WritePlan(&b, rec, workflow.PlanOptions{Files: true}); err != nil {
@@ -795,7 +796,7 @@ func TestEmptyContextWithHistory(t *testing.T) {
 	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
 		a, err := f.assemble(ctx, t, inherit, parent)
 		if err == nil && len(a.Files) == 0 {
-			a.Warnings = append(a.Warnings, workflow.Warning{Code: workflow.CodeEmptyContext, Message: "its context is empty"})
+			a.Warnings = append(a.Warnings, diag.Warning{Code: diag.EmptyContext, Message: "its context is empty"})
 		}
 		return a, err
 	}
@@ -806,13 +807,13 @@ func TestEmptyContextWithHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes := func(name string) (out []string) {
+	codes := func(name string) (out []diag.Code) {
 		for _, w := range rec.Step(name).Warnings {
 			out = append(out, w.Code)
 		}
 		return out
 	}
-	if got := codes("a"); !slices.Equal(got, []string{workflow.CodeEmptyContext}) {
+	if got := codes("a"); !slices.Equal(got, []diag.Code{diag.EmptyContext}) {
 		t.Errorf("step a warnings %v, want [EMPTY_CONTEXT]", got)
 	}
 	if got := codes("b"); len(got) != 0 || rec.Step("b").Accumulate != workflow.NotesOnly {
@@ -856,7 +857,7 @@ func TestDryRunPendingCommand(t *testing.T) {
 	}
 	n := 0
 	for _, w := range rec.Step("b").Warnings {
-		if w.Code == workflow.CodeInputPending && strings.Contains(w.Message, "reads $out,") {
+		if w.Code == diag.InputPending && strings.Contains(w.Message, "reads $out,") {
 			n++
 		}
 	}
@@ -874,7 +875,7 @@ func TestPlanWarningPath(t *testing.T) {
 	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
 		a, err := f.assemble(ctx, t, inherit, parent)
 		if err == nil && t.Name == "a" {
-			a.Warnings = append(a.Warnings, workflow.Warning{Code: "PATH_NOT_FOUND", Message: "no such file or directory", Path: missing})
+			a.Warnings = append(a.Warnings, diag.Warning{Code: "PATH_NOT_FOUND", Message: "no such file or directory", Path: missing})
 		}
 		return a, err
 	}
@@ -906,7 +907,7 @@ func TestSubsetEmpty(t *testing.T) {
 	}
 	has := func(name string) bool {
 		for _, w := range rec.Step(name).Warnings {
-			if w.Code == workflow.CodeSubsetEmpty && strings.Contains(w.Message, "none of the parent's 2 files") {
+			if w.Code == diag.SubsetEmpty && strings.Contains(w.Message, "none of the parent's 2 files") {
 				return true
 			}
 		}

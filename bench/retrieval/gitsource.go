@@ -67,6 +67,10 @@ func newTreeSource(files []blob, cat *catFile) *treeSource {
 	return s
 }
 
+// Root is the repository's directory, where a checkout of the commit
+// would put the files.
+func (s *treeSource) Root() string { return s.cat.repo }
+
 func (s *treeSource) Walk(ctx context.Context, fn func(string, int64, time.Time) error) error {
 	for _, f := range s.files {
 		if err := ctx.Err(); err != nil {
@@ -100,6 +104,8 @@ type catFile struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
+
+	repo string // the repository's directory
 }
 
 func newCatFile(repo string) (*catFile, error) {
@@ -115,7 +121,7 @@ func newCatFile(repo string) (*catFile, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+	return &catFile{repo: repo, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 }
 
 func (c *catFile) read(id string) ([]byte, error) {

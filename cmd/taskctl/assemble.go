@@ -15,6 +15,7 @@ import (
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/contextgen/tokens"
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
@@ -95,7 +96,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		// A workflow step's inputs bound to earlier results have no value
 		// outside a run: leave out what needs them, as a dry run does.
 		for _, w := range workflow.DropPending(bound) {
-			e.warn(warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
+			e.warn(diag.Warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
 		}
 	}
 	opt, err := e.contextOptions(bound)
@@ -127,15 +128,11 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		e.meta["token_cache"] = map[string]int{"hits": doc.TokensCached, "counted": doc.TokensCounted}
 	}
 	for _, w := range doc.Warnings {
-		if w.Code == contextgen.CodeEmptyContext && e.warned(w.Code) {
-			// The template's check already said so, with its line:col.
-			continue
-		}
-		e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+		e.warn(w)
 	}
 	if !e.json() && !e.opts.paths && e.opts.style == "xml" {
 		for _, w := range replacedWarnings(doc) {
-			e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+			e.warn(w)
 		}
 	}
 	if err := e.strictCheck(); err != nil {
@@ -229,11 +226,11 @@ func pathList(doc *contextgen.Document) listedFiles {
 // U+FFFD, per file. The README lists the code; the document only said
 // replaced="N", and no warning told what had changed. (The json form and
 // the other styles keep the content as it is.)
-func replacedWarnings(doc *contextgen.Document) []contextgen.Warning {
-	var ws []contextgen.Warning
+func replacedWarnings(doc *contextgen.Document) []diag.Warning {
+	var ws []diag.Warning
 	for _, f := range doc.Files {
 		if n := f.XMLReplaced(); n > 0 && !f.Binary {
-			ws = append(ws, contextgen.Warning{Code: "CONTENT_REPLACED", Path: f.Path,
+			ws = append(ws, diag.Warning{Code: diag.ContentReplaced, Path: f.Path,
 				Message: fmt.Sprintf("%d character(s) XML cannot carry (control characters such as ESC or form feed, U+FFFE, U+FFFF) shown as U+FFFD", n)})
 		}
 	}
@@ -293,7 +290,7 @@ func (e *env) contextOptions(t *template.Task) (contextgen.Options, error) {
 		if dir, err := p.EnsureWorkspace("cache", "tokens"); err == nil {
 			opt.Cache = tokens.OpenCache(dir)
 		} else {
-			e.warn(warning{Code: "WORKSPACE_UNAVAILABLE", Message: fmt.Sprintf("token cache off: %v", err)})
+			e.warn(diag.Warning{Code: diag.WorkspaceUnavailable, Message: fmt.Sprintf("token cache off: %v", err)})
 		}
 		if e.meta == nil {
 			e.meta = map[string]any{}
@@ -324,7 +321,7 @@ func freshQuery(t *template.Task) string {
 func (e *env) saveCaches(opt contextgen.Options) {
 	if opt.Cache != nil {
 		if err := opt.Cache.Save(); err != nil {
-			e.warn(warning{Code: "CACHE_NOT_SAVED", Message: err.Error()})
+			e.warn(diag.Warning{Code: diag.CacheNotSaved, Message: err.Error()})
 		}
 	}
 	if e.audit != nil {
@@ -400,7 +397,7 @@ func (e *env) auditor(task string) func(path, source string) {
 	}
 	dir, err := p.EnsureWorkspace()
 	if err != nil {
-		e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: err.Error()})
+		e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 		return nil
 	}
 	// A workspace the user made (for config.xml) has no .gitignore:
@@ -411,12 +408,12 @@ func (e *env) auditor(task string) func(path, source string) {
 			werr = cerr
 		}
 		if werr != nil {
-			e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: "write .taskctl/.gitignore: " + werr.Error()})
+			e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: "write .taskctl/.gitignore: " + werr.Error()})
 		}
 	}
 	f, err := openAppendNoFollow(filepath.Join(dir, "audit.jsonl"))
 	if err != nil {
-		e.warn(warning{Code: "AUDIT_UNAVAILABLE", Message: err.Error()})
+		e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 		return nil
 	}
 	e.audit = &auditLog{f: f}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 )
@@ -243,8 +244,8 @@ func (e *env) config() (*settings, error) {
 		}
 		data, err := readInput(path)
 		if p, ok := inputProblem(path, err); ok {
-			ce := e.invalid(path, []problem{p}).(*cliError)
-			ce.code = "CONFIG_INVALID"
+			ce := e.invalid(path, []diag.Problem{p}).(*cliError)
+			ce.code = diag.ConfigInvalid
 			return ce
 		}
 		if err != nil {
@@ -265,31 +266,27 @@ func (e *env) config() (*settings, error) {
 				if required {
 					return usageErr("--config %s %s", path, what)
 				}
-				return codedErr("CONFIG_INVALID", exitUsage, "%s %s", path, what)
+				return codedErr(diag.ConfigInvalid, exitUsage, "%s %s", path, what)
 			}
 			return fmt.Errorf("read config: %w", err)
 		}
 		if err := schema.Config().Validate(path, data); err != nil {
 			var ve *schema.ValidationError
 			if errors.As(err, &ve) {
-				var probs []problem
-				for _, p := range ve.Problems {
-					probs = append(probs, problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg})
-				}
-				ce := e.invalid(path, probs).(*cliError)
-				ce.code = "CONFIG_INVALID"
+				ce := e.invalid(path, ve.Problems).(*cliError)
+				ce.code = diag.ConfigInvalid
 				return ce
 			}
 			return err
 		}
 		var cf configFile
 		if err := xml.Unmarshal(data, &cf); err != nil {
-			return codedErr("CONFIG_INVALID", exitUsage, "%s: %v", path, err)
+			return codedErr(diag.ConfigInvalid, exitUsage, "%s: %v", path, err)
 		}
 		cf.trim()
 		if probs := append(checkAllowedRoots(path, data, &cf), checkPatterns(path, data, &cf)...); len(probs) > 0 {
 			ce := e.invalid(path, probs).(*cliError)
-			ce.code = "CONFIG_INVALID"
+			ce.code = diag.ConfigInvalid
 			return ce
 		}
 		s.apply(path, &cf)
@@ -346,12 +343,12 @@ func (c *configFile) trim() {
 // an existing directory, at its line and column, as the schema's problems
 // are reported. Left to the project, such a root failed every command with
 // exit 1 and a bare "lstat" error that named neither the file nor the line.
-func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
+func checkAllowedRoots(path string, data []byte, cf *configFile) []diag.Problem {
 	if cf.Policy == nil || len(cf.Policy.AllowedRoot) == 0 {
 		return nil
 	}
 	pos := elementPositions(data, "config", "policy", "allowed_root")
-	var probs []problem
+	var probs []diag.Problem
 	for i, r := range cf.Policy.AllowedRoot {
 		dir := r
 		if !filepath.IsAbs(dir) {
@@ -369,7 +366,7 @@ func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
 		if msg == "" {
 			continue
 		}
-		p := problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("allowed_root %q: %s (%s)", r, msg, dir)}
+		p := diag.Problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("allowed_root %q: %s (%s)", r, msg, dir)}
 		if i < len(pos) {
 			p.Line, p.Col = pos[i][0], pos[i][1]
 		}
@@ -385,14 +382,14 @@ func checkAllowedRoots(path string, data []byte, cf *configFile) []problem {
 // .gitignore would mean a directory). Such a pattern was
 // accepted and then matched nothing, so what the user meant to keep out
 // was put in without a word.
-func checkPatterns(path string, data []byte, cf *configFile) []problem {
-	var probs []problem
+func checkPatterns(path string, data []byte, cf *configFile) []diag.Problem {
+	var probs []diag.Problem
 	if cf.Project != nil {
 		// Project detection passed over such a marker without a word.
 		pos := elementPositions(data, "config", "project", "marker")
 		for i, m := range cf.Project.Marker {
 			if strings.Contains(m, "/") || m == "." || m == ".." {
-				p := problem{File: path, Line: 1, Col: 1,
+				p := diag.Problem{File: path, Line: 1, Col: 1,
 					Message: fmt.Sprintf("marker %q: a marker is a file or directory name looked for in each directory up from the working dir, not a path", m)}
 				if i < len(pos) {
 					p.Line, p.Col = pos[i][0], pos[i][1]
@@ -425,7 +422,7 @@ func checkPatterns(path string, data []byte, cf *configFile) []problem {
 			if msg == "" {
 				continue
 			}
-			p := problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("%s %q: %s", list.name, pat, msg)}
+			p := diag.Problem{File: path, Line: 1, Col: 1, Message: fmt.Sprintf("%s %q: %s", list.name, pat, msg)}
 			if i < len(pos) {
 				p.Line, p.Col = pos[i][0], pos[i][1]
 			}

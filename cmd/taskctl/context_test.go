@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // envelopeOf is the part of the json envelope these tests read.
@@ -44,7 +46,7 @@ type envelopeOf struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
-	Warnings []warning      `json:"warnings"`
+	Warnings []diag.Warning `json:"warnings"`
 	Meta     map[string]any `json:"meta"`
 }
 
@@ -247,7 +249,7 @@ func TestContextDocumentFixture(t *testing.T) {
 	if i, ok := got["docs/broken.txt"]; !ok || !strings.HasPrefix(env.Data.Files[i].Content, "café and a stray ") {
 		t.Errorf("docs/broken.txt: want it kept with its valid UTF-8 intact; files %v", got)
 	}
-	reported := func(code, rel string) {
+	reported := func(code diag.Code, rel string) {
 		t.Helper()
 		for _, w := range env.Warnings {
 			if w.Code == code && w.Path == filepath.Join(proj, filepath.FromSlash(rel)) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
 )
@@ -36,15 +37,8 @@ type env struct {
 	ix          *memory.Index
 	watched     bool // a watcher (index --watch) answered the index's refresh
 	audit       *auditLog
-	warnings    []warning
+	warnings    []diag.Warning
 	meta        map[string]any
-}
-
-// warning is one entry of the envelope's warnings list.
-type warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Path    string `json:"path,omitempty"`
 }
 
 // warn records a warning. Every path in the output is absolute: a warning
@@ -52,7 +46,7 @@ type warning struct {
 // or a control character, a Windows drive, one too long) has no path, and
 // its message quotes the input (at most quotedMax bytes of it) unless it
 // already does.
-func (e *env) warn(w warning) {
+func (e *env) warn(w diag.Warning) {
 	if w.Path != "" && !filepath.IsAbs(w.Path) {
 		q := strconv.Quote(w.Path)
 		if head := q[:min(len(q)-1, 40)]; !strings.Contains(w.Message, head) {
@@ -64,16 +58,6 @@ func (e *env) warn(w warning) {
 		w.Path = ""
 	}
 	e.warnings = append(e.warnings, w)
-}
-
-// warned reports whether a warning of that code was recorded.
-func (e *env) warned(code string) bool {
-	for _, w := range e.warnings {
-		if w.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // linecol matches a message that starts with a position, "12:5: ".
@@ -161,7 +145,7 @@ func within(dir, root string) bool {
 // strictCheck fails under --strict when there are warnings (exit 3).
 func (e *env) strictCheck() error {
 	if e.opts.strict && len(e.warnings) > 0 {
-		return &cliError{code: "STRICT_WARNINGS", exit: exitPartial,
+		return &cliError{code: diag.StrictWarnings, exit: exitPartial,
 			msg: fmt.Sprintf("%d warning(s) under --strict", len(e.warnings))}
 	}
 	return nil
@@ -206,17 +190,17 @@ func (e *env) metaDirs() (cwd, root string) {
 }
 
 type envelope struct {
-	OK       bool       `json:"ok"`
-	Data     any        `json:"data"`
-	Error    *errorBody `json:"error"`
-	Warnings []warning  `json:"warnings"`
-	Meta     any        `json:"meta"`
+	OK       bool           `json:"ok"`
+	Data     any            `json:"data"`
+	Error    *errorBody     `json:"error"`
+	Warnings []diag.Warning `json:"warnings"`
+	Meta     any            `json:"meta"`
 }
 
 type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Details any    `json:"details,omitempty"`
+	Code    diag.Code `json:"code"`
+	Message string    `json:"message"`
+	Details any       `json:"details,omitempty"`
 }
 
 // finish prints the outcome and returns the exit code. In json mode it prints
@@ -245,7 +229,7 @@ func (e *env) finish(data any, err error) int {
 		}
 		env := envelope{OK: err == nil, Data: data, Warnings: e.warnings, Meta: meta}
 		if env.Warnings == nil {
-			env.Warnings = []warning{}
+			env.Warnings = []diag.Warning{}
 		}
 		if ce != nil {
 			env.Data = nil
@@ -281,7 +265,7 @@ func (e *env) finish(data any, err error) int {
 	}
 	if ce != nil && !ce.reported {
 		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.msg)
-		if ce.exit == exitUsage && ce.code == "ARG_INVALID" && e.cmd != nil {
+		if ce.exit == exitUsage && ce.code == diag.ArgInvalid && e.cmd != nil {
 			fmt.Fprintf(e.stderr, "usage: %s\n", e.cmd.usageLine())
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 func execCmd() *command {
@@ -59,19 +60,19 @@ variables ($name), never shell syntax.`,
 				// not a warning: exit 2 with COMMAND_DENIED (or 1 otherwise).
 				// COMMAND_FAILED is a warning code; an error's code is one
 				// of the documented set (README, DESIGN §7).
-				ce := &cliError{code: "ERROR", exit: exitError, msg: err.Error()}
-				if ws[0].Code == "COMMAND_DENIED" {
-					ce.code, ce.exit = "COMMAND_DENIED", exitUsage
+				ce := &cliError{code: diag.Error, exit: exitError, msg: err.Error()}
+				if ws[0].Code == diag.CommandDenied {
+					ce.code, ce.exit = diag.CommandDenied, exitUsage
 				}
 				return nil, ce
 			}
 			for _, w := range ws {
-				e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+				e.warn(w)
 			}
 			paths := []string{}
 			cands, warns := contextgen.ResolveRecords(p, res.Records)
 			for _, w := range warns {
-				e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+				e.warn(w)
 			}
 			for _, c := range cands {
 				paths = append(paths, c.Path)

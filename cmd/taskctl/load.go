@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"unicode"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 	"github.com/taskctl/taskctl/shellexec"
@@ -46,35 +47,23 @@ func (e *env) project() (*project.Project, error) {
 	return p, nil
 }
 
-// problem is one positioned validation problem (json: error.details).
-type problem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Col     int    `json:"col"`
-	Message string `json:"message"`
-}
-
 // checkTemplate validates data against the XSD and then decodes it. It
 // returns the decoded file, or the problems found.
-func checkTemplate(file string, data []byte) (*template.File, []problem) {
+func checkTemplate(file string, data []byte) (*template.File, []diag.Problem) {
 	if err := schema.Template().Validate(file, data); err != nil {
 		var ve *schema.ValidationError
-		if errors.As(err, &ve) {
-			return nil, problemsOf(ve.Problems, func(p schema.Problem) problem {
-				return problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg}
-			})
+		if errors.As(err, &ve) && len(ve.Problems) > 0 {
+			return nil, ve.Problems
 		}
-		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+		return nil, []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	tf, err := template.Parse(file, data)
 	if err != nil {
 		var te *template.Error
-		if errors.As(err, &te) {
-			return nil, problemsOf(te.Problems, func(p template.Problem) problem {
-				return problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg}
-			})
+		if errors.As(err, &te) && len(te.Problems) > 0 {
+			return nil, te.Problems
 		}
-		return nil, []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+		return nil, []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	if probs := vetCommands(file, tf.Tasks); probs != nil {
 		return nil, probs
@@ -87,30 +76,21 @@ func checkTemplate(file string, data []byte) (*template.File, []problem) {
 // write, rm, an unclosed quote) can never run, so the template is invalid,
 // at the <command>'s line:col. validate said ok and assemble only warned
 // COMMAND_DENIED with a position inside the command text.
-func vetCommands(file string, tasks []*template.Task) []problem {
-	var probs []problem
+func vetCommands(file string, tasks []*template.Task) []diag.Problem {
+	var probs []diag.Problem
 	for _, t := range tasks {
 		for _, s := range t.Sources {
 			if s.Kind != "command" || s.Command == "" {
 				continue
 			}
 			if err := shellexec.Vet(s.Command); err != nil {
-				probs = append(probs, problem{File: file, Line: s.CommandPos.Line, Col: s.CommandPos.Col,
+				probs = append(probs, diag.Problem{File: file, Line: s.CommandPos.Line, Col: s.CommandPos.Col,
 					Message: "command refused: " + err.Error()})
 			}
 		}
 		probs = append(probs, vetCommands(file, t.Steps)...)
 	}
 	return probs
-}
-
-// problemsOf converts another package's problems.
-func problemsOf[P any](ps []P, conv func(P) problem) []problem {
-	out := make([]problem, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, conv(p))
-	}
-	return out
 }
 
 // loadTask reads the template named by arg (a path or a task name), picks
@@ -133,12 +113,12 @@ func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]s
 	for _, k := range sortedKeys(vars) {
 		switch {
 		case !declared[k]:
-			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
+			e.warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
 		case bound[k] != "":
 			// A from binding to a step of this run wins over --var; the
 			// value was dropped without a word.
-			e.warn(warning{Code: "UNKNOWN_VAR", Path: tf.Path,
+			e.warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, bound[k])})
 		}
 	}
@@ -183,7 +163,7 @@ func boundOnly(t *template.Task) map[string]string {
 
 // invalid reports problems: in text mode on stderr right away, in json mode
 // as error.details.
-func (e *env) invalid(file string, probs []problem) error {
+func (e *env) invalid(file string, probs []diag.Problem) error {
 	if !e.json() {
 		for _, p := range probs {
 			if p.Line > 0 {
@@ -193,7 +173,7 @@ func (e *env) invalid(file string, probs []problem) error {
 			}
 		}
 	}
-	return &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: probs,
+	return &cliError{code: diag.TemplateInvalid, exit: exitUsage, reported: true, details: probs,
 		msg: fmt.Sprintf("%s: %d problem(s)", file, len(probs))}
 }
 
@@ -211,7 +191,7 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		return tf, "", err
 	}
 	if looksLikePath(arg) {
-		return nil, "", codedErr("TEMPLATE_NOT_FOUND", exitNotFound, "template %s: no such file", path)
+		return nil, "", codedErr(diag.TemplateNotFound, exitNotFound, "template %s: no such file", path)
 	}
 	// A task name: look it up in the project's task library.
 	p, perr := e.project()
@@ -223,18 +203,18 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 	sort.Strings(files)
 	var known []string
 	var broken []string
-	var brokenProbs []problem
+	var brokenProbs []diag.Problem
 	for _, f := range files {
 		data, err := readInput(f)
 		var tf *template.File
-		var probs []problem
+		var probs []diag.Problem
 		if p, ok := inputProblem(f, err); ok {
-			probs = []problem{p}
+			probs = []diag.Problem{p}
 		} else if err != nil {
 			// A directory, a FIFO or an unreadable file among the library
 			// files is one broken file: it does not hide the others' tasks
 			// (it failed every lookup by name with exit 1).
-			probs = []problem{{File: f, Message: "cannot read: " + errText(err)}}
+			probs = []diag.Problem{{File: f, Message: "cannot read: " + errText(err)}}
 		} else {
 			tf, probs = checkTemplate(f, data)
 		}
@@ -250,11 +230,11 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 				return nil, "", e.invalid(f, probs)
 			}
 			for _, b := range broken {
-				e.warn(warning{Code: "TEMPLATE_INVALID", Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
+				e.warn(diag.Warning{Code: diag.TemplateInvalid, Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
 			}
 			broken = nil
 			for _, w := range tf.Warnings {
-				e.warn(warning{Code: w.Code, Path: f, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Msg)})
+				e.warn(diag.Warning{Code: w.Code, Path: f, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 			}
 			return tf, arg, nil
 		}
@@ -269,7 +249,7 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 	if len(known) > 0 {
 		msg += " (tasks there: " + strings.Join(known, ", ") + ")"
 	}
-	return nil, "", codedErr("TASK_NOT_FOUND", exitNotFound, "%s", msg)
+	return nil, "", codedErr(diag.TaskNotFound, exitNotFound, "%s", msg)
 }
 
 // alsoDefined looks for task name in the library files after first (the one
@@ -277,8 +257,8 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 // within one file. Before, the first file in name order won without a word.
 // Files that do not parse are passed over here, as they are once the task
 // is found.
-func (e *env) alsoDefined(name, first string, t *template.Task, files []string) []problem {
-	var probs []problem
+func (e *env) alsoDefined(name, first string, t *template.Task, files []string) []diag.Problem {
+	var probs []diag.Problem
 	for _, f := range files {
 		if f <= first {
 			continue
@@ -292,7 +272,7 @@ func (e *env) alsoDefined(name, first string, t *template.Task, files []string) 
 			continue
 		}
 		if o := tf.Lookup(name); o != nil {
-			probs = append(probs, problem{File: f, Line: o.Pos.Line, Col: o.Pos.Col,
+			probs = append(probs, diag.Problem{File: f, Line: o.Pos.Line, Col: o.Pos.Col,
 				Message: fmt.Sprintf("task %q is also defined at %s:%d:%d: a task name must be unique across %s", name, first, t.Pos.Line, t.Pos.Col, filepath.Dir(f))})
 		}
 	}
@@ -349,26 +329,26 @@ func readInput(path string) ([]byte, error) {
 
 // inputProblem turns a *tooLargeError from readInput into a problem at 1:1,
 // as the validator reports a document over its limit.
-func inputProblem(path string, err error) (problem, bool) {
+func inputProblem(path string, err error) (diag.Problem, bool) {
 	var tl *tooLargeError
 	if errors.As(err, &tl) {
-		return problem{File: path, Line: 1, Col: 1, Message: tl.Error()}, true
+		return diag.Problem{File: path, Line: 1, Col: 1, Message: tl.Error()}, true
 	}
-	return problem{}, false
+	return diag.Problem{}, false
 }
 
 // readTemplate reads and checks one template file.
 func (e *env) readTemplate(path string) (*template.File, error) {
 	data, err := readInput(path)
 	if p, ok := inputProblem(path, err); ok {
-		return nil, e.invalid(path, []problem{p})
+		return nil, e.invalid(path, []diag.Problem{p})
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, codedErr("TEMPLATE_NOT_FOUND", exitNotFound, "template %s: no such file", path)
+			return nil, codedErr(diag.TemplateNotFound, exitNotFound, "template %s: no such file", path)
 		}
 		if errors.Is(err, errNotRegular) {
-			return nil, codedErr("TEMPLATE_INVALID", exitUsage, "template %s: not a regular file", path)
+			return nil, codedErr(diag.TemplateInvalid, exitUsage, "template %s: not a regular file", path)
 		}
 		return nil, fmt.Errorf("read template: %w", err)
 	}
@@ -377,7 +357,7 @@ func (e *env) readTemplate(path string) (*template.File, error) {
 		return nil, e.invalid(path, probs)
 	}
 	for _, w := range tf.Warnings {
-		e.warn(warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Msg)})
+		e.warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 	}
 	return tf, nil
 }
@@ -392,7 +372,7 @@ func pickTask(tf *template.File, byName, flag string) (*template.Task, error) {
 	if name != "" {
 		t := tf.Lookup(name)
 		if t == nil {
-			return nil, codedErr("TASK_NOT_FOUND", exitNotFound, "%s: no task named %q (tasks: %s)",
+			return nil, codedErr(diag.TaskNotFound, exitNotFound, "%s: no task named %q (tasks: %s)",
 				tf.Path, name, strings.Join(taskNames(tf), ", "))
 		}
 		return t, nil

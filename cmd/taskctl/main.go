@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/workflow"
 )
 
@@ -394,7 +395,7 @@ func writeCommandHelp(w io.Writer, c *command) {
 // cliError is an error with a stable code, an exit code and optional details
 // for the json envelope.
 type cliError struct {
-	code    string
+	code    diag.Code
 	exit    int
 	msg     string
 	details any
@@ -405,10 +406,10 @@ type cliError struct {
 func (e *cliError) Error() string { return e.msg }
 
 func usageErr(format string, a ...any) error {
-	return &cliError{code: "ARG_INVALID", exit: exitUsage, msg: fmt.Sprintf(format, a...)}
+	return &cliError{code: diag.ArgInvalid, exit: exitUsage, msg: fmt.Sprintf(format, a...)}
 }
 
-func codedErr(code string, exit int, format string, a ...any) error {
+func codedErr(code diag.Code, exit int, format string, a ...any) error {
 	return &cliError{code: code, exit: exit, msg: fmt.Sprintf(format, a...)}
 }
 
@@ -419,12 +420,12 @@ func classify(err error) *cliError {
 		return ce
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &cliError{code: "TIMEOUT", exit: exitTimeout, msg: err.Error()}
+		return &cliError{code: diag.Timeout, exit: exitTimeout, msg: err.Error()}
 	}
 	if errors.Is(err, context.Canceled) {
-		return &cliError{code: "INTERRUPTED", exit: exitInterrupted, msg: err.Error()}
+		return &cliError{code: diag.Interrupted, exit: exitInterrupted, msg: err.Error()}
 	}
-	return &cliError{code: "ERROR", exit: exitError, msg: err.Error()}
+	return &cliError{code: diag.Error, exit: exitError, msg: err.Error()}
 }
 
 // sortedKeys returns m's keys in order.

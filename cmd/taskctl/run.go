@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -137,11 +138,11 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 	rec, err := workflow.Run(ctx, t, opt)
 	if rec != nil {
 		for _, w := range rec.Warnings {
-			e.warn(warning{Code: w.Code, Message: w.Message, Path: w.Path})
+			e.warn(w)
 		}
 		for _, s := range rec.Steps {
 			for _, w := range s.Warnings {
-				e.warn(warning{Code: w.Code, Message: stepLabel(s) + ": " + w.Message, Path: w.Path})
+				e.warn(diag.Warning{Code: w.Code, Message: stepLabel(s) + ": " + w.Message, Path: w.Path})
 			}
 		}
 	}
@@ -151,17 +152,17 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			if !e.json() && se.Run != nil {
 				workflow.WriteSummary(e.stderr, se.Run)
 			}
-			ce := &cliError{code: "STEP_FAILED", exit: exitError, msg: err.Error()}
+			ce := &cliError{code: diag.StepFailed, exit: exitError, msg: err.Error()}
 			if se.Run != nil {
 				ce.details = runData(se.Run, false)
 			}
 			switch {
 			case errors.Is(err, workflow.ErrStrict):
-				ce.code, ce.exit = "STRICT_WARNINGS", exitPartial
+				ce.code, ce.exit = diag.StrictWarnings, exitPartial
 			case errors.Is(err, workflow.ErrTimeout):
 				ce.exit = exitTimeout
 			case errors.Is(err, context.Canceled):
-				ce.code, ce.exit = "INTERRUPTED", exitInterrupted
+				ce.code, ce.exit = diag.Interrupted, exitInterrupted
 			}
 			return nil, ce
 		}
@@ -254,12 +255,9 @@ func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit wor
 		return nil, usageErr("%v", err)
 	}
 	a := &workflow.Assembled{Files: doc.Paths(), Document: buf.String(), Data: doc}
-	ws := doc.Warnings
+	a.Warnings = doc.Warnings
 	if style == "xml" {
-		ws = append(ws, replacedWarnings(doc)...)
-	}
-	for _, w := range ws {
-		a.Warnings = append(a.Warnings, workflow.Warning{Code: w.Code, Message: w.Message, Path: w.Path})
+		a.Warnings = append(a.Warnings, replacedWarnings(doc)...)
 	}
 	return a, nil
 }
@@ -302,7 +300,7 @@ func (e *env) preview(ctx context.Context, tf *template.File, t *template.Task, 
 	}
 	rec, err := workflow.LoadRun(filepath.Join(p.Workspace(), "runs"), e.opts.runID)
 	if err != nil {
-		return previewData{}, codedErr("RUN_NOT_FOUND", exitNotFound, "run %s: %v", e.opts.runID, err)
+		return previewData{}, codedErr(diag.RunNotFound, exitNotFound, "run %s: %v", e.opts.runID, err)
 	}
 	if chain := chainTo(tf, t); len(chain) > 0 && rec.Task != "" && !slices.Contains(chain, rec.Task) {
 		// Steps of another workflow may share t's name: their outputs

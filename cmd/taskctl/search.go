@@ -18,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
 )
@@ -240,7 +241,7 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 		if e.cmd.name == "index" || !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
 			return false
 		}
-		e.warn(warning{Code: "INDEX_NOT_SAVED", Path: p.Workspace(),
+		e.warn(diag.Warning{Code: diag.IndexNotSaved, Path: p.Workspace(),
 			Message: fmt.Sprintf("the index cannot be kept (%v): built in memory for this command", err)})
 		return true
 	}
@@ -258,14 +259,14 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 		if st, ok := e.syncWatcher(ctx, p, dir, src.FilterID()); ok {
 			var ix *memory.Index
 			if !stOnly {
-				var warns []memory.Warning
+				var warns []diag.Warning
 				ix, warns, err = memory.Open(dir)
 				if err != nil || len(warns) > 0 || ix.Len() != st.Files {
 					ix = nil // replaced or damaged since: refresh as usual
 				}
 			}
 			if stOnly || ix != nil {
-				e.indexWarnings(p, st)
+				e.indexWarnings(st)
 				e.ix, e.watched = ix, true
 				return ix, st, nil
 			}
@@ -279,19 +280,15 @@ func (e *env) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress f
 	if err != nil {
 		return nil, st, fmt.Errorf("index: %w", err)
 	}
-	e.indexWarnings(p, st)
+	e.indexWarnings(st)
 	e.ix = ix
 	return ix, st, nil
 }
 
 // indexWarnings passes on the warnings of a refresh.
-func (e *env) indexWarnings(p *project.Project, st memory.Stats) {
+func (e *env) indexWarnings(st memory.Stats) {
 	for _, w := range st.Warnings {
-		path := w.Path
-		if path != "" && !filepath.IsAbs(path) {
-			path = absRel(p, path)
-		}
-		e.warn(warning{Code: w.Code, Path: path, Message: w.Message})
+		e.warn(w)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/schema"
 )
 
@@ -32,21 +33,21 @@ problem is a FILE that does not exist).`,
 				return nil, usageErr("validate needs at least one FILE")
 			}
 			type fileResult struct {
-				Path     string    `json:"path"`
-				Valid    bool      `json:"valid"`
-				Problems []problem `json:"problems"`
+				Path     string         `json:"path"`
+				Valid    bool           `json:"valid"`
+				Problems []diag.Problem `json:"problems"`
 			}
 			var results []fileResult
-			var all []problem
+			var all []diag.Problem
 			missing := 0
 			for _, arg := range args {
 				path := e.argPath(arg)
 				data, err := readInput(path)
-				var probs []problem
+				var probs []diag.Problem
 				if p, ok := inputProblem(path, err); ok {
-					probs = []problem{p}
+					probs = []diag.Problem{p}
 				} else if err != nil {
-					probs = []problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}}
+					probs = []diag.Problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}}
 					if errors.Is(err, fs.ErrNotExist) {
 						missing++
 					}
@@ -56,11 +57,11 @@ problem is a FILE that does not exist).`,
 					probs = ps
 				} else {
 					for _, w := range tf.Warnings {
-						e.warn(warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Msg)})
+						e.warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 					}
 				}
 				if probs == nil {
-					probs = []problem{}
+					probs = []diag.Problem{}
 				}
 				results = append(results, fileResult{Path: path, Valid: len(probs) == 0, Problems: probs})
 				all = append(all, probs...)
@@ -87,10 +88,10 @@ problem is a FILE that does not exist).`,
 				if bad == missing {
 					// Nothing invalid, only files that are not there: as
 					// for assemble, that is "not found" (exit 5).
-					return nil, &cliError{code: "TEMPLATE_NOT_FOUND", exit: exitNotFound, reported: true, details: all,
+					return nil, &cliError{code: diag.TemplateNotFound, exit: exitNotFound, reported: true, details: all,
 						msg: fmt.Sprintf("%d of %d file(s) not found", missing, len(results))}
 				}
-				return nil, &cliError{code: "TEMPLATE_INVALID", exit: exitUsage, reported: true, details: all,
+				return nil, &cliError{code: diag.TemplateInvalid, exit: exitUsage, reported: true, details: all,
 					msg: fmt.Sprintf("%d of %d file(s) invalid", bad, len(results))}
 			}
 			return map[string]any{"files": results}, nil
@@ -114,19 +115,17 @@ func rootName(data []byte) string {
 }
 
 // checkConfig checks a configuration file as 'taskctl config' reads it.
-func checkConfig(file string, data []byte) []problem {
+func checkConfig(file string, data []byte) []diag.Problem {
 	if err := schema.Config().Validate(file, data); err != nil {
 		var ve *schema.ValidationError
-		if errors.As(err, &ve) {
-			return problemsOf(ve.Problems, func(p schema.Problem) problem {
-				return problem{File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg}
-			})
+		if errors.As(err, &ve) && len(ve.Problems) > 0 {
+			return ve.Problems
 		}
-		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+		return []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	var cf configFile
 	if err := xml.Unmarshal(data, &cf); err != nil {
-		return []problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
+		return []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
 	// What every command that reads the file refuses, validate reports.
 	cf.trim()

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
 )
@@ -56,7 +57,7 @@ type watchRequest struct {
 type watchReply struct {
 	Ack   bool         `json:"ack,omitempty"` // the request is taken; the reply follows
 	OK    bool         `json:"ok"`
-	Code  string       `json:"code,omitempty"`
+	Code  diag.Code    `json:"code,omitempty"`
 	Error string       `json:"error,omitempty"`
 	Pid   int          `json:"pid"`
 	Stats memory.Stats `json:"stats"`
@@ -77,6 +78,8 @@ func (s watchedSource) Walk(ctx context.Context, fn func(rel string, size int64,
 }
 
 func (s watchedSource) ReadFile(rel string) ([]byte, error) { return s.text.ReadFile(rel) }
+
+func (s watchedSource) Root() string { return s.text.Root() }
 
 func (s watchedSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {
 	return s.text.ReadFileInto(rel, size, buf)
@@ -185,8 +188,8 @@ func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, f
 		}
 	}
 	if !rep.OK {
-		if rep.Code == "WATCH_MISMATCH" {
-			e.warn(warning{Code: "WATCH_MISMATCH", Path: dir, Message: fmt.Sprintf(
+		if rep.Code == diag.WatchMismatch {
+			e.warn(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
 				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; restart 'taskctl index --watch'", rep.Pid)})
 		}
 		return st, false
@@ -217,7 +220,7 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 	}
 	w, err := p.Watch()
 	if errors.Is(err, project.ErrWatchUnsupported) {
-		return nil, codedErr("WATCH_UNSUPPORTED", exitError, "index --watch: %v", err)
+		return nil, codedErr(diag.WatchUnsupported, exitError, "index --watch: %v", err)
 	}
 	if err != nil {
 		return nil, err
@@ -238,7 +241,7 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 
 	// A watcher runs until stopped: its warnings are logged as they come,
 	// not kept for an envelope at the end.
-	logWarn := func(code, path, msg string) {
+	logWarn := func(code diag.Code, path, msg string) {
 		if path != "" && !filepath.IsAbs(path) {
 			path = absRel(p, path)
 		}
@@ -258,7 +261,7 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 	fmt.Fprintf(e.stderr, "taskctl: watching %s: %d files in %d directories, index refreshed in %s; stop with Ctrl-C\n",
 		p.Dir(), st.Files, dirs, st.Duration.Round(time.Millisecond))
 	if n := w.Unwatched(); n > 0 {
-		logWarn("WATCH_LIMIT", "", fmt.Sprintf(
+		logWarn(diag.WatchLimit, "", fmt.Sprintf(
 			"%d directories could not be watched (the limit is fs.inotify.max_user_watches): each is listed again at every refresh", n))
 	}
 
@@ -347,7 +350,7 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 		return err == nil
 	}
 	if !sameUser(c) {
-		reply(watchReply{Code: "WATCH_DENIED", Error: "not the watcher's user"})
+		reply(watchReply{Code: diag.WatchDenied, Error: "not the watcher's user"})
 		return
 	}
 	r := bufio.NewReaderSize(c, 4096)
@@ -359,11 +362,11 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 		}
 		var req watchRequest
 		if json.Unmarshal(line, &req) != nil || req.Op != "sync" {
-			reply(watchReply{Code: "WATCH_BAD_REQUEST", Error: "expected {\"op\":\"sync\",\"key\":...}"})
+			reply(watchReply{Code: diag.WatchBadRequest, Error: "expected {\"op\":\"sync\",\"key\":...}"})
 			return
 		}
 		if req.Key != key {
-			if !reply(watchReply{Code: "WATCH_MISMATCH", Error: "another project, configuration or taskctl build"}) {
+			if !reply(watchReply{Code: diag.WatchMismatch, Error: "another project, configuration or taskctl build"}) {
 				return
 			}
 			continue
@@ -373,7 +376,7 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 		}
 		st, err := refresh()
 		if err != nil {
-			reply(watchReply{Code: "ERROR", Error: err.Error()})
+			reply(watchReply{Code: diag.Error, Error: err.Error()})
 			return
 		}
 		if !reply(watchReply{OK: true, Stats: st}) {
@@ -388,7 +391,7 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 func listenWatch(path string) (*net.UnixListener, error) {
 	if c, err := dialWatch(path, time.Second); err == nil {
 		c.Close()
-		return nil, codedErr("WATCH_RUNNING", exitError, "index --watch: %s is already watched (its socket %s answers)",
+		return nil, codedErr(diag.WatchRunning, exitError, "index --watch: %s is already watched (its socket %s answers)",
 			filepath.Dir(filepath.Dir(filepath.Dir(path))), path)
 	}
 	if fi, err := os.Lstat(path); err == nil {

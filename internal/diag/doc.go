@@ -10,9 +10,10 @@
 //     tables against [Codes] in both directions.
 //   - Codes are stable: a code is never renamed or given another meaning;
 //     scripts match on them.
-//   - A [Warning]'s Path is absolute, or empty when the input has no
-//     absolute form (a NUL byte, a backslash, a Windows drive): then the
-//     Message quotes it.
+//   - A [Warning]'s Path is absolute, with one exception: an input that has
+//     no absolute form (a NUL byte, a backslash, a Windows drive) is kept
+//     raw in Path by the path resolver, and the CLI moves it, quoted, into
+//     Message. What a user sees is an absolute path or none.
 //   - A [Problem]'s Line and Col are 1-based (Col counts Unicode code
 //     points), or both 0 when the problem has no position in File.
 //

@@ -40,7 +40,7 @@ func fixture(t *testing.T, files map[string]string) *project.Project {
 }
 
 func literalTask(paths ...string) *template.Task {
-	src := template.FileSource{Kind: contextgen.SourceLiteral}
+	src := template.FileSource{Kind: template.SourceLiteral}
 	for _, p := range paths {
 		src.Paths = append(src.Paths, template.PathSpec{Value: p})
 	}
@@ -163,7 +163,7 @@ func deref(p *int) int {
 func TestLinesAndBytesDescribeTheFile(t *testing.T) {
 	content := strings.Repeat("0123456789\n", 20)
 	p := fixture(t, map[string]string{"a.txt": content})
-	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{{Kind: contextgen.SourceLiteral,
+	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{{Kind: template.SourceLiteral,
 		Paths: []template.PathSpec{{Value: "a.txt", MaxLines: 3}}}}}
 	doc, err := contextgen.Assemble(context.Background(), task, contextgen.Options{Project: p})
 	if err != nil {

@@ -29,13 +29,12 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// Source names, in merge order.
+// The two sources of a document's files beyond the template's own kinds
+// (literal, command and description, merged in that order), which come
+// after them.
 const (
-	SourceLiteral     = "literal"
-	SourceCommand     = "command"
-	SourceDescription = "description"
-	SourceInherited   = "inherited"
-	SourceFresh       = "fresh"
+	SourceInherited template.SourceKind = "inherited" // the parent's context (inherit_context)
+	SourceFresh     template.SourceKind = "fresh"     // fresh_context's search of the index
 )
 
 // File is one file of the context document. Bytes is the file's size on
@@ -43,21 +42,21 @@ const (
 // both describe the file, not Content, which may be cut (Truncated) or
 // redacted.
 type File struct {
-	Path      string   `json:"path"`
-	Rel       string   `json:"rel_path"`
-	Source    string   `json:"source"`
-	Score     *float64 `json:"score,omitempty"`
-	Reason    any      `json:"reason,omitempty"`
-	Bytes     int64    `json:"bytes"`
-	Lines     int      `json:"lines"`
-	Tokens    *int     `json:"tokens,omitempty"`
-	Binary    bool     `json:"binary"`
-	Content   string   `json:"content"`
-	SHA256    string   `json:"sha256"`
-	Modified  string   `json:"modified"`
-	Encoding  string   `json:"encoding"`
-	Truncated bool     `json:"truncated"`
-	Redacted  int      `json:"redacted,omitempty"`
+	Path      string              `json:"path"`
+	Rel       string              `json:"rel_path"`
+	Source    template.SourceKind `json:"source"`
+	Score     *float64            `json:"score,omitempty"`
+	Reason    *memory.Reason      `json:"reason,omitempty"` // why a description, fresh or subset match was chosen; nil for other files
+	Bytes     int64               `json:"bytes"`
+	Lines     int                 `json:"lines"`
+	Tokens    *int                `json:"tokens,omitempty"`
+	Binary    bool                `json:"binary"`
+	Content   string              `json:"content"`
+	SHA256    string              `json:"sha256"`
+	Modified  string              `json:"modified"`
+	Encoding  string              `json:"encoding"`
+	Truncated bool                `json:"truncated"`
+	Redacted  int                 `json:"redacted,omitempty"`
 
 	order int // position in merge order, for stable budgeting
 	// markupTokens counts what the document's style writes around the
@@ -139,7 +138,7 @@ type Options struct {
 	// Inherited is the parent's context (workflows); Inherit, Fresh and
 	// FreshQuery come from the task's effective context management.
 	Inherited  []*File
-	Inherit    string
+	Inherit    template.InheritMode
 	Fresh      bool
 	FreshQuery string
 
@@ -233,9 +232,9 @@ func uniqueWarnings(ws []diag.Warning) []diag.Warning {
 // candidate is a resolved path waiting to be read.
 type candidate struct {
 	c      project.Candidate
-	source string
+	source template.SourceKind
 	score  *float64
-	reason any
+	reason *memory.Reason
 	read   readOptions
 }
 
@@ -273,7 +272,7 @@ func (a *assembler) add(c candidate) {
 	a.candidates = append(a.candidates, c)
 }
 
-var sourceRank = map[string]int{SourceLiteral: 0, SourceCommand: 1, SourceDescription: 2}
+var sourceRank = map[template.SourceKind]int{template.SourceLiteral: 0, template.SourceCommand: 1, template.SourceDescription: 2}
 
 // collect resolves every source in merge order.
 func (a *assembler) collect() {
@@ -284,9 +283,9 @@ func (a *assembler) collect() {
 			return
 		}
 		switch s := &srcs[i]; s.Kind {
-		case SourceCommand:
+		case template.SourceCommand:
 			a.command(s)
-		case SourceDescription:
+		case template.SourceDescription:
 			a.description(s)
 		default:
 			a.literal(s)
@@ -311,7 +310,7 @@ func (a *assembler) literal(s *template.FileSource) {
 		a.warnings = append(a.warnings, warns...)
 		cands = a.capFiles(cands, s.MaxFiles, strings.Join(batch, " "))
 		for _, c := range cands {
-			a.add(candidate{c: c, source: SourceLiteral, read: ro})
+			a.add(candidate{c: c, source: template.SourceLiteral, read: ro})
 		}
 		batch = batch[:0]
 	}
@@ -428,7 +427,7 @@ func (a *assembler) command(s *template.FileSource) {
 	}
 	cands = a.capFiles(cands, max, "command")
 	for _, c := range cands {
-		a.add(candidate{c: c, source: SourceCommand})
+		a.add(candidate{c: c, source: template.SourceCommand})
 	}
 }
 
@@ -586,7 +585,7 @@ func (a *assembler) openIndex() (*memory.Index, error) {
 }
 
 // search runs a description query and adds its matches.
-func (a *assembler) search(query, source string, so memory.SearchOptions) {
+func (a *assembler) search(query string, source template.SourceKind, so memory.SearchOptions) {
 	p := a.opt.Project
 	ix, err := a.openIndex()
 	if err != nil {
@@ -606,7 +605,7 @@ func (a *assembler) search(query, source string, so memory.SearchOptions) {
 			continue
 		}
 		score := m.Score
-		a.add(candidate{c: c, source: source, score: &score, reason: m.Reason})
+		a.add(candidate{c: c, source: source, score: &score, reason: &m.Reason})
 	}
 }
 
@@ -660,7 +659,7 @@ func (a *assembler) description(s *template.FileSource) {
 	} else if limit > max {
 		limit = max
 	}
-	a.search(s.Description, SourceDescription, memory.SearchOptions{
+	a.search(s.Description, template.SourceDescription, memory.SearchOptions{
 		Limit: limit, MinScore: s.MinScore, Include: s.Include, Exclude: s.Exclude,
 	})
 }
@@ -677,11 +676,11 @@ func (a *assembler) fresh() {
 // matcher ranks relevant to the task's description (subset).
 func (a *assembler) inherited() {
 	switch a.opt.Inherit {
-	case "full":
+	case template.InheritFull:
 		for _, f := range a.opt.Inherited {
 			a.addInherited(f, nil, nil)
 		}
-	case "subset":
+	case template.InheritSubset:
 		if len(a.opt.Inherited) == 0 {
 			return
 		}
@@ -702,7 +701,7 @@ func (a *assembler) inherited() {
 			if f := byRel[m.Rel]; f != nil && !kept[m.Rel] {
 				kept[m.Rel] = true
 				score := m.Score
-				a.addInherited(f, &score, m.Reason)
+				a.addInherited(f, &score, &m.Reason)
 			}
 		}
 		a.unranked(kept)
@@ -738,7 +737,7 @@ func (a *assembler) unranked(kept map[string]bool) {
 		why := "no term of the step's description matches it"
 		if !indexed[f.Rel] && len(query) > 0 {
 			if score, reason, ok := scoreDirectly(src, f.Rel, query); ok {
-				a.addInherited(f, &score, reason)
+				a.addInherited(f, &score, &reason)
 				continue
 			}
 			why = "it is not in the index and its path and text hold no term of the step's description"
@@ -811,7 +810,7 @@ func scoreDirectly(src lineSource, rel string, query []string) (score float64, r
 	return float64(len(terms)) / float64(len(query)), reason, true
 }
 
-func (a *assembler) addInherited(f *File, score *float64, reason any) {
+func (a *assembler) addInherited(f *File, score *float64, reason *memory.Reason) {
 	c, w := a.opt.Project.ResolveFrom(a.opt.Project.Dir(), f.Rel)
 	if w != nil {
 		a.warn(*w)
@@ -897,7 +896,7 @@ func (a *assembler) readOne(c candidate) (*File, []diag.Warning) {
 	}
 	pf, w := a.opt.Project.Read(c.c)
 	if a.opt.Audit != nil {
-		a.opt.Audit(c.c.Path, c.source)
+		a.opt.Audit(c.c.Path, string(c.source))
 	}
 	if w != nil {
 		return nil, []diag.Warning{*w}
@@ -1186,9 +1185,9 @@ func (d *Document) budget(max int, c tokens.Counter, style string) {
 	prio := append([]*File(nil), d.Files...)
 	rank := func(f *File) int {
 		switch f.Source {
-		case SourceLiteral:
+		case template.SourceLiteral:
 			return 0
-		case SourceCommand:
+		case template.SourceCommand:
 			return 1
 		}
 		return 2

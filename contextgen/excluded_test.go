@@ -28,7 +28,7 @@ func TestCommandOutputInsideGitIsOneWarning(t *testing.T) {
 		"sub/b.txt":         "b\n",
 	})
 	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{
-		{Kind: contextgen.SourceCommand, Command: `find . -type f | sort`},
+		{Kind: template.SourceCommand, Command: `find . -type f | sort`},
 	}}
 	doc := assembleTask(t, p, task)
 	got := map[string]string{}

@@ -143,7 +143,7 @@ func TestCommandWithHyphenatedInput(t *testing.T) {
 	p := fixture(t, map[string]string{"src/a.py": "a\n"})
 	task := &template.Task{Name: "t", Description: "t",
 		Inputs:  []template.Input{{Name: "my-area", Default: "src", HasDefault: true}, {Name: "area", Default: "src", HasDefault: true}},
-		Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: `find "$area" -name '*.py'`}}}
+		Sources: []template.FileSource{{Kind: template.SourceCommand, Command: `find "$area" -name '*.py'`}}}
 	doc := assembleTask(t, p, task)
 	if len(doc.Files) != 1 || doc.Files[0].Rel != "src/a.py" || len(doc.Warnings) != 0 {
 		t.Errorf("files %v, warnings %+v; want src/a.py and no warning", doc.Paths(), doc.Warnings)
@@ -161,7 +161,7 @@ func TestCommandOutputSecretRedacted(t *testing.T) {
 	p := fixture(t, map[string]string{"deploy.txt": "token = \"" + secret + "\"\n"})
 	for _, cmd := range []string{`grep -rh token .`, `grep -rh token . | xargs cat`} {
 		task := &template.Task{Name: "t", Description: "t",
-			Sources: []template.FileSource{{Kind: contextgen.SourceCommand, Command: cmd}}}
+			Sources: []template.FileSource{{Kind: template.SourceCommand, Command: cmd}}}
 		doc := assembleTask(t, p, task)
 		var b bytes.Buffer
 		if err := doc.Render(&b, contextgen.StyleXML); err != nil {
@@ -186,8 +186,8 @@ func TestCommandOutputSecretRedacted(t *testing.T) {
 func TestOmittedNotCommandOutput(t *testing.T) {
 	p := fixture(t, map[string]string{"hosts.txt": "DB_HOST=db.internal.example\nADMIN_PASS=letmein\n"})
 	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{
-		{Kind: contextgen.SourceCommand, Command: `cat hosts.txt`},
-		{Kind: contextgen.SourceLiteral, Paths: []template.PathSpec{{Value: "missing.txt"}}},
+		{Kind: template.SourceCommand, Command: `cat hosts.txt`},
+		{Kind: template.SourceLiteral, Paths: []template.PathSpec{{Value: "missing.txt"}}},
 	}}
 	doc := assembleTask(t, p, task)
 	for _, style := range []string{contextgen.StyleXML, contextgen.StyleMarkdown, contextgen.StylePlain} {

@@ -31,14 +31,10 @@ func indexOf(t *testing.T, p *project.Project) func(context.Context) (*memory.In
 
 func reasonOf(t *testing.T, f *contextgen.File) memory.Reason {
 	t.Helper()
-	switch r := f.Reason.(type) {
-	case memory.Reason:
-		return r
-	case *memory.Reason:
-		return *r
+	if f.Reason == nil {
+		t.Fatalf("%s: no reason", f.Rel)
 	}
-	t.Fatalf("%s: reason %T", f.Rel, f.Reason)
-	return memory.Reason{}
+	return *f.Reason
 }
 
 // TestDescriptionReasonBestLine: a description match's reason carries the
@@ -52,8 +48,8 @@ func TestDescriptionReasonBestLine(t *testing.T) {
 		"auth/login.go":  "package auth\n\n// unrelated\n\n// Authenticate checks the password hash at login.\nfunc Authenticate() {}\n",
 		"deploy/frob.go": "package deploy\n\n// The service's credential.\nvar frobnicatorDeployToken = \"" + token + "\" // frobnicator deploy\n",
 	})
-	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{{Kind: contextgen.SourceDescription,
-		Description: "authenticate password hash login"}, {Kind: contextgen.SourceDescription, Description: "frobnicator deploy token"}}}
+	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{{Kind: template.SourceDescription,
+		Description: "authenticate password hash login"}, {Kind: template.SourceDescription, Description: "frobnicator deploy token"}}}
 	doc, err := contextgen.Assemble(context.Background(), task, contextgen.Options{Project: p, Index: indexOf(t, p), RedactSecrets: true})
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,7 @@ func xmlFileOpen(w *bufio.Writer, f *File, replaced int) {
 	w.WriteString(`<file path="`)
 	xmlAttr(w, f.Path)
 	w.WriteString(`" source="`)
-	xmlAttr(w, f.Source)
+	xmlAttr(w, string(f.Source))
 	w.WriteString(`"`)
 	if f.Score != nil {
 		fmt.Fprintf(w, ` score="%s"`, strconv.FormatFloat(*f.Score, 'f', 4, 64))

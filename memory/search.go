@@ -31,7 +31,9 @@ type Match struct {
 	Reason Reason  `json:"reason"`
 }
 
-// Reason says why a file matched.
+// Reason says why a file matched. Its JSON form is what the CLI prints
+// (search's matches, assemble's files); Search never leaves Terms nil, so
+// it reads {} and not null.
 type Reason struct {
 	Terms  map[string][]string `json:"terms"`            // field ("path", "name", "ident", "content") → matched query terms
 	Line   int                 `json:"line"`             // best-matching line, 1-based; 0 if unknown

@@ -535,9 +535,9 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 }
 
 func (d *decoder) source(n *node) FileSource {
-	s := FileSource{Pos: n.pos, Kind: "literal"}
+	s := FileSource{Pos: n.pos, Kind: SourceLiteral}
 	if v, ok := n.attr("source"); ok {
-		s.Kind = strings.TrimSpace(v)
+		s.Kind = SourceKind(strings.TrimSpace(v))
 	}
 	s.Limit = d.intAttr(n, "limit", 1)
 	s.MaxFiles = d.intAttr(n, "max_files", 1)
@@ -578,13 +578,13 @@ func (d *decoder) source(n *node) FileSource {
 		s.Description = strings.TrimSpace(c.text.String())
 		s.DescriptionPos = c.pos
 	}
-	want := map[string]string{"literal": "path", "command": "command", "description": "description"}[s.Kind]
+	want := map[SourceKind]string{SourceLiteral: "path", SourceCommand: "command", SourceDescription: "description"}[s.Kind]
 	if want == "" {
 		d.errorAt(d.attrOff(s.Pos, "source"), "file_paths source=%q: want literal, command or description", s.Kind)
 	} else if child != "" && child != want {
 		d.errorf(s.Pos, "file_paths source=%q must hold <%s>, not <%s>", s.Kind, want, child)
 	}
-	if s.Kind != "description" {
+	if s.Kind != SourceDescription {
 		if _, ok := n.attr("limit"); ok {
 			d.errorAt(d.attrOff(s.Pos, "limit"), "limit applies only to source=\"description\"")
 		}
@@ -592,7 +592,7 @@ func (d *decoder) source(n *node) FileSource {
 			d.errorAt(d.attrOff(s.Pos, "min_score"), "min_score applies only to source=\"description\"")
 		}
 	}
-	if s.Kind == "literal" {
+	if s.Kind == SourceLiteral {
 		for _, a := range []string{"include", "exclude"} {
 			if _, ok := n.attr(a); ok {
 				d.errorAt(d.attrOff(s.Pos, a), "%s applies only to command and description sources", a)

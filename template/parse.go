@@ -194,7 +194,7 @@ func (d *decoder) checkTask(t *Task) {
 			}
 			checkVars(p.Value, d.textAt(p.Pos), "path")
 		}
-		if s.Kind == "command" {
+		if s.Kind == SourceCommand {
 			at := d.textAt(s.CommandPos)
 			for _, m := range varRE.FindAllStringSubmatchIndex(s.Command, -1) {
 				name := s.Command[m[2]:m[3]]
@@ -208,7 +208,7 @@ func (d *decoder) checkTask(t *Task) {
 				d.errorf(s.Pos, "empty <command>")
 			}
 		}
-		if s.Kind == "description" {
+		if s.Kind == SourceDescription {
 			checkVars(s.Description, d.textAt(s.DescriptionPos), "description source")
 			if s.Description == "" && len(s.Paths) == 0 && s.Command == "" {
 				d.errorf(s.Pos, "empty <description> in file_paths")
@@ -220,14 +220,14 @@ func (d *decoder) checkTask(t *Task) {
 	if cp.Line == 0 {
 		cp = t.Pos
 	}
-	if c.Fresh == "enabled" && c.Inherit != "none" {
+	if c.Fresh == "enabled" && c.Inherit != InheritNone {
 		// Fresh is disabled by default, so it was set: point there.
 		d.errorf(t.Context.FreshPos, "fresh_context=enabled needs inherit_context=none (it is %s): a task either inherits its parent's context or looks for fresh context", c.Inherit)
 	}
 	if t.Context.Format != nil && !c.Accumulate && t.Context.Accumulate != nil {
 		d.warnf(t.Context.FormatPos, diag.ContextUnusedSetting, "accumulation_format is set but accumulate_data is false")
 	}
-	if c.Inherit == "none" && !c.Accumulate && !seesEarlierResults(t) && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
+	if c.Inherit == InheritNone && !c.Accumulate && !seesEarlierResults(t) && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
 		d.warnf(cp, diag.EmptyContext, "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
 	}
 	if t.Output != nil {

@@ -45,11 +45,21 @@ type Input struct {
 	Pos                      Pos
 }
 
+// A SourceKind is what a <file_paths source="..."> selects files by.
+type SourceKind string
+
+// Source kinds.
+const (
+	SourceLiteral     SourceKind = "literal"     // its <path> elements: paths and globs
+	SourceCommand     SourceKind = "command"     // the paths its <command> prints
+	SourceDescription SourceKind = "description" // the index's matches for its <description>
+)
+
 // FileSource is one <file_paths>. Pos is that of <file_paths>; CommandPos
 // and DescriptionPos those of its <command> or <description> child (zero if
 // it has none); each PathSpec has its own.
 type FileSource struct {
-	Kind           string // literal, command or description
+	Kind           SourceKind
 	Paths          []PathSpec
 	Command        string
 	CommandTimeout int // seconds, 0 = the configured default
@@ -88,9 +98,20 @@ type ContextSpec struct {
 	InheritPos, AccumulatePos, FormatPos, FreshPos, MaxTokensPos Pos
 }
 
+// An InheritMode is a task's inherit_context: what it takes of the context
+// of the sequential task around it.
+type InheritMode string
+
+// Inherit modes.
+const (
+	InheritFull   InheritMode = "full"   // every file of the parent's context
+	InheritNone   InheritMode = "none"   // none of them
+	InheritSubset InheritMode = "subset" // those relevant to the task's description
+)
+
 // Context is the effective context management of a task.
 type Context struct {
-	Inherit    string // full, none, subset
+	Inherit    InheritMode
 	Accumulate bool
 	Format     string // notes_only, full_output
 	Fresh      string // enabled, disabled
@@ -122,9 +143,9 @@ func (e *Error) Error() string {
 // disabled; sequential — inherit full, accumulate true, notes_only, fresh
 // disabled.
 func (t *Task) EffectiveContext() Context {
-	c := Context{Inherit: "full", Format: "notes_only", Fresh: "disabled", Accumulate: t.Type == "sequential"}
+	c := Context{Inherit: InheritFull, Format: "notes_only", Fresh: "disabled", Accumulate: t.Type == "sequential"}
 	if t.Context.Inherit != nil {
-		c.Inherit = *t.Context.Inherit
+		c.Inherit = InheritMode(*t.Context.Inherit)
 	}
 	if t.Context.Accumulate != nil {
 		c.Accumulate = *t.Context.Accumulate

@@ -69,11 +69,11 @@ type StepResult struct {
 	Parsed json.RawMessage `json:"parsed,omitempty"`
 	Files  []string        `json:"files"`
 
-	Inherit    InheritMode       `json:"inherit"`
-	Accumulate string            `json:"accumulate,omitempty"` // notes_only, full_output or ""
-	Inputs     map[string]string `json:"inputs,omitempty"`     // the bound values of the step's inputs
-	Bindings   map[string]string `json:"bindings,omitempty"`   // input name -> from
-	Warnings   []diag.Warning    `json:"warnings,omitempty"`
+	Inherit    template.InheritMode `json:"inherit"`
+	Accumulate string               `json:"accumulate,omitempty"` // notes_only, full_output or ""
+	Inputs     map[string]string    `json:"inputs,omitempty"`     // the bound values of the step's inputs
+	Bindings   map[string]string    `json:"bindings,omitempty"`   // input name -> from
+	Warnings   []diag.Warning       `json:"warnings,omitempty"`
 
 	Started    *time.Time `json:"started,omitempty"`
 	Ended      *time.Time `json:"ended,omitempty"`
@@ -577,7 +577,7 @@ func (r *Record) Preview(step *template.Task) (vars map[string]string, parentFil
 	if err != nil {
 		return nil, nil, err
 	}
-	if InheritMode(step.EffectiveContext().Inherit) == InheritNone {
+	if step.EffectiveContext().Inherit == template.InheritNone {
 		return vars, nil, nil
 	}
 	if s.Parent == "" {

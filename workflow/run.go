@@ -196,7 +196,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 	if seq {
 		eff := bound.EffectiveContext()
 		var asm *Assembled
-		asm, err = r.opt.Assemble(ctx, bound, InheritMode(eff.Inherit), nil)
+		asm, err = r.opt.Assemble(ctx, bound, eff.Inherit, nil)
 		if err == nil {
 			if asm == nil {
 				asm = &Assembled{}
@@ -346,13 +346,13 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	}
 	res.Inputs = maps.Clone(bound.Vars())
 	eff := bound.EffectiveContext()
-	inherit := InheritMode(eff.Inherit)
+	inherit := eff.Inherit
 	if inherit == "" {
-		inherit = InheritFull
+		inherit = template.InheritFull
 	}
 	res.Inherit = inherit
 	pf := parentFiles
-	if inherit == InheritNone {
+	if inherit == template.InheritNone {
 		pf = nil
 	}
 	var warns []diag.Warning
@@ -370,7 +370,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 	res.Context = asm
 	res.Files = nonNil(asm.Files)
 	res.Warnings = append(warns, asm.Warnings...)
-	if inherit == InheritSubset && len(pf) > 0 && !slices.ContainsFunc(pf, func(f string) bool { return slices.Contains(res.Files, f) }) {
+	if inherit == template.InheritSubset && len(pf) > 0 && !slices.ContainsFunc(pf, func(f string) bool { return slices.Contains(res.Files, f) }) {
 		res.Warnings = append(res.Warnings, diag.Warning{Code: diag.SubsetEmpty,
 			Message: fmt.Sprintf("inherit_context=subset kept none of the parent's %d files: none matches the step's description", len(pf))})
 	}

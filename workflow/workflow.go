@@ -47,16 +47,6 @@ var ErrStrict = errors.New("warnings under strict")
 // cannot be found or run: nothing was started and no record was written.
 var ErrNoExecutor = errors.New("executor not found")
 
-// InheritMode is a step's inherit_context: "full", "none" or "subset".
-type InheritMode string
-
-// Inherit modes.
-const (
-	InheritFull   InheritMode = "full"
-	InheritNone   InheritMode = "none"
-	InheritSubset InheritMode = "subset"
-)
-
 // Assembled is the context of one task.
 type Assembled struct {
 	Files    []string // absolute paths, in document order
@@ -72,7 +62,7 @@ type Assembled struct {
 // warning is dropped for a step whose prompt holds earlier steps' results:
 // its context is not empty. (taskctl's own assembler gives none: the
 // template check warns of an empty context once, at its line:col.)
-type AssembleFunc func(ctx context.Context, step *template.Task, inherit InheritMode, parentFiles []string) (*Assembled, error)
+type AssembleFunc func(ctx context.Context, step *template.Task, inherit template.InheritMode, parentFiles []string) (*Assembled, error)
 
 // Options configures a run.
 type Options struct {

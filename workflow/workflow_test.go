@@ -22,7 +22,7 @@ import (
 // call is one call of the fake assembler.
 type call struct {
 	step    string
-	inherit workflow.InheritMode
+	inherit template.InheritMode
 	parent  []string
 }
 
@@ -36,7 +36,7 @@ type fake struct {
 	calls []call
 }
 
-func (f *fake) assemble(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+func (f *fake) assemble(ctx context.Context, t *template.Task, inherit template.InheritMode, parent []string) (*workflow.Assembled, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (f *fake) assemble(ctx context.Context, t *template.Task, inherit workflow.
 	words := strings.Fields(strings.ToLower(t.Description))
 	for _, p := range parent {
 		base := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
-		if inherit == workflow.InheritFull || inherit == workflow.InheritSubset && slices.Contains(words, base) {
+		if inherit == template.InheritFull || inherit == template.InheritSubset && slices.Contains(words, base) {
 			add(p)
 		}
 	}
@@ -224,10 +224,10 @@ func TestThreeSteps(t *testing.T) {
 	if !slices.Equal(write.Files, rootFiles) {
 		t.Errorf("write files %q, want find's %q", write.Files, rootFiles)
 	}
-	if c, _ := f.call("write"); c.inherit != workflow.InheritNone || c.parent != nil {
+	if c, _ := f.call("write"); c.inherit != template.InheritNone || c.parent != nil {
 		t.Errorf("write assembled with %q %q, want none and no parent files", c.inherit, c.parent)
 	}
-	if write.Inherit != workflow.InheritNone || write.Bindings["found"] != "find.files" {
+	if write.Inherit != template.InheritNone || write.Bindings["found"] != "find.files" {
 		t.Errorf("write recorded inherit %q bindings %v", write.Inherit, write.Bindings)
 	}
 
@@ -415,7 +415,7 @@ func TestSubsetAndNesting(t *testing.T) {
 	}
 	outer := []string{filepath.Join(project, "auth/login.go"), filepath.Join(project, "auth/session.go"), filepath.Join(project, "store/store.go")}
 	c, _ := f.call("look")
-	if c.inherit != workflow.InheritSubset || !slices.Equal(c.parent, outer) {
+	if c.inherit != template.InheritSubset || !slices.Equal(c.parent, outer) {
 		t.Errorf("look assembled with %q %q, want subset of %q", c.inherit, c.parent, outer)
 	}
 	if want := []string{filepath.Join(project, "auth/session.go")}; !slices.Equal(rec.Step("look").Files, want) {
@@ -427,7 +427,7 @@ func TestSubsetAndNesting(t *testing.T) {
 	if got := rec.Step("inner").Files; !slices.Equal(got, inner) {
 		t.Errorf("inner files %q, want %q", got, inner)
 	}
-	if c, _ := f.call("deep"); c.inherit != workflow.InheritFull || !slices.Equal(c.parent, inner) {
+	if c, _ := f.call("deep"); c.inherit != template.InheritFull || !slices.Equal(c.parent, inner) {
 		t.Errorf("deep assembled with %q %q, want full of %q", c.inherit, c.parent, inner)
 	}
 	in, deep := rec.Step("inner"), rec.Step("deep")
@@ -756,7 +756,7 @@ func TestPromptContext(t *testing.T) {
 		{"", "</task>\n"},
 	} {
 		opt := options(nil, project, runs, nil)
-		opt.Assemble = func(context.Context, *template.Task, workflow.InheritMode, []string) (*workflow.Assembled, error) {
+		opt.Assemble = func(context.Context, *template.Task, template.InheritMode, []string) (*workflow.Assembled, error) {
 			return &workflow.Assembled{Document: tc.doc}, nil
 		}
 		rec, err := workflow.Run(context.Background(), parse(t, `<task name="solo"><description>d</description></task>`), opt)
@@ -793,7 +793,7 @@ func TestEmptyContextWithHistory(t *testing.T) {
 	project, runs := setup(t)
 	f := &fake{dir: project}
 	opt := options(f, project, runs, nil)
-	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+	opt.Assemble = func(ctx context.Context, t *template.Task, inherit template.InheritMode, parent []string) (*workflow.Assembled, error) {
 		a, err := f.assemble(ctx, t, inherit, parent)
 		if err == nil && len(a.Files) == 0 {
 			a.Warnings = append(a.Warnings, diag.Warning{Code: diag.EmptyContext, Message: "its context is empty"})
@@ -830,7 +830,7 @@ func TestDryRunPendingCommand(t *testing.T) {
 	f := &fake{dir: project}
 	opt := options(f, project, runs, nil)
 	var commands []string
-	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+	opt.Assemble = func(ctx context.Context, t *template.Task, inherit template.InheritMode, parent []string) (*workflow.Assembled, error) {
 		for _, s := range t.Sources {
 			if s.Kind == "command" {
 				commands = append(commands, t.Name+": "+s.Command)
@@ -872,7 +872,7 @@ func TestPlanWarningPath(t *testing.T) {
 	f := &fake{dir: project}
 	opt := options(f, project, runs, nil)
 	missing := filepath.Join(project, "nosuch.go")
-	opt.Assemble = func(ctx context.Context, t *template.Task, inherit workflow.InheritMode, parent []string) (*workflow.Assembled, error) {
+	opt.Assemble = func(ctx context.Context, t *template.Task, inherit template.InheritMode, parent []string) (*workflow.Assembled, error) {
 		a, err := f.assemble(ctx, t, inherit, parent)
 		if err == nil && t.Name == "a" {
 			a.Warnings = append(a.Warnings, diag.Warning{Code: "PATH_NOT_FOUND", Message: "no such file or directory", Path: missing})

@@ -104,7 +104,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	opt.Inherited = prev.inherited
-	if e.opts.runID == "" && (opt.Inherit == "full" || opt.Inherit == "subset") {
+	if e.opts.runID == "" && (opt.Inherit == template.InheritFull || opt.Inherit == template.InheritSubset) {
 		// A step inherits the own context of the workflow above it,
 		// which needs no run: assemble it (paths only) as run does.
 		if opt.Inherited, err = e.ancestorsContext(ctx, tf, t, vars); err != nil {
@@ -123,7 +123,6 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	e.saveCaches(opt)
-	jsonReasons(doc)
 	if opt.Counter != nil {
 		e.meta["token_cache"] = map[string]int{"hits": doc.TokensCached, "counted": doc.TokensCounted}
 	}
@@ -171,7 +170,7 @@ func (e *env) ancestorsContext(ctx context.Context, tf *template.File, t *templa
 		if err != nil {
 			return nil, err
 		}
-		if i == 0 || opt.Inherit == "none" {
+		if i == 0 || opt.Inherit == template.InheritNone {
 			files = nil
 		}
 		opt.Inherited, opt.ListOnly, opt.Counter, opt.Cache = files, true, nil, nil
@@ -195,11 +194,11 @@ func ancestors(tf *template.File, t *template.Task) []*template.Task {
 
 // listedFile is a file of --paths in json: what selected it, nothing read.
 type listedFile struct {
-	Path   string   `json:"path"`
-	Rel    string   `json:"rel_path"`
-	Source string   `json:"source"`
-	Score  *float64 `json:"score,omitempty"`
-	Reason any      `json:"reason,omitempty"`
+	Path   string              `json:"path"`
+	Rel    string              `json:"rel_path"`
+	Source template.SourceKind `json:"source"`
+	Score  *float64            `json:"score,omitempty"`
+	Reason *memory.Reason      `json:"reason,omitempty"`
 }
 
 type listedFiles struct {

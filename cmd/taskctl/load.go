@@ -80,7 +80,7 @@ func vetCommands(file string, tasks []*template.Task) []diag.Problem {
 	var probs []diag.Problem
 	for _, t := range tasks {
 		for _, s := range t.Sources {
-			if s.Kind != "command" || s.Command == "" {
+			if s.Kind != template.SourceCommand || s.Command == "" {
 				continue
 			}
 			if err := shellexec.Vet(s.Command); err != nil {

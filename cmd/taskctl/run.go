@@ -230,7 +230,7 @@ func stepLabel(s *workflow.StepResult) string {
 
 // assembleStep is the workflow's AssembleFunc: it assembles one bound step
 // with the parent's files and renders the document in --style.
-func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit workflow.InheritMode, parentFiles []string) (*workflow.Assembled, error) {
+func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit template.InheritMode, parentFiles []string) (*workflow.Assembled, error) {
 	if e.proj != nil {
 		// An earlier step's executor may have changed the ignore files.
 		e.proj.Reload()
@@ -239,7 +239,7 @@ func (e *env) assembleStep(ctx context.Context, step *template.Task, inherit wor
 	if err != nil {
 		return nil, err
 	}
-	opt.Inherit = string(inherit)
+	opt.Inherit = inherit
 	opt.Inherited = e.filesOf(parentFiles)
 	doc, err := contextgen.Assemble(ctx, step, opt)
 	if err != nil {

@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
@@ -84,13 +83,13 @@ incrementally.`,
 				Source: e.lineSource(p),
 			})
 			type match struct {
-				Path   string  `json:"path"`
-				Score  float64 `json:"score"`
-				Reason reason  `json:"reason"`
+				Path   string        `json:"path"`
+				Score  float64       `json:"score"`
+				Reason memory.Reason `json:"reason"`
 			}
 			out := []match{}
 			for _, m := range matches {
-				out = append(out, match{Path: absRel(p, m.Rel), Score: m.Score, Reason: reasonOf(m.Reason)})
+				out = append(out, match{Path: absRel(p, m.Rel), Score: m.Score, Reason: m.Reason})
 			}
 			if err := e.strictCheck(); err != nil {
 				return nil, err
@@ -371,41 +370,6 @@ func dirGlob(g string) string {
 		return t + "/**"
 	}
 	return g
-}
-
-// reason is a match's reason as the json envelope shows it: the matched
-// query terms per field ("path", "name", "ident", "content"), the
-// best-matching line and its number (0 and "" when unknown), the filters and
-// boosts that applied, and with --explain each term's share of the score.
-type reason struct {
-	Terms  map[string][]string `json:"terms"`
-	Line   int                 `json:"line"`
-	Text   string              `json:"text"`
-	Notes  []string            `json:"notes,omitempty"`
-	Scores map[string]float64  `json:"scores,omitempty"`
-}
-
-func reasonOf(r memory.Reason) reason {
-	terms := r.Terms
-	if terms == nil {
-		terms = map[string][]string{}
-	}
-	return reason{Terms: terms, Line: r.Line, Text: r.Text, Notes: r.Notes, Scores: r.Scores}
-}
-
-// jsonReasons gives the files of an assembled document that came from the
-// index the json form of their reason.
-func jsonReasons(doc *contextgen.Document) {
-	for _, f := range doc.Files {
-		switch r := f.Reason.(type) {
-		case memory.Reason:
-			f.Reason = reasonOf(r)
-		case *memory.Reason:
-			if r != nil {
-				f.Reason = reasonOf(*r)
-			}
-		}
-	}
 }
 
 // writeExplain prints a match's reason in full: the matched terms per field,

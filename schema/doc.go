@@ -19,10 +19,14 @@
 //     or at the attribute a message names when it is in the start tag;
 //     well-formedness problems are at the position libxml2 reports (where
 //     its parser stopped).
-//   - Documents are UTF-8: the bytes are read as UTF-8 whatever the XML
-//     declaration says, a UTF-16/32 document is refused, and an invalid
-//     byte is a positioned problem. A NUL byte is refused wherever it is
-//     (libxml2 would stop reading at one outside an element).
+//   - Documents are UTF-8, with or without a byte-order mark, or UTF-16LE or
+//     UTF-16BE with one, as XML 1.0 requires (package internal/xmltext
+//     decodes them; template.Parse reads them the same way); positions are
+//     the same in every encoding. The bytes decide whatever the XML
+//     declaration says; UTF-32, UTF-16 without a mark, EBCDIC, undecodable
+//     UTF-16 and, in a UTF-8 document, an invalid byte are positioned
+//     problems. A NUL character is refused wherever it is (libxml2 would
+//     stop reading at one outside an element).
 //   - libxml2's warnings (an XML 1.1 declaration, a bad xml:space value) are
 //     not problems: a document is valid when libxml2 reports no error.
 //   - No network access, no external entity, DTD or schema is ever loaded: a
@@ -31,8 +35,8 @@
 //     process-wide external entity loader (set once) refuses every URL.
 //     xsi:schemaLocation hints are ignored. The same loader refuses
 //     xs:include and xs:import, so every embedded XSD is self-contained.
-//   - Inputs over MaxInput (1 MiB) are refused; at most 100 problems are
-//     reported (then "N more problems not shown").
+//   - Inputs over MaxInput (1 MiB, counted in the bytes given) are refused;
+//     at most 100 problems are reported (then "N more problems not shown").
 //   - Nothing is printed to the process's stderr.
 //   - Validate is safe for concurrent use.
 package schema

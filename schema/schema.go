@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
 )
 
 //go:embed taskctl.xsd
@@ -92,9 +94,10 @@ func (e *ValidationError) Error() string {
 // (up to 100) with file:line:col otherwise. Any other error means the schema
 // itself could not be used.
 //
-// The document must be UTF-8: its bytes are read as UTF-8 whatever its XML
+// The document is UTF-8, with or without a byte-order mark, or UTF-16 with
+// one (see package internal/xmltext); its bytes decide, whatever its XML
 // declaration says, so an ASCII document declaring another encoding is fine
-// and any other byte is a problem.
+// and a byte that is not UTF-8 in a UTF-8 document is a problem.
 //
 // Documents are parsed without network access, without loading external
 // entities, DTDs or schemas (xsi:schemaLocation is ignored), and a document
@@ -108,47 +111,72 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 	if err := s.compile(); err != nil {
 		return err
 	}
-	if len(data) > limit {
-		return &ValidationError{Problems: []diag.Problem{{File: file, Line: 1, Col: 1,
-			Message: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), limit)}}}
+	text, sc, refusal := admit(data, limit)
+	if refusal != nil {
+		refusal.File = file
+		return &ValidationError{Problems: []diag.Problem{*refusal}}
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return &ValidationError{Problems: []diag.Problem{{File: file, Line: 1, Col: 1, Message: "document is empty"}}}
-	}
-	if utf16Like(data) {
-		return &ValidationError{Problems: []diag.Problem{{File: file, Line: 1, Col: 1,
-			Message: "document looks UTF-16 or UTF-32 encoded; templates must be UTF-8"}}}
-	}
-	// libxml2 takes a NUL byte for the end of the input when it is not
-	// inside an element, so a valid document followed by NUL and anything at
-	// all would pass. XML never allows the character: refuse it here.
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		l, c := lineCol(data, int64(i))
-		return &ValidationError{Problems: []diag.Problem{{File: file, Line: l, Col: c,
-			Message: "NUL byte: the character U+0000 is not allowed in XML"}}}
-	}
-	sc := scan(data)
-	if sc.doctype >= 0 {
-		l, c := lineCol(data, sc.doctype)
-		return &ValidationError{Problems: []diag.Problem{{File: file, Line: l, Col: c,
-			Message: "DOCTYPE is not allowed: templates never need one, and DTDs and entities are refused"}}}
-	}
-	raw, dropped, dtd, err := validateC(s.ptr, data)
+	raw, dropped, dtd, err := validateC(s.ptr, text)
 	if err != nil {
 		return err
 	}
 	if dtd { // found by libxml2 where the scan did not: still refused
 		l, c := 1, 1
-		if i := bytes.Index(data, []byte("<!DOCTYPE")); i >= 0 {
-			l, c = lineCol(data, int64(i))
+		if i := bytes.Index(text, []byte("<!DOCTYPE")); i >= 0 {
+			l, c = lineCol(text, int64(i))
 		}
 		return &ValidationError{Problems: []diag.Problem{{File: file, Line: l, Col: c, Message: "DOCTYPE is not allowed"}}}
 	}
 	if len(raw) == 0 {
 		return nil
 	}
-	ve := &ValidationError{}
-	pos := newPositions(data)
+	return &ValidationError{Problems: place(file, text, sc, raw, dropped)}
+}
+
+// admit decodes data to UTF-8 text and scans it, or returns why it is
+// refused before libxml2 sees it (the problem's File is left to the
+// caller).
+func admit(data []byte, limit int) ([]byte, scanResult, *diag.Problem) {
+	if len(data) > limit {
+		return nil, scanResult{}, &diag.Problem{Line: 1, Col: 1,
+			Message: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), limit)}
+	}
+	text, err := xmltext.Decode(data)
+	if err != nil {
+		p := &diag.Problem{Line: 1, Col: 1, Message: err.Error()}
+		var xe *xmltext.Error
+		if errors.As(err, &xe) {
+			p.Line, p.Col, p.Message = xe.Line, xe.Col, xe.Msg
+		}
+		return nil, scanResult{}, p
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, scanResult{}, &diag.Problem{Line: 1, Col: 1, Message: "document is empty"}
+	}
+	// libxml2 takes a NUL byte for the end of the input when it is not
+	// inside an element, so a valid document followed by NUL and anything at
+	// all would pass. XML never allows the character: refuse it here.
+	if i := bytes.IndexByte(text, 0); i >= 0 {
+		l, c := lineCol(text, int64(i))
+		return nil, scanResult{}, &diag.Problem{Line: l, Col: c,
+			Message: "NUL byte: the character U+0000 is not allowed in XML"}
+	}
+	sc := scan(text)
+	if sc.doctype >= 0 {
+		l, c := lineCol(text, sc.doctype)
+		return nil, scanResult{}, &diag.Problem{Line: l, Col: c,
+			Message: "DOCTYPE is not allowed: templates never need one, and DTDs and entities are refused"}
+	}
+	return text, sc, nil
+}
+
+// place turns libxml2's problems with text into Problems of file: a
+// validity problem is put at the '<' of its element, or at the attribute
+// it names; a well-formedness problem stays where libxml2 put it. dropped
+// problems beyond the cap become a note.
+func place(file string, text []byte, sc scanResult, raw []rawProblem, dropped int) []diag.Problem {
+	var out []diag.Problem
+	pos := newPositions(text)
 	for _, r := range raw {
 		p := diag.Problem{File: file, Line: r.line, Col: r.col, Message: cleanMsg(r.msg)}
 		if !r.parse && r.elem >= 0 && r.elem < len(sc.starts) {
@@ -159,26 +187,21 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 				}
 			}
 			if r.attr != "" {
-				if a := attrOffset(data, off, r.attr); a >= 0 {
+				if a := attrOffset(text, off, r.attr); a >= 0 {
 					off = a
 				}
 			}
 			p.Line, p.Col = pos.at(off)
 		}
-		if p.Line < 1 {
-			p.Line = 1
-		}
-		if p.Col < 1 {
-			p.Col = 1
-		}
-		ve.Problems = append(ve.Problems, p)
+		p.Line, p.Col = max(p.Line, 1), max(p.Col, 1)
+		out = append(out, p)
 	}
 	if dropped > 0 {
-		last := ve.Problems[len(ve.Problems)-1]
-		ve.Problems = append(ve.Problems, diag.Problem{File: file, Line: last.Line, Col: last.Col,
+		last := out[len(out)-1]
+		out = append(out, diag.Problem{File: file, Line: last.Line, Col: last.Col,
 			Message: fmt.Sprintf("%d more problems not shown", dropped)})
 	}
-	return ve
+	return out
 }
 
 // attrInMsg finds the attribute a libxml2 validity message is about.
@@ -294,20 +317,11 @@ func attrOffset(data []byte, off int64, name string) int64 {
 	}
 }
 
-// utf16Like reports a UTF-16 or UTF-32 byte-order mark, or a NUL byte
-// beside the first '<' as those encodings put there.
-func utf16Like(data []byte) bool {
-	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) ||
-		bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}) {
-		return true
-	}
-	return len(data) >= 2 && ((data[0] == '<' && data[1] == 0) || (data[0] == 0 && data[1] == '<'))
-}
-
 // lineCol turns a byte offset into a 1-based line and rune column.
 func lineCol(data []byte, off int64) (int, int) { return newPositions(data).at(off) }
 
-// positions turns byte offsets into 1-based lines and rune columns. Asked
+// positions turns byte offsets into 1-based lines and rune columns of text,
+// which xmltext.Decode has stripped of its byte-order mark. Asked
 // for offsets in increasing order, as libxml2 reports problems, it reads
 // the document once in all: counting from the start of the line for each
 // problem cost a pass over the line per problem, 100 passes on a one-line
@@ -318,21 +332,12 @@ type positions struct {
 	line, col int   // the position of off
 }
 
-func newPositions(data []byte) *positions {
-	p := &positions{data: data, line: 1, col: 1}
-	if bytes.HasPrefix(data, utf8BOM) {
-		p.off = int64(len(utf8BOM)) // editors do not count a byte-order mark
-	}
-	return p
-}
+func newPositions(data []byte) *positions { return &positions{data: data, line: 1, col: 1} }
 
 func (p *positions) at(off int64) (int, int) {
 	off = min(max(off, 0), int64(len(p.data)))
 	if off < p.off {
 		*p = *newPositions(p.data)
-		if off < p.off {
-			return 1, 1
-		}
 	}
 	for p.off < off {
 		c := p.data[p.off]
@@ -353,15 +358,13 @@ func (p *positions) at(off int64) (int, int) {
 	return p.line, p.col
 }
 
-var utf8BOM = []byte("\xef\xbb\xbf")
-
 // cleanMsg trims libxml2's message: no trailing newline, valid UTF-8, and
 // long quoted values shortened so a message stays readable.
 func cleanMsg(m string) string {
 	m = strings.ToValidUTF8(strings.TrimSpace(m), "\uFFFD")
 	m = strings.Join(strings.Fields(m), " ")
-	// Declared encodings are ignored (the bytes are read as UTF-8), so
-	// libxml2's advice to "indicate encoding" would mislead.
+	// Declared encodings are ignored (the bytes decide), so libxml2's
+	// advice to "indicate encoding" would mislead.
 	if rest, ok := strings.CutPrefix(m, "Input is not proper UTF-8, indicate encoding !"); ok {
 		m = "invalid UTF-8; templates must be UTF-8." + rest
 	}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
 	"github.com/taskctl/taskctl/schema"
 )
 
@@ -592,8 +593,11 @@ func pointsAt(data []byte, p diag.Problem) string {
 	if m == nil {
 		return ""
 	}
-	// Find the byte offset of line:col (columns count runes; a leading BOM
-	// is not counted).
+	// Find the byte offset of line:col in the text as the package decodes
+	// it (columns count runes; a leading BOM is not counted).
+	if text, err := xmltext.Decode(data); err == nil {
+		data = text
+	}
 	lines := bytes.SplitAfter(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\n"))
 	if p.Line > len(lines) {
 		return "line past the end"

@@ -120,7 +120,8 @@ func parseTree(data []byte, ps *positioner, nodes map[Pos]*node) (*node, int64, 
 	return root, 0, nil
 }
 
-// positioner turns byte offsets into lines and rune columns. It remembers
+// positioner turns byte offsets into lines and rune columns of the text
+// xmltext.Decode returned (without a byte-order mark). It remembers
 // the last offset it was asked about and counts on from there, so asking in
 // increasing order (as parseTree does) costs one pass over the data in all.
 type positioner struct {
@@ -138,9 +139,6 @@ func (p *positioner) pos(off int64) Pos {
 	}
 	if p.at.Line == 0 || off < p.off {
 		p.off, p.at = 0, Pos{Line: 1, Col: 1}
-		if off >= 3 && bytes.HasPrefix(p.data, []byte("\xef\xbb\xbf")) {
-			p.off = 3 // editors do not count a byte-order mark
-		}
 	}
 	b := p.data[p.off:off]
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {

@@ -26,6 +26,9 @@ func FuzzParse(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(data)
+		for _, twin := range twins(string(data)) {
+			f.Add(twin)
+		}
 	}
 	for _, c := range checkTests {
 		f.Add([]byte(c.doc))

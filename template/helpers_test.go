@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -49,12 +50,18 @@ func offsetOf(data []byte, line, col int) int {
 // where the package promises: at the '<' of an element, at the "{{" of a
 // reference (or the '&' of a character reference that makes one), or at the
 // name of an attribute (a letter or '_'). Problems of
-// well-formedness are at wherever encoding/xml stopped, and are not checked.
+// well-formedness are at wherever encoding/xml stopped, and problems of
+// encoding where the decoding stopped: neither is checked.
 func wellPlaced(data []byte, p diag.Problem) error {
-	for _, s := range []string{"XML syntax error", "xml: ", "unexpected end element", "unclosed element", "too many elements", "no root element", "more than one root", "DOCTYPE"} {
+	for _, s := range []string{"XML syntax error", "xml: ", "unexpected end element", "unclosed element", "too many elements", "no root element", "more than one root", "DOCTYPE",
+		"invalid UTF-16", " encoded", "two byte-order marks"} {
 		if strings.Contains(p.Message, s) {
 			return nil
 		}
+	}
+	// Positions are in the text as Parse decodes it (UTF-16 as UTF-8).
+	if text, err := xmltext.Decode(data); err == nil {
+		data = text
 	}
 	off := offsetOf(data, p.Line, p.Col)
 	if off < 0 || off >= len(data) {

@@ -1,10 +1,12 @@
 package template
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
 )
 
 // Parse decodes a template file and checks the rules the XSD cannot hold:
@@ -15,7 +17,19 @@ import (
 // names, and input bindings (from) naming a step that finishes earlier. If
 // there is an error, it is an *Error listing every problem with file:line:col.
 // Parse never panics, whatever data holds.
+//
+// data is UTF-8, with or without a byte-order mark, or UTF-16 with one, as
+// package schema reads it (internal/xmltext decodes it for both).
 func Parse(filename string, data []byte) (*File, error) {
+	data, err := xmltext.Decode(data)
+	if err != nil {
+		p := diag.Problem{File: filename, Line: 1, Col: 1, Message: err.Error()}
+		var xe *xmltext.Error
+		if errors.As(err, &xe) {
+			p.Line, p.Col, p.Message = xe.Line, xe.Col, xe.Msg
+		}
+		return nil, &Error{Problems: []diag.Problem{p}}
+	}
 	d := &decoder{file: filename, data: data, pos: &positioner{data: data}, nodes: map[Pos]*node{}}
 	root, off, err := parseTree(data, d.pos, d.nodes)
 	if err != nil {

@@ -2,15 +2,16 @@
 // templates and config.xsd for configuration files — embedded in the binary,
 // and validates documents against them with libxml2.
 //
-// The validation-error path is a small cgo layer of its own over libxml2's
-// structured-error API (xmlSchemaSetValidStructuredErrors, and the parser's
-// structured handler), not lestrrat-go/libxml2's: that wrapper reports no
-// positions and overflows a fixed buffer on long messages. libxml2 is
-// opened with dlopen when the first document or schema is compiled, not
-// linked: a command that validates nothing (index, search) starts about a
-// millisecond sooner without it and the ICU libraries it pulls in.
-// TASKCTL_LIBXML2 names another library file; one that cannot be loaded
-// makes every validation fail with an error that says so.
+// lestrrat-go/libxml2 parses the documents (with the options below) and
+// compiles the embedded XSDs. A small cgo layer of our own does what the
+// wrapper cannot: it collects libxml2's errors as structured errors
+// (xmlSetStructuredErrorFunc, xmlSchemaSetValidStructuredErrors) with
+// their lines, columns and nodes — the wrapper keeps only the last parse
+// error, without a column, and gathers validation errors by printf into a
+// fixed buffer that a long message overflows —, runs the validation with a
+// context of its own, checks for a DTD, and sets the external entity
+// loader. libxml2 is linked (pkg-config libxml-2.0), so a binary that
+// starts has it.
 //
 // Guarantees:
 //   - Every problem carries file:line:col. Lines count from 1; columns count

@@ -10,14 +10,18 @@ func ValidateWithLimit(s *Schema, file string, data []byte, limit int) error {
 // refuses url.
 var LoaderRefuses = loaderRefuses
 
-// ValidateInC sends data straight to the cgo layer, past the Go-side checks
+// ParseOptions returns the document parser's options as lestrrat-go/libxml2
+// spells them and as libxml2's headers do.
+var ParseOptions = parseOptions
+
+// ValidateInC sends data straight to libxml2, past the Go-side checks
 // (size, encoding, DOCTYPE), and returns libxml2's messages and whether it
 // found a DTD: the defences libxml2 itself is set up with.
 func ValidateInC(s *Schema, data []byte) (msgs []string, dtd bool, err error) {
 	if err := s.compile(); err != nil {
 		return nil, false, err
 	}
-	raw, _, dtd, err := validateC(s.ptr, data)
+	raw, _, dtd, err := validateC(s.compiled, data)
 	for _, r := range raw {
 		msgs = append(msgs, r.msg)
 	}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/lestrrat-go/libxml2/xsd"
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/xmltext"
@@ -28,11 +29,11 @@ const MaxInput = 1 << 20
 // concurrent use: the compiled schema is shared read-only and every
 // validation has its own parser and validation context.
 type Schema struct {
-	name string
-	src  []byte
-	once sync.Once
-	ptr  unsafe.Pointer
-	err  error
+	name     string
+	src      []byte
+	once     sync.Once
+	compiled *xsd.Schema
+	err      error
 }
 
 var (
@@ -54,7 +55,7 @@ func (s *Schema) Name() string { return s.name }
 
 func (s *Schema) compile() error {
 	s.once.Do(func() {
-		ptr, ps, err := compileXSD(s.src)
+		compiled, ps, err := compileXSD(s.src)
 		if err != nil {
 			msgs := []string{err.Error()}
 			for _, p := range ps {
@@ -67,7 +68,7 @@ func (s *Schema) compile() error {
 			s.err = fmt.Errorf("schema %s: %s", s.name, strings.Join(msgs, "; "))
 			return
 		}
-		s.ptr = ptr
+		s.compiled = compiled
 	})
 	return s.err
 }
@@ -116,7 +117,7 @@ func (s *Schema) validate(file string, data []byte, limit int) error {
 		refusal.File = file
 		return &ValidationError{Problems: []diag.Problem{*refusal}}
 	}
-	raw, dropped, dtd, err := validateC(s.ptr, text)
+	raw, dropped, dtd, err := validateC(s.compiled, text)
 	if err != nil {
 		return err
 	}

@@ -628,3 +628,13 @@ func pointsAt(data []byte, p diag.Problem) string {
 	}
 	return ""
 }
+
+// TestParseOptions: the options the document parser passes through
+// lestrrat-go/libxml2 are libxml2's NONET, BIG_LINES, NOWARNING and
+// IGNORE_ENC, bit for bit: none that loads or expands anything.
+func TestParseOptions(t *testing.T) {
+	wrapper, libxml2 := schema.ParseOptions()
+	if wrapper != libxml2 {
+		t.Fatalf("the parser passes options %#x, want libxml2's %#x", wrapper, libxml2)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 )
@@ -279,6 +280,7 @@ func (e *env) config() (*settings, error) {
 			}
 			return err
 		}
+		data, _ = xmltext.Decode(data) // valid, so decodable: UTF-16 read as UTF-8
 		var cf configFile
 		if err := xml.Unmarshal(data, &cf); err != nil {
 			return codedErr(diag.ConfigInvalid, exitUsage, "%s: %v", path, err)

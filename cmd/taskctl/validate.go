@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
 	"github.com/taskctl/taskctl/schema"
 )
 
@@ -102,6 +103,9 @@ problem is a FILE that does not exist).`,
 // rootName returns the local name of data's root element, or "" when data
 // is not well-formed enough to tell.
 func rootName(data []byte) string {
+	if text, err := xmltext.Decode(data); err == nil {
+		data = text // UTF-16, as schema and template read it
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	for {
 		t, err := d.Token()
@@ -123,6 +127,7 @@ func checkConfig(file string, data []byte) []diag.Problem {
 		}
 		return []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
+	data, _ = xmltext.Decode(data) // valid, so decodable: UTF-16 read as UTF-8
 	var cf configFile
 	if err := xml.Unmarshal(data, &cf); err != nil {
 		return []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}

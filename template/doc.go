@@ -42,9 +42,13 @@
 //   - Parse never panics and never reads anything but the bytes it is given:
 //     DOCTYPEs, entities other than the predefined five, and external
 //     references are refused, and the element count is capped.
+//   - A file is UTF-8, with or without a byte-order mark, or UTF-16LE or
+//     UTF-16BE with one; internal/xmltext decodes it, as it does for package
+//     schema, and refuses what it cannot decode with a positioned problem.
 //   - Every problem Parse reports carries file:line:col. Lines count from 1;
 //     columns count Unicode code points (runes) from 1, a leading byte-order
-//     mark not counted — as package schema counts them. A problem with an
+//     mark not counted — as package schema counts them, and the same in
+//     every encoding. A problem with an
 //     attribute points at the attribute's name, a {{var}} at its "{{" (also
 //     inside an attribute value, through references, CDATA and comments),
 //     anything else at the '<' of its element. Problems come sorted by
@@ -56,5 +60,6 @@
 //     substituted value is not itself substituted again.
 //   - Bind returns a deep copy and never changes the task it is called on.
 //
-// The package imports only the standard library (no cgo).
+// The package imports only the standard library and internal/xmltext (no
+// cgo).
 package template

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // plainBM25 is the baseline: Okapi BM25 (k1 1.2, b 0.75) over file content
@@ -12,20 +13,38 @@ import (
 // underscores, English stop words removed, no stemming and no identifier
 // splitting. It is kept incrementally by blob so that it sees exactly the
 // files the taskctl index sees at each commit.
+//
+// Documents live in slots; a removed document's slot is marked dead and
+// its postings are skipped until dead slots outnumber live ones, when the
+// lists are compacted. So moving the index from one commit to another
+// costs about the tokens of the files that changed.
 type plainBM25 struct {
-	docs  map[string]*plainDoc      // rel → document
-	post  map[string]map[string]int // term → rel → tf
-	total int64                     // sum of document lengths
+	terms map[string]uint32 // term → id
+	post  [][]plainPosting  // term id → postings, dead slots' included until compact
+	df    []int32           // term id → live documents that contain it
+	docs  []plainDoc        // by slot
+	byRel map[string]int32  // rel → slot of its live document
+	live  int
+	dead  int
+	total int64 // sum of live document lengths
+
+	counts map[uint32]int32 // scratch: one document's term counts
+	lower  []byte           // scratch: a lower-cased word
 }
 
 type plainDoc struct {
-	id  string
-	len int
-	tf  map[string]int
+	rel, id string
+	len     int32
+	terms   []uint32 // distinct terms, for removal
+	dead    bool
+}
+
+type plainPosting struct {
+	doc, tf int32
 }
 
 func newPlainBM25() *plainBM25 {
-	return &plainBM25{docs: map[string]*plainDoc{}, post: map[string]map[string]int{}}
+	return &plainBM25{terms: map[string]uint32{}, byRel: map[string]int32{}, counts: map[uint32]int32{}}
 }
 
 var plainStop = func() map[string]bool {
@@ -37,7 +56,9 @@ their then there these they this to was will with`) {
 	return m
 }()
 
-func plainTokens(s string, fn func(string)) {
+// plainTokens calls fn with each word of s that is not a stop word,
+// lower-cased. The slice fn gets is valid only during the call.
+func plainTokens(s []byte, scratch *[]byte, fn func(w []byte)) {
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		word := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] == '_' || s[i] >= 0x80)
@@ -48,8 +69,8 @@ func plainTokens(s string, fn func(string)) {
 			continue
 		}
 		if start >= 0 {
-			w := strings.ToLower(s[start:i])
-			if !plainStop[w] {
+			w := lowerWord(s[start:i], scratch)
+			if !plainStop[string(w)] {
 				fn(w)
 			}
 			start = -1
@@ -57,12 +78,29 @@ func plainTokens(s string, fn func(string)) {
 	}
 }
 
+// lowerWord lower-cases w as strings.ToLower does, into *scratch when w is
+// ASCII.
+func lowerWord(w []byte, scratch *[]byte) []byte {
+	b := (*scratch)[:0]
+	for _, c := range w {
+		if c >= utf8.RuneSelf {
+			return []byte(strings.ToLower(string(w)))
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	*scratch = b
+	return b
+}
+
 // sync makes the index hold exactly files (read through read).
 func (p *plainBM25) sync(files []blob, read func(rel string) ([]byte, error)) {
 	want := make(map[string]bool, len(files))
 	for _, f := range files {
 		want[f.rel] = true
-		if d, ok := p.docs[f.rel]; ok && d.id == f.id {
+		if s, ok := p.byRel[f.rel]; ok && p.docs[s].id == f.id {
 			continue
 		}
 		p.remove(f.rel)
@@ -73,78 +111,124 @@ func (p *plainBM25) sync(files []blob, read func(rel string) ([]byte, error)) {
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue
 		}
-		d := &plainDoc{id: f.id, tf: map[string]int{}}
-		plainTokens(string(data), func(w string) { d.tf[w]++; d.len++ })
-		p.docs[f.rel] = d
-		p.total += int64(d.len)
-		for t, n := range d.tf {
-			m := p.post[t]
-			if m == nil {
-				m = map[string]int{}
-				p.post[t] = m
-			}
-			m[f.rel] = n
-		}
+		p.add(f.rel, f.id, data)
 	}
-	for rel := range p.docs {
+	for rel := range p.byRel {
 		if !want[rel] {
 			p.remove(rel)
 		}
 	}
+	if p.dead > p.live && p.dead > 64 {
+		p.compact()
+	}
+}
+
+func (p *plainBM25) add(rel, id string, data []byte) {
+	clear(p.counts)
+	var n int32
+	plainTokens(data, &p.lower, func(w []byte) {
+		t, ok := p.terms[string(w)]
+		if !ok {
+			t = uint32(len(p.post))
+			p.terms[string(w)] = t
+			p.post = append(p.post, nil)
+			p.df = append(p.df, 0)
+		}
+		p.counts[t]++
+		n++
+	})
+	slot := int32(len(p.docs))
+	d := plainDoc{rel: rel, id: id, len: n, terms: make([]uint32, 0, len(p.counts))}
+	for t, tf := range p.counts {
+		p.post[t] = append(p.post[t], plainPosting{doc: slot, tf: tf})
+		p.df[t]++
+		d.terms = append(d.terms, t)
+	}
+	p.docs = append(p.docs, d)
+	p.byRel[rel] = slot
+	p.live++
+	p.total += int64(n)
 }
 
 func (p *plainBM25) remove(rel string) {
-	d, ok := p.docs[rel]
+	s, ok := p.byRel[rel]
 	if !ok {
 		return
 	}
-	for t := range d.tf {
-		delete(p.post[t], rel)
-		if len(p.post[t]) == 0 {
-			delete(p.post, t)
-		}
+	d := &p.docs[s]
+	for _, t := range d.terms {
+		p.df[t]--
 	}
 	p.total -= int64(d.len)
-	delete(p.docs, rel)
+	d.dead, d.terms = true, nil
+	delete(p.byRel, rel)
+	p.live--
+	p.dead++
+}
+
+// compact drops dead slots and renumbers the live ones.
+func (p *plainBM25) compact() {
+	slot := make([]int32, len(p.docs))
+	docs := make([]plainDoc, 0, p.live)
+	for i, d := range p.docs {
+		slot[i] = -1
+		if !d.dead {
+			slot[i] = int32(len(docs))
+			p.byRel[d.rel] = slot[i]
+			docs = append(docs, d)
+		}
+	}
+	for t, ps := range p.post {
+		kept := ps[:0]
+		for _, q := range ps {
+			if s := slot[q.doc]; s >= 0 {
+				kept = append(kept, plainPosting{doc: s, tf: q.tf})
+			}
+		}
+		p.post[t] = kept
+	}
+	p.docs, p.dead = docs, 0
 }
 
 func (p *plainBM25) search(query string, limit int) []string {
-	n := float64(len(p.docs))
+	n := float64(p.live)
 	if n == 0 {
 		return nil
 	}
 	avg := float64(p.total) / n
-	seen := map[string]bool{}
-	score := map[string]float64{}
-	plainTokens(query, func(t string) {
-		if seen[t] {
+	seen := map[uint32]bool{}
+	score := make([]float64, len(p.docs))
+	var hit []int32
+	plainTokens([]byte(query), &p.lower, func(w []byte) {
+		t, ok := p.terms[string(w)]
+		if !ok || seen[t] || p.df[t] == 0 {
 			return
 		}
 		seen[t] = true
-		post := p.post[t]
-		df := float64(len(post))
-		if df == 0 {
-			return
-		}
+		df := float64(p.df[t])
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		for rel, tf := range post {
-			dl := float64(p.docs[rel].len)
-			f := float64(tf)
-			score[rel] += idf * f * (1.2 + 1) / (f + 1.2*(1-0.75+0.75*dl/avg))
+		for _, q := range p.post[t] {
+			d := &p.docs[q.doc]
+			if d.dead {
+				continue
+			}
+			if score[q.doc] == 0 {
+				hit = append(hit, q.doc)
+			}
+			f := float64(q.tf)
+			score[q.doc] += idf * f * (1.2 + 1) / (f + 1.2*(1-0.75+0.75*float64(d.len)/avg))
 		}
 	})
-	rels := make([]string, 0, len(score))
-	for r := range score {
-		rels = append(rels, r)
-	}
-	sort.Slice(rels, func(i, j int) bool {
-		if score[rels[i]] != score[rels[j]] {
-			return score[rels[i]] > score[rels[j]]
+	sort.Slice(hit, func(i, j int) bool {
+		a, b := hit[i], hit[j]
+		if score[a] != score[b] {
+			return score[a] > score[b]
 		}
-		return rels[i] < rels[j]
+		return p.docs[a].rel < p.docs[b].rel
 	})
-	if len(rels) > limit {
-		rels = rels[:limit]
+	rels := make([]string, 0, min(len(hit), max(limit, 0)))
+	for _, s := range hit[:min(len(hit), max(limit, 0))] {
+		rels = append(rels, p.docs[s].rel)
 	}
 	return rels
 }

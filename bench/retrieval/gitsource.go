@@ -27,21 +27,28 @@ type blob struct {
 // itself: the tree at a commit is what a checkout of it would contain, so
 // no work tree needs to be written. Its "modification time" is derived from
 // the blob's object name, so the index sees a file as changed exactly when
-// its content changed.
+// its content changed. It remembers what it read, so that the baseline,
+// which reads the same changed files after the index, does not ask git for
+// them again; each reader gets its own copy.
 type treeSource struct {
 	files []blob
 	byRel map[string]*blob
 	cat   *catFile
+	mu    sync.Mutex
+	read  map[string][]byte // object name → content
 }
 
-func listTree(repo, commit string) ([]blob, error) {
+// listTree lists the files of commit's tree. A blob the repository lacks
+// (a snapshot may leave out the largest) is left out of the list and
+// counted in missing: the tree is what a checkout around it would hold.
+func listTree(repo, commit string) (files []blob, missing int, err error) {
 	out, err := exec.Command("git", "-C", repo, "ls-tree", "-r", "-l", "-z", "--full-tree", commit).Output()
 	if err != nil {
-		return nil, fmt.Errorf("git ls-tree %s: %w", commit, err)
+		return nil, 0, fmt.Errorf("git ls-tree %s: %w", commit, err)
 	}
-	var files []blob
 	for _, rec := range bytes.Split(out, []byte{0}) {
-		// <mode> SP <type> SP <object> SP+ <size> TAB <path>
+		// <mode> SP <type> SP <object> SP+ <size> TAB <path>; the size
+		// of a missing blob is "BAD".
 		tab := bytes.IndexByte(rec, '\t')
 		if tab < 0 {
 			continue
@@ -52,15 +59,16 @@ func listTree(repo, commit string) ([]blob, error) {
 		}
 		size, err := strconv.ParseInt(string(meta[3]), 10, 64)
 		if err != nil {
+			missing++
 			continue
 		}
 		files = append(files, blob{rel: string(rec[tab+1:]), id: string(meta[2]), size: size})
 	}
-	return files, nil
+	return files, missing, nil
 }
 
 func newTreeSource(files []blob, cat *catFile) *treeSource {
-	s := &treeSource{files: files, byRel: make(map[string]*blob, len(files)), cat: cat}
+	s := &treeSource{files: files, byRel: make(map[string]*blob, len(files)), cat: cat, read: map[string][]byte{}}
 	for i := range files {
 		s.byRel[files[i].rel] = &files[i]
 	}
@@ -93,7 +101,19 @@ func (s *treeSource) ReadFile(rel string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not in tree", rel)
 	}
-	return s.cat.read(b.id)
+	s.mu.Lock()
+	data, ok := s.read[b.id]
+	s.mu.Unlock()
+	if !ok {
+		var err error
+		if data, err = s.cat.read(b.id); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.read[b.id] = data
+		s.mu.Unlock()
+	}
+	return bytes.Clone(data), nil
 }
 
 var _ memory.Source = (*treeSource)(nil)

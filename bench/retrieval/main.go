@@ -5,16 +5,40 @@
 // one to five non-test source files becomes a query: its subject and body
 // are the query, the source files it changes that exist at its parent are
 // the gold set, and both rankers index the tree at the parent commit
-// (read through git; nothing is checked out). A JSON Lines file (-jsonl) of
-// {"repo_dir","base_commit","query","gold_files"} plugs in any other set;
-// an empty base_commit indexes the directory as it is on disk.
+// (read through git; nothing is checked out). -rev pins the newest commit
+// taken, so a set stays the same as the repository moves on. A JSON Lines
+// file (-jsonl) of {"repo_dir","base_commit","query","gold_files"} plugs in
+// any other set; an empty base_commit indexes the directory as it is on
+// disk. It prints Recall@1, @5 and @10 (hits over all gold files) and MRR
+// (first gold file within the top 10) for both rankers over the same
+// queries.
 //
-// It prints Recall@1, @5 and @10 (hits over all gold files) and MRR (first
-// gold file within the top 10) for both rankers over the same queries.
+// With -bugs FILE it evaluates a set of bug reports instead (SWE-bench's
+// fields: instance_id, repo, base_commit, problem_statement, gold_files):
+// each issue's text is the query against the tree at its base commit, read
+// from a git mirror under -mirror (OWNER+NAME/repo, or SWE-bench's
+// swe-bench+OWNER__NAME/repo, which is tried first); blobs a mirror lacks
+// are left out of the tree. Files with a path component test, tests or
+// testing, also as a word of a component split on "_" and "." (test_x.py),
+// are left out of both rankings and of the gold, and items with no gold
+// file left are dropped. It prints Hit@1, @5 and @10 (the first gold file
+// within the first k) and MRR@10 of the first gold file, per repository and
+// overall, for both rankers on the same items. -repo keeps the items of the
+// named repositories (OWNER/NAME or NAME, comma-separated); -sample N then
+// keeps the first N in order of the SHA-256 of their instance_id. Items
+// whose repository has no mirror, or whose commit it lacks, are skipped and
+// named on stderr.
 //
 // With -perf DIR it instead measures the index on a directory: cold build,
 // warm search latency, refresh after touching and after editing one file,
 // and index size over indexed bytes.
+//
+// Usage:
+//
+//	go run ./bench/retrieval -repo REPO [-rev REV] [-n 100] [-max-files 5] [-v] [-dump FILE]
+//	go run ./bench/retrieval -jsonl FILE [-v]
+//	go run ./bench/retrieval -bugs FILE [-sample N] [-repo NAME,...] [-mirror DIR] [-v]
+//	go run ./bench/retrieval -perf DIR
 package main
 
 import (
@@ -28,6 +52,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,18 +77,31 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("retrieval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	repo := fs.String("repo", "", "git repository to build queries from")
+	repo := fs.String("repo", "", "git repository to build commit queries from; with -bugs, the repositories to keep (OWNER/NAME or NAME, comma-separated)")
+	rev := fs.String("rev", "HEAD", "with -repo: the newest commit to take queries from (pins the set)")
 	n := fs.Int("n", 100, "number of commits to evaluate")
 	maxFiles := fs.Int("max-files", 5, "largest number of changed source files in a commit")
 	jsonl := fs.String("jsonl", "", "evaluate the queries in this JSON Lines file instead")
 	dump := fs.String("dump", "", "write the queries built from -repo to this JSON Lines file")
 	verbose := fs.Bool("v", false, "print every query's ranks")
 	perf := fs.String("perf", "", "measure index build, search and refresh on this directory")
+	bugs := fs.String("bugs", "", "evaluate this JSON Lines set of bug reports (instance_id, repo, base_commit, problem_statement, gold_files)")
+	sample := fs.Int("sample", 0, "with -bugs: only the first N items in order of the SHA-256 of their instance_id (0: all)")
+	mirror := fs.String("mirror", "/work/.mirror", "with -bugs: directory of git mirrors (OWNER+NAME/repo, or swe-bench+OWNER__NAME/repo)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
 	if *perf != "" {
 		return runPerf(*perf, stdout)
+	}
+	if *bugs != "" {
+		return runBugs(bugOptions{file: *bugs, repos: *repo, mirror: *mirror, sample: *sample, verbose: *verbose}, stdout, stderr)
+	}
+	if strings.HasPrefix(*rev, "-") {
+		return fmt.Errorf("-rev %q: not a revision", *rev)
 	}
 	var qs []query
 	var err error
@@ -71,9 +109,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case *jsonl != "":
 		qs, err = readJSONL(*jsonl)
 	case *repo != "":
-		qs, err = commitQueries(*repo, *n, *maxFiles)
+		qs, err = commitQueries(*repo, *rev, *n, *maxFiles)
 	default:
-		return fmt.Errorf("need -repo DIR, -jsonl FILE or -perf DIR")
+		return fmt.Errorf("need -repo DIR, -jsonl FILE, -bugs FILE or -perf DIR")
 	}
 	if err != nil {
 		return err
@@ -86,10 +124,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return evaluate(qs, stdout, stderr, *verbose)
 }
 
-// commitQueries builds queries from the newest qualifying commits.
-func commitQueries(repo string, n, maxFiles int) ([]query, error) {
+// commitQueries builds queries from the newest qualifying commits reachable
+// from rev.
+func commitQueries(repo, rev string, n, maxFiles int) ([]query, error) {
 	out, err := exec.Command("git", "-C", repo, "log", "--no-merges", "--no-renames", "-n", fmt.Sprint(n*20),
-		"--name-status", "--format=%x1e%H %P%n%B%x1f").Output()
+		"--name-status", "--format=%x1e%H %P%n%B%x1f", rev, "--").Output()
 	if err != nil {
 		return nil, fmt.Errorf("git log: %w", err)
 	}
@@ -246,14 +285,8 @@ func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	c := append([]float64(nil), xs...)
-	for i := range c {
-		for j := i + 1; j < len(c); j++ {
-			if c[j] < c[i] {
-				c[i], c[j] = c[j], c[i]
-			}
-		}
-	}
+	c := slices.Clone(xs)
+	slices.Sort(c)
 	return c[len(c)/2]
 }
 
@@ -261,70 +294,28 @@ func median(xs []float64) float64 {
 func evaluate(qs []query, stdout, stderr io.Writer, verbose bool) error {
 	ctx := context.Background()
 	var ours, base scores
-	type repoState struct {
-		cat   *catFile
-		ix    *memory.Index
-		plain *plainBM25
-		dir   string
-		files memory.Source // the working tree's, opened once (it keeps a project open)
-	}
-	repos := map[string]*repoState{}
+	repos := map[string]*rankers{}
 	defer func() {
 		for _, r := range repos {
-			if r.cat != nil {
-				r.cat.close()
-			}
-			os.RemoveAll(r.dir)
+			r.close()
 		}
 	}()
 	var refresh time.Duration
 	for i, q := range qs {
 		r := repos[q.RepoDir]
 		if r == nil {
-			dir, err := os.MkdirTemp("", "taskctl-bench-index-")
-			if err != nil {
+			var err error
+			if r, err = newRankers(q.RepoDir); err != nil {
 				return err
 			}
-			ix, _, err := memory.Open(dir)
-			if err != nil {
-				return err
-			}
-			r = &repoState{ix: ix, plain: newPlainBM25(), dir: dir}
 			repos[q.RepoDir] = r
 		}
-		var src memory.Source
-		var files []blob
-		if q.BaseCommit == "" {
-			if r.files == nil {
-				r.files = memory.DirSource(q.RepoDir)
-			}
-			src = r.files
-			src.Walk(ctx, func(rel string, size int64, mt time.Time) error {
-				files = append(files, blob{rel: rel, id: fmt.Sprint(size, mt.UnixNano()), size: size})
-				return nil
-			})
-		} else {
-			if r.cat == nil {
-				c, err := newCatFile(q.RepoDir)
-				if err != nil {
-					return err
-				}
-				r.cat = c
-			}
-			var err error
-			files, err = listTree(q.RepoDir, q.BaseCommit)
-			if err != nil {
-				return err
-			}
-			src = newTreeSource(files, r.cat)
-		}
 		t0 := time.Now()
-		st, err := r.ix.Refresh(ctx, src, nil)
+		st, _, err := r.at(ctx, q.BaseCommit)
 		if err != nil {
-			return fmt.Errorf("refresh at %s: %w", q.BaseCommit, err)
+			return err
 		}
 		refresh += time.Since(t0)
-		r.plain.sync(files, src.ReadFile)
 
 		t0 = time.Now()
 		ms := r.ix.Search(q.Query, memory.SearchOptions{Limit: 10})

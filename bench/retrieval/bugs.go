@@ -304,9 +304,9 @@ func (r *repoRun) order(mirror string) (missing int, err error) {
 	when := map[string]int64{}
 	kept := r.items[:0]
 	for _, b := range r.items {
-		t, ok := when[b.Commit]
-		if !ok {
-			if t, err = commitTime(cat, b.Commit); err != nil {
+		if _, ok := when[b.Commit]; !ok {
+			t, err := commitTime(cat, b.Commit)
+			if err != nil {
 				missing++
 				continue
 			}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -94,20 +97,157 @@ ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOP
 	}
 }
 
-// goldenIndexHash is the SHA-256 of canonicalDump for goldenTree. A change
-// to the analyser that changes it changes what the index holds: make sure
-// it is meant to.
+// goldenIndexHash is the SHA-256 of canonicalDump for goldenTree, and of
+// goldenFile. A change to the analyser that changes it changes what the
+// index holds: make sure it is meant to.
 const goldenIndexHash = "f452a39775aef35d8ab3cf6605b50ea0cd849a5d0e66e31e8575fccddfbfe1b5"
+
+// goldenFile holds canonicalDump of goldenTree's index, so that a change
+// shows as the documents and terms that changed (see dumpDiff).
+const goldenFile = "testdata/golden-index.txt"
+
+var update = flag.Bool("update", false, "rewrite "+goldenFile+" (then put the hash it prints in goldenIndexHash)")
 
 func TestIndexGolden(t *testing.T) {
 	root := t.TempDir()
 	goldenTree(t, root)
+	want, err := os.ReadFile(goldenFile)
+	if err != nil && !*update {
+		t.Fatal(err)
+	}
 	for run := range 2 { // two builds: worker scheduling must not matter
 		_, dir := buildIndex(t, root)
-		sum := sha256.Sum256([]byte(canonicalDump(t, dir)))
-		if got := hex.EncodeToString(sum[:]); got != goldenIndexHash {
+		dump := canonicalDump(t, dir)
+		sum := sha256.Sum256([]byte(dump))
+		got := hex.EncodeToString(sum[:])
+		if *update {
+			if err := os.WriteFile(goldenFile, []byte(dump), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s; its hash is %s", goldenFile, got)
+			want = []byte(dump)
+			continue
+		}
+		if diff := dumpDiff(string(want), dump, 40); diff != "" {
+			t.Errorf("run %d: the index differs from %s (-want +got; go test -run TestIndexGolden -update accepts it):\n%s", run, goldenFile, diff)
+		}
+		if got != goldenIndexHash {
 			t.Errorf("run %d: index hash = %s, want %s", run, got, goldenIndexHash)
 		}
+	}
+	if sum := sha256.Sum256(want); !*update && hex.EncodeToString(sum[:]) != goldenIndexHash {
+		t.Errorf("%s is not the dump goldenIndexHash names: which one is meant?", goldenFile)
+	}
+}
+
+// dumpDiff compares two canonicalDumps entry by entry (a document, or a
+// term of a section) and describes at most max differences, one a line:
+// a document or term only one side has, a document whose size, hash, flags
+// or field lengths changed, a term's postings missing, added or with other
+// frequencies. "" means the dumps are equal.
+func dumpDiff(want, got string, max int) string {
+	wk, wv := dumpEntries(want)
+	gk, gv := dumpEntries(got)
+	var out []string
+	n := 0
+	note := func(format string, args ...any) {
+		if n < max {
+			out = append(out, fmt.Sprintf(format, args...))
+		}
+		n++
+	}
+	for _, k := range wk {
+		g, ok := gv[k]
+		switch w := wv[k]; {
+		case !ok:
+			note("- %s %s", k, w)
+		case g == w:
+		case strings.HasPrefix(k, "doc "):
+			note("  %s: -%s +%s", k, w, g)
+		default:
+			note("  %s: %s", k, postingsDiff(w, g))
+		}
+	}
+	for _, k := range gk {
+		if _, ok := wv[k]; !ok {
+			note("+ %s %s", k, gv[k])
+		}
+	}
+	if n > max {
+		out = append(out, fmt.Sprintf("… and %d more differences", n-max))
+	}
+	return strings.Join(out, "\n")
+}
+
+// dumpEntries splits a canonicalDump into its entries: their keys ("doc
+// \"rel\"", "text \"term\"", "path \"term\"") in order and what each holds.
+func dumpEntries(dump string) ([]string, map[string]string) {
+	var keys []string
+	vals := map[string]string{}
+	for line := range strings.Lines(dump) {
+		line = strings.TrimSuffix(line, "\n")
+		kind, rest, _ := strings.Cut(line, " ")
+		name, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			name = rest
+		}
+		k := kind + " " + name
+		keys = append(keys, k)
+		vals[k] = strings.TrimPrefix(rest[len(name):], " ")
+	}
+	return keys, vals
+}
+
+// postingsDiff describes how two posting lists of canonicalDump
+// ("rel:tf:tf ...") differ.
+func postingsDiff(want, got string) string {
+	byRel := func(list string) map[string]string {
+		m := map[string]string{}
+		for _, p := range strings.Fields(list) {
+			i := strings.IndexByte(p, ':')
+			m[p[:i]] = p[i+1:]
+		}
+		return m
+	}
+	w, g := byRel(want), byRel(got)
+	var d []string
+	for _, rel := range slices.Sorted(maps.Keys(w)) {
+		switch gt, ok := g[rel]; {
+		case !ok:
+			d = append(d, "-"+rel+":"+w[rel])
+		case gt != w[rel]:
+			d = append(d, rel+":"+w[rel]+"->"+gt)
+		}
+	}
+	for _, rel := range slices.Sorted(maps.Keys(g)) {
+		if _, ok := w[rel]; !ok {
+			d = append(d, "+"+rel+":"+g[rel])
+		}
+	}
+	return strings.Join(d, " ")
+}
+
+// TestDumpDiff: the diff of two dumps names what changed, and nothing
+// when they are equal.
+func TestDumpDiff(t *testing.T) {
+	want := "doc \"a.go\" 10 ab 0 [1 2 3 4]\ndoc \"b.go\" 5 cd 0 [1 1 1 1]\ntext \"auth\" a.go:1:0 b.go:2:1\npath \"a\" a.go:0:1\n"
+	got := "doc \"a.go\" 11 ab 0 [1 2 3 4]\ndoc \"b.go\" 5 cd 0 [1 1 1 1]\ntext \"auth\" a.go:1:0 b.go:3:1 c.go:1:0\ntext \"new\" c.go:1:0\n"
+	if d := dumpDiff(want, want, 10); d != "" {
+		t.Errorf("equal dumps differ:\n%s", d)
+	}
+	d := dumpDiff(want, got, 10)
+	for _, line := range []string{
+		`  doc "a.go": -10 ab 0 [1 2 3 4] +11 ab 0 [1 2 3 4]`,
+		`  text "auth": b.go:2:1->3:1 +c.go:1:0`,
+		`- path "a" a.go:0:1`,
+		`+ text "new" c.go:1:0`,
+	} {
+		if !strings.Contains(d, line) {
+			t.Errorf("diff lacks %q:\n%s", line, d)
+		}
+	}
+	if d := dumpDiff(want, got, 1); !strings.Contains(d, "… and 3 more differences") {
+		t.Errorf("diff capped at 1:\n%s", d)
 	}
 }
 

@@ -11,78 +11,24 @@ import (
 	"sync"
 )
 
-// analyse reads and analyses todo on GOMAXPROCS workers, each with its
-// own analyser and posting lists, absorbed into fl at the end. One worker
-// takes files from the front of todo, the next from the back (todo is in
-// walk order), so that each meets the vocabulary of fewer directories and
-// analyses fewer words for the first time.
-func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *state, gone map[[16]byte][]int, todo []*work, fl *freshLists, progress func(int, int)) error {
-	var wg sync.WaitGroup
+// analyse reads and analyses r.todo on GOMAXPROCS workers, each with its
+// own analyser and posting lists, absorbed into r.fl at the end. One
+// worker takes files from the front of todo, the next from the back (todo
+// is in walk order), so that each meets the vocabulary of fewer
+// directories and analyses fewer words for the first time.
+func (r *refresh) analyse(ctx context.Context, src Source, progress func(int, int)) error {
+	q := &todoQueue{ctx: ctx, todo: r.todo, back: len(r.todo)}
 	// each file done, for progress: without it, the workers do not wake
 	// this goroutine for each file
 	var done chan struct{}
 	if progress != nil {
 		done = make(chan struct{}, 64)
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(len(todo), 1))
-	var mu sync.Mutex
-	front, back := 0, len(todo)
-	take := func(fromBack bool) *work {
-		mu.Lock()
-		defer mu.Unlock()
-		if front >= back || ctx.Err() != nil {
-			return nil
-		}
-		if fromBack {
-			back--
-			return todo[back]
-		}
-		front++
-		return todo[front-1]
-	}
-	copies := newCopies(todo)
-	as := make([]*analyzer, workers) // made when a worker first needs one
+	copies := newCopies(r.todo)
+	as := make([]*analyzer, min(runtime.GOMAXPROCS(0), max(len(r.todo), 1)))
+	var wg sync.WaitGroup
 	for k := range as {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for {
-				w := take(k%2 == 1)
-				if w == nil {
-					if a := as[k]; a != nil {
-						a.sealPostings() // here, in parallel, not in absorb
-					}
-					return
-				}
-				var data []byte
-				data, buf = analyseOne(src, fsum, old, gone, w, buf)
-				if data != nil {
-					a := as[k]
-					if a == nil {
-						a = fl.analyzer()
-						as[k] = a
-					}
-					doc := uint32(len(a.docs))
-					var lens [2]uint32
-					switch s, maybe, key := copies.find(w, data); {
-					case s != nil:
-						lens = a.postSaved(s, doc)
-					case maybe:
-						s = a.postSaving(data, doc)
-						copies.keep(key, s)
-						lens = s.dt.lens
-					default:
-						lens = a.post(data, doc)
-					}
-					a.docs = append(a.docs, w)
-					w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
-				}
-				if done != nil {
-					done <- struct{}{}
-				}
-			}
-		}()
+		wg.Go(func() { as[k] = r.analyseWorker(src, q, k%2 == 1, copies, done) })
 	}
 	if done == nil {
 		wg.Wait()
@@ -94,15 +40,68 @@ func (ix *Index) analyse(ctx context.Context, src Source, fsum uint32, old *stat
 		n := 0
 		for range done {
 			n++
-			progress(n, len(todo))
+			progress(n, len(r.todo))
 		}
 	}
 	for _, a := range as {
 		if a != nil {
-			fl.absorb(a)
+			r.fl.absorb(a)
 		}
 	}
 	return ctx.Err()
+}
+
+// todoQueue hands out the files to read, from its front or its back,
+// until they are all out or the context ends.
+type todoQueue struct {
+	ctx         context.Context
+	mu          sync.Mutex
+	todo        []*work
+	front, back int
+}
+
+func (q *todoQueue) take(fromBack bool) *work {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.front >= q.back || q.ctx.Err() != nil {
+		return nil
+	}
+	if fromBack {
+		q.back--
+		return q.todo[q.back]
+	}
+	q.front++
+	return q.todo[q.front-1]
+}
+
+// analyseWorker reads the files q hands out until there are none left and
+// analyses those that must be, with an analyser of its own made when it
+// first needs one, which it returns with its postings sealed (nil if it
+// analysed nothing). It sends on done, if not nil, after each file.
+func (r *refresh) analyseWorker(src Source, q *todoQueue, fromBack bool, copies *copies, done chan<- struct{}) *analyzer {
+	var a *analyzer
+	var buf []byte
+	for {
+		w := q.take(fromBack)
+		if w == nil {
+			break
+		}
+		var data []byte
+		data, buf = analyseOne(src, r.fsum, r.old, r.gone, w, buf)
+		if data != nil {
+			if a == nil {
+				a = r.fl.analyzer()
+			}
+			copies.post(a, w, data)
+		}
+		if done != nil {
+			done <- struct{}{}
+		}
+	}
+	if a != nil {
+		a.sealPostings() // here, in parallel, not in absorb
+	}
+	return a
 }
 
 // copies finds the files of one build that have the same content as
@@ -160,6 +159,25 @@ func (c *copies) keep(sum copyKey, s *savedTerms) {
 	c.mu.Lock()
 	c.kept[sum] = s
 	c.mu.Unlock()
+}
+
+// post analyses data, w's content, as a's next document: the analysis kept
+// for a copy of it if there is one, else kept for copies if there may be.
+func (c *copies) post(a *analyzer, w *work, data []byte) {
+	doc := uint32(len(a.docs))
+	var lens [2]uint32
+	switch s, maybe, key := c.find(w, data); {
+	case s != nil:
+		lens = a.postSaved(s, doc)
+	case maybe:
+		s = a.postSaving(data, doc)
+		c.keep(key, s)
+		lens = s.dt.lens
+	default:
+		lens = a.post(data, doc)
+	}
+	a.docs = append(a.docs, w)
+	w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]
 }
 
 // analyseOne reads and hashes w's file and decides whether it must be

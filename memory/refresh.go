@@ -40,181 +40,245 @@ type work struct {
 // killed writer always leave a complete index behind. progress, if not nil,
 // is called with the files done and the files to read.
 func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
-	start := time.Now()
-	var stats Stats
-	// An index without a directory (Update with dir "") lives in memory:
-	// nothing is read or written but the project's files.
-	inMemory := ix.dir == ""
-	if !inMemory {
-		if err := os.MkdirAll(ix.dir, 0o755); err != nil {
-			return stats, err
-		}
-		gi := filepath.Join(ix.dir, ".gitignore")
-		if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
-			os.WriteFile(gi, []byte("*\n"), 0o644)
-		}
-		unlock, err := lockFile(filepath.Join(ix.dir, lockName))
-		if err != nil {
-			return stats, fmt.Errorf("lock index: %w", err)
-		}
-		defer unlock()
-		removeTemps(ix.dir)
+	r, err := ix.beginRefresh() // lock, and load the old index meanwhile
+	if err != nil {
+		return Stats{}, err
 	}
+	defer r.end()
+	if err := r.walk(ctx, src); err != nil {
+		return r.stats, err
+	}
+	if err := r.awaitOld(src); err != nil {
+		return r.stats, err
+	}
+	r.matchWalked()
+	if err := r.analyseChanged(ctx, src, progress); err != nil {
+		return r.stats, err
+	}
+	if r.oldStands() {
+		r.stats.Reused = r.old.live // every indexed file is kept
+		return r.keepOld(), nil
+	}
+	r.numberDocs()
+	if !r.worthWriting() {
+		return r.keepOld(), nil
+	}
+	return r.write(ctx)
+}
 
-	// The newest committed index, under the lock: the one Open loaded if
-	// no writer has replaced it since (it is not decoded again), else the
-	// file, decoded on another goroutine while the files are walked;
-	// nothing for a reset.
+// refresh is one Refresh under way: what its phases share.
+type refresh struct {
+	ix    *Index
+	start time.Time
+	stats Stats
+	// inMemory: an index without a directory (Update with dir "") lives in
+	// memory; nothing is read or written but the project's files.
+	inMemory bool
+	unlock   func()
+
+	id       fileID          // the committed index file, under the lock
+	reset    bool            // start from nothing
+	old      *state          // the index refreshed (nil while it loads)
+	loading  chan loadResult // the old index, when it is decoded while the files are walked
+	fromFile bool            // old is what the index file id holds
+	fsum     uint32          // the filter of src (filterSum)
+
+	entries []walkEntry        // the files walked
+	fl      *freshLists        // the postings of the files analysed
+	slots   []slot             // one for each file walked
+	todo    []*work            // the files to read
+	seen    []bool             // by old ID: a file walked has its path
+	gone    map[[16]byte][]int // old documents no file has now, by content hash
+	bytes   int64              // the bytes of todo
+
+	keep []int     // old ID → final ID, or -1
+	docs []docInfo // the documents of the new index, by final ID
+	nOld int       // how many of docs are old documents or their tombstones
+}
+
+// A slot is one walked file: an old document whose postings are kept as
+// they are, or the file's work (read, or skipped unread).
+type slot struct {
+	old int   // reuse this old document's postings, or -1
+	w   *work // or the file's
+}
+
+type loadResult struct {
+	st    *state
+	warns []diag.Warning
+	err   error
+}
+
+// beginRefresh locks the index directory and takes the newest committed
+// index to refresh: the one Open loaded if no writer has replaced it since
+// (it is not decoded again), else the file, decoded on another goroutine
+// while the files are walked; nothing for a reset.
+func (ix *Index) beginRefresh() (*refresh, error) {
+	r := &refresh{ix: ix, start: time.Now(), inMemory: ix.dir == ""}
+	if !r.inMemory {
+		unlock, err := lockForWriting(ix.dir)
+		if err != nil {
+			return nil, err
+		}
+		r.unlock = unlock
+	}
 	ix.mu.Lock()
-	loaded, cur, reset := ix.loaded, ix.st, ix.reset
-	ix.reset = false
+	loaded, cur := ix.loaded, ix.st
+	r.reset, ix.reset = ix.reset, false
 	ix.mu.Unlock()
-	var id fileID
-	if !inMemory {
-		id = indexFileID(ix.dir)
+	if !r.inMemory {
+		r.id = indexFileID(ix.dir)
 	}
-	var old *state
-	type loadResult struct {
-		st    *state
-		warns []diag.Warning
-		err   error
-	}
-	var loading chan loadResult
 	switch {
-	case reset:
-		old = newState(nil, dict{}, dict{}, 0)
-	case inMemory || loaded != (fileID{}) && id == loaded && cur != nil:
-		old = cur
+	case r.reset:
+		r.old = newState(nil, dict{}, dict{}, 0)
+	case r.inMemory || loaded != (fileID{}) && r.id == loaded && cur != nil:
+		r.old = cur
 	default:
-		loading = make(chan loadResult, 1)
+		r.loading = make(chan loadResult, 1)
 		go func() {
 			st, warns, err := load(ix.dir)
-			loading <- loadResult{st, warns, err}
+			r.loading <- loadResult{st, warns, err}
 		}()
 	}
+	return r, nil
+}
 
+// end waits for the tables started early (no goroutine of a Refresh
+// outlives it) and unlocks the index directory.
+func (r *refresh) end() {
+	if r.fl != nil && r.fl.early {
+		r.fl.prepare()
+	}
+	runtime.KeepAlive(r.old) // its posting lists may be a memory mapping
+	if r.unlock != nil {
+		r.unlock()
+	}
+}
+
+// walk lists src's files into r.entries, through the walk cache of the
+// index directory when src can use one. With no old documents (a rebuild,
+// no index yet), every file walked is to be analysed: the analysers'
+// tables are then started as soon as the walk says how large.
+func (r *refresh) walk(ctx context.Context, src Source) error {
 	// about as many files as the old index has (no copies as it grows):
 	// while it loads, as many as its size allows (indexes hold some 500
 	// bytes to some kilobytes a file)
-	n := int(min(id.size/256, 1<<20))
-	if old != nil {
-		n = len(old.docs) + len(old.docs)/16
+	n := int(min(r.id.size/256, 1<<20))
+	if r.old != nil {
+		n = len(r.old.docs) + len(r.old.docs)/16
 	}
-	entries := make([]walkEntry, 0, n)
+	r.entries = make([]walkEntry, 0, n)
 	add := func(rel string, size int64, mtime time.Time) error {
-		entries = append(entries, walkEntry{rel, size, mtime.UnixNano()})
+		r.entries = append(r.entries, walkEntry{rel, size, mtime.UnixNano()})
 		return nil
 	}
-	// With no old documents (a rebuild, no index yet), every file walked
-	// is to be analysed: the analysers' tables (megabytes, mapped up
-	// front) are made as soon as the walk says how large, on other
-	// goroutines, while this one goes on.
-	var fl *freshLists
-	startTables := func() {
-		var n int
-		var bytes int64
-		for _, e := range entries {
-			if e.size <= MaxFileSize {
-				n, bytes = n+1, bytes+e.size
-			}
-		}
-		fl = lazyFreshLists(termEstimate(n, bytes), bytes)
-		fl.early = true
-		go fl.prepare()
-	}
-	// (no goroutine of a Refresh outlives it)
-	defer func() {
-		if fl != nil && fl.early {
-			fl.prepare()
-		}
-	}()
-	cold := reset || !inMemory && id == (fileID{}) || old != nil && len(old.docs) == 0
-	if cs, ok := src.(CachingSource); ok && !inMemory {
-		// The walk cache is independent of the index: the source checks
-		// everything it takes from it, so it need not be written with
-		// the index, nor synced (a damaged one is ignored). It is used
-		// when there is an index to refresh.
-		wc := filepath.Join(ix.dir, walkFile)
-		var prev []byte
-		owner := new(state) // the mapping of prev is released with it
-		if !reset && id != (fileID{}) {
-			if data, release, err := readIndex(wc); err == nil {
-				prev = data
-				release(owner)
-			}
-		}
-		next, err := cs.WalkCached(ctx, prev, add)
-		runtime.KeepAlive(owner) // WalkCached keeps nothing of prev
-		if err != nil {
-			return stats, fmt.Errorf("walk: %w", err)
-		}
-		if cold {
-			startTables()
-		}
-		if next != nil {
-			writeCache(ix.dir, wc, next)
-		}
+	cold := r.reset || !r.inMemory && r.id == (fileID{}) || r.old != nil && len(r.old.docs) == 0
+	var next []byte // the walk cache to write
+	var err error
+	if cs, ok := src.(CachingSource); ok && !r.inMemory {
+		next, err = r.walkCached(ctx, cs, add)
 	} else {
-		if err := src.Walk(ctx, add); err != nil {
-			return stats, fmt.Errorf("walk: %w", err)
-		}
-		if cold {
-			startTables()
-		}
+		err = src.Walk(ctx, add)
 	}
-	// fromFile: old is what the index file id holds (so a Refresh that
-	// keeps it need not decode the file again).
-	fromFile := !inMemory && !reset && loading == nil
-	if loading != nil {
-		r := <-loading
-		if r.err != nil {
-			return stats, r.err
-		}
-		old, stats.Warnings = r.st, r.warns
-		fromFile = len(r.warns) == 0 && id != (fileID{})
+	if err != nil {
+		return fmt.Errorf("walk: %w", err)
 	}
-	// An index analysed through another filter (FilteringSource) has
-	// nothing to reuse: every file is read and analysed again.
-	fsum := filterSum(src)
-	if old.filter != fsum {
-		old, fromFile = newState(nil, dict{}, dict{}, 0), false
+	if cold {
+		r.startTables()
 	}
-	defer runtime.KeepAlive(old) // its posting lists may be a memory mapping
+	if next != nil {
+		writeCache(r.ix.dir, filepath.Join(r.ix.dir, walkFile), next)
+	}
+	return nil
+}
 
-	if fl == nil && len(old.docs) == 0 { // (the index loaded had none)
-		startTables()
+// walkCached walks cs with the walk cache of the index directory, and
+// returns the cache to write. The walk cache is independent of the index:
+// the source checks everything it takes from it, so it need not be written
+// with the index, nor synced (a damaged one is ignored). It is used when
+// there is an index to refresh.
+func (r *refresh) walkCached(ctx context.Context, cs CachingSource, add func(string, int64, time.Time) error) ([]byte, error) {
+	var prev []byte
+	owner := new(state) // the mapping of prev is released with it
+	if !r.reset && r.id != (fileID{}) {
+		if data, release, err := readIndex(filepath.Join(r.ix.dir, walkFile)); err == nil {
+			prev = data
+			release(owner)
+		}
 	}
+	next, err := cs.WalkCached(ctx, prev, add)
+	runtime.KeepAlive(owner) // WalkCached keeps nothing of prev
+	return next, err
+}
 
+// startTables makes the analysers' tables (megabytes, mapped up front)
+// for the files walked, on other goroutines, while this one goes on.
+func (r *refresh) startTables() {
+	var n int
+	var bytes int64
+	for _, e := range r.entries {
+		if e.size <= MaxFileSize {
+			n, bytes = n+1, bytes+e.size
+		}
+	}
+	r.fl = lazyFreshLists(termEstimate(n, bytes), bytes)
+	r.fl.early = true
+	go r.fl.prepare()
+}
+
+// awaitOld waits for the old index if it was loading. An index analysed
+// through another filter (FilteringSource) has nothing to reuse: it is
+// dropped, and every file is read and analysed again.
+func (r *refresh) awaitOld(src Source) error {
+	r.fromFile = !r.inMemory && !r.reset && r.loading == nil
+	if r.loading != nil {
+		lr := <-r.loading
+		if lr.err != nil {
+			return lr.err
+		}
+		r.old, r.stats.Warnings = lr.st, lr.warns
+		r.fromFile = len(lr.warns) == 0 && r.id != (fileID{})
+	}
+	r.fsum = filterSum(src)
+	if r.old.filter != r.fsum {
+		r.old, r.fromFile = newState(nil, dict{}, dict{}, 0), false
+	}
+	if r.fl == nil && len(r.old.docs) == 0 { // (the index loaded had none)
+		r.startTables()
+	}
+	return nil
+}
+
+// matchWalked matches the files walked with the old documents: a file
+// whose size and modification time are those recorded keeps its document;
+// any other is work, read unless it is over MaxFileSize. The old documents
+// that no file has now are gone, for a file with their content to claim.
+func (r *refresh) matchWalked() {
+	old := r.old
 	// A file recorded with a modification time within racyWindow of the
 	// index file's own may have changed again after it was read without a
 	// change of time or size (file systems stamp times from a coarse
 	// clock): like git's "racily clean" entries, it is hashed again.
 	racyBefore := int64(math.MaxInt64)
-	if id.mtime != 0 {
-		racyBefore = id.mtime - racyWindow
+	if r.id.mtime != 0 {
+		racyBefore = r.id.mtime - racyWindow
 	}
-	match := matchPaths(old.docs, entries)
-	seen := make([]bool, len(old.docs))
-	// A slot is one walked file: an old document whose postings are kept
-	// as they are, or the file's work (read, or skipped unread).
-	type slot struct {
-		old int   // reuse this old document's postings, or -1
-		w   *work // or the file's
-	}
-	slots := make([]slot, 0, len(entries))
-	var todo []*work
-	for k, e := range entries {
+	match := matchPaths(old.docs, r.entries)
+	r.seen = make([]bool, len(old.docs))
+	r.slots = make([]slot, 0, len(r.entries))
+	for k, e := range r.entries {
 		i := match[k]
 		if i == dupPath {
 			continue // duplicate path from the walker
 		}
 		ok := i >= 0
 		if ok {
-			seen[i] = true
+			r.seen[i] = true
 		}
 		racy := ok && old.docs[i].mtime >= racyBefore
 		if ok && old.docs[i].size == e.size && old.docs[i].mtime == e.mtime && !racy {
-			slots = append(slots, slot{old: i})
+			r.slots = append(r.slots, slot{old: i})
 			continue
 		}
 		w := &work{e: e, oldID: -1, reuse: -1, fresh: -1, racy: racy}
@@ -224,56 +288,64 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		if e.size > MaxFileSize {
 			w.result = docInfo{rel: e.rel, size: e.size, mtime: e.mtime, flags: docSkipped}
 		} else {
-			todo = append(todo, w)
+			r.todo = append(r.todo, w)
+			r.bytes += e.size
 		}
-		slots = append(slots, slot{old: -1, w: w})
+		r.slots = append(r.slots, slot{old: -1, w: w})
 	}
-	gone := make(map[[16]byte][]int)
+	r.gone = make(map[[16]byte][]int)
 	for i, d := range old.docs {
-		if !seen[i] && d.flags == 0 {
-			gone[d.hash] = append(gone[d.hash], i)
+		if !r.seen[i] && d.flags == 0 {
+			r.gone[d.hash] = append(r.gone[d.hash], i)
 		}
 	}
+}
 
-	// Read, hash and analyse the files that may have changed, in parallel.
-	var todoBytes int64
-	for _, w := range todo {
-		todoBytes += w.e.size
+// analyseChanged reads, hashes and analyses the files that may have
+// changed, in parallel; settles which old document each file whose
+// content is already indexed reuses; and frees the analysis's tables.
+func (r *refresh) analyseChanged(ctx context.Context, src Source, progress func(done, total int)) error {
+	if r.fl == nil {
+		r.fl = lazyFreshLists(termEstimate(len(r.todo), r.bytes), r.bytes)
 	}
-	if fl == nil {
-		fl = lazyFreshLists(termEstimate(len(todo), todoBytes), todoBytes)
-	}
-	if len(todo) > 0 {
-		if err := ix.analyse(ctx, src, fsum, old, gone, todo, fl, progress); err != nil {
-			return stats, err
+	if len(r.todo) > 0 {
+		if err := r.analyse(ctx, src, progress); err != nil {
+			return err
 		}
 	}
+	r.claimReused(src)
+	r.dropTables()
+	return nil
+}
 
-	// Resolve reuse claims; a second file claiming the same old document
-	// is analysed here.
+// claimReused gives each old document that files found to hold its
+// content to the first of them; another file claiming the same document
+// is analysed here. It counts the files read again and those renamed,
+// and warns of those that could not be read.
+func (r *refresh) claimReused(src Source) {
 	claimed := make(map[int]bool)
 	var late *analyzer
-	for k := range slots {
-		s := &slots[k]
+	for k := range r.slots {
+		s := &r.slots[k]
 		if s.w == nil {
 			continue
 		}
 		info := &s.w.result
 		if err := s.w.err; err != nil {
-			stats.Warnings = append(stats.Warnings, diag.Warning{Code: diag.PathUnreadable, Path: filepath.Join(src.Root(), filepath.FromSlash(info.rel)),
+			r.stats.Warnings = append(r.stats.Warnings, diag.Warning{Code: diag.PathUnreadable, Path: filepath.Join(src.Root(), filepath.FromSlash(info.rel)),
 				Message: fmt.Sprintf("not indexed: %v", err)})
 		}
-		if r := s.w.reuse; r >= 0 {
-			if !claimed[r] {
-				claimed[r] = true
-				s.old = r
-				if r != s.w.oldID {
-					stats.Renamed++
+		if re := s.w.reuse; re >= 0 {
+			if !claimed[re] {
+				claimed[re] = true
+				s.old = re
+				if re != s.w.oldID {
+					r.stats.Renamed++
 				}
 				continue
 			}
 			if late == nil {
-				late = fl.analyzer()
+				late = r.fl.analyzer()
 			}
 			data, err := src.ReadFile(info.rel)
 			if err == nil {
@@ -288,235 +360,271 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 			info.lens[fContent], info.lens[fIdent] = lens[0], lens[1]
 		}
 		if info.flags&docSkipped == 0 {
-			stats.Reread++
+			r.stats.Reread++
 		}
 	}
 	if late != nil {
-		fl.absorb(late)
+		r.fl.absorb(late)
 	}
-	// The analysis is over: its tables (the word table, the analysers'
-	// caches and counts) are tens of megabytes for a large one. A collection now frees them for what
-	// follows (lists, sort buffers, the new index) to reuse, rather than
-	// mapping fresh pages a fault at a time, and leaves less for the
-	// process to unmap when it ends (the command line collects nothing
-	// otherwise). Cold builds of prometheus (19 MB) and podman (83 MB):
-	// 20% fewer page faults, 7 and 28 MB less at their peaks, and the
-	// fastest runs 3-5% sooner (the collection costs about what it saves
-	// in the median run).
-	if fl.early {
-		fl.prepare() // the tables were started, whether used or not
+}
+
+// dropTables ends the analysis: its tables (the word table, the
+// analysers' caches and counts) are tens of megabytes for a large one. A
+// collection now frees them for what follows (lists, sort buffers, the
+// new index) to reuse, rather than mapping fresh pages a fault at a time,
+// and leaves less for the process to unmap when it ends (the command line
+// collects nothing otherwise).
+func (r *refresh) dropTables() {
+	if r.fl.early {
+		r.fl.prepare() // the tables were started, whether used or not
 	}
-	fl.dropTables()
-	if todoBytes >= collectAfter {
+	r.fl.dropTables()
+	if r.bytes >= collectAfter {
 		runtime.GC()
 	}
+}
 
-	// The common refresh: every file is at the path of an old document,
-	// every old document is still there, and the files read again (if
-	// any) kept their content. The old index stands as it is unless the
-	// files it would read again are too many (see below), and none of the
-	// rest is needed.
-	if fl.n == 0 && stats.Renamed == 0 {
-		live, deleted := 0, 0
-		for _, d := range old.docs {
-			if d.flags&docDeleted != 0 {
-				deleted++
-			} else {
-				live++
-			}
-		}
-		same := len(slots) == live && deleted*4 <= len(old.docs)
-		for k := 0; same && k < len(slots); k++ {
-			same = slots[k].old >= 0
-		}
-		if same {
-			stale := 0
-			for _, w := range todo {
-				if w.result.mtime != old.docs[w.oldID].mtime {
-					stale++
-				}
-			}
-			if stale <= maxStale && !racyDue(todo, old) {
-				ix.keep(old, fromFile, id)
-				stats.fill(old, time.Since(start))
-				stats.Reused = stats.Files // every indexed file is kept
-				return stats, nil
-			}
+// oldStands reports whether the old index stands as it is, the common
+// refresh: every file is at the path of an old document, every old
+// document is still there, and the files read again (if any) kept their
+// content; unless the files it would read again are too many (maxStale).
+func (r *refresh) oldStands() bool {
+	if r.fl.n != 0 || r.stats.Renamed != 0 {
+		return false
+	}
+	live, deleted := 0, 0
+	for _, d := range r.old.docs {
+		if d.flags&docDeleted != 0 {
+			deleted++
+		} else {
+			live++
 		}
 	}
+	if len(r.slots) != live || deleted*4 > len(r.old.docs) {
+		return false
+	}
+	for _, s := range r.slots {
+		if s.old < 0 {
+			return false
+		}
+	}
+	stale := 0
+	for _, w := range r.todo {
+		if w.result.mtime != r.old.docs[w.oldID].mtime {
+			stale++
+		}
+	}
+	return stale <= maxStale && !racyDue(r.todo, r.old)
+}
 
-	// Final IDs. Old documents keep their IDs, so the posting lists of
-	// terms no fresh document has are copied as they are; an old document
-	// that changed or left becomes a tombstone (its stale postings are
-	// skipped by Search) until tombstones pass a quarter of the documents,
-	// when they are compacted away. Fresh documents follow in arrival
-	// order, then documents without postings.
+// keepOld installs the old index, in which the refresh found nothing
+// worth writing a new one for.
+func (r *refresh) keepOld() Stats {
+	r.ix.keep(r.old, r.fromFile, r.id)
+	r.stats.fill(r.old, time.Since(r.start))
+	return r.stats
+}
+
+// numberDocs gives each document of the new index its final ID. Old
+// documents keep their IDs, so the posting lists of terms no fresh
+// document has are copied as they are; an old document that changed or
+// left becomes a tombstone (its stale postings are skipped by Search)
+// until tombstones pass a quarter of the documents, when they are
+// compacted away. Fresh documents follow in arrival order, then documents
+// without postings.
+func (r *refresh) numberDocs() {
+	old := r.old
 	oldSlot := make([]int, len(old.docs)) // old ID → slot reusing it, or -1
 	for i := range oldSlot {
 		oldSlot[i] = -1
 	}
-	for k := range slots {
-		if slots[k].old >= 0 {
-			oldSlot[slots[k].old] = k
+	for k := range r.slots {
+		if r.slots[k].old >= 0 {
+			oldSlot[r.slots[k].old] = k
 		}
 	}
 	dead := 0
 	for i, d := range old.docs {
 		if oldSlot[i] < 0 {
 			dead++
-			if d.flags == 0 && !seen[i] {
-				stats.Removed++
+			if d.flags == 0 && !r.seen[i] {
+				r.stats.Removed++
 			}
 		}
 	}
-	compact := dead*4 > len(old.docs)+int(fl.n)
-	keep := make([]int, len(old.docs)) // old ID → final ID, or -1
-	finalDocs := make([]docInfo, 0, len(slots)+dead)
+	compact := dead*4 > len(old.docs)+int(r.fl.n)
+	r.keep = make([]int, len(old.docs))
+	r.docs = make([]docInfo, 0, len(r.slots)+dead)
 	for i := range old.docs {
 		k := oldSlot[i]
 		if k < 0 {
-			keep[i] = -1
+			r.keep[i] = -1
 			if !compact {
-				keep[i] = len(finalDocs)
-				finalDocs = append(finalDocs, docInfo{flags: docDeleted})
+				r.keep[i] = len(r.docs)
+				r.docs = append(r.docs, docInfo{flags: docDeleted})
 			}
 			continue
 		}
 		d := old.docs[i]
-		if w := slots[k].w; w != nil {
+		if w := r.slots[k].w; w != nil {
 			d = w.result // a file read again, or found under a new path
 		}
 		o := old.docs[i]
 		d.lens[fContent], d.lens[fIdent] = o.lens[fContent], o.lens[fIdent]
 		d.flags = o.flags
-		keep[i] = len(finalDocs)
-		finalDocs = append(finalDocs, d)
+		r.keep[i] = len(r.docs)
+		r.docs = append(r.docs, d)
 	}
+	r.nOld = len(r.docs)
+	r.appendFresh()
+}
+
+// appendFresh appends the fresh documents, then those without postings,
+// to the new index's, and counts the indexed files kept.
+func (r *refresh) appendFresh() {
 	// Reused counts indexed files: not those listed but skipped.
-	stats.Reused = len(slots) - int(fl.n) - stats.Renamed
-	for _, s := range slots {
-		if s.old < 0 && s.w.fresh < 0 || s.old >= 0 && old.docs[s.old].flags&docSkipped != 0 {
-			stats.Reused--
+	r.stats.Reused = len(r.slots) - int(r.fl.n) - r.stats.Renamed
+	for _, s := range r.slots {
+		if s.old < 0 && s.w.fresh < 0 || s.old >= 0 && r.old.docs[s.old].flags&docSkipped != 0 {
+			r.stats.Reused--
 		}
 	}
-	nOld := len(finalDocs)
-	freshDocs := make([]docInfo, fl.n)
-	for _, s := range slots {
+	fresh := make([]docInfo, r.fl.n)
+	for _, s := range r.slots {
 		if s.old < 0 && s.w.fresh >= 0 {
-			freshDocs[s.w.fresh] = s.w.result
+			fresh[s.w.fresh] = s.w.result
 		}
 	}
-	finalDocs = append(finalDocs, freshDocs...)
-	for _, s := range slots {
+	r.docs = append(r.docs, fresh...)
+	for _, s := range r.slots {
 		if s.old < 0 && s.w.fresh < 0 {
 			d := s.w.result
 			d.flags |= docSkipped
-			finalDocs = append(finalDocs, d)
+			r.docs = append(r.docs, d)
 		}
 	}
+}
 
-	// Files whose content is the one indexed but whose modification time
-	// moved (touched, checked out again) need no new index: the next
-	// Refresh reads and hashes them again. A new index is written only
-	// when more than maxStale of them would be read again each time.
-	changed := len(finalDocs) != len(old.docs) || fl.n > 0
+// worthWriting reports whether the new documents are worth a new index.
+// Files whose content is the one indexed but whose modification time moved
+// (touched, checked out again) need none: the next Refresh reads and
+// hashes them again. A new index is written only when more than maxStale
+// of them would be read again each time.
+func (r *refresh) worthWriting() bool {
+	old := r.old
+	if len(r.docs) != len(old.docs) || r.fl.n > 0 {
+		return true
+	}
 	stale := 0
-	for i := range keep {
-		if changed {
-			break
+	for i := range r.keep {
+		if r.keep[i] != i {
+			return true
 		}
-		if keep[i] != i {
-			changed = true
-		} else if d, o := finalDocs[i], old.docs[i]; d != o {
-			// (the path and name lengths are set further down)
+		if d, o := r.docs[i], old.docs[i]; d != o {
+			// (the path and name lengths are set by write)
 			d.lens[fPath], d.lens[fName] = o.lens[fPath], o.lens[fName]
 			if d == o {
 				continue
 			}
 			d.mtime = o.mtime
 			if d != o {
-				changed = true
+				return true
 			}
 			stale++
 		}
 	}
-	if !changed && racyDue(todo, old) {
-		changed = true
-	}
-	if !changed && stale <= maxStale {
-		ix.keep(old, fromFile, id)
-		stats.fill(old, time.Since(start))
-		return stats, nil
-	}
+	return racyDue(r.todo, old) || stale > maxStale
+}
 
-	// The content/ident section: copied when no old document moved or left
-	// and none was added, else merged.
-	identity := nOld == len(old.docs) && fl.n == 0
-	for i := range keep {
-		if keep[i] != i {
-			identity = false
-		}
+// write makes the sections of the new index, writes it to the index
+// directory (unless it lives in memory) and installs it.
+func (r *refresh) write(ctx context.Context) (Stats, error) {
+	text, paths := r.sections()
+	if err := ctx.Err(); err != nil {
+		return r.stats, err
 	}
-	// The path/name section depends only on the paths and flags of the
-	// documents: when none changed (files touched or edited in place
-	// without tombstones), it is copied. It is built on another goroutine
-	// while the text section is merged.
-	samePaths := len(finalDocs) == len(old.docs)
-	for i := 0; samePaths && i < len(finalDocs); i++ {
-		samePaths = finalDocs[i].rel == old.docs[i].rel && finalDocs[i].flags == old.docs[i].flags
+	parts, err := encode(r.docs, text, paths, r.fsum)
+	if err != nil {
+		return r.stats, err
+	}
+	var size int64
+	if r.inMemory {
+		for _, b := range parts {
+			size += int64(len(b))
+		}
+	} else if size, err = writeAtomic(r.ix.dir, parts); err != nil {
+		return r.stats, err
+	}
+	textDict, err := section(text)
+	if err != nil {
+		return r.stats, fmt.Errorf("index written but unreadable: %w", err)
+	}
+	pathDict, err := section(paths)
+	if err != nil {
+		return r.stats, fmt.Errorf("index written but unreadable: %w", err)
+	}
+	st := newState(r.docs, textDict, pathDict, size)
+	st.filter = r.fsum
+	r.ix.install(st)
+	r.ix.mu.Lock()
+	if !r.inMemory {
+		r.ix.loaded = indexFileID(r.ix.dir)
+	}
+	r.ix.mu.Unlock()
+	r.stats.Written = !r.inMemory
+	r.stats.fill(st, time.Since(r.start))
+	return r.stats, nil
+}
+
+// sections returns the content/ident and the path/name sections of the new
+// index. The first is copied when no old document moved or left and none
+// was added, else merged. The second depends only on the paths and flags
+// of the documents: when none changed (files touched or edited in place
+// without tombstones), it is copied. It is made on another goroutine while
+// the first is merged.
+func (r *refresh) sections() (text, paths []byte) {
+	old := r.old
+	identity := r.nOld == len(old.docs) && r.fl.n == 0 && sortedIdentity(r.keep)
+	samePaths := len(r.docs) == len(old.docs)
+	for i := 0; samePaths && i < len(r.docs); i++ {
+		samePaths = r.docs[i].rel == old.docs[i].rel && r.docs[i].flags == old.docs[i].flags
 	}
 	pathDone := make(chan []byte, 1)
 	go func() {
 		if samePaths {
-			for i := range finalDocs {
-				finalDocs[i].lens[fPath], finalDocs[i].lens[fName] = old.docs[i].lens[fPath], old.docs[i].lens[fName]
+			for i := range r.docs {
+				r.docs[i].lens[fPath], r.docs[i].lens[fName] = old.docs[i].lens[fPath], old.docs[i].lens[fName]
 			}
 			pathDone <- rawDict(&old.path, nil)
 			return
 		}
-		pathDone <- buildPaths(finalDocs)
+		pathDone <- buildPaths(r.docs)
 	}()
-	var text []byte
 	if identity {
 		text = rawDict(&old.text, nil)
 	} else {
-		text = mergeText(&old.text, len(old.docs), keep, nOld, fl)
+		text = mergeText(&old.text, len(old.docs), r.keep, r.nOld, r.fl)
 	}
-	pathSec := <-pathDone
-	if err := ctx.Err(); err != nil {
-		return stats, err
+	return text, <-pathDone
+}
+
+// lockForWriting makes the index directory dir if need be, with a
+// .gitignore, takes its lock and removes the temporary files a killed
+// writer left; unlock releases the lock.
+func lockForWriting(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
 	}
-	parts, err := encode(finalDocs, text, pathSec, fsum)
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+		os.WriteFile(gi, []byte("*\n"), 0o644)
+	}
+	unlock, err = lockFile(filepath.Join(dir, lockName))
 	if err != nil {
-		return stats, err
+		return nil, fmt.Errorf("lock index: %w", err)
 	}
-	var size int64
-	if inMemory {
-		for _, b := range parts {
-			size += int64(len(b))
-		}
-	} else if size, err = writeAtomic(ix.dir, parts); err != nil {
-		return stats, err
-	}
-	textDict, err := section(text)
-	if err != nil {
-		return stats, fmt.Errorf("index written but unreadable: %w", err)
-	}
-	pathDict, err := section(pathSec)
-	if err != nil {
-		return stats, fmt.Errorf("index written but unreadable: %w", err)
-	}
-	st := newState(finalDocs, textDict, pathDict, size)
-	st.filter = fsum
-	ix.install(st)
-	ix.mu.Lock()
-	if !inMemory {
-		ix.loaded = indexFileID(ix.dir)
-	}
-	ix.mu.Unlock()
-	stats.Written = !inMemory
-	stats.fill(st, time.Since(start))
-	return stats, nil
+	removeTemps(dir)
+	return unlock, nil
 }
 
 // racyWindow is how close to the index file's modification time a file's

@@ -261,38 +261,7 @@ func (a *analyzer) document(text []byte) docTerms {
 			defining = false
 			continue
 		}
-		var whole int32
-		var definer bool
-		var parts []uint32
-		if n <= 8 && start+8 <= len(text) {
-			// a short word: first the analyser's cache of them, keyed
-			// by the word's bytes (no word holds a zero byte)
-			k := binary.LittleEndian.Uint64(text[start:]) & (^uint64(0) >> (64 - 8*n))
-			sl := &a.hotWords[(k*0x9e3779b97f4a7c15)>>(64-hotWordBits)]
-			if sl.key == k {
-				whole, definer, parts = a.wtab.decode(sl.val, &a.onePart)
-			} else {
-				var v uint64
-				whole, definer, parts, v = a.lookup(text[start:end], hashWord(text, start, n))
-				if v != 0 {
-					*sl = hotWord{k, v}
-				}
-			}
-		} else {
-			// a longer one: the analyser's cache of them, keyed by the
-			// word's hash, as the word table is
-			h := hashWord(text, start, n)
-			sl := &a.hotLong[h>>(64-hotLongBits)]
-			if sl.key == h {
-				whole, definer, parts = a.wtab.decode(sl.val, &a.onePart)
-			} else {
-				var v uint64
-				whole, definer, parts, v = a.lookup(text[start:end], h)
-				if v != 0 {
-					*sl = hotWord{h, v}
-				}
-			}
-		}
+		whole, definer, parts := a.wordTerms(text, start, n)
 		def := defining
 		defining = definer
 		counts := a.counts
@@ -334,6 +303,37 @@ func (a *analyzer) document(text []byte) docTerms {
 	a.touched, a.tfs = touched, tfs
 	dt.tfs = tfs
 	return dt
+}
+
+// wordTerms returns the terms of the word text[start:start+n] (see
+// lookup), through the analyser's caches of the words it met: the short
+// ones keyed by their bytes (no word holds a zero byte), the longer ones
+// by their hash, as the word table is.
+func (a *analyzer) wordTerms(text []byte, start, n int) (whole int32, definer bool, parts []uint32) {
+	if n <= 8 && start+8 <= len(text) {
+		k := binary.LittleEndian.Uint64(text[start:]) & (^uint64(0) >> (64 - 8*n))
+		sl := &a.hotWords[(k*0x9e3779b97f4a7c15)>>(64-hotWordBits)]
+		if sl.key == k {
+			return a.wtab.decode(sl.val, &a.onePart)
+		}
+		var v uint64
+		whole, definer, parts, v = a.lookup(text[start:start+n], hashWord(text, start, n))
+		if v != 0 {
+			*sl = hotWord{k, v}
+		}
+		return whole, definer, parts
+	}
+	h := hashWord(text, start, n)
+	sl := &a.hotLong[h>>(64-hotLongBits)]
+	if sl.key == h {
+		return a.wtab.decode(sl.val, &a.onePart)
+	}
+	var v uint64
+	whole, definer, parts, v = a.lookup(text[start:start+n], h)
+	if v != 0 {
+		*sl = hotWord{h, v}
+	}
+	return whole, definer, parts
 }
 
 // growCounts makes room in the analyser's counts for term ID id, and

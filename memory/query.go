@@ -204,7 +204,24 @@ func hasExt(rel string, exts []string) bool {
 // is a directory of the index.
 func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 	var p parsed
-	// Whitespace fields, for paths.
+	p.findPaths(q, dirExists)
+	// Words, for types and content. A conventional-commit label ("test:",
+	// "docs(api):") says what kind of change a text describes, not what
+	// kind of file is wanted; it is dropped.
+	var words []string
+	a.words(dropLabel(q), func(w string) { words = append(words, strings.ToLower(w)) })
+	consumed := p.findTypes(words, dirExists)
+	for i, w := range words {
+		if !consumed[i] && !queryNoise[w] {
+			p.words = append(p.words, w)
+		}
+	}
+	return p
+}
+
+// findPaths finds, in the whitespace fields of q, the path scopes ("in
+// src/api/") and the files the query mentions ("head.go", "tsdb/head.go").
+func (p *parsed) findPaths(q string, dirExists func(string) bool) {
 	fields := strings.Fields(q)
 	for i, f := range fields {
 		t := cleanPathToken(f)
@@ -224,12 +241,13 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 			}
 		}
 	}
-	// Words, for types and content. A conventional-commit label ("test:",
-	// "docs(api):") says what kind of change a text describes, not what
-	// kind of file is wanted; it is dropped.
-	q = dropLabel(q)
-	var words []string
-	a.words(q, func(w string) { words = append(words, strings.ToLower(w)) })
+}
+
+// findTypes reads the words of the query (lower-case) for its length, the
+// file types and roles it asks for or against ("Python files", "not
+// tests") and scopes named as directories ("in the api directory"), and
+// returns which words those took.
+func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consumed []bool) {
 	content := 0
 	for _, w := range words {
 		if !stopWords[w] && !queryNoise[w] {
@@ -244,7 +262,7 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 			break
 		}
 	}
-	consumed := make([]bool, len(words))
+	consumed = make([]bool, len(words))
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -292,12 +310,7 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 			consumed[i] = true
 		}
 	}
-	for i, w := range words {
-		if !consumed[i] && !queryNoise[w] {
-			p.words = append(p.words, w)
-		}
-	}
-	return p
+	return consumed
 }
 
 // dropLabel removes a leading "word:" or "word(scope):" label whose word

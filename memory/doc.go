@@ -78,8 +78,8 @@
 //     writer killed at any point leaves the old one usable. It is not
 //     fsynced: the index is a cache of the project's files, so what a power
 //     failure can do to it (a file renamed but not all written) is caught
-//     by the checksum and rebuilt, like any damaged index, and a cold build
-//     does not wait 3-4 ms for the disk. Its blocks are reserved before it
+//     by the checksum and rebuilt, like any damaged index, and a build
+//     does not wait for the disk. Its blocks are reserved before it
 //     is written (fallocate, on Linux), or ext4 would flush it to the disk
 //     on the rename anyway.
 //   - A corrupt, truncated or old-format index is detected (magic, version,

@@ -10,8 +10,8 @@ import (
 // written, where the file system can. On ext4, a file written without
 // its blocks reserved is flushed to the disk when it is renamed over
 // another (the "auto_da_alloc" heuristic for programs that do not
-// fsync): the rename of a new prometheus index waited about 1 ms longer
-// for that. An error is no matter: the file is written as before.
+// fsync), and the rename waits for it. An error is no matter: the file is
+// written as before.
 func preallocate(f *os.File, n int64) {
 	if n > 0 {
 		unix.Fallocate(int(f.Fd()), 0, 0, n)

@@ -244,8 +244,7 @@ func buildPaths(docs []docInfo) []byte {
 		}
 		return i
 	}
-	// Files share directories (some 280 for 1,650 files in prometheus):
-	// a directory is analysed once.
+	// Files share directories: a directory is analysed once.
 	dirs := make(map[string][]int32, len(docs)/4)
 	for id := range docs {
 		d := &docs[id]

@@ -356,8 +356,7 @@ type termTable struct {
 }
 
 // newTermTable returns a table for about n terms. Parts of compound words
-// with terms of their own are fewer: a sixth to two fifths as many in
-// prometheus, terraform and podman.
+// with terms of their own are fewer.
 func newTermTable(n int) *termTable {
 	t := makeTermTable(n)
 	for _, m := range t.mapping() {

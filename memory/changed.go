@@ -235,7 +235,7 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 // makes its own index entry stale.
 func contentHash(data []byte, fsum uint32) [16]byte {
 	var h [16]byte
-	binary.LittleEndian.PutUint32(h[0:], crc32.Checksum(data, castagnoli())^fsum)
+	binary.LittleEndian.PutUint32(h[0:], crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli))^fsum)
 	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(data)^fsum)
 	binary.LittleEndian.PutUint64(h[8:], uint64(len(data)))
 	return h

@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // The index file:
@@ -38,10 +37,6 @@ const (
 	formatVersion = 1
 	headerSize    = 32
 )
-
-// castagnoli is made when first used: making it (crc32 builds its tables for
-// the processor's instructions) cost every process some 0.1 ms at start.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // fields, in the order used by lengths and weights.
 const (
@@ -152,8 +147,8 @@ func decode(data []byte) (*decoded, error) {
 	var sum chan uint32
 	if len(body) >= parallelCRC {
 		sum = make(chan uint32, 1)
-		go func() { sum <- crc32.Checksum(body, castagnoli()) }()
-	} else if crc32.Checksum(body, castagnoli()) != want {
+		go func() { sum <- crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) }()
+	} else if crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != want {
 		return nil, corrupt("checksum mismatch")
 	}
 	dec, err := decodeBody(body)
@@ -514,9 +509,9 @@ func encode(docs []docInfo, text, path []byte, filter uint32) ([][]byte, error) 
 		}
 		prev = d.rel
 	}
-	crc := crc32.Update(0, castagnoli(), b[headerSize:])
-	crc = crc32.Update(crc, castagnoli(), text)
-	crc = crc32.Update(crc, castagnoli(), path)
+	crc := crc32.Update(0, crc32.MakeTable(crc32.Castagnoli), b[headerSize:])
+	crc = crc32.Update(crc, crc32.MakeTable(crc32.Castagnoli), text)
+	crc = crc32.Update(crc, crc32.MakeTable(crc32.Castagnoli), path)
 	binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-headerSize+len(text)+len(path)))
 	binary.LittleEndian.PutUint32(b[24:], crc)
 	binary.LittleEndian.PutUint32(b[28:], filter)

@@ -76,7 +76,7 @@ func filterSum(src Source) uint32 {
 	if f, ok := src.(FilteringSource); ok {
 		id += "\x00" + f.FilterID()
 	}
-	return max(crc32.Checksum([]byte(id), castagnoli()), 1)
+	return max(crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)), 1)
 }
 
 // analysisID changes when what the index makes of a file's text changes

@@ -50,10 +50,6 @@ const (
 // by the next walk (a variable for tests).
 var walkRacy = int64(2 * time.Second)
 
-// castagnoli is made when first used: making it (crc32 builds its tables for
-// the processor's instructions) cost every process some 0.1 ms at start.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
 // dirStamp identifies one version of a directory.
 type dirStamp struct {
 	ino          uint64
@@ -185,7 +181,7 @@ func encodeWalkCache(root string, start int64, dirs []*cachedDir) []byte {
 			}
 		}
 	}
-	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli()))
+	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], crc32.MakeTable(crc32.Castagnoli)))
 	return b
 }
 
@@ -197,7 +193,7 @@ func decodeWalkCache(data []byte, root string) *walkCache {
 		return nil
 	}
 	body := data[16:]
-	if len(body) == 0 || crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[12:]) {
+	if len(body) == 0 || crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != binary.LittleEndian.Uint32(data[12:]) {
 		return nil
 	}
 	str := unsafe.String(&body[0], len(body)) // every path and name is a substring

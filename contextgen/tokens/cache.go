@@ -291,10 +291,6 @@ func readRegular(path string, limit int64) ([]byte, error) {
 // bytes, little endian). A file of another version (counts.v1 kept sha256
 // sums) is simply another name: it is never read.
 
-// crcTable is made when first used: making it (crc32 builds its tables for
-// the processor's instructions) cost every process some 0.1 ms at start.
-var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
 // encode serialises the cache; ch.mu must be held.
 func (ch *Cache) encode() []byte {
 	type rec struct {
@@ -327,7 +323,7 @@ func (ch *Cache) encode() []byte {
 		buf = binary.AppendUvarint(buf, nameIdx[r.k.enc])
 		buf = binary.AppendUvarint(buf, uint64(r.e.n))
 	}
-	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable()))
+	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crc32.MakeTable(crc32.Castagnoli)))
 }
 
 var errCorrupt = errors.New("corrupt token cache")
@@ -339,7 +335,7 @@ func (ch *Cache) decode(data []byte) error {
 		return errCorrupt
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Checksum(body, crcTable()) != binary.LittleEndian.Uint32(sum) {
+	if crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != binary.LittleEndian.Uint32(sum) {
 		return errCorrupt
 	}
 	copy(ch.key[:], body[len(magic):])

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/binary"
 	"hash/crc32"
-	"sync"
 	"unsafe"
 )
 
@@ -33,10 +32,6 @@ const rankFileMagic = "taskctl ranks 1\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 const rankFileHeader = len(rankFileMagic) + 16
 
-// castagnoli is made when first used: making it (crc32 builds its tables for
-// the processor's instructions) cost every process some 0.1 ms at start.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
 // encodeRanks is the file of table t.
 func encodeRanks(t *rankTable) []byte {
 	bits := 64 - t.shift
@@ -45,7 +40,7 @@ func encodeRanks(t *rankTable) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(bits))
 	b = binary.LittleEndian.AppendUint32(b, uint32(t.n))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(t.buf)))
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum([]byte(t.buf), castagnoli()))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum([]byte(t.buf), crc32.MakeTable(crc32.Castagnoli)))
 	for _, sl := range t.slots {
 		b = binary.LittleEndian.AppendUint64(b, sl.key)
 		b = binary.LittleEndian.AppendUint32(b, sl.meta)
@@ -77,7 +72,7 @@ func loadRanks(data, vocab string) (t *rankTable, ok bool) {
 	slots, words := 1<<bits, 1<<(filterBits-6)
 	if bits < 10 || bits > 24 || len(data) != rankFileHeader+slots*16+words*8+(1<<16)*4 ||
 		int(le32(h[8:])) != len(vocab) ||
-		le32(h[12:]) != crc32.Checksum(unsafe.Slice(unsafe.StringData(vocab), len(vocab)), castagnoli()) {
+		le32(h[12:]) != crc32.Checksum(unsafe.Slice(unsafe.StringData(vocab), len(vocab)), crc32.MakeTable(crc32.Castagnoli)) {
 		return nil, false
 	}
 	at := func(off int) unsafe.Pointer { return unsafe.Add(unsafe.Pointer(p), off) }

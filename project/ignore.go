@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -386,21 +386,15 @@ func readSmall(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
+	data, err := ReadRegular(f, maxIgnoreFile)
+	var tl *TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
+	case errors.Is(err, ErrNotRegular), errors.Is(err, syscall.EISDIR):
 		return nil, fmt.Errorf("not a regular file")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxIgnoreFile {
-		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
-	}
-	return data, nil
+	return data, err
 }
 
 // chainFor returns the rule chain that applies inside directory dir: the

@@ -264,50 +264,36 @@ func (p *Project) IgnoreErrors() []error {
 }
 
 // EnsureWorkspace creates <project>/.taskctl/<sub...> if needed and returns
-// its absolute path. It is the only method that writes. It works through the
-// project's os.Root and refuses any component that is a symlink, so nothing
-// is ever written outside the project; into every directory it creates it
-// writes a ".gitignore" holding "*" so the workspace never gets committed.
-// Each sub must be a single plain name (no "/", ".", ".." or NUL).
+// its absolute path. It works through MakeStateDir from the project dir:
+// no component is followed if it is a symbolic link (a *StateError), so
+// nothing is ever written outside the project; into every directory it
+// creates it writes a ".gitignore" holding "*" so the workspace never gets
+// committed. Each sub must be a single plain name (no "/", ".", ".." or
+// NUL). OpenWorkspace returns the directory open.
 func (p *Project) EnsureWorkspace(sub ...string) (string, error) {
-	rel := WorkspaceName
-	for i := -1; i < len(sub); i++ {
-		if i >= 0 {
-			s := sub[i]
-			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
-				return "", fmt.Errorf("workspace: bad directory name %q", s)
-			}
-			rel += "/" + s
-		}
-		st, err := p.Root().Lstat(rel)
-		switch {
-		case err == nil && st.Mode()&fs.ModeSymlink != 0:
-			return "", fmt.Errorf("workspace: %s is a symlink; refusing to write through it", filepath.Join(p.dir, rel))
-		case err == nil && !st.IsDir():
-			return "", fmt.Errorf("workspace: %s is not a directory", filepath.Join(p.dir, rel))
-		case err == nil:
-			continue
-		case !errors.Is(err, fs.ErrNotExist):
-			return "", fmt.Errorf("workspace: %w", err)
-		}
-		if err := p.Root().Mkdir(rel, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return "", fmt.Errorf("workspace: %w", err)
-		}
-		f, err := p.Root().OpenFile(rel+"/.gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return "", fmt.Errorf("workspace: %w", err)
-		}
-		if err == nil {
-			_, werr := f.WriteString("*\n")
-			if cerr := f.Close(); werr == nil {
-				werr = cerr
-			}
-			if werr != nil {
-				return "", fmt.Errorf("workspace: %w", werr)
-			}
-		}
+	d, err := p.OpenWorkspace(sub...)
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(p.dir, filepath.FromSlash(rel)), nil
+	d.Close()
+	return d.Path(), nil
+}
+
+// OpenWorkspace is EnsureWorkspace returning the directory as a StateDir,
+// through which its files are created, replaced, locked and read.
+func (p *Project) OpenWorkspace(sub ...string) (*StateDir, error) {
+	path := filepath.Join(p.dir, WorkspaceName)
+	for _, s := range sub {
+		if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
+			return nil, fmt.Errorf("workspace: bad directory name %q", s)
+		}
+		path = filepath.Join(path, s)
+	}
+	d, err := MakeStateDir(path)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	return d, nil
 }
 
 // excluded returns the policy Exclude pattern matching rel, or "".

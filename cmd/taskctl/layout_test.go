@@ -17,7 +17,11 @@ import (
 // and the tokenizer's hash tables, is an addition to the design's table: a
 // leaf both may import. So is internal/xmltext, which decodes UTF-16
 // documents for schema and template, so that the two read a document the
-// same way. Every package has a doc.go.
+// same way. The token cache and the run records are files of taskctl's
+// state, written through project's StateDir, so the tokenizer and
+// workflow import project (DESIGN §1-2: the path resolver owns safe reads
+// and workspace writes). internal/hostile builds hostile repositories for
+// tests only. Every package has a doc.go.
 func TestLayout(t *testing.T) {
 	const mod = "github.com/taskctl/taskctl"
 	const diagnostics = "internal/diag"
@@ -28,13 +32,14 @@ func TestLayout(t *testing.T) {
 		"project":             nil,
 		"contextgen/encoding": nil,
 		"contextgen/secrets":  nil,
-		"contextgen/tokens":   {"internal/pages"},
+		"contextgen/tokens":   {"internal/pages", "project"},
 		"internal/pages":      nil,
 		"internal/diag":       nil,
+		"internal/hostile":    nil,
 		"shellexec":           {"project"},
 		"memory":              {"project", "internal/pages"},
 		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens"},
-		"workflow":            {"template", "contextgen"},
+		"workflow":            {"template", "contextgen", "project"},
 		"bench/retrieval":     {"memory", "project"},
 	}
 	out, err := exec.Command("go", "list", "-json", mod+"/...").Output()

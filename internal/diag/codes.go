@@ -33,6 +33,8 @@ const (
 	WatchBadRequest Code = "WATCH_BAD_REQUEST"
 	// WatchDenied: a watcher refused a request from another user.
 	WatchDenied Code = "WATCH_DENIED"
+	// StateUnsafe: a symlink, special file or hard-linked file stands where taskctl keeps its state under .taskctl/ (exit 1).
+	StateUnsafe Code = "STATE_UNSAFE"
 )
 
 // The codes of warnings: what was left out or changed, and why.
@@ -141,6 +143,7 @@ var registry = []Info{
 	{WatchUnsupported, "index --watch needs Linux's inotify (exit 1)."},
 	{WatchBadRequest, "a watcher refused a request that is not its protocol's."},
 	{WatchDenied, "a watcher refused a request from another user."},
+	{StateUnsafe, "a symlink, special file or hard-linked file stands where taskctl keeps its state under .taskctl/ (exit 1)."},
 
 	{PathOutsideProject, "the real path lies outside every allowed root; nothing there is stat'ed or read."},
 	{PathSensitive, "a sensitive name (.env*, *.pem, id_rsa*, ...) the policy does not allow."},

@@ -1,0 +1,8 @@
+//go:build unix && !linux
+
+package project
+
+import "golang.org/x/sys/unix"
+
+// dirOpenFlag: without O_PATH, a state directory is opened for reading.
+const dirOpenFlag = unix.O_RDONLY

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
 )
 
 // slowSource slows reads down so that a writer can be killed mid-analysis.
@@ -166,7 +167,7 @@ func TestCrashSafety(t *testing.T) {
 			ents, _ := os.ReadDir(dir)
 			tmp := 0
 			for _, e := range ents {
-				if strings.HasPrefix(e.Name(), "index.bin.tmp-") {
+				if isIndexTemp(e.Name()) {
 					tmp++
 				}
 			}
@@ -196,10 +197,16 @@ func TestCrashSafety(t *testing.T) {
 	}
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "index.bin.tmp-") {
+		if isIndexTemp(e.Name()) {
 			t.Errorf("temporary file %s left after a successful refresh", e.Name())
 		}
 	}
+}
+
+// isIndexTemp reports whether name is a temporary file of the index.
+func isIndexTemp(name string) bool {
+	of, ok := project.PendingOf(name)
+	return ok && of == "index.bin"
 }
 
 func write(t *testing.T, root, rel, content string) {

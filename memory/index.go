@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
 )
 
 // File names inside the index directory.
 const (
 	indexFile = "index.bin"
 	lockName  = "lock"
-	tmpPrefix = "index.bin.tmp-"
 )
 
 // Stats describes an index after Refresh.
@@ -53,7 +53,9 @@ type Index struct {
 // Open loads the index kept in dir. A missing index gives an empty one; a
 // corrupt, truncated or old-format index gives an empty one and a warning
 // (it is never trusted; the next Refresh rebuilds it). The error is non-nil
-// only if dir exists but cannot be read.
+// only if dir exists but cannot be read, or if something stands where the
+// directory or its index file should be (a symbolic link, a special file:
+// a *project.StateError; dir must be a real path, see project.StateDir).
 func Open(dir string) (*Index, []diag.Warning, error) {
 	ix := &Index{dir: dir}
 	id := indexFileID(dir)
@@ -94,7 +96,7 @@ type fileID struct {
 
 // indexFileID returns the identity of dir's index file (zero if none).
 func indexFileID(dir string) fileID {
-	st, err := os.Stat(filepath.Join(dir, indexFile))
+	st, err := os.Lstat(filepath.Join(dir, indexFile))
 	if err != nil {
 		return fileID{}
 	}
@@ -137,16 +139,25 @@ func (ix *Index) Len() int {
 	return ix.st.live
 }
 
+// load reads the index kept in dir: see Open.
 func load(dir string) (*state, []diag.Warning, error) {
-	name := filepath.Join(dir, indexFile)
-	data, release, err := readIndex(name)
+	d, err := project.OpenStateDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(nil, dict{}, dict{}, 0), nil, nil
 	}
 	if err != nil {
-		if _, serr := os.Stat(dir); serr != nil {
-			return nil, nil, err
-		}
+		return nil, nil, err
+	}
+	defer d.Close()
+	name := filepath.Join(dir, indexFile)
+	data, release, err := readIndex(d, indexFile)
+	var unsafe *project.StateError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newState(nil, dict{}, dict{}, 0), nil, nil
+	case errors.As(err, &unsafe):
+		return nil, nil, err
+	case err != nil:
 		return newState(nil, dict{}, dict{}, 0), []diag.Warning{{Code: diag.IndexUnreadable, Message: err.Error(), Path: name}}, nil
 	}
 	dec, err := decode(data)

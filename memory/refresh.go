@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
 )
 
 type walkEntry struct {
@@ -74,6 +73,7 @@ type refresh struct {
 	// inMemory: an index without a directory (Update with dir "") lives in
 	// memory; nothing is read or written but the project's files.
 	inMemory bool
+	dir      *project.StateDir // the index directory, locked
 	unlock   func()
 
 	id       fileID          // the committed index file, under the lock
@@ -116,11 +116,10 @@ type loadResult struct {
 func (ix *Index) beginRefresh() (*refresh, error) {
 	r := &refresh{ix: ix, start: time.Now(), inMemory: ix.dir == ""}
 	if !r.inMemory {
-		unlock, err := lockForWriting(ix.dir)
-		if err != nil {
+		var err error
+		if r.dir, r.unlock, err = openForWriting(ix.dir); err != nil {
 			return nil, err
 		}
-		r.unlock = unlock
 	}
 	ix.mu.Lock()
 	loaded, cur := ix.loaded, ix.st
@@ -153,6 +152,7 @@ func (r *refresh) end() {
 	runtime.KeepAlive(r.old) // its posting lists may be a memory mapping
 	if r.unlock != nil {
 		r.unlock()
+		r.dir.Close()
 	}
 }
 
@@ -188,7 +188,7 @@ func (r *refresh) walk(ctx context.Context, src Source) error {
 		r.startTables()
 	}
 	if next != nil {
-		writeCache(r.ix.dir, filepath.Join(r.ix.dir, walkFile), next)
+		return writeCache(r.dir, next)
 	}
 	return nil
 }
@@ -202,7 +202,12 @@ func (r *refresh) walkCached(ctx context.Context, cs CachingSource, add func(str
 	var prev []byte
 	owner := new(state) // the mapping of prev is released with it
 	if !r.reset && r.id != (fileID{}) {
-		if data, release, err := readIndex(filepath.Join(r.ix.dir, walkFile)); err == nil {
+		data, release, err := readIndex(r.dir, walkFile)
+		var unsafe *project.StateError
+		if errors.As(err, &unsafe) {
+			return nil, err
+		}
+		if err == nil {
 			prev = data
 			release(owner)
 		}
@@ -552,7 +557,7 @@ func (r *refresh) write(ctx context.Context) (Stats, error) {
 		for _, b := range parts {
 			size += int64(len(b))
 		}
-	} else if size, err = writeAtomic(r.ix.dir, parts); err != nil {
+	} else if size, err = writeIndex(r.dir, parts); err != nil {
 		return r.stats, err
 	}
 	textDict, err := section(text)
@@ -606,25 +611,6 @@ func (r *refresh) sections() (text, paths []byte) {
 		text = mergeText(&old.text, len(old.docs), r.keep, r.nOld, r.fl)
 	}
 	return text, <-pathDone
-}
-
-// lockForWriting makes the index directory dir if need be, with a
-// .gitignore, takes its lock and removes the temporary files a killed
-// writer left; unlock releases the lock.
-func lockForWriting(dir string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
-		os.WriteFile(gi, []byte("*\n"), 0o644)
-	}
-	unlock, err = lockFile(filepath.Join(dir, lockName))
-	if err != nil {
-		return nil, fmt.Errorf("lock index: %w", err)
-	}
-	removeTemps(dir)
-	return unlock, nil
 }
 
 // racyWindow is how close to the index file's modification time a file's

@@ -1,35 +1,80 @@
 package memory
 
 import (
-	"os"
-	"path/filepath"
+	"errors"
+	"fmt"
+	"io/fs"
 	"strings"
+
+	"github.com/taskctl/taskctl/project"
 )
+
+// The index directory is a project.StateDir: opened without following a
+// symbolic link anywhere on its path, its files created, replaced, locked
+// and read relative to it, never through a symbolic link, and refused
+// (project.StateError, STATE_UNSAFE) when something else stands in their
+// place. So a cloned repository that commits .taskctl/index/lock, or the
+// directory itself, as a link out of the clone cannot make a refresh
+// write, create or lock anything there.
+
+// openForWriting makes the index directory dir if need be, with a
+// .gitignore holding "*" (also in a directory made by someone else), takes
+// its lock and removes the temporary files a killed writer left; unlock
+// releases the lock. The directory is returned open.
+func openForWriting(dir string) (d *project.StateDir, unlock func(), err error) {
+	d, err = project.MakeStateDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := d.WriteNew(".gitignore", []byte("*\n"), 0o644); err != nil && !errors.Is(err, fs.ErrExist) {
+		d.Close()
+		return nil, nil, err
+	}
+	unlock, err = d.Lock(lockName)
+	if err != nil {
+		d.Close()
+		return nil, nil, fmt.Errorf("lock index: %w", err)
+	}
+	removeTemps(d)
+	return d, unlock, nil
+}
 
 // writeHook, when set (by tests), is called after each chunk of the index
 // file is written.
 var writeHook func(written int)
 
-// writeAtomic writes parts, one after another, as the index file of dir:
-// to a temporary file renamed into place.
-func writeAtomic(dir string, parts [][]byte) (int64, error) {
-	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+// writeIndex writes parts, one after another, as the index file of d: to
+// a temporary file renamed into place.
+func writeIndex(d *project.StateDir, parts [][]byte) (int64, error) {
+	return writeParts(d, indexFile, parts, writeHook)
+}
+
+// writeCache replaces the walk cache of d with data. Failing is no error
+// (the cache is only an optimisation), unless something stands in the
+// cache's place.
+func writeCache(d *project.StateDir, data []byte) error {
+	_, err := writeParts(d, walkFile, [][]byte{data}, nil)
+	var se *project.StateError
+	if errors.As(err, &se) {
+		return err
+	}
+	return nil
+}
+
+// writeParts replaces name in d with parts, through a temporary file whose
+// room is reserved first (see preallocate); hook, if not nil, is called
+// after each chunk. The file is not synced: see "not fsynced" in the
+// package documentation.
+func writeParts(d *project.StateDir, name string, parts [][]byte, hook func(written int)) (int64, error) {
+	f, err := d.Create(name, 0o600)
 	if err != nil {
 		return 0, err
 	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
 	var total int64
 	for _, data := range parts {
 		total += int64(len(data))
 	}
-	preallocate(f, total)
+	preallocate(f.File, total)
 	const chunk = 1 << 16
 	var written int64
 	for _, data := range parts {
@@ -37,51 +82,29 @@ func writeAtomic(dir string, parts [][]byte) (int64, error) {
 			n, err := f.Write(data[off:min(off+chunk, len(data))])
 			written += int64(n)
 			if err != nil {
+				f.Abort()
 				return 0, err
 			}
-			if writeHook != nil {
-				writeHook(int(written))
+			if hook != nil {
+				hook(int(written))
 			}
 		}
 	}
-	// Not synced: see "not fsynced" in the package documentation.
-	if err := f.Close(); err != nil {
+	if err := f.Commit(false); err != nil {
 		return 0, err
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, indexFile)); err != nil {
-		return 0, err
-	}
-	ok = true
 	return written, nil
 }
 
-// writeCache replaces the file name with data through a temporary file;
-// failing is not an error (the cache is only an optimisation).
-func writeCache(dir, name string, data []byte) {
-	f, err := os.CreateTemp(dir, tmpPrefix+"*")
-	if err != nil {
-		return
-	}
-	preallocate(f, int64(len(data)))
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-}
-
-// removeTemps deletes temporary files left by a killed writer; it runs
-// under the lock, when no other writer can be using them.
-func removeTemps(dir string) {
-	ents, _ := os.ReadDir(dir)
+// removeTemps deletes the temporary files left by a killed writer (and
+// those of earlier versions, "index.bin.tmp-*"); it runs under the lock,
+// when no other writer can be using them.
+func removeTemps(d *project.StateDir) {
+	ents, _ := d.ReadDir()
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), tmpPrefix) {
-			os.Remove(filepath.Join(dir, e.Name()))
+		n := e.Name()
+		if of, ok := project.PendingOf(n); ok && (of == indexFile || of == walkFile) || strings.HasPrefix(n, "index.bin.tmp-") {
+			d.RemoveFile(n)
 		}
 	}
 }

@@ -85,9 +85,13 @@
 // whose process died reads back as "interrupted" ([LoadRun]), and the next
 // run in the same RunsDir rewrites its run.json to say so (in the version
 // it was written in) and removes the temporary output files it left; a run
-// whose context is cancelled (SIGINT, SIGTERM) ends as "interrupted". Files
-// are created through an [os.Root] opened on RunsDir, so nothing is written
-// outside RunsDir, even through a symbolic link. A dry run writes nothing.
+// whose context is cancelled (SIGINT, SIGTERM) ends as "interrupted".
+// RunsDir and each run's directory are project.StateDirs: RunsDir must be
+// a real path (a symbolic link on it, such as .taskctl/runs committed as a
+// link out of a cloned repository, is refused with STATE_UNSAFE), and
+// every file is created, replaced and read relative to its directory
+// without following a symbolic link, so nothing is written outside
+// RunsDir. A dry run writes nothing.
 // run.json holds the executor's command line, the --var values and the bound
 // inputs of every step, in clear text; run directories are created 0700 and
 // their files 0600.

@@ -250,8 +250,8 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 	_, rerr := io.Copy(&b, io.NewSectionReader(f, 0, out.n))
 	ex.stdout = b.String()
 	if rerr != nil {
-		f.abort()
-	} else if rerr = f.commit(); rerr == nil {
+		f.Abort()
+	} else if rerr = f.Commit(true); rerr == nil {
 		ex.file = outFile
 	}
 	if cmd.ProcessState != nil {

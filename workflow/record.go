@@ -6,17 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
-	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -137,9 +136,13 @@ func newID(now time.Time) string {
 	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
-// store writes one run's files through an os.Root on RunsDir.
+// store writes one run's files in its directory of RunsDir, both held
+// open as project.StateDirs: nothing is created, replaced or read through
+// a symbolic link, and a RunsDir with one on its path (.taskctl/runs
+// committed as a link out of a cloned repository) is refused.
 type store struct {
-	root *os.Root // RunsDir
+	runs *project.StateDir // RunsDir
+	dir  *project.StateDir // the run's own directory
 	id   string
 }
 
@@ -148,25 +151,32 @@ func create(runsDir string, now time.Time) (*store, error) {
 	if runsDir == "" {
 		return nil, errors.New("no runs directory")
 	}
-	root, err := os.OpenRoot(runsDir)
+	runs, err := project.OpenStateDir(runsDir)
 	if err != nil {
 		return nil, err
 	}
 	for range 16 {
 		id := newID(now)
-		err = root.Mkdir(id, 0o700)
+		err = runs.Mkdir(id, 0o700)
 		if err == nil {
-			return &store{root: root, id: id}, nil
+			var dir *project.StateDir
+			if dir, err = runs.Dir(id); err != nil {
+				break
+			}
+			return &store{runs: runs, dir: dir, id: id}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
-	root.Close()
+	runs.Close()
 	return nil, err
 }
 
-func (s *store) close() { s.root.Close() }
+func (s *store) close() {
+	s.dir.Close()
+	s.runs.Close()
+}
 
 // write replaces name in the run directory atomically with data.
 func (s *store) write(name string, data string) error {
@@ -175,62 +185,17 @@ func (s *store) write(name string, data string) error {
 		return err
 	}
 	if _, err := f.WriteString(data); err != nil {
-		f.abort()
+		f.Abort()
 		return err
 	}
-	return f.commit()
+	return f.Commit(true)
 }
 
-// runFile is a file of the run directory being written: a temporary file in
-// the same directory, which commit syncs and renames over its name, so a
+// create starts writing name in the run directory: a temporary file in
+// the same directory, which Commit syncs and renames over its name, so a
 // reader sees the old file or the whole new one.
-type runFile struct {
-	*os.File
-	s    *store
-	tmp  string
-	name string
-}
-
-// create starts writing name in the run directory.
-func (s *store) create(name string) (*runFile, error) {
-	var tmp string
-	var f *os.File
-	var err error
-	for range 16 {
-		var b [6]byte
-		_, _ = rand.Read(b[:])
-		tmp = filepath.Join(s.id, "."+name+"."+hex.EncodeToString(b[:])+".tmp")
-		f, err = s.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &runFile{File: f, s: s, tmp: tmp, name: name}, nil
-}
-
-// commit syncs and closes the file and renames it over its name; on failure
-// the temporary file is removed.
-func (p *runFile) commit() error {
-	err := p.Sync()
-	if cerr := p.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = p.s.root.Rename(p.tmp, filepath.Join(p.s.id, p.name))
-	}
-	if err != nil {
-		_ = p.s.root.Remove(p.tmp)
-	}
-	return err
-}
-
-// abort closes and removes the temporary file.
-func (p *runFile) abort() {
-	_ = p.Close()
-	_ = p.s.root.Remove(p.tmp)
+func (s *store) create(name string) (*project.PendingFile, error) {
+	return s.dir.Create(name, 0o600)
 }
 
 // recordFile is what run.json holds of a record: its steps without the
@@ -297,12 +262,19 @@ func LoadRun(runsDir, id string) (*Record, error) {
 	if !idPattern.MatchString(id) {
 		return nil, fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
 	}
-	root, err := os.OpenRoot(runsDir)
+	runs, err := project.OpenStateDir(runsDir)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	data, err := root.ReadFile(filepath.Join(id, "run.json"))
+	defer runs.Close()
+	run, err := runs.Dir(id)
+	if err == nil {
+		defer run.Close()
+	}
+	var data []byte
+	if err == nil {
+		data, err = run.ReadFile("run.json", maxRecordFile)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("run %s: %w", id, fs.ErrNotExist)
@@ -335,11 +307,6 @@ func LoadRun(runsDir, id string) (*Record, error) {
 	}
 	r.Dir = filepath.Join(runsDir, id)
 	if r.Version >= 2 {
-		run, err := root.OpenRoot(id)
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", id, err)
-		}
-		defer run.Close()
 		outputs := map[string]string{}
 		for _, s := range r.Steps {
 			if s.OutputFile == "" {
@@ -402,63 +369,45 @@ func LoadRun(runsDir, id string) (*Record, error) {
 // crafted run.json could say anything.
 const maxOutputFile = maxOutput
 
+// maxRecordFile is the largest run.json LoadRun reads: one of version 1
+// holds every step's output.
+const maxRecordFile = 1 << 30
+
 // readOutput reads the output file name of a run, in the run's directory
-// run, into a string of exactly its size. It reads only a regular file that
-// is no larger than maxOutputFile: taskctl writes no other kind there, and
+// run, into a string of exactly its size. It reads only a regular file of
+// the directory itself that is no larger than maxOutputFile (see
+// project.StateDir.ReadFile): taskctl writes no other kind there, and
 // opening a FIFO would block and reading a device or a huge sparse file
 // would not end or would exhaust memory.
-func readOutput(run *os.Root, name string) (string, error) {
+func readOutput(run *project.StateDir, name string) (string, error) {
 	if !filepath.IsLocal(name) || filepath.Base(name) != name {
 		return "", fmt.Errorf("output_file %q: not a file of the run's directory", name)
 	}
-	fi, err := run.Lstat(name)
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s: not a regular file (%s)", name, fi.Mode().Type())
-	}
-	// O_NONBLOCK: should name have become a FIFO since, the open does not
-	// wait for a writer; the file opened must be the one looked at.
-	f, err := run.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	ffi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !ffi.Mode().IsRegular() || !os.SameFile(fi, ffi) {
-		return "", fmt.Errorf("%s: not a regular file (changed while read)", name)
-	}
-	if ffi.Size() > maxOutputFile {
-		return "", fmt.Errorf("%s is %d bytes, more than the %s a step's output may be", name, ffi.Size(), size(maxOutputFile))
-	}
-	var b strings.Builder
-	b.Grow(int(ffi.Size()))
-	// The file may grow while it is read; it may not grow past the limit.
-	n, err := io.Copy(&b, io.LimitReader(f, maxOutputFile+1))
-	if err != nil {
-		return "", err
-	}
-	if n > maxOutputFile {
+	data, err := run.ReadFile(name, maxOutputFile)
+	var tl *project.TooLargeError
+	switch {
+	case errors.As(err, &tl) && tl.Grew:
 		return "", fmt.Errorf("%s is more than the %s a step's output may be", name, size(maxOutputFile))
+	case errors.As(err, &tl):
+		return "", fmt.Errorf("%s is %d bytes, more than the %s a step's output may be", name, tl.Size, size(maxOutputFile))
+	case err != nil:
+		return "", err
 	}
-	return b.String(), nil
+	// data is the string's alone: no copy of it is made.
+	return unsafe.String(unsafe.SliceData(data), len(data)), nil
 }
 
 // settleLimit is how many of the newest runs a new run looks at to settle.
 const settleLimit = 50
 
 // settle rewrites the run.json of each of the newest settleLimit runs in
-// runsDir that says "running" while the process that wrote it (on this host)
-// is gone, as [LoadRun] reads it: interrupted, in the record's own version;
-// and it removes the temporary output files the run left (see
-// removeOutputTemps). A run that was killed (SIGKILL, a crash, a reboot)
-// cannot say so itself; the next run does. A record that cannot be settled
-// is left alone: it still reads back as interrupted.
-func settle(runsDir string, root *os.Root) {
+// runsDir (open as runs) that says "running" while the process that wrote
+// it (on this host) is gone, as [LoadRun] reads it: interrupted, in the
+// record's own version; and it removes the temporary output files the run
+// left (see removeOutputTemps). A run that was killed (SIGKILL, a crash, a
+// reboot) cannot say so itself; the next run does. A record that cannot
+// be settled is left alone: it still reads back as interrupted.
+func settle(runsDir string, runs *project.StateDir) {
 	ids, err := Runs(runsDir)
 	if err != nil {
 		return
@@ -467,54 +416,54 @@ func settle(runsDir string, root *os.Root) {
 		ids = ids[len(ids)-settleLimit:]
 	}
 	for _, id := range ids {
-		data, err := root.ReadFile(filepath.Join(id, "run.json"))
-		if err != nil || !strings.Contains(string(data), `"status": "`+RunRunning+`"`) {
+		run, err := runs.Dir(id)
+		if err != nil {
 			continue
 		}
-		r, err := LoadRun(runsDir, id)
-		if err != nil || r.Status != RunInterrupted {
-			continue
-		}
-		_ = (&store{root: root, id: id}).writeRecord(r)
-		removeOutputTemps(root, id)
+		settleRun(runsDir, id, &store{runs: runs, dir: run, id: id})
+		run.Close()
 	}
+}
+
+// settleRun settles the run id, whose directory s writes.
+func settleRun(runsDir, id string, s *store) {
+	data, err := s.dir.ReadFile("run.json", maxRecordFile)
+	if err != nil || !strings.Contains(string(data), `"status": "`+RunRunning+`"`) {
+		return
+	}
+	r, err := LoadRun(runsDir, id)
+	if err != nil || r.Status != RunInterrupted {
+		return
+	}
+	_ = s.writeRecord(r)
+	removeOutputTemps(s.dir)
 }
 
 // outputTemp matches the name of a temporary file that [store.create] makes
 // for a step's output file, NN-STEP.output.txt.
 var outputTemp = regexp.MustCompile(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.[0-9a-f]{12}\.tmp$`)
 
-// removeOutputTemps removes the temporary output files of run id, whose
-// process is gone: a run killed mid-step leaves the output it was writing,
-// up to the output cap, which nothing else removes. Only regular files of
-// the run's own directory whose names match outputTemp are removed.
-func removeOutputTemps(root *os.Root, id string) {
-	run, err := root.OpenRoot(id)
-	if err != nil {
-		return
-	}
-	defer run.Close()
-	d, err := run.Open(".")
-	if err != nil {
-		return
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	for _, name := range names {
-		if !outputTemp.MatchString(name) {
-			continue
-		}
-		// (os.Root.Remove removes a name that has become a symbolic link
-		// since, not what it points to.)
-		if fi, err := run.Lstat(name); err == nil && fi.Mode().IsRegular() {
-			_ = run.Remove(name)
+// removeOutputTemps removes the temporary output files of a run, in its
+// directory run, whose process is gone: a run killed mid-step leaves the
+// output it was writing, up to the output cap, which nothing else
+// removes. Only regular files whose names match outputTemp are removed.
+func removeOutputTemps(run *project.StateDir) {
+	ents, _ := run.ReadDir()
+	for _, e := range ents {
+		if outputTemp.MatchString(e.Name()) {
+			_ = run.RemoveFile(e.Name()) // (a regular file only)
 		}
 	}
 }
 
 // Runs lists the IDs of the runs in runsDir, oldest first.
 func Runs(runsDir string) ([]string, error) {
-	ents, err := os.ReadDir(runsDir)
+	runs, err := project.OpenStateDir(runsDir)
+	if err != nil {
+		return nil, err
+	}
+	defer runs.Close()
+	ents, err := runs.ReadDir()
 	if err != nil {
 		return nil, err
 	}
@@ -524,7 +473,6 @@ func Runs(runsDir string) ([]string, error) {
 			ids = append(ids, e.Name())
 		}
 	}
-	sort.Strings(ids)
 	return ids, nil
 }
 

@@ -188,7 +188,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		if err := r.save(); err != nil {
 			return nil, fmt.Errorf("write the run record: %w", err)
 		}
-		settle(r.opt.RunsDir, st.root)
+		settle(r.opt.RunsDir, st.runs)
 	}
 
 	var failed *StepResult

@@ -12,11 +12,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/taskctl/taskctl/project"
 )
 
 // MaxCacheEntries bounds a [Cache]: beyond it the least recently used counts
@@ -34,9 +33,9 @@ var magic = []byte("taskctl token counts v2\n")
 // A Cache remembers token counts by [Sum] of the content and encoding name.
 // The zero value is not usable; a nil *Cache is, and caches nothing.
 type Cache struct {
-	path string
-	key  [16]byte  // the secret the sums are made with, kept in the file
-	gcm  sync.Pool // of cipher.AEAD under key
+	dir string
+	key [16]byte  // the secret the sums are made with, kept in the file
+	gcm sync.Pool // of cipher.AEAD under key
 
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
@@ -63,13 +62,15 @@ type cacheEntry struct {
 	used uint64
 }
 
-// OpenCache returns the cache kept in dir (its file is dir/[CacheFile]). A
-// missing, unreadable, oversized or corrupt file, or one that is not a
-// regular file (a symlink, say), gives an empty cache: the cache can only
-// make a run faster, never stop it. OpenCache does not create dir.
+// OpenCache returns the cache kept in dir (its file is dir/[CacheFile]),
+// a directory of taskctl's state named by its real path (see
+// project.StateDir). A missing, unreadable, oversized or corrupt file, or
+// one that is not a regular file (a symlink, say), gives an empty cache:
+// the cache can only make a run faster, never stop it. OpenCache does not
+// create dir.
 func OpenCache(dir string) *Cache {
-	c := &Cache{path: filepath.Join(dir, CacheFile), entries: make(map[cacheKey]cacheEntry)}
-	if data, err := readRegular(c.path, maxCacheFileSize); err == nil {
+	c := &Cache{dir: dir, entries: make(map[cacheKey]cacheEntry)}
+	if data, err := readCacheFile(dir); err == nil {
 		if err := c.decode(data); err == nil {
 			return c
 		}
@@ -222,66 +223,25 @@ func (ch *Cache) Save() error {
 	return nil
 }
 
+// write replaces the cache's file with data, making its directory (with a
+// .gitignore) if need be; see project.StateDir.
 func (ch *Cache) write(data []byte) error {
-	dir := filepath.Dir(ch.path)
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := writeNew(filepath.Join(dir, ".gitignore"), []byte("*\n")); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-	}
-	if fi, err := os.Lstat(ch.path); err == nil && !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "save", Path: ch.path, Err: errors.New("not a regular file (refusing to replace a symlink or special file)")}
-	}
-	tmp, err := os.CreateTemp(dir, "."+CacheFile+".*.tmp")
+	d, err := project.MakeStateDir(ch.dir)
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// rename replaces a symlink that appeared since the check above
-		// rather than writing through it.
-		err = os.Rename(tmp.Name(), ch.path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	defer d.Close()
+	return d.WriteFile(CacheFile, data, 0o600)
 }
 
-// writeNew creates path exclusively (never through a symlink) and writes data.
-func writeNew(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// readRegular reads path if it is a regular file of at most limit bytes.
-func readRegular(path string, limit int64) ([]byte, error) {
-	fi, err := os.Lstat(path)
+// readCacheFile reads the cache's file in dir.
+func readCacheFile(dir string) ([]byte, error) {
+	d, err := project.OpenStateDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > limit {
-		return nil, errors.New("not a regular file of acceptable size")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	defer d.Close()
+	return d.ReadFile(CacheFile, maxCacheFileSize)
 }
 
 // The file: magic, the 16-byte key, uvarint count of encoding names and

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -17,7 +17,6 @@ import (
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
-	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -394,23 +393,18 @@ func (e *env) auditor(task string) func(path, source string) {
 	if err != nil {
 		return nil
 	}
-	dir, err := p.EnsureWorkspace()
+	dir, err := p.OpenWorkspace()
 	if err != nil {
 		e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 		return nil
 	}
+	defer dir.Close()
 	// A workspace the user made (for config.xml) has no .gitignore:
 	// init's keeps the log, like the rest of taskctl's state, out of git.
-	if gi, err := p.Root().OpenFile(project.WorkspaceName+"/.gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-		_, werr := gi.WriteString(initGitignore)
-		if cerr := gi.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: "write .taskctl/.gitignore: " + werr.Error()})
-		}
+	if err := dir.WriteNew(".gitignore", []byte(initGitignore), 0o644); err != nil && !errors.Is(err, fs.ErrExist) {
+		e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: "write .taskctl/.gitignore: " + err.Error()})
 	}
-	f, err := openAppendNoFollow(filepath.Join(dir, "audit.jsonl"))
+	f, err := dir.OpenAppend("audit.jsonl", 0o644)
 	if err != nil {
 		e.warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 		return nil
@@ -428,10 +422,4 @@ func (e *env) auditor(task string) func(path, source string) {
 			e.audit.f.Write(append(line, '\n'))
 		}
 	}
-}
-
-// openAppendNoFollow opens path for appending, creating it, and refuses a
-// symlink in its place.
-func openAppendNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 }

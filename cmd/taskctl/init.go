@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/taskctl/taskctl/project"
 )
 
 const initGitignore = `# taskctl's own state. config.xml and tasks/ are yours to commit.
@@ -98,23 +98,28 @@ again changes nothing. Nothing is written outside .taskctl/.`,
 			if err != nil {
 				return nil, err
 			}
-			root, err := os.OpenRoot(p.Dir())
+			root, err := project.OpenStateDir(p.Dir())
 			if err != nil {
 				return nil, err
 			}
 			defer root.Close()
-			for _, d := range []string{".taskctl", ".taskctl/tasks"} {
-				if err := root.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-					return nil, fmt.Errorf("init: %w", err)
-				}
-				if st, err := root.Lstat(d); err != nil || !st.IsDir() {
-					return nil, fmt.Errorf("init: %s is not a directory", filepath.Join(p.Dir(), d))
-				}
+			ws, err := initDir(root, ".taskctl")
+			if err != nil {
+				return nil, err
 			}
-			files := []struct{ name, body string }{
-				{".taskctl/.gitignore", initGitignore},
-				{".taskctl/config.xml", initConfig},
-				{".taskctl/tasks/example.xml", initTask},
+			defer ws.Close()
+			tasks, err := initDir(ws, "tasks")
+			if err != nil {
+				return nil, err
+			}
+			defer tasks.Close()
+			files := []struct {
+				dir        *project.StateDir
+				name, body string
+			}{
+				{ws, ".gitignore", initGitignore},
+				{ws, "config.xml", initConfig},
+				{tasks, "example.xml", initTask},
 			}
 			type result struct {
 				Path   string `json:"path"`
@@ -122,42 +127,31 @@ again changes nothing. Nothing is written outside .taskctl/.`,
 			}
 			var out []result
 			for _, f := range files {
-				abs := filepath.Join(p.Dir(), filepath.FromSlash(f.name))
-				flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-				if e.opts.force {
-					flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-				}
-				st, lerr := root.Lstat(f.name)
-				if lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-					return nil, fmt.Errorf("init: %s is a symlink; refusing to write through it", abs)
-				}
-				status := "created"
-				if lerr == nil && e.opts.force {
+				abs := filepath.Join(f.dir.Path(), f.name)
+				replace, status := e.opts.force, "created"
+				if f.dir.Exists(f.name) && e.opts.force {
 					status = "overwritten"
 				}
-				if f.name == ".taskctl/.gitignore" && !e.opts.force {
+				if f.name == ".gitignore" && !e.opts.force {
 					// A workspace made before init (by assemble, index or
 					// run) ignores everything in it, config.xml and tasks/
 					// too; init replaces that catch-all so they can be
 					// committed. Any other .gitignore is the user's.
-					if old, err := root.ReadFile(f.name); err == nil && strings.TrimSpace(string(old)) == "*" {
-						flag, status = os.O_WRONLY|os.O_TRUNC, "updated"
+					if old, err := f.dir.ReadFile(f.name, 1<<20); err == nil && strings.TrimSpace(string(old)) == "*" {
+						replace, status = true, "updated"
 					}
 				}
-				w, err := root.OpenFile(f.name, flag, 0o644)
-				if errors.Is(err, fs.ErrExist) {
+				// Replaced by a new file renamed over it, or made new:
+				// never written through a symlink or into a file that
+				// shares its data with another (project.StateDir).
+				if replace {
+					err = f.dir.WriteFile(f.name, []byte(f.body), 0o644)
+				} else if err = f.dir.WriteNew(f.name, []byte(f.body), 0o644); errors.Is(err, fs.ErrExist) {
 					out = append(out, result{abs, "kept"})
 					continue
 				}
 				if err != nil {
 					return nil, fmt.Errorf("init: %w", err)
-				}
-				_, werr := w.WriteString(f.body)
-				if cerr := w.Close(); werr == nil {
-					werr = cerr
-				}
-				if werr != nil {
-					return nil, fmt.Errorf("init: %w", werr)
 				}
 				out = append(out, result{abs, status})
 			}
@@ -169,4 +163,17 @@ again changes nothing. Nothing is written outside .taskctl/.`,
 			return map[string]any{"workspace": p.Workspace(), "files": out}, nil
 		},
 	}
+}
+
+// initDir opens the directory name of dir, making it (without a
+// .gitignore: init's are the user's to commit) if it is missing.
+func initDir(dir *project.StateDir, name string) (*project.StateDir, error) {
+	if err := dir.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("init: %w", err)
+	}
+	d, err := dir.Dir(name)
+	if err != nil {
+		return nil, fmt.Errorf("init: %w", err)
+	}
+	return d, nil
 }

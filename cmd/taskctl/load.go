@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -285,7 +284,7 @@ func looksLikePath(s string) bool {
 
 // errNotRegular refuses a FIFO, a device or a socket given as a template or
 // config file: opening a FIFO blocks and a device may never end.
-var errNotRegular = errors.New("not a regular file")
+var errNotRegular = project.ErrNotRegular
 
 // tooLargeError is a template or config file over schema.MaxInput.
 type tooLargeError struct{ size int64 }
@@ -296,35 +295,19 @@ func (e *tooLargeError) Error() string {
 
 // readInput reads a template or config file. Only a regular file is read
 // (a FIFO is opened without blocking and refused, as are devices and
-// sockets), and at most schema.MaxInput bytes of it: a larger file is a
-// *tooLargeError, not a read that could exhaust memory.
+// sockets), and at most schema.MaxInput bytes of it (project.ReadRegular):
+// a larger file is a *tooLargeError, not a read that could exhaust memory.
 func readInput(path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	data, err := project.ReadRegular(f, schema.MaxInput)
+	if tl := (*project.TooLargeError)(nil); errors.As(err, &tl) {
+		return nil, &tooLargeError{size: tl.Size}
 	}
-	if st.IsDir() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
-	}
-	if st.Size() > schema.MaxInput {
-		return nil, &tooLargeError{size: st.Size()}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, schema.MaxInput+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > schema.MaxInput { // it grew after the stat
-		return nil, &tooLargeError{size: int64(len(data))}
-	}
-	return data, nil
+	return data, err
 }
 
 // inputProblem turns a *tooLargeError from readInput into a problem at 1:1,

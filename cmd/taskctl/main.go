@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/workflow"
 )
 
@@ -418,6 +419,10 @@ func classify(err error) *cliError {
 	var ce *cliError
 	if errors.As(err, &ce) {
 		return ce
+	}
+	var unsafe *project.StateError
+	if errors.As(err, &unsafe) {
+		return &cliError{code: unsafe.Code(), exit: exitError, msg: err.Error()}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &cliError{code: diag.Timeout, exit: exitTimeout, msg: err.Error()}

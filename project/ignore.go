@@ -29,12 +29,13 @@ type Rule struct {
 	Negate  bool   // "!pattern": re-includes
 	DirOnly bool   // "pattern/": matches directories only
 
-	domain   string // the directory of Source ("" for the root and info/exclude)
-	glob     string // doublestar pattern (anchored rules: relative to domain)
-	anchored bool   // the pattern held a slash: matched against the path below domain
-	kind     byte   // fast paths: kindLiteral, kindSuffix, kindPrefix, kindGlob (of the base name, or of the path if anchored)
-	lit      string // kindGlob, anchored: the literal start of glob
-	dirStar  bool   // anchored pattern ending in "/**": matches below the directory, not the directory itself
+	domain    string // the directory of Source ("" for the root and info/exclude)
+	anchored  bool   // the pattern held a slash: matched against the path below domain
+	kind      byte   // fast paths: kindLiteral, kindSuffix, kindPrefix, kindGlob (of the base name, or of the path if anchored)
+	lit       string // kindLiteral: the pattern; kindSuffix: after its "*"; kindPrefix: before its "*"
+	prefix    string // anchored: the literal start git compares as a string ("" if not anchored)
+	rest      string // the doublestar pattern of what follows prefix (see ignore_wildmatch.go)
+	emptyRest bool   // rest matches the empty string in git ("**/*" does, and not in doublestar)
 }
 
 const (
@@ -65,14 +66,20 @@ func (e *PatternError) Error() string {
 func (e *PatternError) Unwrap() error { return e.Err }
 
 // ParseRules parses the content of one .gitignore-family file with git's
-// rules: blank lines and lines starting with "#" are skipped, "\#" and "\!"
-// escape a leading "#" or "!", trailing spaces are dropped unless escaped
-// with a backslash, "!" negates, a trailing "/" matches directories only, and
-// a pattern holding a slash elsewhere is anchored to domain (the directory of
-// the file, slash-separated, "" for the root). Braces are literal, as in git.
+// rules: blank lines and lines starting with "#" are skipped, trailing
+// spaces are dropped unless the first of them is escaped with a backslash,
+// "!" negates, one trailing "/" matches directories only, and a pattern
+// holding a slash elsewhere is anchored to domain (the directory of the
+// file, slash-separated, "" for the root). Patterns are git's wildmatch,
+// byte by byte: "*", "?", "[...]" (with "!" or "^", ranges and POSIX
+// classes) and "**" as a whole path component; "\" escapes; braces are
+// literal. A line git accepts but that can match no path ("a[/]b") is
+// skipped like a blank one.
 //
-// A line that is not a valid pattern is reported in the returned errors and
-// skipped; the other rules are still returned (a partial error).
+// A line that is not a valid pattern (an unclosed bracket, an unknown
+// class, a trailing backslash: git never matches such a line) is reported
+// in the returned errors and skipped; the other rules are still returned
+// (a partial error).
 func ParseRules(source, domain string, data []byte) ([]Rule, []error) {
 	var rules []Rule
 	var errs []error
@@ -101,34 +108,21 @@ func ParseRules(source, domain string, data []byte) ([]Rule, []error) {
 	return rules, errs
 }
 
-var errBadPattern = errors.New("syntax error in pattern")
-
+// parseRule reads one line as git does: a comment, a blank line or a
+// pattern that matches nothing is a nil rule.
 func parseRule(text string) (*Rule, error) {
+	if text == "" || text[0] == '#' {
+		return nil, nil
+	}
 	r := &Rule{Pattern: text}
-	p := text
-	if p == "" || p[0] == '#' {
-		return nil, nil
-	}
-	// Trailing spaces are dropped unless the last one is escaped.
-	for strings.HasSuffix(p, " ") && !strings.HasSuffix(p, "\\ ") {
-		p = p[:len(p)-1]
-	}
-	if strings.HasSuffix(p, "\\ ") {
-		p = p[:len(p)-2] + " "
-	}
-	if p == "" {
-		return nil, nil
-	}
-	switch {
-	case p[0] == '!':
+	p := trimTrailingSpaces(text)
+	if strings.HasPrefix(p, "!") {
 		r.Negate = true
 		p = p[1:]
-	case strings.HasPrefix(p, `\!`), strings.HasPrefix(p, `\#`):
-		p = p[1:]
 	}
-	if strings.HasSuffix(p, "/") {
+	if strings.HasSuffix(p, "/") { // one slash: "a//" is anchored, and matches nothing
 		r.DirOnly = true
-		p = strings.TrimRight(p, "/")
+		p = p[:len(p)-1]
 	}
 	if p == "" {
 		return nil, nil
@@ -136,46 +130,28 @@ func parseRule(text string) (*Rule, error) {
 	if strings.Contains(p, "/") {
 		r.anchored = true
 		p = strings.TrimPrefix(p, "/")
-		if strings.HasSuffix(p, "/**") {
-			r.dirStar = true
-		}
 	}
-	p = escapeBraces(p)
-	if !doublestar.ValidatePattern(p) {
-		return nil, errBadPattern
-	}
-	r.glob = p
 	r.kind, r.lit = classify(p)
-	if r.anchored && r.kind == kindGlob {
-		r.lit = p[:strings.IndexAny(p, `*?[\`)]
+	rest := p
+	if r.anchored {
+		n := strings.IndexAny(p, `*?[\`)
+		if n < 0 {
+			n = len(p)
+		}
+		r.prefix, rest = p[:n], p[n:]
+	}
+	r.emptyRest = matchesEmpty(rest)
+	var err error
+	if r.rest, err = wildGlob(rest); err != nil {
+		if errors.Is(err, errNever) {
+			return nil, nil
+		}
+		return nil, err
 	}
 	return r, nil
 }
 
-// escapeBraces escapes unescaped "{" and "}": git's wildmatch has no
-// alternatives, doublestar has.
-func escapeBraces(p string) string {
-	if !strings.ContainsAny(p, "{}") {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '\\' && i+1 < len(p) {
-			b.WriteByte(c)
-			b.WriteByte(p[i+1])
-			i++
-			continue
-		}
-		if c == '{' || c == '}' {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// classify finds the cheap shapes of a basename pattern: "name", "*suffix",
+// classify finds the cheap shapes of a pattern: "name", "*suffix",
 // "prefix*".
 func classify(p string) (byte, string) {
 	const meta = `*?[\`
@@ -197,39 +173,34 @@ func (r *Rule) match(rel, name string, isDir bool) bool {
 	if r.DirOnly && !isDir {
 		return false
 	}
-	if !r.anchored {
-		switch r.kind {
-		case kindLiteral:
-			return name == r.lit
-		case kindSuffix:
-			return strings.HasSuffix(name, r.lit)
-		case kindPrefix:
-			return strings.HasPrefix(name, r.lit)
+	s := name
+	if r.anchored {
+		s = rel
+		if r.domain != "" {
+			s = rel[len(r.domain)+1:]
 		}
-		return doublestar.MatchUnvalidated(r.glob, name)
 	}
-	sub := rel
-	if r.domain != "" {
-		sub = rel[len(r.domain)+1:]
-	}
-	// The cheap shapes again, for the whole path below the domain (a
-	// star matches no slash), and for any other pattern the literal
-	// start it must have, before the full match.
+	// The cheap shapes (a star matches no slash), then the general match.
 	switch r.kind {
 	case kindLiteral:
-		return sub == r.lit
+		return s == r.lit
 	case kindSuffix:
-		return strings.HasSuffix(sub, r.lit) && !strings.Contains(sub[:len(sub)-len(r.lit)], "/")
+		return strings.HasSuffix(s, r.lit) && !strings.Contains(s[:len(s)-len(r.lit)], "/")
 	case kindPrefix:
-		return strings.HasPrefix(sub, r.lit) && !strings.Contains(sub[len(r.lit):], "/")
+		return strings.HasPrefix(s, r.lit) && !strings.Contains(s[len(r.lit):], "/")
 	}
-	if !strings.HasPrefix(sub, r.lit) || !doublestar.MatchUnvalidated(r.glob, sub) {
-		return false
+	return r.matchGlob(s)
+}
+
+// matchGlob is the general match of s (the base name, or the path below
+// the domain if r is anchored), as git makes it: the literal start
+// compared as bytes, the rest matched by its pattern.
+func (r *Rule) matchGlob(s string) bool {
+	rest, ok := strings.CutPrefix(s, r.prefix)
+	if rest == "" {
+		return ok && r.emptyRest
 	}
-	if r.dirStar && doublestar.MatchUnvalidated(r.glob[:len(r.glob)-3], sub) {
-		return false // "dir/**" matches what is inside dir, not dir itself
-	}
-	return true
+	return ok && doublestar.MatchUnvalidated(r.rest, widen(rest))
 }
 
 // ruleSet holds the rules that apply from one directory down, in increasing
@@ -275,14 +246,19 @@ func (c *chain) match(rel, name string, isDir bool) *Rule {
 // directory first, as git does, so a file inside an ignored directory is
 // ignored even when a negation names it ("logs/" then "!logs/keep.txt").
 //
-// The global core.excludesFile is not read: what taskctl sees must not
-// depend on the user's home directory.
+// It is taskctl's one ignore engine: walks, globs and Project.Ignored use
+// a Matcher, and so does shellexec's git ls-files --exclude-standard (one
+// from NewGitMatcher, which reads no .taskctlignore). Its decisions are
+// compared with git check-ignore and git ls-files on generated trees
+// (TestIgnoreDifferential). The global core.excludesFile is not read: what
+// taskctl sees must not depend on the user's home directory.
 //
 // Ignore files are read through fsys (for a project, below the root: a
 // .gitignore that is a symlink out of the project is not followed). A
 // Matcher is safe for concurrent use; files are read once and cached.
 type Matcher struct {
-	read func(name string) ([]byte, error) // an ignore file, as readSmall
+	read  func(name string) ([]byte, error) // an ignore file, as readSmall
+	files []string                          // the ignore files of a directory, in increasing precedence
 
 	mu   sync.Mutex
 	sets map[string]*ruleSet
@@ -295,8 +271,24 @@ func NewMatcher(fsys fs.FS) *Matcher {
 	return newMatcher(func(name string) ([]byte, error) { return readSmall(fsys, name) })
 }
 
+// NewGitMatcher returns a Matcher that reads what git reads for git
+// ls-files --exclude-standard and git check-ignore: .git/info/exclude and
+// the .gitignore of every directory, not .taskctlignore. fsys's root is the
+// top of the worktree. As with NewMatcher, core.excludesFile is not read.
+func NewGitMatcher(fsys fs.FS) *Matcher {
+	m := NewMatcher(fsys)
+	m.files = gitFiles
+	return m
+}
+
+// The ignore files of a directory, in increasing order of precedence.
+var (
+	taskctlFiles = []string{gitignoreName, taskctlignoreName}
+	gitFiles     = []string{gitignoreName}
+)
+
 func newMatcher(read func(name string) ([]byte, error)) *Matcher {
-	return &Matcher{read: read, sets: make(map[string]*ruleSet)}
+	return &Matcher{read: read, files: taskctlFiles, sets: make(map[string]*ruleSet)}
 }
 
 // Errors returns the problems met so far reading ignore files: bad pattern
@@ -366,8 +358,9 @@ func (m *Matcher) dir(dir string) *ruleSet {
 	if dir == "" {
 		read(infoExcludeName)
 	}
-	read(gitignoreName)
-	read(taskctlignoreName)
+	for _, name := range m.files {
+		read(name)
+	}
 	m.mu.Lock()
 	if prev, ok := m.sets[dir]; ok {
 		s = prev

@@ -1,19 +1,19 @@
 package shellexec
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/taskctl/taskctl/project"
 )
 
 // runGit implements "git ls-files" by reading the index through the
@@ -111,11 +111,11 @@ func gitLsFiles(c *cmd, args []string) int {
 			tracked[e.Name] = true
 		}
 		var found []string
-		w := &gitWalker{c: c, top: top, excludeStd: excludeStd}
+		w := &gitWalker{c: c, top: top}
 		if excludeStd {
-			w.patterns = w.readIgnore(".git/info/exclude", nil)
+			w.ignore = project.NewGitMatcher(worktreeFS{c.fs, top})
 		}
-		w.walk(nil, func(name string) {
+		w.walk("", func(name string) {
 			if !tracked[name] && match(name) {
 				found = append(found, name)
 			}
@@ -399,71 +399,69 @@ func worktreeMatches(c *cmd, top string, e *index.Entry) bool {
 
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
+// gitWalker finds the untracked candidates of git ls-files --others.
 type gitWalker struct {
-	c          *cmd
-	top        string
-	excludeStd bool
-	patterns   []gitignore.Pattern
-}
-
-func (w *gitWalker) readIgnore(rel string, domain []string) []gitignore.Pattern {
-	data, err := w.c.fs.readFile(w.top, rel)
-	if err != nil {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		s := strings.TrimSuffix(sc.Text(), "\r")
-		if !strings.HasPrefix(s, "#") && strings.TrimSpace(s) != "" {
-			ps = append(ps, gitignore.ParsePattern(s, domain))
-		}
-	}
-	return ps
+	c      *cmd
+	top    string
+	ignore *project.Matcher // with --exclude-standard: the .gitignore files and .git/info/exclude
 }
 
 // walk visits untracked candidates below the worktree directory dir
-// (path components), skipping .git, nested repositories and, with
-// --exclude-standard, ignored paths.
-func (w *gitWalker) walk(dir []string, fn func(string)) {
+// (slash-separated, "" for the top), skipping .git, nested repositories
+// and, with --exclude-standard, what the ignore files leave out.
+func (w *gitWalker) walk(dir string, fn func(string)) {
 	if w.c.ctx.Err() != nil {
 		return
 	}
-	rel := strings.Join(dir, "/")
-	if rel == "" {
-		rel = "."
-	}
-	saved := len(w.patterns)
-	if w.excludeStd {
-		w.patterns = append(w.patterns, w.readIgnore(filepath.Join(rel, ".gitignore"), slices.Clone(dir))...)
-	}
-	defer func() { w.patterns = w.patterns[:saved] }()
-	ents, err := w.c.fs.readDir(w.top, rel)
+	ents, err := w.c.fs.readDir(w.top, filepath.FromSlash(cmp.Or(dir, ".")))
 	if err != nil {
 		return
 	}
-	m := gitignore.NewMatcher(w.patterns)
 	for _, e := range ents {
 		name := e.Name()
 		if name == ".git" {
 			continue
 		}
-		p := append(slices.Clone(dir), name)
+		p := name
+		if dir != "" {
+			p = dir + "/" + name
+		}
 		isDir := e.Type().IsDir()
-		if w.excludeStd && m.Match(p, isDir) {
-			continue
+		if w.ignore != nil {
+			if ignored, _ := w.ignore.Match(p, isDir); ignored {
+				continue
+			}
 		}
 		if isDir {
-			if fi, err := w.c.fs.lstat(w.top, filepath.Join(rel, name, ".git")); err == nil && fi != nil {
+			if fi, err := w.c.fs.lstat(w.top, filepath.Join(filepath.FromSlash(p), ".git")); err == nil && fi != nil {
 				continue // a nested repository
 			}
 			w.walk(p, fn)
 			continue
 		}
 		if e.Type()&fs.ModeType == 0 || e.Type()&fs.ModeSymlink != 0 {
-			fn(strings.Join(p, "/"))
+			fn(p)
 		}
 	}
+}
+
+// worktreeFS is the worktree at top as an fs.FS, for project's ignore
+// matcher: its files are opened as every other file, through the
+// project's root.
+type worktreeFS struct {
+	fs  *projectFS
+	top string
+}
+
+func (w worktreeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := w.fs.openFile(w.top, filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // quoteGitPath quotes a path the way git does with core.quotePath on.

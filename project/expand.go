@@ -761,7 +761,40 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 
 // walkGlobs walks one root once for a group of globs.
 func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, fresh bool) ([]found, []diag.Warning, error) {
-	// Start directories: the distinct starts, minus those below another.
+	allowNM := false
+	for _, g := range specs {
+		allowNM = allowNM || g.allowNM
+	}
+	wk := &walker{r: r, p: p, allowNM: allowNM, enter: globsEnter(specs)}
+	res := make([]globResult, wk.workers())
+	for i := range res {
+		res[i].counts = make([]int, len(specs))
+	}
+	g := globWalk{p: p, r: r, specs: specs, allowNM: allowNM}
+	wk.file = func(w int, inNM bool, path, rel, name string, t fs.FileMode) {
+		g.take(&res[w], inNM, path, rel, name, t)
+	}
+	wk.dirErr = func(w int, full string, err error) {
+		_, msg := classifyErr(err)
+		res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
+	}
+	err := wk.run(ctx, globStarts(r, specs, fresh))
+	var out []found
+	var warns []diag.Warning
+	for _, rs := range res {
+		out = append(out, rs.found...)
+		warns = append(warns, rs.warns...)
+		for i, c := range rs.counts {
+			specs[i].count += c
+		}
+	}
+	return out, warns, err
+}
+
+// globStarts returns the directories a walk for specs starts from: the
+// distinct starts, minus those below another, each with the ignore rules
+// that apply inside it (with fresh, only its own).
+func globStarts(r *rootDir, specs []*globSpec, fresh bool) []dirJob {
 	starts := make([]string, 0, len(specs))
 	for _, g := range specs {
 		starts = append(starts, g.start)
@@ -774,10 +807,6 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		}
 		roots = append(roots, s)
 	}
-	allowNM := false
-	for _, g := range specs {
-		allowNM = allowNM || g.allowNM
-	}
 	var jobs []dirJob
 	for _, s := range roots {
 		var ch *chain
@@ -788,104 +817,117 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		}
 		jobs = append(jobs, dirJob{rel: s, chain: ch, inNM: hasSeg(s, "node_modules"), start: true})
 	}
-	type result struct {
-		found  []found
-		warns  []diag.Warning
-		counts []int
-	}
-	wk := &walker{r: r, p: p, allowNM: allowNM}
-	res := make([]result, wk.workers())
-	for i := range res {
-		res[i].counts = make([]int, len(specs))
-	}
+	return jobs
+}
+
+// globsEnter returns the walker's enter for specs: a directory is entered
+// when some glob could match below it. It is nil (enter everything) when
+// every spec takes all below its start.
+func globsEnter(specs []*globSpec) func(rel string) bool {
 	onlyAll := true
 	for _, g := range specs {
 		onlyAll = onlyAll && g.all
 	}
-	if !onlyAll {
-		wk.enter = func(rel string) bool {
-			for _, g := range specs {
-				if (g.start == rel || under(g.start, rel)) && g.couldHold(rel) {
-					return true
-				}
-				if under(rel, g.start) {
-					return true
-				}
+	if onlyAll {
+		return nil
+	}
+	return func(rel string) bool {
+		for _, g := range specs {
+			if (g.start == rel || under(g.start, rel)) && g.couldHold(rel) {
+				return true
 			}
-			return false
+			if under(rel, g.start) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// globResult is what one worker of a glob walk found.
+type globResult struct {
+	found  []found
+	warns  []diag.Warning
+	counts []int // per spec: the files it matched
+}
+
+// globWalk is a walk of root r for a group of globs.
+type globWalk struct {
+	p       *Project
+	r       *rootDir
+	specs   []*globSpec
+	allowNM bool
+}
+
+// take decides for one entry (not a directory) that the ignore rules let
+// through: counted for every spec that matches it, and found for the
+// first, unless its name, the policy or its kind leaves it out with a
+// warning.
+func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.FileMode) {
+	p := g.p
+	first := -1
+	for i, s := range g.specs {
+		if s.matchFile(rel, inNM) {
+			rs.counts[i]++
+			if first < 0 {
+				first = i
+			}
 		}
 	}
-	isProject := r == p.roots[0]
-	wk.file = func(w int, inNM bool, path, rel, name string, t fs.FileMode) {
-		rs := &res[w]
-		first := -1
-		for i, g := range specs {
-			if g.matchFile(rel, inNM) {
-				rs.counts[i]++
-				if first < 0 {
-					first = i
-				}
-			}
-		}
-		if first < 0 {
+	if first < 0 {
+		return
+	}
+	if msg := checkWalkedName(rel); msg != "" {
+		rs.warns = append(rs.warns, *warnf(diag.PathInvalid, path, "%s", msg))
+		return
+	}
+	if !p.policy.AllowSensitive {
+		if pat := p.sensitive.match(rel, name); pat != "" {
+			rs.warns = append(rs.warns, *sensitiveWarning(path, pat))
 			return
 		}
-		if msg := checkWalkedName(rel); msg != "" {
-			rs.warns = append(rs.warns, *warnf(diag.PathInvalid, path, "%s", msg))
+	}
+	switch {
+	case t.IsRegular():
+		projRel := rel
+		if g.r != p.roots[0] {
+			projRel = p.relToProject(path)
+		}
+		rs.found = append(rs.found, found{path: path, rel: projRel, spec: g.specs[first].spec})
+	case t&fs.ModeSymlink != 0:
+		f, wn := g.link(path, rel)
+		if wn != nil {
+			rs.warns = append(rs.warns, *wn)
 			return
 		}
-		if !p.policy.AllowSensitive {
-			if pat := p.sensitive.match(rel, name); pat != "" {
-				rs.warns = append(rs.warns, *sensitiveWarning(path, pat))
-				return
-			}
+		if f != nil {
+			f.spec = g.specs[first].spec
+			rs.found = append(rs.found, *f)
 		}
-		switch {
-		case t.IsRegular():
-			projRel := rel
-			if !isProject {
-				projRel = p.relToProject(path)
-			}
-			rs.found = append(rs.found, found{path: path, rel: projRel, spec: specs[first].spec})
-		case t&fs.ModeSymlink != 0:
-			res, wn := p.resolve(r.dir, rel)
-			if wn != nil {
-				rs.warns = append(rs.warns, *wn)
-				return
-			}
-			if res.info.IsDir() {
-				return // symlinked directories are not followed
-			}
-			if wn := fileKind(res); wn != nil {
-				rs.warns = append(rs.warns, *wn)
-				return
-			}
-			if wn := p.checkName(res, rel); wn != nil {
-				rs.warns = append(rs.warns, *wn)
-				return
-			}
-			if wn := p.linkToIgnored(res, path, allowNM); wn != nil {
-				rs.warns = append(rs.warns, *wn)
-				return
-			}
-			rs.found = append(rs.found, found{path: res.real, rel: p.relToProject(res.real), spec: specs[first].spec, link: true})
-		default:
-			rs.warns = append(rs.warns, *warnf(diag.PathSpecialFile, path, "special file (%s): never opened", kindName(t)))
-		}
+	default:
+		rs.warns = append(rs.warns, *warnf(diag.PathSpecialFile, path, "special file (%s): never opened", kindName(t)))
 	}
-	wk.dirErr = func(w int, full string, err error) {
-		_, msg := classifyErr(err)
-		res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
+}
+
+// link resolves a symlink a glob matched: its target, unless it is a
+// directory (not followed: nil, nil) or the target is refused (a warning).
+func (g *globWalk) link(path, rel string) (*found, *diag.Warning) {
+	p := g.p
+	res, wn := p.resolve(g.r.dir, rel)
+	if wn != nil {
+		return nil, wn
 	}
-	err := wk.run(ctx, jobs)
-	var out []found
-	var warns []diag.Warning
-	for _, rs := range res {
-		out = append(out, rs.found...)
-		warns = append(warns, rs.warns...)
-		for i, c := range rs.counts {
-			specs[i].count += c
-		}
+	if res.info.IsDir() {
+		return nil, nil // symlinked directories are not followed
 	}
-	return out, warns, err
+	if wn := fileKind(res); wn != nil {
+		return nil, wn
+	}
+	if wn := p.checkName(res, rel); wn != nil {
+		return nil, wn
+	}
+	if wn := p.linkToIgnored(res, path, g.allowNM); wn != nil {
+		return nil, wn
+	}
+	return &found{path: res.real, rel: p.relToProject(res.real), link: true}, nil
 }

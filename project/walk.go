@@ -172,12 +172,58 @@ func (wk *walker) run(ctx context.Context, starts []dirJob) error {
 }
 
 // readDir lists one directory and returns the subdirectories to walk.
-// Unreadable directories are skipped and passed to dirErr.
+// Unreadable directories are skipped and passed to dirErr. Its phases:
+// the listing (from prev, or read), the entries' types, the record for
+// next, the directory's own ignore files, and the entries sorted into
+// files and subdirectories.
 func (wk *walker) readDir(w int, j *dirJob) []dirJob {
-	// Each entry's absolute path is built once, in one string per
-	// directory that holds them all; its rel and name are substrings of it.
 	st := &wk.state[w]
-	pre := st.pre[:0] // the directory's path and a slash
+	pre := wk.dirPrefix(st.pre[:0], j)
+	st.pre = pre
+	if j.node != nil {
+		j.node.w = w
+		wk.tree(w, j.node, false)
+		defer wk.tree(w, j.node, true)
+	}
+	st.pb, st.ends, st.typs = st.pb[:0], st.ends[:0], st.typs[:0]
+	var h *dirHandle
+	var stamp dirStamp
+	keep := false // record the listing for the next walk
+	cached, fromCache := wk.cachedListing(w, j)
+	if fromCache {
+		j.parent.release()
+		for _, e := range cached {
+			st.pb = append(append(st.pb, pre...), e.name...)
+			st.ends = append(st.ends, len(st.pb))
+			st.typs = append(st.typs, e.typ)
+		}
+	} else {
+		var ok bool
+		if h, stamp, keep, ok = wk.listDir(w, j, pre); !ok {
+			return nil
+		}
+		defer h.release()
+	}
+	hasIgnoreFile := st.collectEntries(len(pre), fromCache, cached)
+	if keep {
+		d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
+		for i, e := range st.ents {
+			d.ents[i] = cachedEnt{name: e.full[len(pre):], typ: e.typ}
+		}
+		wk.next.record(d, true)
+	}
+	ch := j.chain
+	if !j.start && hasIgnoreFile {
+		ch = ch.push(wk.r.ignore.dir(j.rel))
+	}
+	st.subs = wk.admitEntries(w, j, h, ch, len(pre))
+	return st.subs
+}
+
+// dirPrefix appends to pre the absolute path of j's directory and a
+// slash. Each entry's absolute path is built once, in one string per
+// directory that holds them all; its rel and name are substrings of it.
+func (wk *walker) dirPrefix(pre []byte, j *dirJob) []byte {
 	switch {
 	case j.rel == "":
 		pre = append(pre, wk.r.dir...)
@@ -192,89 +238,71 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		}
 		pre = append(append(append(pre, '/'), j.rel...), '/')
 	}
-	st.pre = pre
-	// display is the directory's path for errors
-	display := func() string {
-		if j.rel == "" {
-			return wk.r.dir
+	return pre
+}
+
+// listDir opens j's directory (through its open parent when it has one)
+// and lists it into worker w's buffers after pre. ok is false when the
+// directory cannot be opened; a listing cut short is reported and what
+// was read is kept. keep says the listing can be recorded for the next
+// walk, with stamp.
+func (wk *walker) listDir(w int, j *dirJob, pre []byte) (h *dirHandle, stamp dirStamp, keep, ok bool) {
+	st := &wk.state[w]
+	display := wk.r.dir // the directory's path for errors
+	if j.rel != "" {
+		display = string(pre[:len(pre)-1])
+	}
+	var err error
+	switch {
+	case j.parent == nil && !j.start:
+		// below a directory taken from the cache, never opened
+		h, err = openDirBeneath(wk.r, j.rel, display)
+	case j.parent == nil:
+		name := j.rel
+		if name == "" {
+			name = "."
 		}
-		return string(pre[:len(pre)-1])
+		h, err = openDir(wk.r, nil, name, display)
+	default:
+		h, err = openDir(wk.r, j.parent, path.Base(j.rel), display)
+		j.parent.release()
 	}
-	relOff := len(wk.r.dir) + 1
-	if wk.r.dir == "/" {
-		relOff = 1
+	if err != nil {
+		wk.reportDir(w, display, err)
+		return nil, stamp, false, false
 	}
-	st.pb, st.ends, st.typs = st.pb[:0], st.ends[:0], st.typs[:0]
-	add := func(name string, typ fs.FileMode) {
+	h.refs.Store(1)
+	stamped := false
+	if wk.next != nil {
+		stamp, stamped = h.stamp() // before listing: a change during it is seen next time
+	}
+	err = h.list(&st.buf, func(name []byte, typ fs.FileMode) {
 		st.pb = append(append(st.pb, pre...), name...)
 		st.ends = append(st.ends, len(st.pb))
 		st.typs = append(st.typs, typ)
+	})
+	if err != nil {
+		wk.reportDir(w, display, err)
 	}
+	return h, stamp, stamped && err == nil, true
+}
 
-	var h *dirHandle
-	var stamp dirStamp
-	keep := false // record the listing for the next walk
-	if j.node != nil {
-		j.node.w = w
-		wk.tree(w, j.node, false)
-		defer wk.tree(w, j.node, true)
-	}
-	ents, fromCache := wk.cachedListing(w, j)
-	if fromCache {
-		j.parent.release()
-		for _, e := range ents {
-			add(e.name, e.typ)
-		}
-	} else {
-		var err error
-		switch {
-		case j.parent == nil && !j.start:
-			// below a directory taken from the cache, never opened
-			h, err = openDirBeneath(wk.r, j.rel, display())
-		case j.parent == nil:
-			name := j.rel
-			if name == "" {
-				name = "."
-			}
-			h, err = openDir(wk.r, nil, name, display())
-		default:
-			h, err = openDir(wk.r, j.parent, path.Base(j.rel), display())
-			j.parent.release()
-		}
-		if err != nil {
-			wk.reportDir(w, display(), err)
-			return nil
-		}
-		h.refs.Store(1)
-		defer h.release()
-		stamped := false
-		if wk.next != nil {
-			stamp, stamped = h.stamp() // before listing: a change during it is seen next time
-		}
-		err = h.list(&st.buf, func(name []byte, typ fs.FileMode) {
-			st.pb = append(append(st.pb, pre...), name...)
-			st.ends = append(st.ends, len(st.pb))
-			st.typs = append(st.typs, typ)
-		})
-		keep = stamped && err == nil
-		if err != nil {
-			wk.reportDir(w, display(), err)
-		}
-	}
+// collectEntries turns the paths listed into st.pb (each preLen bytes of
+// directory and a name) into st.ents, asking lstat the type of an entry
+// the file system did not give, and reports whether the directory holds
+// an ignore file. Entries from the cache keep their cached subdirectory.
+func (st *workerState) collectEntries(preLen int, fromCache bool, cached []cachedEnt) (hasIgnoreFile bool) {
 	all := string(st.pb)
 	st.ents = st.ents[:0]
-	var hasGI, hasTI bool
 	for i, end := range st.ends {
 		start := 0
 		if i > 0 {
 			start = st.ends[i-1]
 		}
 		full, typ := all[start:end], st.typs[i]
-		switch full[len(pre):] {
-		case gitignoreName:
-			hasGI = true
-		case taskctlignoreName:
-			hasTI = true
+		switch full[preLen:] {
+		case gitignoreName, taskctlignoreName:
+			hasIgnoreFile = true
 		}
 		if typ == fs.ModeIrregular { // the file system did not say
 			fi, err := os.Lstat(full)
@@ -285,25 +313,27 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		}
 		e := dirEnt{full: full, typ: typ, fromCache: fromCache}
 		if fromCache {
-			e.sub = ents[i].sub
+			e.sub = cached[i].sub
 		}
 		st.ents = append(st.ents, e)
 	}
-	if keep {
-		d := &cachedDir{rel: j.rel, stamp: stamp, ents: make([]cachedEnt, len(st.ents))}
-		for i, e := range st.ents {
-			d.ents[i] = cachedEnt{name: e.full[len(pre):], typ: e.typ}
-		}
-		wk.next.record(d, true)
+	return hasIgnoreFile
+}
+
+// admitEntries applies the exclusions, the ignore rules (ch) and the
+// policy to worker w's entries of j's directory: it passes the files to
+// wk.file and returns the subdirectories to walk, in the worker's reused
+// slice (the caller copies them before the next call).
+func (wk *walker) admitEntries(w int, j *dirJob, h *dirHandle, ch *chain, preLen int) []dirJob {
+	st := &wk.state[w]
+	relOff := len(wk.r.dir) + 1
+	if wk.r.dir == "/" {
+		relOff = 1
 	}
-	ch := j.chain
-	if !j.start && (hasGI || hasTI) {
-		ch = ch.push(wk.r.ignore.dir(j.rel))
-	}
-	children := st.subs[:0] // the caller copies them before the next call
+	children := st.subs[:0]
 	for _, e := range st.ents {
 		full := e.full
-		rel, n := full[relOff:], full[len(pre):]
+		rel, n := full[relOff:], full[preLen:]
 		isDir := e.typ.IsDir()
 		if isDir {
 			if alwaysExcluded(n) {
@@ -341,7 +371,6 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 		}
 		wk.file(w, j.inNM, full, rel, n, e.typ)
 	}
-	st.subs = children
 	return children
 }
 
@@ -391,78 +420,105 @@ func (p *Project) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInf
 func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Candidate, info fs.FileInfo) error) error {
 	r := p.roots[0]
 	wk := &walker{r: r, p: p, prev: prev, next: next}
-	// Each worker keeps what it finds in chunks that never move, so the
-	// files are sorted as pointers (beside their Rel, which the sort
-	// compares) and a regular file's FileInfo is its entry's st: a walk of
-	// thousands of files allocates a few chunks, not an object per file.
-	type entry struct {
-		c    Candidate
-		st   statInfo
-		info fs.FileInfo // a symlink's target; nil for a regular file (st)
-	}
-	type found struct {
-		rel string // e.c.Rel
-		e   *entry
-	}
-	const chunk = 256
-	res := make([][]entry, wk.workers()) // per worker: its current chunk
-	all := make([][]found, len(res))     // per worker: the files at their walked path
-	odd := make([][]found, len(res))     // per worker: the files reached through a symlink
+	wf := newWalkFiles(wk.workers(), prev)
 	wk.file = func(w int, _ bool, path, rel, name string, t fs.FileMode) {
-		if len(res[w]) == cap(res[w]) {
-			res[w] = make([]entry, 0, chunk)
-		}
-		res[w] = res[w][:len(res[w])+1]
-		e := &res[w][len(res[w])-1]
-		*e = entry{} // a slot given up by an earlier file is taken again
-		c, info, ok := p.admit(r, path, rel, name, t, &e.st, &wk.state[w].name)
-		if !ok {
-			res[w] = res[w][:len(res[w])-1]
-			return
-		}
-		e.c = c
-		if info != fs.FileInfo(&e.st) {
-			e.info = info
-		}
-		if e.c.Rel == rel {
-			all[w] = append(all[w], found{rel, e})
-		} else {
-			odd[w] = append(odd[w], found{e.c.Rel, e})
-		}
+		wf.add(p, r, w, path, rel, name, t, &wk.state[w].name)
 	}
-	if prev != nil {
-		for w := range all {
-			all[w] = make([]found, 0, prev.files/len(all)+chunk)
-		}
-	}
-	// The files come out in order of Rel without sorting them all: each
-	// worker sorts the files of each directory it reads, and the
-	// directory's subdirectories, and the tree is then read in order
-	// (emit). Files reached through symlinks (whose Rel is their target's)
-	// are sorted apart and merged in.
-	byRel := func(a, b found) int { return strings.Compare(a.rel, b.rel) }
-	wk.tree = func(w int, n *dirNode, done bool) {
-		if !done {
-			n.lo = len(all[w])
-			return
-		}
-		n.hi = len(all[w])
-		slices.SortFunc(all[w][n.lo:n.hi], byRel)
-		slices.SortFunc(n.subs, func(a, b *dirNode) int { return cmpDirs(a.rel, b.rel) })
-	}
+	wk.tree = wf.sortDir
 	root := &dirNode{}
 	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true, cached: prev.rootDir(), node: root}})
 	if err != nil {
 		return err
 	}
-	n := 0
-	for w := range all {
-		n += len(all[w])
+	return yieldWalked(mergeLinks(wf.inOrder(root), slices.Concat(wf.odd...)), fn)
+}
+
+// walkEntry is a file a walk yields.
+type walkEntry struct {
+	c    Candidate
+	st   statInfo
+	info fs.FileInfo // a symlink's target; nil for a regular file (st)
+}
+
+// walkedFile is a walkEntry beside its Rel, which sorting compares.
+type walkedFile struct {
+	rel string // e.c.Rel
+	e   *walkEntry
+}
+
+// walkFiles gathers what the workers of a walk find. Each worker keeps
+// its files in chunks that never move, so the files are sorted as
+// pointers and a regular file's FileInfo is its entry's st: a walk of
+// thousands of files allocates a few chunks, not an object per file.
+type walkFiles struct {
+	res [][]walkEntry  // per worker: its current chunk
+	all [][]walkedFile // per worker: the files at their walked path
+	odd [][]walkedFile // per worker: the files reached through a symlink
+}
+
+const walkChunk = 256
+
+func newWalkFiles(workers int, prev *walkCache) *walkFiles {
+	wf := &walkFiles{res: make([][]walkEntry, workers), all: make([][]walkedFile, workers), odd: make([][]walkedFile, workers)}
+	if prev != nil {
+		for w := range wf.all {
+			wf.all[w] = make([]walkedFile, 0, prev.files/workers+walkChunk)
+		}
 	}
-	inTree := make([]found, 0, n)
+	return wf
+}
+
+// add takes, for worker w, an entry the ignore rules let through, if
+// admit does.
+func (wf *walkFiles) add(p *Project, r *rootDir, w int, path, rel, name string, t fs.FileMode, buf *[]byte) {
+	if len(wf.res[w]) == cap(wf.res[w]) {
+		wf.res[w] = make([]walkEntry, 0, walkChunk)
+	}
+	wf.res[w] = wf.res[w][:len(wf.res[w])+1]
+	e := &wf.res[w][len(wf.res[w])-1]
+	*e = walkEntry{} // a slot given up by an earlier file is taken again
+	c, info, ok := p.admit(r, path, rel, name, t, &e.st, buf)
+	if !ok {
+		wf.res[w] = wf.res[w][:len(wf.res[w])-1]
+		return
+	}
+	e.c = c
+	if info != fs.FileInfo(&e.st) {
+		e.info = info
+	}
+	if e.c.Rel == rel {
+		wf.all[w] = append(wf.all[w], walkedFile{rel, e})
+	} else {
+		wf.odd[w] = append(wf.odd[w], walkedFile{e.c.Rel, e})
+	}
+}
+
+func byRel(a, b walkedFile) int { return strings.Compare(a.rel, b.rel) }
+
+// sortDir is the walker's tree callback. The files come out in order of
+// Rel without sorting them all: each worker sorts the files of each
+// directory it reads, and the directory's subdirectories, and the tree is
+// then read in order (inOrder).
+func (wf *walkFiles) sortDir(w int, n *dirNode, done bool) {
+	if !done {
+		n.lo = len(wf.all[w])
+		return
+	}
+	n.hi = len(wf.all[w])
+	slices.SortFunc(wf.all[w][n.lo:n.hi], byRel)
+	slices.SortFunc(n.subs, func(a, b *dirNode) int { return cmpDirs(a.rel, b.rel) })
+}
+
+// inOrder returns the files at their walked path, in order of Rel.
+func (wf *walkFiles) inOrder(root *dirNode) []walkedFile {
+	n := 0
+	for w := range wf.all {
+		n += len(wf.all[w])
+	}
+	inTree := make([]walkedFile, 0, n)
 	var emit func(d *dirNode)
 	emit = func(d *dirNode) {
-		files, subs := all[d.w][d.lo:d.hi], d.subs
+		files, subs := wf.all[d.w][d.lo:d.hi], d.subs
 		for len(files) > 0 || len(subs) > 0 {
 			if len(subs) == 0 || len(files) > 0 && beforeDir(files[0].rel, subs[0].rel) {
 				inTree = append(inTree, files[0])
@@ -474,28 +530,38 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 		}
 	}
 	emit(root)
-	files := inTree
-	if links := slices.Concat(odd...); len(links) > 0 {
-		// few: each goes after the files of the tree up to its Rel
-		slices.SortFunc(links, byRel)
-		files = make([]found, 0, len(inTree)+len(links))
-		rest := inTree
-		for _, l := range links {
-			i := sort.Search(len(rest), func(i int) bool { return rest[i].rel > l.rel })
-			files = append(append(files, rest[:i]...), l)
-			rest = rest[i:]
-		}
-		files = append(files, rest...)
+	return inTree
+}
+
+// mergeLinks merges the files reached through symlinks (whose Rel is
+// their target's), few, into the files of the tree in order of Rel: each
+// goes after the files of the tree up to its Rel.
+func mergeLinks(inTree, links []walkedFile) []walkedFile {
+	if len(links) == 0 {
+		return inTree
 	}
-	// A file reached twice (through symlinks) has one real path and so one
-	// Rel: its entries are neighbours, and the first is yielded.
+	slices.SortFunc(links, byRel)
+	files := make([]walkedFile, 0, len(inTree)+len(links))
+	rest := inTree
+	for _, l := range links {
+		i := sort.Search(len(rest), func(i int) bool { return rest[i].rel > l.rel })
+		files = append(append(files, rest[:i]...), l)
+		rest = rest[i:]
+	}
+	return append(files, rest...)
+}
+
+// yieldWalked calls fn for each file in turn, as Walk says. A file reached
+// twice (through symlinks) has one real path and so one Rel: its entries
+// are neighbours, and the first is yielded.
+func yieldWalked(files []walkedFile, fn func(c Candidate, info fs.FileInfo) error) error {
 	run := 0 // where the entries with this Rel begin
 	for i, f := range files {
 		e := f.e
 		if i > 0 && f.rel != files[i-1].rel {
 			run = i
 		}
-		if slices.ContainsFunc(files[run:i], func(o found) bool { return o.e.c.Path == e.c.Path }) {
+		if slices.ContainsFunc(files[run:i], func(o walkedFile) bool { return o.e.c.Path == e.c.Path }) {
 			continue
 		}
 		info := e.info

@@ -354,3 +354,33 @@ func (devNullInfo) Mode() fs.FileMode  { return fs.ModeDevice | fs.ModeCharDevic
 func (devNullInfo) ModTime() time.Time { return time.Time{} }
 func (devNullInfo) IsDir() bool        { return false }
 func (devNullInfo) Sys() any           { return nil }
+
+func errText(err error) string {
+	if pe, ok := err.(*fs.PathError); ok {
+		err = pe.Err
+	}
+	switch {
+	case isNotExist(err):
+		return "No such file or directory"
+	case err == errOutside:
+		return "Permission denied (outside the project)"
+	}
+	s := err.Error()
+	if s == "permission denied" {
+		return "Permission denied"
+	}
+	if s == "not a directory" {
+		return "Not a directory"
+	}
+	return s
+}
+
+func joinPath(dir, name string) string {
+	switch {
+	case dir == "":
+		return name
+	case strings.HasSuffix(dir, "/"):
+		return dir + name
+	}
+	return dir + "/" + name
+}

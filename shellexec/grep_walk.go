@@ -1,0 +1,193 @@
+package shellexec
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+)
+
+// walk searches a directory tree in readdir order, like GNU grep -r:
+// symbolic links found while walking are skipped.
+func (g *grepRun) walk(dir, shown string) {
+	d, err := g.c.fs.openWalk(g.c.dir, dir)
+	if err != nil {
+		g.fileErr(dir, err)
+		return
+	}
+	g.walkAt(d, dir, shown)
+	d.close()
+}
+
+// walkAt searches the directory d, which is dir relative to the command's
+// directory and shown as shown.
+func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
+	ents, err := d.list(dir, func(name string) (fs.FileMode, error) {
+		fi, err := g.c.fs.lstat(g.c.dir, joinPath(dir, name))
+		if err != nil {
+			return 0, err
+		}
+		return fi.Mode(), nil
+	})
+	if err != nil {
+		g.fileErr(dir, err)
+		return
+	}
+	var batch []grepJob
+	flush := func() {
+		g.searchBatch(d, batch)
+		batch = batch[:0]
+	}
+	for _, e := range ents {
+		if g.stop() {
+			return
+		}
+		name := e.Name()
+		switch t := e.Type(); {
+		case t.IsDir():
+			flush()
+			if g.excludedDir(name) {
+				continue
+			}
+			disp := joinPath(shown, name)
+			sub, err := d.sub(name, disp)
+			if err != nil {
+				g.fileErr(disp, err)
+				continue
+			}
+			g.walkAt(sub, joinPath(dir, name), disp)
+			sub.close()
+		case t.IsRegular():
+			if g.included(name, false) && g.c.fs.refused(g.c.dir, joinPath(dir, name), true) == nil {
+				batch = append(batch, grepJob{name: name, path: joinPath(dir, name), shown: joinPath(shown, name)})
+				if len(batch) == maxGrepBatch {
+					flush()
+				}
+			}
+		}
+	}
+	flush()
+}
+
+// grepJob is one file of a batch searched in parallel; output is
+// buffered per file and written in readdir order.
+type grepJob struct {
+	name    string // in its directory
+	path    string // relative to the command's directory
+	shown   string // as printed
+	out     bytes.Buffer
+	matched bool
+	err     error
+}
+
+const (
+	maxGrepBatch = 64
+	grepWorkers  = 2
+)
+
+func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
+	if len(jobs) == 0 {
+		return
+	}
+	var next atomic.Int64
+	// For -l, -L and -q one selected line decides, so files are scanned
+	// in chunks and a file is read only up to its first selected line, as
+	// GNU grep does. With -I a NUL anywhere in the file decides too, so
+	// such files are read whole.
+	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary
+	sep := byte('\n')
+	if g.o.nulData {
+		sep = 0
+	}
+	work := func(w int) {
+		buf := g.bufs[w]
+		defer func() { g.bufs[w] = buf }()
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(jobs) || g.c.ctx.Err() != nil || g.o.quiet && g.quietHit.Load() {
+				return
+			}
+			j := &jobs[i]
+			if stream {
+				cancelled := false
+				found, reuse, ok, err := d.scanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
+					if g.c.ctx.Err() != nil {
+						cancelled = true
+						return true
+					}
+					return g.search(discard{}, j.shown, part)
+				})
+				buf = reuse[:0]
+				if ok {
+					if cancelled {
+						continue
+					}
+					if err != nil {
+						j.err = err
+						continue
+					}
+					j.matched = found
+					if found && g.o.filesWith || !found && g.o.filesWithout {
+						g.printName(&j.out, j.shown)
+					}
+					if found && g.o.quiet {
+						g.quietHit.Store(true)
+					}
+					continue
+				}
+			}
+			data, ok, err := d.readFile(j.name, j.shown, buf)
+			if !ok {
+				// Not the plain file getdents listed (now a symlink, say):
+				// read it as a named file, through the os.Root.
+				data, err = g.c.fs.readFile(g.c.dir, j.path)
+			}
+			if err != nil {
+				j.err = err
+				continue
+			}
+			buf = data[:0]
+			j.matched = g.search(&j.out, j.shown, data)
+			if j.matched && g.o.quiet {
+				g.quietHit.Store(true)
+			}
+		}
+	}
+	// -l, -L and -q read files and stop at their first selected line:
+	// system calls, not matching, take the time, and a second worker
+	// costs more in wake-ups than it saves (on podman and terraform it
+	// made grep -rl slower, in CPU and wall time).
+	if len(jobs) == 1 || stream {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := 1; w < grepWorkers; w++ {
+			wg.Go(func() { work(w) })
+		}
+		work(0)
+		wg.Wait()
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		if j.err != nil {
+			if !errors.Is(j.err, errNotRegular) {
+				g.fileErr(j.shown, j.err)
+			}
+			continue
+		}
+		g.c.out.Write(j.out.Bytes())
+		if j.matched {
+			g.matched = true
+		}
+	}
+}
+
+func (g *grepRun) excludedDir(name string) bool {
+	for _, p := range g.excDirs {
+		if fnmatch(p, name, false) {
+			return true
+		}
+	}
+	return false
+}

@@ -43,116 +43,32 @@ type grepRun struct {
 	quietHit atomic.Bool // -q: a match was found; stop
 }
 
+// runGrep is GNU grep without context lines, -P or -R: the options are
+// read, the patterns compiled, then each operand searched (a directory
+// walked with -r).
 func runGrep(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "rRlLcnhHiyvwxEFGe:f:m:oqszZaIPA:B:C:", grepLong)
 	if err != nil {
 		return c.usage("%v", err)
 	}
 	g := &grepRun{c: c, o: grepOpts{maxCount: -1}}
-	var patterns []string
-	havePattern := false
-	ere, fixed := false, false
+	var syn grepSyntax
 	for _, op := range opts {
-		switch op.name {
-		case "r", "recursive":
-			g.o.recursive = true
-		case "R", "dereference-recursive":
-			return c.refuse("-R", "following symbolic links during recursion could leave the project; use -r")
-		case "l", "files-with-matches":
-			g.o.filesWith, g.o.filesWithout = true, false
-		case "L", "files-without-match":
-			g.o.filesWithout, g.o.filesWith = true, false
-		case "c", "count":
-			g.o.count = true
-		case "n", "line-number":
-			g.o.lineNum = true
-		case "h", "no-filename":
-			g.o.noName, g.o.withName = true, false
-		case "H", "with-filename":
-			g.o.withName, g.o.noName = true, false
-		case "i", "y", "ignore-case":
-			g.o.fold = true
-		case "no-ignore-case":
-			g.o.fold = false
-		case "v", "invert-match":
-			g.o.invert = true
-		case "w", "word-regexp":
-			g.o.word = true
-		case "x", "line-regexp":
-			g.o.line = true
-		case "E", "extended-regexp":
-			ere, fixed = true, false
-		case "F", "fixed-strings":
-			fixed, ere = true, false
-		case "G", "basic-regexp":
-			fixed, ere = false, false
-		case "P", "perl-regexp":
-			return c.usage("-P is not supported; patterns use RE2 syntax with -E")
-		case "e", "regexp":
-			patterns = append(patterns, strings.Split(op.val, "\n")...)
-			havePattern = true
-		case "f", "file":
-			data, err := c.readInput(op.val)
-			if err != nil {
-				return c.usage("%s", c.pathMsg(err))
-			}
-			s := strings.TrimSuffix(string(data), "\n")
-			if s != "" || len(data) > 0 {
-				patterns = append(patterns, strings.Split(s, "\n")...)
-			}
-			havePattern = true
-		case "m", "max-count":
-			n, err := strconv.ParseInt(op.val, 10, 64)
-			if err != nil {
-				return c.usage("invalid max count")
-			}
-			g.o.maxCount = n
-		case "o", "only-matching":
-			g.o.onlyMatch = true
-		case "q", "quiet", "silent":
-			g.o.quiet = true
-		case "s", "no-messages":
-			g.o.silent = true
-		case "z", "null-data":
-			g.o.nulData = true
-		case "Z", "null":
-			g.o.nulName = true
-		case "a", "text":
-			g.o.text = true
-		case "I":
-			g.o.skipBinary = true
-		case "binary-files":
-			switch op.val {
-			case "text":
-				g.o.text = true
-			case "without-match":
-				g.o.skipBinary = true
-			case "binary":
-			default:
-				return c.usage("unknown binary-files type")
-			}
-		case "include":
-			g.o.includes = append(g.o.includes, globRule{op.val, true})
-		case "exclude":
-			g.o.includes = append(g.o.includes, globRule{op.val, false})
-		case "exclude-dir":
-			g.excDirs = append(g.excDirs, op.val)
-		case "color", "colour":
-			if op.val != "never" && op.val != "auto" {
-				return c.usage("--color=%s is not supported", op.val)
-			}
-		case "A", "B", "C", "after-context", "before-context", "context":
-			return c.usage("context lines (-%s) are not supported", op.name)
+		if g.o.setFlag(op.name) {
+			continue
+		}
+		if status, ok := g.setOption(op, &syn); !ok {
+			return status
 		}
 	}
-	if !havePattern {
+	if !syn.given {
 		if len(operands) == 0 {
 			return c.usage("Usage: grep [OPTION]... PATTERNS [FILE]...")
 		}
-		patterns = strings.Split(operands[0], "\n")
+		syn.patterns = strings.Split(operands[0], "\n")
 		operands = operands[1:]
 	}
-	g.m, err = newMatcher(patterns, fixed, ere, g.o)
+	g.m, err = newMatcher(syn.patterns, syn.fixed, syn.ere, g.o)
 	if err != nil {
 		return c.usage("%v", err)
 	}
@@ -173,41 +89,7 @@ func runGrep(c *cmd, args []string) int {
 		if g.stop() {
 			break
 		}
-		if name == "-" {
-			data, err := readAllLimited(c.stdin, maxFileBytes)
-			if err != nil {
-				g.fileErr("(standard input)", err)
-				continue
-			}
-			if g.search(c.out, "(standard input)", data) {
-				g.matched = true
-			}
-			continue
-		}
-		fi, err := c.fs.stat(c.dir, name)
-		if err == nil && !fi.IsDir() && !g.included(name, true) {
-			continue
-		}
-		if err != nil {
-			g.fileErr(name, err)
-			continue
-		}
-		if fi.IsDir() {
-			if !g.o.recursive {
-				if !g.o.silent {
-					c.errorf("%s: Is a directory", name)
-				}
-				g.errored = true
-				continue
-			}
-			prefix := name
-			if implicitDot {
-				prefix = ""
-			}
-			g.walk(name, prefix)
-			continue
-		}
-		g.searchFile(name, name)
+		g.searchOperand(name, implicitDot)
 	}
 	switch {
 	case g.o.quiet && g.matched:
@@ -218,6 +100,164 @@ func runGrep(c *cmd, args []string) int {
 		return 0
 	}
 	return 1
+}
+
+// grepSyntax is what the options say of the patterns: those given with -e
+// and -f (given is set even when -f read none), and their syntax.
+type grepSyntax struct {
+	patterns   []string
+	given      bool
+	ere, fixed bool
+}
+
+// setFlag sets one of grep's options that take no value and only set
+// flags; it reports false for any other option.
+func (o *grepOpts) setFlag(name string) bool {
+	switch name {
+	case "r", "recursive":
+		o.recursive = true
+	case "l", "files-with-matches":
+		o.filesWith, o.filesWithout = true, false
+	case "L", "files-without-match":
+		o.filesWithout, o.filesWith = true, false
+	case "c", "count":
+		o.count = true
+	case "n", "line-number":
+		o.lineNum = true
+	case "h", "no-filename":
+		o.noName, o.withName = true, false
+	case "H", "with-filename":
+		o.withName, o.noName = true, false
+	case "i", "y", "ignore-case":
+		o.fold = true
+	case "no-ignore-case":
+		o.fold = false
+	case "v", "invert-match":
+		o.invert = true
+	case "w", "word-regexp":
+		o.word = true
+	case "x", "line-regexp":
+		o.line = true
+	case "o", "only-matching":
+		o.onlyMatch = true
+	case "q", "quiet", "silent":
+		o.quiet = true
+	case "s", "no-messages":
+		o.silent = true
+	case "z", "null-data":
+		o.nulData = true
+	case "Z", "null":
+		o.nulName = true
+	case "a", "text":
+		o.text = true
+	case "I":
+		o.skipBinary = true
+	default:
+		return false
+	}
+	return true
+}
+
+// setOption applies one of grep's other options: the pattern syntax, the
+// patterns, values and refusals. ok is false when grep must stop with
+// status.
+func (g *grepRun) setOption(op opt, syn *grepSyntax) (status int, ok bool) {
+	c := g.c
+	switch op.name {
+	case "R", "dereference-recursive":
+		return c.refuse("-R", "following symbolic links during recursion could leave the project; use -r"), false
+	case "E", "extended-regexp":
+		syn.ere, syn.fixed = true, false
+	case "F", "fixed-strings":
+		syn.fixed, syn.ere = true, false
+	case "G", "basic-regexp":
+		syn.fixed, syn.ere = false, false
+	case "P", "perl-regexp":
+		return c.usage("-P is not supported; patterns use RE2 syntax with -E"), false
+	case "e", "regexp":
+		syn.patterns = append(syn.patterns, strings.Split(op.val, "\n")...)
+		syn.given = true
+	case "f", "file":
+		data, err := c.readInput(op.val)
+		if err != nil {
+			return c.usage("%s", c.pathMsg(err)), false
+		}
+		s := strings.TrimSuffix(string(data), "\n")
+		if s != "" || len(data) > 0 {
+			syn.patterns = append(syn.patterns, strings.Split(s, "\n")...)
+		}
+		syn.given = true
+	case "m", "max-count":
+		n, err := strconv.ParseInt(op.val, 10, 64)
+		if err != nil {
+			return c.usage("invalid max count"), false
+		}
+		g.o.maxCount = n
+	case "binary-files":
+		switch op.val {
+		case "text":
+			g.o.text = true
+		case "without-match":
+			g.o.skipBinary = true
+		case "binary":
+		default:
+			return c.usage("unknown binary-files type"), false
+		}
+	case "include":
+		g.o.includes = append(g.o.includes, globRule{op.val, true})
+	case "exclude":
+		g.o.includes = append(g.o.includes, globRule{op.val, false})
+	case "exclude-dir":
+		g.excDirs = append(g.excDirs, op.val)
+	case "color", "colour":
+		if op.val != "never" && op.val != "auto" {
+			return c.usage("--color=%s is not supported", op.val), false
+		}
+	case "A", "B", "C", "after-context", "before-context", "context":
+		return c.usage("context lines (-%s) are not supported", op.name), false
+	}
+	return 0, true
+}
+
+// searchOperand searches one operand: standard input, a file, or with -r
+// a directory (shown without a "./" prefix when grep -r had no operand).
+func (g *grepRun) searchOperand(name string, implicitDot bool) {
+	c := g.c
+	if name == "-" {
+		data, err := readAllLimited(c.stdin, maxFileBytes)
+		if err != nil {
+			g.fileErr("(standard input)", err)
+			return
+		}
+		if g.search(c.out, "(standard input)", data) {
+			g.matched = true
+		}
+		return
+	}
+	fi, err := c.fs.stat(c.dir, name)
+	if err == nil && !fi.IsDir() && !g.included(name, true) {
+		return
+	}
+	if err != nil {
+		g.fileErr(name, err)
+		return
+	}
+	if fi.IsDir() {
+		if !g.o.recursive {
+			if !g.o.silent {
+				c.errorf("%s: Is a directory", name)
+			}
+			g.errored = true
+			return
+		}
+		prefix := name
+		if implicitDot {
+			prefix = ""
+		}
+		g.walk(name, prefix)
+		return
+	}
+	g.searchFile(name, name)
 }
 
 func (g *grepRun) stop() bool {

@@ -9,11 +9,72 @@ import (
 // maxXargsBytes is the argument bytes per invocation, like GNU's default.
 const maxXargsBytes = 128 << 10
 
+// xargsRun is one xargs: the command it runs, how it reads its input and
+// how it groups the items into invocations.
+type xargsRun struct {
+	c       *cmd
+	name    string                   // the command
+	run     func(*cmd, []string) int // its in-process implementation
+	cmdArgs []string                 // the command and its initial arguments
+	status  int
+
+	nul, noEmpty bool
+	delim        byte
+	hasDelim     bool
+	maxArgs      int
+	replace      string
+}
+
+// xargsShort and xargsLong are the options xargs knows.
+const xargsShort = "0n:I:d:rtxpP:L:s:E:"
+
+var xargsLong = map[string]bool{"null": false, "max-args": true, "delimiter": true, "no-run-if-empty": false, "max-procs": true, "replace": true}
+
 // runXargs runs one of the in-process commands with arguments read from
 // stdin. The command never leaves the process and gets an empty stdin.
 func runXargs(c *cmd, args []string) int {
-	// Options end at the first operand (the command).
-	var opts []opt
+	opts, cmdArgs, bad := xargsOptions(args)
+	if bad != "" {
+		return c.usage("invalid option %s", bad)
+	}
+	if len(cmdArgs) == 0 {
+		cmdArgs = []string{"echo"}
+	}
+	x := &xargsRun{c: c, cmdArgs: cmdArgs, name: cmdArgs[0]}
+	for _, o := range opts {
+		if status, ok := x.setOption(o); !ok {
+			return status
+		}
+	}
+	run, ok := lookupCommand(x.name)
+	if !ok || x.name == "xargs" {
+		return c.refuse(x.name, "xargs may only run the read-only commands ("+commandList()+") except xargs")
+	}
+	x.run = run
+	input, err := readAllLimited(c.stdin, maxFileBytes)
+	if err != nil {
+		return c.usage("%v", err)
+	}
+	items, err := x.items(input)
+	if err != nil {
+		return c.usage("%v", err)
+	}
+	switch {
+	case x.replace != "":
+		x.runReplacing(items)
+	case len(items) == 0:
+		if !x.noEmpty {
+			x.invoke(cmdArgs[1:])
+		}
+	default:
+		x.runBatches(items)
+	}
+	return x.status
+}
+
+// xargsOptions splits xargs's arguments into its options, which end at
+// the first operand, and the command; bad is an option it cannot read.
+func xargsOptions(args []string) (opts []opt, cmdArgs []string, bad string) {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
 		a := args[i]
@@ -21,125 +82,118 @@ func runXargs(c *cmd, args []string) int {
 			i++
 			break
 		}
-		o, rest, err := parseOpts([]string{a}, "0n:I:d:rtxpP:L:s:E:", map[string]bool{"null": false, "max-args": true, "delimiter": true, "no-run-if-empty": false, "max-procs": true, "replace": true})
+		o, rest, err := parseOpts([]string{a}, xargsShort, xargsLong)
 		if err != nil && i+1 < len(args) {
-			o, rest, err = parseOpts(args[i:i+2], "0n:I:d:rtxpP:L:s:E:", map[string]bool{"null": false, "max-args": true, "delimiter": true, "no-run-if-empty": false, "max-procs": true, "replace": true})
+			o, rest, err = parseOpts(args[i:i+2], xargsShort, xargsLong)
 			i++
 		}
 		if err != nil || len(rest) > 0 {
-			return c.usage("invalid option %s", a)
+			return nil, nil, a
 		}
 		opts = append(opts, o...)
 		i++
 	}
-	cmdArgs := args[i:]
-	if len(cmdArgs) == 0 {
-		cmdArgs = []string{"echo"}
-	}
-	nul, noEmpty := false, false
-	var delim byte
-	hasDelim := false
-	maxArgs := 0
-	replace := ""
-	for _, o := range opts {
-		switch o.name {
-		case "0", "null":
-			nul = true
-		case "n", "max-args":
-			n, err := strconv.Atoi(o.val)
-			if err != nil || n < 1 {
-				return c.usage("invalid number for -n option")
-			}
-			maxArgs = n
-		case "I", "replace":
-			replace = o.val
-		case "d", "delimiter":
-			s, _ := expandEscapes(o.val, false)
-			if len(s) != 1 {
-				return c.usage("invalid delimiter")
-			}
-			delim, hasDelim = s[0], true
-		case "r", "no-run-if-empty":
-			noEmpty = true
-		case "p":
-			return c.refuse("-p", "xargs may not prompt")
-		case "t", "x", "P", "max-procs":
-		default:
-			return c.usage("option -%s is not supported", o.name)
+	return opts, args[i:], ""
+}
+
+// setOption applies one option; ok is false when xargs must stop with
+// status.
+func (x *xargsRun) setOption(o opt) (status int, ok bool) {
+	c := x.c
+	switch o.name {
+	case "0", "null":
+		x.nul = true
+	case "n", "max-args":
+		n, err := strconv.Atoi(o.val)
+		if err != nil || n < 1 {
+			return c.usage("invalid number for -n option"), false
 		}
+		x.maxArgs = n
+	case "I", "replace":
+		x.replace = o.val
+	case "d", "delimiter":
+		s, _ := expandEscapes(o.val, false)
+		if len(s) != 1 {
+			return c.usage("invalid delimiter"), false
+		}
+		x.delim, x.hasDelim = s[0], true
+	case "r", "no-run-if-empty":
+		x.noEmpty = true
+	case "p":
+		return c.refuse("-p", "xargs may not prompt"), false
+	case "t", "x", "P", "max-procs":
+	default:
+		return c.usage("option -%s is not supported", o.name), false
 	}
-	name := cmdArgs[0]
-	run, ok := lookupCommand(name)
-	if !ok || name == "xargs" {
-		return c.refuse(name, "xargs may only run the read-only commands ("+commandList()+") except xargs")
-	}
-	input, err := readAllLimited(c.stdin, maxFileBytes)
-	if err != nil {
-		return c.usage("%v", err)
-	}
-	var items []string
+	return 0, true
+}
+
+// items splits the input into the items xargs passes: NUL- or
+// delimiter-separated, whole lines with -I, else words with quotes.
+func (x *xargsRun) items(input []byte) ([]string, error) {
 	switch {
-	case nul:
-		items = splitNonEmpty(input, 0)
-	case hasDelim:
-		items = splitNonEmpty(input, delim)
-	case replace != "":
+	case x.nul:
+		return splitNonEmpty(input, 0), nil
+	case x.hasDelim:
+		return splitNonEmpty(input, x.delim), nil
+	case x.replace != "":
+		var items []string
 		for _, l := range splitLines(input, '\n') {
 			if s := strings.TrimLeft(string(l), " \t"); s != "" {
 				items = append(items, s)
 			}
 		}
-	default:
-		items, err = xargsWords(input)
-		if err != nil {
-			return c.usage("%v", err)
-		}
+		return items, nil
 	}
-	status := 0
-	invoke := func(argv []string) {
-		sub := &cmd{ctx: c.ctx, s: c.s, fs: c.fs, name: name, dir: c.dir,
-			stdin: bytes.NewReader(nil), out: c.out, stderr: c.stderr, pos: c.pos}
-		st := run(sub, argv)
-		if sub.denied != nil {
-			c.denied = sub.denied
-		}
-		switch {
-		case st == 255:
-			status = 124
-		case st != 0 && status == 0:
-			status = 123
-		}
+	return xargsWords(input)
+}
+
+// invoke runs the command once with argv, in-process, and folds its exit
+// status into xargs's as GNU xargs does (123 for a failure, 124 for 255).
+func (x *xargsRun) invoke(argv []string) {
+	c := x.c
+	sub := &cmd{ctx: c.ctx, s: c.s, fs: c.fs, name: x.name, dir: c.dir,
+		stdin: bytes.NewReader(nil), out: c.out, stderr: c.stderr, pos: c.pos}
+	st := x.run(sub, argv)
+	if sub.denied != nil {
+		c.denied = sub.denied
 	}
-	if replace != "" {
-		for _, it := range items {
-			if c.writeErr() || c.denied != nil {
-				break
-			}
-			argv := make([]string, 0, len(cmdArgs)-1)
-			for _, a := range cmdArgs[1:] {
-				argv = append(argv, strings.ReplaceAll(a, replace, it))
-			}
-			invoke(argv)
-		}
-		return status
+	switch {
+	case st == 255:
+		x.status = 124
+	case st != 0 && x.status == 0:
+		x.status = 123
 	}
-	if len(items) == 0 {
-		if !noEmpty {
-			invoke(cmdArgs[1:])
+}
+
+// runReplacing runs the command once per item, with -I's string replaced
+// by the item in each initial argument.
+func (x *xargsRun) runReplacing(items []string) {
+	for _, it := range items {
+		if x.c.writeErr() || x.c.denied != nil {
+			break
 		}
-		return status
+		argv := make([]string, 0, len(x.cmdArgs)-1)
+		for _, a := range x.cmdArgs[1:] {
+			argv = append(argv, strings.ReplaceAll(a, x.replace, it))
+		}
+		x.invoke(argv)
 	}
-	for len(items) > 0 && !c.writeErr() && c.denied == nil {
+}
+
+// runBatches runs the command on as many items at a time as -n and the
+// argument size allow.
+func (x *xargsRun) runBatches(items []string) {
+	for len(items) > 0 && !x.c.writeErr() && x.c.denied == nil {
 		n, size := 0, 0
-		for n < len(items) && (maxArgs == 0 || n < maxArgs) && (n == 0 || size+len(items[n])+1 <= maxXargsBytes) {
+		for n < len(items) && (x.maxArgs == 0 || n < x.maxArgs) && (n == 0 || size+len(items[n])+1 <= maxXargsBytes) {
 			size += len(items[n]) + 1
 			n++
 		}
-		argv := append(append([]string(nil), cmdArgs[1:]...), items[:n]...)
+		argv := append(append([]string(nil), x.cmdArgs[1:]...), items[:n]...)
 		items = items[n:]
-		invoke(argv)
+		x.invoke(argv)
 	}
-	return status
 }
 
 func splitNonEmpty(data []byte, sep byte) []string {

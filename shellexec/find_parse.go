@@ -121,61 +121,9 @@ func (p *findParser) parsePrimary() (findExpr, bool) {
 		fold := t[1] == 'i'
 		return func(_ *findRun, e *findEntry) bool { return fnmatch(pat, e.path, fold) }, true
 	case "-type", "-xtype":
-		v, ok := p.arg(t)
-		if !ok {
-			return nil, false
-		}
-		var want []fs.FileMode
-		for _, k := range strings.Split(v, ",") {
-			switch k {
-			case "f":
-				want = append(want, 0)
-			case "d":
-				want = append(want, fs.ModeDir)
-			case "l":
-				want = append(want, fs.ModeSymlink)
-			case "p":
-				want = append(want, fs.ModeNamedPipe)
-			case "s":
-				want = append(want, fs.ModeSocket)
-			case "b":
-				want = append(want, fs.ModeDevice)
-			case "c":
-				want = append(want, fs.ModeDevice|fs.ModeCharDevice)
-			default:
-				return p.fail("Unknown argument to -type: %s", k)
-			}
-		}
-		follow := t == "-xtype"
-		return func(r *findRun, e *findEntry) bool {
-			typ := e.typ & (fs.ModeType)
-			if follow && typ == fs.ModeSymlink {
-				if fi, err := r.c.fs.stat(r.c.dir, e.path); err == nil {
-					typ = fi.Mode().Type()
-				}
-			}
-			for _, w := range want {
-				if typ == w {
-					return true
-				}
-			}
-			return false
-		}, true
+		return p.typeTest(t)
 	case "-maxdepth", "-mindepth":
-		v, ok := p.arg(t)
-		if !ok {
-			return nil, false
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return p.fail("Expected a positive decimal integer argument to %s, but got `%s'", t, v)
-		}
-		if t == "-maxdepth" {
-			p.r.maxDepth = n
-		} else {
-			p.r.minDepth = n
-		}
-		return always, true
+		return p.depthOption(t)
 	case "-depth", "-d":
 		p.r.depthFirst = true
 		return always, true
@@ -184,40 +132,9 @@ func (p *findParser) parsePrimary() (findExpr, bool) {
 	case "-false":
 		return func(*findRun, *findEntry) bool { return false }, true
 	case "-empty":
-		return func(r *findRun, e *findEntry) bool {
-			switch {
-			case e.typ.IsDir():
-				ents, err := r.c.fs.readDir(r.c.dir, e.path)
-				return err == nil && len(ents) == 0
-			case e.typ.IsRegular():
-				fi := r.info(e)
-				return fi != nil && fi.Size() == 0
-			}
-			return false
-		}, true
+		return findEmpty, true
 	case "-size":
-		v, ok := p.arg(t)
-		if !ok {
-			return nil, false
-		}
-		cmp, n, unit, ok := parseFindSize(v)
-		if !ok {
-			return p.fail("invalid -size argument: `%s'", v)
-		}
-		return func(r *findRun, e *findEntry) bool {
-			fi := r.info(e)
-			if fi == nil {
-				return false
-			}
-			units := (fi.Size() + unit - 1) / unit
-			switch cmp {
-			case '+':
-				return units > n
-			case '-':
-				return units < n
-			}
-			return units == n
-		}, true
+		return p.sizeTest(t)
 	case "-print", "-print0":
 		p.hasAction = true
 		term := byte('\n')
@@ -283,4 +200,107 @@ num:
 		return 0, 0, 0, false
 	}
 	return cmp, x, unit, true
+}
+
+// typeTest parses the argument of -type or -xtype (letters joined by
+// commas): -xtype tests a symlink's target.
+func (p *findParser) typeTest(t string) (findExpr, bool) {
+	v, ok := p.arg(t)
+	if !ok {
+		return nil, false
+	}
+	var want []fs.FileMode
+	for _, k := range strings.Split(v, ",") {
+		switch k {
+		case "f":
+			want = append(want, 0)
+		case "d":
+			want = append(want, fs.ModeDir)
+		case "l":
+			want = append(want, fs.ModeSymlink)
+		case "p":
+			want = append(want, fs.ModeNamedPipe)
+		case "s":
+			want = append(want, fs.ModeSocket)
+		case "b":
+			want = append(want, fs.ModeDevice)
+		case "c":
+			want = append(want, fs.ModeDevice|fs.ModeCharDevice)
+		default:
+			return p.fail("Unknown argument to -type: %s", k)
+		}
+	}
+	follow := t == "-xtype"
+	return func(r *findRun, e *findEntry) bool {
+		typ := e.typ & (fs.ModeType)
+		if follow && typ == fs.ModeSymlink {
+			if fi, err := r.c.fs.stat(r.c.dir, e.path); err == nil {
+				typ = fi.Mode().Type()
+			}
+		}
+		for _, w := range want {
+			if typ == w {
+				return true
+			}
+		}
+		return false
+	}, true
+}
+
+// depthOption parses -maxdepth or -mindepth, which set the walk's bounds
+// and are true.
+func (p *findParser) depthOption(t string) (findExpr, bool) {
+	v, ok := p.arg(t)
+	if !ok {
+		return nil, false
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return p.fail("Expected a positive decimal integer argument to %s, but got `%s'", t, v)
+	}
+	if t == "-maxdepth" {
+		p.r.maxDepth = n
+	} else {
+		p.r.minDepth = n
+	}
+	return func(*findRun, *findEntry) bool { return true }, true
+}
+
+// findEmpty is -empty: an empty directory or regular file.
+func findEmpty(r *findRun, e *findEntry) bool {
+	switch {
+	case e.typ.IsDir():
+		ents, err := r.c.fs.readDir(r.c.dir, e.path)
+		return err == nil && len(ents) == 0
+	case e.typ.IsRegular():
+		fi := r.info(e)
+		return fi != nil && fi.Size() == 0
+	}
+	return false
+}
+
+// sizeTest parses -size [+-]N[unit].
+func (p *findParser) sizeTest(t string) (findExpr, bool) {
+	v, ok := p.arg(t)
+	if !ok {
+		return nil, false
+	}
+	cmp, n, unit, ok := parseFindSize(v)
+	if !ok {
+		return p.fail("invalid -size argument: `%s'", v)
+	}
+	return func(r *findRun, e *findEntry) bool {
+		fi := r.info(e)
+		if fi == nil {
+			return false
+		}
+		units := (fi.Size() + unit - 1) / unit
+		switch cmp {
+		case '+':
+			return units > n
+		case '-':
+			return units < n
+		}
+		return units == n
+	}, true
 }

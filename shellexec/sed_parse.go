@@ -136,30 +136,15 @@ func compileSedRegex(s string, ere bool, flags string) (*regexp.Regexp, error) {
 
 func (p *sedParser) parseCmd() (*sedCmd, error) {
 	c := &sedCmd{}
-	var err error
-	if c.a1, err = p.parseAddr(); err != nil {
+	if err := p.parseAddrs(c); err != nil {
 		return nil, err
-	}
-	if c.a1 != nil && !p.eof() && p.s[p.i] == ',' {
-		p.i++
-		if c.a2, err = p.parseAddr(); err != nil {
-			return nil, err
-		}
-		if c.a2 == nil {
-			return nil, fmt.Errorf("unexpected `,'")
-		}
-	}
-	p.skipSpace()
-	for !p.eof() && p.s[p.i] == '!' {
-		c.neg = true
-		p.i++
-		p.skipSpace()
 	}
 	if p.eof() {
 		return nil, fmt.Errorf("missing command")
 	}
 	c.name = p.s[p.i]
 	p.i++
+	var err error
 	switch c.name {
 	case '{':
 		c.block, err = p.parseBlock(true)
@@ -186,58 +171,11 @@ func (p *sedParser) parseCmd() (*sedCmd, error) {
 		}
 		c.text = p.s[j:p.i]
 	case 'y':
-		from, err := p.delimited()
-		if err != nil {
+		if err := p.parseTranslit(c); err != nil {
 			return nil, err
 		}
-		p.i--
-		to, err := p.delimited()
-		if err != nil {
-			return nil, err
-		}
-		if len(from) != len(to) {
-			return nil, fmt.Errorf("strings for `y' command are different lengths")
-		}
-		c.from, c.to = []byte(from), []byte(to)
 	case 's':
-		pat, err := p.delimited()
-		if err != nil {
-			return nil, err
-		}
-		p.i--
-		repl, err := p.delimitedRaw()
-		if err != nil {
-			return nil, err
-		}
-		c.repl = repl
-		flags := ""
-		c.nth = 1
-	loop:
-		for !p.eof() {
-			switch ch := p.s[p.i]; {
-			case ch == 'g':
-				c.global = true
-			case ch == 'p':
-				c.print = true
-			case ch == 'i' || ch == 'I':
-				flags = "(?i)"
-			case ch == 'm' || ch == 'M':
-			case ch >= '1' && ch <= '9':
-				j := p.i
-				for p.i+1 < len(p.s) && p.s[p.i+1] >= '0' && p.s[p.i+1] <= '9' {
-					p.i++
-				}
-				c.nth, _ = strconv.Atoi(p.s[j : p.i+1])
-			case ch == 'w' || ch == 'W':
-				return nil, &DeniedError{Construct: "s///w", Msg: "sed may not write files"}
-			case ch == 'e':
-				return nil, &DeniedError{Construct: "s///e", Msg: "sed may not run commands"}
-			default:
-				break loop
-			}
-			p.i++
-		}
-		if c.re, err = compileSedRegex(pat, p.ere, flags); err != nil {
+		if err := p.parseSubst(c); err != nil {
 			return nil, err
 		}
 	case 'w', 'W':
@@ -257,6 +195,93 @@ func (p *sedParser) parseCmd() (*sedCmd, error) {
 		return nil, fmt.Errorf("extra characters after command")
 	}
 	return c, nil
+}
+
+// parseAddrs reads a command's addresses (none, one, or a range) and its
+// negations.
+func (p *sedParser) parseAddrs(c *sedCmd) error {
+	var err error
+	if c.a1, err = p.parseAddr(); err != nil {
+		return err
+	}
+	if c.a1 != nil && !p.eof() && p.s[p.i] == ',' {
+		p.i++
+		if c.a2, err = p.parseAddr(); err != nil {
+			return err
+		}
+		if c.a2 == nil {
+			return fmt.Errorf("unexpected `,'")
+		}
+	}
+	p.skipSpace()
+	for !p.eof() && p.s[p.i] == '!' {
+		c.neg = true
+		p.i++
+		p.skipSpace()
+	}
+	return nil
+}
+
+// parseTranslit reads the strings of y/from/to/.
+func (p *sedParser) parseTranslit(c *sedCmd) error {
+	from, err := p.delimited()
+	if err != nil {
+		return err
+	}
+	p.i--
+	to, err := p.delimited()
+	if err != nil {
+		return err
+	}
+	if len(from) != len(to) {
+		return fmt.Errorf("strings for `y' command are different lengths")
+	}
+	c.from, c.to = []byte(from), []byte(to)
+	return nil
+}
+
+// parseSubst reads s/regex/replacement/flags; the w and e flags are
+// refused.
+func (p *sedParser) parseSubst(c *sedCmd) error {
+	pat, err := p.delimited()
+	if err != nil {
+		return err
+	}
+	p.i--
+	repl, err := p.delimitedRaw()
+	if err != nil {
+		return err
+	}
+	c.repl = repl
+	flags := ""
+	c.nth = 1
+loop:
+	for !p.eof() {
+		switch ch := p.s[p.i]; {
+		case ch == 'g':
+			c.global = true
+		case ch == 'p':
+			c.print = true
+		case ch == 'i' || ch == 'I':
+			flags = "(?i)"
+		case ch == 'm' || ch == 'M':
+		case ch >= '1' && ch <= '9':
+			j := p.i
+			for p.i+1 < len(p.s) && p.s[p.i+1] >= '0' && p.s[p.i+1] <= '9' {
+				p.i++
+			}
+			c.nth, _ = strconv.Atoi(p.s[j : p.i+1])
+		case ch == 'w' || ch == 'W':
+			return &DeniedError{Construct: "s///w", Msg: "sed may not write files"}
+		case ch == 'e':
+			return &DeniedError{Construct: "s///e", Msg: "sed may not run commands"}
+		default:
+			break loop
+		}
+		p.i++
+	}
+	c.re, err = compileSedRegex(pat, p.ere, flags)
+	return err
 }
 
 // delimitedRaw reads the replacement of s, keeping escapes for appendRepl.

@@ -47,91 +47,130 @@ type byteWriter interface {
 // reports whether a line was selected. It is safe for concurrent use.
 func (g *grepRun) search(w byteWriter, name string, data []byte) bool {
 	o := &g.o
-	c := g.c
-	sep := byte('\n')
+	s := fileSearch{g: g, w: w, name: name, data: data, sep: '\n', lastLineNo: 1}
 	if o.nulData {
-		sep = 0
+		s.sep = 0
 	}
-	listOnly := o.filesWith || o.filesWithout || o.quiet
+	s.listOnly = o.filesWith || o.filesWithout || o.quiet
 	// Binary files only change how lines are printed (and -I).
-	binary := !o.text && !o.nulData && (!listOnly && !o.count || o.skipBinary) && bytes.IndexByte(data, 0) >= 0
-	if binary && o.skipBinary {
+	s.binary = !o.text && !o.nulData && (!s.listOnly && !o.count || o.skipBinary) && bytes.IndexByte(data, 0) >= 0
+	if s.binary && o.skipBinary {
 		return false
 	}
-	var count int64
-	lastLineNo, lastOff := 1, 0
-	lineNumber := func(off int) int {
-		lastLineNo += bytes.Count(data[lastOff:off], []byte{sep})
-		lastOff = off
-		return lastLineNo
+	if o.invert {
+		s.scanInverted()
+	} else if !s.scanMatches() {
+		return s.count > 0 // cancelled
 	}
-	emit := func(start, end int) bool {
-		count++
-		if listOnly {
+	g.summarize(w, name, s.count)
+	return s.count > 0
+}
+
+// fileSearch is the search of one file's contents.
+type fileSearch struct {
+	g                *grepRun
+	w                byteWriter
+	name             string
+	data             []byte
+	sep              byte // the line terminator
+	listOnly, binary bool
+	count            int64 // selected lines so far
+
+	lastLineNo, lastOff int // the number of the line at lastOff
+}
+
+// scanMatches selects the lines the matcher finds; it returns false when
+// the run was cancelled.
+func (s *fileSearch) scanMatches() bool {
+	for from := 0; from < len(s.data); {
+		start, end := s.g.m.next(s.data, from, s.sep)
+		if start < 0 {
+			break
+		}
+		if !s.emit(start, end) {
+			break
+		}
+		from = end + 1
+		if s.g.c.ctx.Err() != nil {
 			return false
 		}
-		if o.count {
-			return o.maxCount < 0 || count < o.maxCount
-		}
-		if binary {
-			c.errorf("%s: binary file matches", name)
-			return false
-		}
-		line := data[start:end]
-		if o.onlyMatch {
-			if o.invert {
-				return o.maxCount < 0 || count < o.maxCount
-			}
-			n := 0
-			if o.lineNum {
-				n = lineNumber(start)
-			}
-			for _, m := range g.m.all(line) {
-				g.prefix(w, name, n)
-				w.Write(line[m[0]:m[1]])
-				w.WriteByte(sep)
-			}
+	}
+	return true
+}
+
+// scanInverted selects the lines the matcher does not match (-v).
+func (s *fileSearch) scanInverted() {
+	data, sep := s.data, s.sep
+	for start := 0; start < len(data); {
+		end := bytes.IndexByte(data[start:], sep)
+		if end < 0 {
+			end = len(data)
 		} else {
-			if o.lineNum {
-				g.prefix(w, name, lineNumber(start))
-			} else {
-				g.prefix(w, name, 0)
-			}
-			w.Write(line)
-			w.WriteByte(sep)
+			end += start
 		}
-		return (o.maxCount < 0 || count < o.maxCount) && c.ctx.Err() == nil
+		if !s.g.m.match(data[start:end]) {
+			if !s.emit(start, end) {
+				break
+			}
+		}
+		start = end + 1
 	}
-	if !o.invert {
-		for from := 0; from < len(data); {
-			start, end := g.m.next(data, from, sep)
-			if start < 0 {
-				break
-			}
-			if !emit(start, end) {
-				break
-			}
-			from = end + 1
-			if c.ctx.Err() != nil {
-				return count > 0
-			}
+}
+
+// lineNumber returns the number of the line starting at off, counting on
+// from the last one asked.
+func (s *fileSearch) lineNumber(off int) int {
+	s.lastLineNo += bytes.Count(s.data[s.lastOff:off], []byte{s.sep})
+	s.lastOff = off
+	return s.lastLineNo
+}
+
+// emit counts the selected line data[start:end] and prints it (or its
+// matches, with -o) as the options say; it returns false when the search
+// of this file is over.
+func (s *fileSearch) emit(start, end int) bool {
+	g, o, w := s.g, &s.g.o, s.w
+	s.count++
+	if s.listOnly {
+		return false
+	}
+	if o.count {
+		return o.maxCount < 0 || s.count < o.maxCount
+	}
+	if s.binary {
+		g.c.errorf("%s: binary file matches", s.name)
+		return false
+	}
+	line := s.data[start:end]
+	if o.onlyMatch {
+		if o.invert {
+			return o.maxCount < 0 || s.count < o.maxCount
+		}
+		n := 0
+		if o.lineNum {
+			n = s.lineNumber(start)
+		}
+		for _, m := range g.m.all(line) {
+			g.prefix(w, s.name, n)
+			w.Write(line[m[0]:m[1]])
+			w.WriteByte(s.sep)
 		}
 	} else {
-		for start := 0; start < len(data); {
-			end := bytes.IndexByte(data[start:], sep)
-			if end < 0 {
-				end = len(data)
-			} else {
-				end += start
-			}
-			if !g.m.match(data[start:end]) {
-				if !emit(start, end) {
-					break
-				}
-			}
-			start = end + 1
+		if o.lineNum {
+			g.prefix(w, s.name, s.lineNumber(start))
+		} else {
+			g.prefix(w, s.name, 0)
 		}
+		w.Write(line)
+		w.WriteByte(s.sep)
 	}
+	return (o.maxCount < 0 || s.count < o.maxCount) && g.c.ctx.Err() == nil
+}
+
+// summarize prints what -l, -L and -c print for a file once it is
+// searched.
+func (g *grepRun) summarize(w byteWriter, name string, count int64) {
+	o := &g.o
 	switch {
 	case o.quiet:
 	case o.filesWith:
@@ -153,7 +192,6 @@ func (g *grepRun) search(w byteWriter, name string, data []byte) bool {
 		w.WriteString(strconv.FormatInt(count, 10))
 		w.WriteByte('\n')
 	}
-	return count > 0
 }
 
 func (g *grepRun) printName(w byteWriter, name string) {

@@ -33,34 +33,15 @@ func runPrintf(c *cmd, args []string) int {
 	return status
 }
 
+// printfOnce prints format once, taking its arguments from args: it
+// returns the arguments left, whether it took any, and whether printf
+// stops (\c in %b, a directive it does not know, a format cut short).
 func printfOnce(c *cmd, format string, args []string, status *int) ([]string, bool, bool) {
-	consumed := false
-	next := func() (string, bool) {
-		if len(args) == 0 {
-			return "", false
-		}
-		a := args[0]
-		args = args[1:]
-		consumed = true
-		return a, true
-	}
+	a := &printfArgs{list: args}
 	for i := 0; i < len(format); i++ {
 		ch := format[i]
 		if ch == '\\' {
-			j := i + 1
-			if j < len(format) && format[j] >= '0' && format[j] <= '7' {
-				for k := 0; k < 3 && j < len(format) && format[j] >= '0' && format[j] <= '7'; k++ {
-					j++
-				}
-			} else if j < len(format) && format[j] == 'x' {
-				j++
-				for k := 0; k < 2 && j < len(format) && isHex(format[j]); k++ {
-					j++
-				}
-			} else if j < len(format) {
-				j++
-			}
-			s, _ := expandEscapes(format[i:j], false)
+			s, j := printfEscape(format, i)
 			c.out.WriteString(s)
 			i = j - 1
 			continue
@@ -74,80 +55,128 @@ func printfOnce(c *cmd, format string, args []string, status *int) ([]string, bo
 			i++
 			continue
 		}
-		// %[flags][width][.prec]verb
-		j := i + 1
-		for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
-			j++
-		}
-		spec := format[i:j]
-		readNum := func() {
-			if j < len(format) && format[j] == '*' {
-				a, _ := next()
-				n, _ := strconv.Atoi(a)
-				spec += strconv.Itoa(max(min(n, maxWidth), -maxWidth))
-				j++
-				return
-			}
-			k := j
-			for j < len(format) && format[j] >= '0' && format[j] <= '9' {
-				j++
-			}
-			if n, err := strconv.Atoi(format[k:j]); err == nil {
-				spec += strconv.Itoa(min(n, maxWidth))
-			}
-		}
-		readNum()
-		if j < len(format) && format[j] == '.' {
-			spec += "."
-			j++
-			readNum()
-		}
+		spec, j := printfSpec(format, i, a)
 		if j >= len(format) {
 			c.out.WriteString(format[i:])
-			return args, consumed, true
+			return a.list, a.consumed, true
 		}
-		verb := format[j]
 		i = j
-		a, _ := next()
-		switch verb {
-		case 's':
-			fmt.Fprintf(c.out, spec+"s", a)
-		case 'b':
-			s, stop := expandEscapes(a, true)
-			fmt.Fprintf(c.out, spec+"s", s)
-			if stop {
-				return args, consumed, true
-			}
-		case 'c':
-			if a != "" {
-				fmt.Fprintf(c.out, spec+"s", a[:1])
-			} else {
-				fmt.Fprintf(c.out, spec+"s", "")
-			}
-		case 'd', 'i', 'u', 'x', 'X', 'o':
-			n, ok := printfInt(a)
-			if !ok {
-				c.errorf("%s: invalid number", a)
-				*status = 1
-			}
-			v := verb
-			if v == 'i' || v == 'u' {
-				v = 'd'
-			}
-			fmt.Fprintf(c.out, spec+string(v), n)
-		case 'f', 'e', 'E', 'g', 'G':
-			f, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
-			if err != nil && a != "" {
-				c.errorf("%s: invalid number", a)
-				*status = 1
-			}
-			fmt.Fprintf(c.out, spec+string(verb), f)
-		default:
-			c.errorf("%%%c: invalid directive", verb)
-			return args, consumed, true
+		if printfVerb(c, spec, format[j], a.next(), status) {
+			return a.list, a.consumed, true
 		}
 	}
-	return args, consumed, false
+	return a.list, a.consumed, false
+}
+
+// printfArgs are the arguments a format takes, in turn.
+type printfArgs struct {
+	list     []string
+	consumed bool // an argument was taken
+}
+
+// next takes the next argument; "" when none is left.
+func (a *printfArgs) next() string {
+	if len(a.list) == 0 {
+		return ""
+	}
+	s := a.list[0]
+	a.list = a.list[1:]
+	a.consumed = true
+	return s
+}
+
+// printfEscape expands the escape at format[i] (a backslash): what it
+// prints, and the index after it.
+func printfEscape(format string, i int) (string, int) {
+	j := i + 1
+	if j < len(format) && format[j] >= '0' && format[j] <= '7' {
+		for k := 0; k < 3 && j < len(format) && format[j] >= '0' && format[j] <= '7'; k++ {
+			j++
+		}
+	} else if j < len(format) && format[j] == 'x' {
+		j++
+		for k := 0; k < 2 && j < len(format) && isHex(format[j]); k++ {
+			j++
+		}
+	} else if j < len(format) {
+		j++
+	}
+	s, _ := expandEscapes(format[i:j], false)
+	return s, j
+}
+
+// printfSpec reads %[flags][width][.prec] at format[i] (a "%") as a Go
+// format without its verb, widths capped at maxWidth ("*" takes an
+// argument), and returns the index of the verb.
+func printfSpec(format string, i int, a *printfArgs) (string, int) {
+	j := i + 1
+	for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+		j++
+	}
+	spec := format[i:j]
+	readNum := func() {
+		if j < len(format) && format[j] == '*' {
+			n, _ := strconv.Atoi(a.next())
+			spec += strconv.Itoa(max(min(n, maxWidth), -maxWidth))
+			j++
+			return
+		}
+		k := j
+		for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+			j++
+		}
+		if n, err := strconv.Atoi(format[k:j]); err == nil {
+			spec += strconv.Itoa(min(n, maxWidth))
+		}
+	}
+	readNum()
+	if j < len(format) && format[j] == '.' {
+		spec += "."
+		j++
+		readNum()
+	}
+	return spec, j
+}
+
+// printfVerb prints the argument a by spec and verb; stop is true after
+// %b met \c or a directive printf does not know.
+func printfVerb(c *cmd, spec string, verb byte, a string, status *int) (stop bool) {
+	switch verb {
+	case 's':
+		fmt.Fprintf(c.out, spec+"s", a)
+	case 'b':
+		s, stop := expandEscapes(a, true)
+		fmt.Fprintf(c.out, spec+"s", s)
+		return stop
+	case 'c':
+		if a != "" {
+			fmt.Fprintf(c.out, spec+"s", a[:1])
+		} else {
+			fmt.Fprintf(c.out, spec+"s", "")
+		}
+	case 'd', 'i', 'u', 'x', 'X', 'o':
+		n, ok := printfInt(a)
+		if !ok {
+			c.errorf("%s: invalid number", a)
+			*status = 1
+		}
+		v := verb
+		if v == 'i' || v == 'u' {
+			v = 'd'
+		}
+		fmt.Fprintf(c.out, spec+string(v), n)
+	case 'f', 'e', 'E', 'g', 'G':
+		f, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		if err != nil && a != "" {
+			c.errorf("%s: invalid number", a)
+			*status = 1
+		}
+		fmt.Fprintf(c.out, spec+string(verb), f)
+	default:
+		c.errorf("%%%c: invalid directive", verb)
+		return true
+	}
+	return false
 }
 
 func printfInt(s string) (int64, bool) {

@@ -14,114 +14,137 @@ type sortKey struct {
 	hasOpts              bool
 }
 
+// runSort is GNU sort with -rnufsbz, -t and -k, in memory; options that
+// write files or run programs are refused.
 func runSort(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "rnufsk:t:zo:bdhVRT:S:", map[string]bool{"reverse": false, "numeric-sort": false, "unique": false, "ignore-case": false, "stable": false, "key": true, "field-separator": true, "zero-terminated": false, "output": true, "compress-program": true, "temporary-directory": true})
 	if err != nil {
 		return c.usage("%v", err)
 	}
-	var reverse, numeric, unique, fold, stable, blanks bool
-	var keys []sortKey
-	sepField := -1
-	sep := byte('\n')
+	s := &sortRun{sepField: -1, sep: '\n'}
 	for _, o := range opts {
-		switch o.name {
-		case "r", "reverse":
-			reverse = true
-		case "n", "numeric-sort":
-			numeric = true
-		case "u", "unique":
-			unique = true
-		case "f", "ignore-case":
-			fold = true
-		case "s", "stable":
-			stable = true
-		case "b":
-			blanks = true
-		case "z", "zero-terminated":
-			sep = 0
-		case "t", "field-separator":
-			if len(o.val) != 1 {
-				return c.usage("the field separator must be a single character")
-			}
-			sepField = int(o.val[0])
-		case "k", "key":
-			k, ok := parseSortKey(o.val)
-			if !ok {
-				return c.usage("invalid key specification: '%s'", o.val)
-			}
-			keys = append(keys, k)
-		case "o", "output":
-			return c.refuse("-o", "sort may not write files")
-		case "T", "temporary-directory":
-			return c.refuse("-T", "sort may not write files")
-		case "compress-program":
-			return c.refuse("--compress-program", "sort may not run programs")
-		default:
-			return c.usage("option -%s is not supported", o.name)
+		if status, ok := s.setOption(c, o); !ok {
+			return status
 		}
 	}
 	var lines [][]byte
 	status := c.inputs(operands, func(_ string, data []byte) {
-		lines = append(lines, splitLines(data, sep)...)
+		lines = append(lines, splitLines(data, s.sep)...)
 	})
-	if len(keys) == 0 {
-		keys = []sortKey{{startField: 1, endField: 0}}
+	if len(s.keys) == 0 {
+		s.keys = []sortKey{{startField: 1, endField: 0}}
 	}
-	for i := range keys {
-		if !keys[i].hasOpts {
-			keys[i].numeric, keys[i].fold, keys[i].reverse, keys[i].blanks = numeric, fold, reverse, blanks
+	for i := range s.keys {
+		if k := &s.keys[i]; !k.hasOpts {
+			k.numeric, k.fold, k.reverse, k.blanks = s.numeric, s.fold, s.reverse, s.blanks
 		}
 	}
-	keyOf := func(line []byte, k sortKey) []byte {
-		key := line
-		if k.startField > 1 || k.endField != 0 {
-			key = fieldRange(line, sepField, k.startField, k.endField)
-		}
-		if k.blanks {
-			key = bytes.TrimLeft(key, " \t")
-		}
-		return key
-	}
-	cmpKeys := func(a, b []byte) int {
-		for _, k := range keys {
-			ka, kb := keyOf(a, k), keyOf(b, k)
-			var r int
-			switch {
-			case k.numeric:
-				r = cmpNumeric(ka, kb)
-			case k.fold:
-				r = bytes.Compare(bytes.ToUpper(ka), bytes.ToUpper(kb))
-			default:
-				r = bytes.Compare(ka, kb)
-			}
-			if k.reverse {
-				r = -r
-			}
-			if r != 0 {
-				return r
-			}
-		}
-		return 0
-	}
-	cmp := func(a, b []byte) int {
-		if r := cmpKeys(a, b); r != 0 || stable || unique {
-			return r
-		}
-		r := bytes.Compare(a, b)
-		if reverse {
-			r = -r
-		}
-		return r
-	}
-	slices.SortStableFunc(lines, cmp)
+	slices.SortStableFunc(lines, s.compare)
 	for i, l := range lines {
-		if unique && i > 0 && cmpKeys(lines[i-1], l) == 0 {
+		if s.unique && i > 0 && s.cmpKeys(lines[i-1], l) == 0 {
 			continue
 		}
 		c.out.Write(l)
-		c.out.WriteByte(sep)
+		c.out.WriteByte(s.sep)
 	}
 	return status
+}
+
+// sortRun is one sort's options.
+type sortRun struct {
+	reverse, numeric, unique, fold, stable, blanks bool
+	keys                                           []sortKey
+	sepField                                       int  // -t; -1 for blanks
+	sep                                            byte // the line terminator
+}
+
+// setOption applies one option; ok is false when sort must stop with
+// status.
+func (s *sortRun) setOption(c *cmd, o opt) (status int, ok bool) {
+	switch o.name {
+	case "r", "reverse":
+		s.reverse = true
+	case "n", "numeric-sort":
+		s.numeric = true
+	case "u", "unique":
+		s.unique = true
+	case "f", "ignore-case":
+		s.fold = true
+	case "s", "stable":
+		s.stable = true
+	case "b":
+		s.blanks = true
+	case "z", "zero-terminated":
+		s.sep = 0
+	case "t", "field-separator":
+		if len(o.val) != 1 {
+			return c.usage("the field separator must be a single character"), false
+		}
+		s.sepField = int(o.val[0])
+	case "k", "key":
+		k, ok := parseSortKey(o.val)
+		if !ok {
+			return c.usage("invalid key specification: '%s'", o.val), false
+		}
+		s.keys = append(s.keys, k)
+	case "o", "output":
+		return c.refuse("-o", "sort may not write files"), false
+	case "T", "temporary-directory":
+		return c.refuse("-T", "sort may not write files"), false
+	case "compress-program":
+		return c.refuse("--compress-program", "sort may not run programs"), false
+	default:
+		return c.usage("option -%s is not supported", o.name), false
+	}
+	return 0, true
+}
+
+// keyOf returns the part of line that key k compares.
+func (s *sortRun) keyOf(line []byte, k sortKey) []byte {
+	key := line
+	if k.startField > 1 || k.endField != 0 {
+		key = fieldRange(line, s.sepField, k.startField, k.endField)
+	}
+	if k.blanks {
+		key = bytes.TrimLeft(key, " \t")
+	}
+	return key
+}
+
+// cmpKeys compares two lines by the keys, in turn.
+func (s *sortRun) cmpKeys(a, b []byte) int {
+	for _, k := range s.keys {
+		ka, kb := s.keyOf(a, k), s.keyOf(b, k)
+		var r int
+		switch {
+		case k.numeric:
+			r = cmpNumeric(ka, kb)
+		case k.fold:
+			r = bytes.Compare(bytes.ToUpper(ka), bytes.ToUpper(kb))
+		default:
+			r = bytes.Compare(ka, kb)
+		}
+		if k.reverse {
+			r = -r
+		}
+		if r != 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// compare orders two lines: by the keys, then (unless -s or -u) by the
+// whole line.
+func (s *sortRun) compare(a, b []byte) int {
+	if r := s.cmpKeys(a, b); r != 0 || s.stable || s.unique {
+		return r
+	}
+	r := bytes.Compare(a, b)
+	if s.reverse {
+		r = -r
+	}
+	return r
 }
 
 func parseSortKey(s string) (sortKey, bool) {

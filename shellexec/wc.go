@@ -7,6 +7,7 @@ import (
 	"strconv"
 )
 
+// runWc is GNU wc with -lwcmL (-m counts bytes, as in the C locale).
 func runWc(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "lwcmL", map[string]bool{"lines": false, "words": false, "bytes": false, "chars": false, "max-line-length": false})
 	if err != nil {
@@ -30,42 +31,17 @@ func runWc(c *cmd, args []string) int {
 	if !slices.Contains(show[:], true) {
 		show[0], show[1], show[3] = true, true, true
 	}
-	type row struct {
-		n    [5]int64
-		name string
-	}
-	var rows []row
+	var rows []wcRow
 	var total [5]int64
 	stdin := len(operands) == 0
 	status := c.inputs(operands, func(name string, data []byte) {
-		var r row
+		r := wcRow{n: wcCounts(data)}
 		if name != "-" || !stdin {
 			r.name = name
 		}
 		if name == "-" {
 			stdin = true
 		}
-		r.n[0] = int64(bytes.Count(data, []byte{'\n'}))
-		inWord := false
-		var cur int64
-		for _, b := range data {
-			space := b == ' ' || b >= '\t' && b <= '\r'
-			if !space && !inWord {
-				r.n[1]++
-			}
-			inWord = !space
-			if b == '\n' {
-				r.n[4] = max(r.n[4], cur)
-				cur = 0
-			} else if b == '\t' {
-				cur += 8 - cur%8
-			} else if b >= 32 && b < 127 {
-				cur++
-			}
-		}
-		r.n[4] = max(r.n[4], cur)
-		r.n[2] = int64(len(data))
-		r.n[3] = int64(len(data))
 		for i := range total {
 			if i == 4 {
 				total[i] = max(total[i], r.n[i])
@@ -76,7 +52,7 @@ func runWc(c *cmd, args []string) int {
 		rows = append(rows, r)
 	})
 	if len(rows) > 1 {
-		rows = append(rows, row{n: total, name: "total"})
+		rows = append(rows, wcRow{n: total, name: "total"})
 	}
 	nshow := 0
 	for _, s := range show {
@@ -92,17 +68,57 @@ func runWc(c *cmd, args []string) int {
 		}
 	}
 	for _, r := range rows {
-		sepc := ""
-		for i, s := range show {
-			if s {
-				fmt.Fprintf(c.out, "%s%*d", sepc, width, r.n[i])
-				sepc = " "
-			}
-		}
-		if r.name != "" {
-			fmt.Fprintf(c.out, " %s", r.name)
-		}
-		c.out.WriteByte('\n')
+		r.print(c, show, width)
 	}
 	return status
+}
+
+// wcRow is one line of wc's output: the counts (lines, words, chars,
+// bytes, longest line) of a file, or the total.
+type wcRow struct {
+	n    [5]int64
+	name string
+}
+
+// wcCounts counts data's lines, words, chars and bytes, and measures its
+// longest line (tabs to multiples of 8, only printable ASCII counted).
+func wcCounts(data []byte) [5]int64 {
+	var n [5]int64
+	n[0] = int64(bytes.Count(data, []byte{'\n'}))
+	inWord := false
+	var cur int64
+	for _, b := range data {
+		space := b == ' ' || b >= '\t' && b <= '\r'
+		if !space && !inWord {
+			n[1]++
+		}
+		inWord = !space
+		if b == '\n' {
+			n[4] = max(n[4], cur)
+			cur = 0
+		} else if b == '\t' {
+			cur += 8 - cur%8
+		} else if b >= 32 && b < 127 {
+			cur++
+		}
+	}
+	n[4] = max(n[4], cur)
+	n[2] = int64(len(data))
+	n[3] = int64(len(data))
+	return n
+}
+
+// print writes the counts show selects, each width wide.
+func (r wcRow) print(c *cmd, show [5]bool, width int) {
+	sepc := ""
+	for i, s := range show {
+		if s {
+			fmt.Fprintf(c.out, "%s%*d", sepc, width, r.n[i])
+			sepc = " "
+		}
+	}
+	if r.name != "" {
+		fmt.Fprintf(c.out, " %s", r.name)
+	}
+	c.out.WriteByte('\n')
 }

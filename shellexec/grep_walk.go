@@ -110,30 +110,8 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			}
 			j := &jobs[i]
 			if stream {
-				cancelled := false
-				found, reuse, ok, err := d.scanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
-					if g.c.ctx.Err() != nil {
-						cancelled = true
-						return true
-					}
-					return g.search(discard{}, j.shown, part)
-				})
-				buf = reuse[:0]
-				if ok {
-					if cancelled {
-						continue
-					}
-					if err != nil {
-						j.err = err
-						continue
-					}
-					j.matched = found
-					if found && g.o.filesWith || !found && g.o.filesWithout {
-						g.printName(&j.out, j.shown)
-					}
-					if found && g.o.quiet {
-						g.quietHit.Store(true)
-					}
+				var done bool
+				if buf, done = g.scanJob(d, j, buf, sep); done {
 					continue
 				}
 			}
@@ -181,6 +159,37 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			g.matched = true
 		}
 	}
+}
+
+// scanJob searches job j's file in chunks up to its first selected line
+// (-l, -L, -q), reusing buf. done is false when the file is not the plain
+// file the listing gave and must be read as a named file instead.
+func (g *grepRun) scanJob(d *walkDir, j *grepJob, buf []byte, sep byte) (reuse []byte, done bool) {
+	cancelled := false
+	found, reuse, ok, err := d.scanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
+		if g.c.ctx.Err() != nil {
+			cancelled = true
+			return true
+		}
+		return g.search(discard{}, j.shown, part)
+	})
+	reuse = reuse[:0]
+	switch {
+	case !ok:
+		return reuse, false
+	case cancelled:
+	case err != nil:
+		j.err = err
+	default:
+		j.matched = found
+		if found && g.o.filesWith || !found && g.o.filesWithout {
+			g.printName(&j.out, j.shown)
+		}
+		if found && g.o.quiet {
+			g.quietHit.Store(true)
+		}
+	}
+	return reuse, true
 }
 
 func (g *grepRun) excludedDir(name string) bool {

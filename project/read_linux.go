@@ -194,11 +194,11 @@ func retryEINTR(f func() error) error {
 
 // readIgnoreFile reads an ignore file below the root (readSmall's rules)
 // with one openat2, where the os.Root opens a path one component at a
-// time, an openat and a close for each directory on the way: reading
-// podman's 110 .gitignore files, most of them deep in vendor/, took some
-// 7 ms of every walk. A path the kernel will not open so because it goes
-// through a symlink is left to the os.Root, which follows the symlinks
-// that stay inside the root.
+// time, an openat and a close for each directory on the way, which adds
+// up in trees with many deep .gitignore files (vendor/ directories). A
+// path the kernel will not open so because it goes through a symlink is
+// left to the os.Root, which follows the symlinks that stay inside the
+// root.
 func (r *rootDir) readIgnoreFile(name string) ([]byte, error) {
 	if r.fd < 0 || !fs.ValidPath(name) {
 		return readSmall(r.root.FS(), name)

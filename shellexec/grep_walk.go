@@ -134,8 +134,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	}
 	// -l, -L and -q read files and stop at their first selected line:
 	// system calls, not matching, take the time, and a second worker
-	// costs more in wake-ups than it saves (on podman and terraform it
-	// made grep -rl slower, in CPU and wall time).
+	// costs more in wake-ups than it saves.
 	if len(jobs) == 1 || stream {
 		work(0)
 	} else {

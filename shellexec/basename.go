@@ -2,6 +2,7 @@ package shellexec
 
 import "strings"
 
+// runBasename is GNU basename with -a, -s SUFFIX and -z.
 func runBasename(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "as:z", map[string]bool{"multiple": false, "suffix": true, "zero": false})
 	if err != nil {
@@ -53,6 +54,7 @@ func basename(s string) string {
 	return t[strings.LastIndexByte(t, '/')+1:]
 }
 
+// runDirname is GNU dirname with -z.
 func runDirname(c *cmd, args []string) int {
 	_, operands, err := parseOpts(args, "z", map[string]bool{"zero": false})
 	if err != nil {

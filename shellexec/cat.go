@@ -5,6 +5,7 @@ import (
 	"fmt"
 )
 
+// runCat is GNU cat with -n (-u is accepted and changes nothing).
 func runCat(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "nbsuAEvT", map[string]bool{"number": false})
 	if err != nil {

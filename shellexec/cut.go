@@ -6,6 +6,8 @@ import (
 	"strings"
 )
 
+// runCut is GNU cut with -b, -c (bytes, as in the C locale), -f, -d, -s,
+// --complement and --output-delimiter.
 func runCut(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "d:f:c:b:sz", map[string]bool{"delimiter": true, "fields": true, "characters": true, "bytes": true, "only-delimited": false, "complement": false, "output-delimiter": true})
 	if err != nil {

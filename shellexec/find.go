@@ -34,6 +34,9 @@ func (r *findRun) info(e *findEntry) fs.FileInfo {
 	return e.info
 }
 
+// runFind is GNU find over the project: the start paths, then an
+// expression of the tests and actions find_parse.go reads. Options that
+// follow symbolic links, write or execute are refused.
 func runFind(c *cmd, args []string) int {
 	r := &findRun{c: c, maxDepth: -1}
 	// Leading options.

@@ -38,10 +38,13 @@ func numericShorthand(args []string) []string {
 	return args
 }
 
+// runHead is GNU head with -n, -c, -q, -v and -z (and -N).
 func runHead(c *cmd, args []string) int {
 	return headTail(c, args, true)
 }
 
+// runTail is GNU tail with -n, -c, -q, -v and -z (and -N, +N); -f is
+// refused.
 func runTail(c *cmd, args []string) int {
 	if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '+' {
 		args = append([]string{"-n", args[0]}, args[1:]...)

@@ -31,6 +31,9 @@ type sedCmd struct {
 	from, to []byte    // y
 }
 
+// runSed is GNU sed with -n, -e, -f, -E/-r and -z (-s, --posix, --debug
+// and --sandbox change nothing) over the commands sed_parse.go reads; -i
+// and the commands that write, read other files or execute are refused.
 func runSed(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "ne:f:Erszi", map[string]bool{"quiet": false, "silent": false, "expression": true, "file": true, "regexp-extended": false, "separate": false, "null-data": false, "in-place": false, "posix": false, "debug": false, "sandbox": false})
 	if err != nil {

@@ -2,6 +2,7 @@ package shellexec
 
 import "strings"
 
+// runTr is GNU tr with -d, -s and -c over bytes.
 func runTr(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "dscC", map[string]bool{"delete": false, "squeeze-repeats": false, "complement": false})
 	if err != nil {

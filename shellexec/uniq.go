@@ -5,6 +5,7 @@ import (
 	"fmt"
 )
 
+// runUniq is GNU uniq with -c, -d, -u and -i, without an output file.
 func runUniq(c *cmd, args []string) int {
 	opts, operands, err := parseOpts(args, "cdui", map[string]bool{"count": false, "repeated": false, "unique": false, "ignore-case": false})
 	if err != nil {

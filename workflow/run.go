@@ -411,7 +411,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		// not an empty context, whatever the assembler said of it.
 		res.Warnings = slices.DeleteFunc(res.Warnings, func(w diag.Warning) bool { return w.Code == diag.EmptyContext })
 	}
-	p := prompt(bound, hist, format, asm.Document)
+	p := prompt(bound, hist, format, asm.Document, r.dry)
 	res.Prompt = p
 	if r.dry {
 		r.finish(res)

@@ -8,19 +8,21 @@ import (
 )
 
 // TestLayout enforces the dependency direction of DESIGN §1: the leaves
-// (project, contextgen's helpers but the tokenizer, internal/pages and
-// internal/xmltext) import none of our packages but internal/diag, schema
-// and template none but internal/diag and internal/xmltext, and each other
-// package imports only what the table allows. internal/diag, the
-// diagnostics vocabulary, may be imported by every package and imports
-// nothing of ours. internal/pages, which prepares memory for the index's
-// and the tokenizer's hash tables, is an addition to the design's table: a
-// leaf both may import. So is internal/xmltext, which decodes UTF-16
-// documents for schema and template, so that the two read a document the
-// same way. The token cache and the run records are files of taskctl's
-// state, written through project's StateDir, so the tokenizer and
-// workflow import project (DESIGN §1-2: the path resolver owns safe reads
-// and workspace writes). internal/hostile builds hostile repositories for
+// (project, contextgen's helpers but the tokenizer, internal/pages,
+// internal/sandbox and internal/xmltext) import none of our packages but
+// internal/diag, schema and template none but internal/diag and
+// internal/xmltext, and each other package imports only what the table
+// allows. internal/diag, the diagnostics vocabulary, may be imported by
+// every package and imports nothing of ours. internal/pages, which
+// prepares memory for the index's and the tokenizer's hash tables, is an
+// addition to the design's table: a leaf both may import. So are
+// internal/xmltext, which decodes UTF-16 documents for schema and
+// template, so that the two read a document the same way, and
+// internal/sandbox, the Landlock confinement of workflow's executors.
+// The token cache and the run records are files of taskctl's state,
+// written through project's StateDir, so the tokenizer and workflow
+// import project (DESIGN §1-2: the path resolver owns safe reads and
+// workspace writes). internal/hostile builds hostile repositories for
 // tests only. Every package has a doc.go.
 func TestLayout(t *testing.T) {
 	const mod = "github.com/taskctl/taskctl"
@@ -36,10 +38,11 @@ func TestLayout(t *testing.T) {
 		"internal/pages":      nil,
 		"internal/diag":       nil,
 		"internal/hostile":    nil,
+		"internal/sandbox":    nil,
 		"shellexec":           {"project"},
 		"memory":              {"project", "internal/pages"},
 		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens"},
-		"workflow":            {"template", "contextgen", "project"},
+		"workflow":            {"template", "contextgen", "project", "internal/sandbox"},
 		"bench/retrieval":     {"memory", "project"},
 	}
 	out, err := exec.Command("go", "list", "-json", mod+"/...").Output()

@@ -54,16 +54,34 @@
 //
 // # Executor
 //
-// The executor is the user's own program, run unsandboxed as an ordinary
-// subprocess with the user's privileges: workflow gives it the prompt on
-// stdin, takes its stdout (writing it to the step's output file as it comes;
-// a step whose executor prints more than Options.MaxOutput, 64 MiB by
-// default, fails and keeps the first MaxOutput bytes), streams its stderr
-// to Options.Stderr, runs it in the project directory with the user's
-// environment plus TASKCTL_RUN_ID, TASKCTL_RUN_DIR, TASKCTL_PROJECT_DIR,
-// TASKCTL_TASK and TASKCTL_STEP, and puts it in a process group of its own. When the step's time limit passes or
+// The executor is the user's own program. workflow gives it the prompt on
+// stdin, takes its stdout (writing it to the step's output file as it
+// comes; a step whose executor prints more than Options.MaxOutput, 64 MiB
+// by default, fails and keeps the first MaxOutput bytes), streams its
+// stderr to Options.Stderr, runs it in the project directory with the
+// user's environment plus TASKCTL_RUN_ID, TASKCTL_RUN_DIR,
+// TASKCTL_PROJECT_DIR, TASKCTL_TASK, TASKCTL_STEP, TASKCTL_SANDBOX (the
+// mode in force) and, with Options.Workspace, TASKCTL_WORKSPACE, and puts
+// it in a process group of its own. When the step's time limit passes or
 // the run is cancelled, the group gets SIGTERM and, after a grace period,
 // SIGKILL; when the executor exits, anything left in its group is killed.
+//
+// # Sandbox
+//
+// Each executor runs confined by Landlock (package sandbox), through the
+// helper Options.SandboxHelper names, in Options.Sandbox's mode: by
+// default read-only-project, where it reads what the user can read but
+// writes only in the run's directory, the workspace, Options.WriteRoots,
+// the system's temporary directory (unless it holds the project: then
+// TMPDIR is <run dir>/tmp) and /dev/null and a few other devices; strict
+// also denies TCP (and on newer kernels UDP and UNIX sockets) and leaves
+// only <run dir>/tmp as TMPDIR; off confines nothing. The mode in force is
+// the record's sandbox field. When the default mode cannot be applied (a
+// kernel without Landlock, no helper) the executors run unconfined and
+// the record has a SANDBOX_UNAVAILABLE warning; a mode asked for by name
+// that cannot be applied, a writable directory reached through a symbolic
+// link or holding the project, stop the run before it starts. The
+// workspace is created when missing, never through a symbolic link.
 // Without an executor, or with Options.DryRun, nothing is executed: the run
 // is a plan in which every step's context is assembled and every binding to
 // an earlier result shows as "<pending: STEP.FIELD>"; a file source that

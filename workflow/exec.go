@@ -210,6 +210,9 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 
 	cmd := exec.CommandContext(sctx, r.exe, r.opt.Executor[1:]...)
 	cmd.Args[0] = r.opt.Executor[0]
+	if r.plan != nil {
+		confine(cmd, r.plan, r.opt.SandboxHelper)
+	}
 	supervised := supervise(cmd, r.opt.Supervisor)
 	cmd.Dir = r.opt.ProjectDir
 	env := r.opt.Env
@@ -223,6 +226,7 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 		"TASKCTL_TASK="+r.rec.Task,
 		"TASKCTL_STEP="+step.label(),
 	)
+	cmd.Env = append(cmd.Env, r.sandboxEnv()...)
 	cmd.Stdin = strings.NewReader(prompt)
 	out := &capture{w: f, max: r.opt.MaxOutput}
 	if out.max <= 0 {

@@ -82,6 +82,7 @@ func TestTimeout(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	t.Setenv("HANG_PIDFILE", pidfile)
 	opt := options(&fake{dir: project}, project, runs, script(t, "dispatch.sh"))
+	opt.WriteRoots = []string{filepath.Dir(pidfile)} // (where hang.sh says its pids)
 	opt.StepTimeout = 2 * time.Second
 	rec, err := workflow.Run(context.Background(), parse(t, hanging), opt)
 	pids := waitPids(t, pidfile)
@@ -109,6 +110,7 @@ func TestCancel(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	t.Setenv("HANG_PIDFILE", pidfile)
 	opt := options(&fake{dir: project}, project, runs, script(t, "dispatch.sh"))
+	opt.WriteRoots = []string{filepath.Dir(pidfile)}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigint := errors.New("interrupt signal received")
@@ -148,6 +150,7 @@ func TestHelperRun(t *testing.T) {
 	}
 	runs, project := os.Getenv("WORKFLOW_HELPER_RUNS"), os.Getenv("WORKFLOW_HELPER_PROJECT")
 	opt := options(&fake{dir: project}, project, runs, script(t, "dispatch.sh"))
+	opt.WriteRoots = []string{filepath.Dir(os.Getenv("HANG_PIDFILE"))}
 	_, err := workflow.Run(context.Background(), parse(t, hanging), opt)
 	t.Fatalf("the run returned: %v", err)
 }

@@ -27,13 +27,16 @@ const recordVersion = 3
 
 // Record is a run: what run.json holds and what the CLI prints.
 type Record struct {
-	Version    int               `json:"version"`
-	ID         string            `json:"run_id"`
-	Task       string            `json:"task"`
-	Status     string            `json:"status"`
-	PID        int               `json:"pid,omitempty"`
-	Host       string            `json:"host,omitempty"`
-	Executor   []string          `json:"executor,omitempty"`
+	Version  int      `json:"version"`
+	ID       string   `json:"run_id"`
+	Task     string   `json:"task"`
+	Status   string   `json:"status"`
+	PID      int      `json:"pid,omitempty"`
+	Host     string   `json:"host,omitempty"`
+	Executor []string `json:"executor,omitempty"`
+	// Sandbox is the sandbox mode the executors ran in ("off" when they
+	// were not confined; "" in a dry run).
+	Sandbox    string            `json:"sandbox,omitempty"`
 	ProjectDir string            `json:"project_dir,omitempty"`
 	Started    time.Time         `json:"started"`
 	Ended      *time.Time        `json:"ended,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/sandbox"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -22,7 +23,8 @@ type runner struct {
 	rec   *Record
 	st    *store // nil in a dry run
 	dry   bool
-	exe   string // the executor's resolved path
+	exe   string        // the executor's resolved path
+	plan  *sandbox.Plan // how executors are confined; nil: not at all
 	nodes map[*template.Task]*StepResult
 }
 
@@ -156,14 +158,17 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 	if err := r.preBind(r.root, nil); err != nil {
 		return nil, err
 	}
+	rec := r.rec
 	if !r.dry {
 		path, err := r.executable()
 		if err != nil {
 			return nil, err
 		}
 		r.exe = path
+		if err := r.prepareSandbox(); err != nil {
+			return nil, err
+		}
 	}
-	rec := r.rec
 	rec.Started = time.Now().UTC()
 	seq := r.root.Type == sequential
 	var bound *template.Task
@@ -185,6 +190,9 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		rec.Dir = filepath.Join(r.opt.RunsDir, st.id)
 		rec.PID = os.Getpid()
 		rec.Host, _ = os.Hostname()
+		if err := r.runDirPlan(); err != nil {
+			return nil, err
+		}
 		if err := r.save(); err != nil {
 			return nil, fmt.Errorf("write the run record: %w", err)
 		}
@@ -193,7 +201,10 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 
 	var failed *StepResult
 	var err error
-	if seq {
+	switch {
+	case r.opt.Strict && !r.dry && len(rec.Warnings) > 0:
+		err = strictErr(len(rec.Warnings), "the run's sandbox")
+	case seq:
 		eff := bound.EffectiveContext()
 		var asm *Assembled
 		asm, err = r.opt.Assemble(ctx, bound, eff.Inherit, nil)
@@ -202,7 +213,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 				asm = &Assembled{}
 			}
 			rec.Files = nonNil(asm.Files)
-			rec.Warnings = asm.Warnings
+			rec.Warnings = append(rec.Warnings, asm.Warnings...)
 			rec.Inputs = bound.Vars()
 			if r.opt.Strict && !r.dry && len(rec.Warnings) > 0 {
 				err = strictErr(len(rec.Warnings), "the workflow's own context")
@@ -212,7 +223,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		} else {
 			err = fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
 		}
-	} else {
+	default:
 		failed, err = r.task(ctx, r.root, nil, nil, nil, nil)
 	}
 
@@ -250,6 +261,29 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		return rec, &StepError{Step: name, Run: rec, Err: err}
 	}
 	return rec, nil
+}
+
+// prepareSandbox makes the workspace, decides the run's sandbox (see
+// sandboxPlan) and records the mode in force.
+func (r *runner) prepareSandbox() error {
+	if r.opt.Workspace != "" {
+		if err := ensureWorkspace(r.opt.Workspace); err != nil {
+			return err
+		}
+	}
+	plan, warn, err := r.sandboxPlan()
+	if err != nil {
+		return err
+	}
+	r.plan = plan
+	r.rec.Sandbox = string(sandbox.Off)
+	if plan != nil {
+		r.rec.Sandbox = string(plan.Mode)
+	}
+	if warn != nil {
+		r.rec.Warnings = append(r.rec.Warnings, *warn)
+	}
+	return nil
 }
 
 // strictErr is the error of a step Options.Strict stops: n warnings in what.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/sandbox"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -107,9 +108,30 @@ type Options struct {
 	// executor itself does.
 	Supervisor []string
 	// Strict makes a warning fatal before anything is executed: a step
-	// whose context (or the workflow's own) gave a warning fails with
-	// ErrStrict, its warnings in the record, and its executor is not run.
+	// whose context (or the workflow's own, or the run's sandbox) gave a
+	// warning fails with ErrStrict, its warnings in the record, and its
+	// executor is not run.
 	Strict bool
+
+	// Sandbox is how each executor is confined (see package sandbox):
+	// sandbox.Off, sandbox.ReadOnlyProject or sandbox.Strict; "" is the
+	// default, read-only-project where it can be applied and otherwise
+	// off with a SANDBOX_UNAVAILABLE warning. A mode asked for by name
+	// that cannot be applied stops the run before it starts, with an
+	// error wrapping sandbox.ErrUnavailable.
+	Sandbox sandbox.Mode
+	// SandboxHelper is the command line that confines the command line
+	// after it (sandbox.Plan.Command): taskctl's is itself, by absolute
+	// path, with the argument sandbox.HelperArg. Without it nothing can
+	// be confined.
+	SandboxHelper []string
+	// Workspace is the directory executors may write in besides the
+	// run's directory (<project>/.taskctl/workspace for taskctl), passed
+	// to them as TASKCTL_WORKSPACE and created if missing ("": none).
+	Workspace string
+	// WriteRoots are further directories a confined executor may write
+	// in (absolute real paths, none holding the project).
+	WriteRoots []string
 }
 
 // InputError is a required input that nothing sets (no --var, no default,

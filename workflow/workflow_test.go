@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/sandbox"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -133,6 +134,8 @@ func options(f *fake, project, runs string, executor []string) workflow.Options 
 		ProjectDir: project,
 		Stderr:     &bytes.Buffer{},
 		Supervisor: []string{os.Args[0], superviseArg},
+		// The default sandbox, applied by the test binary.
+		SandboxHelper: []string{os.Args[0], sandbox.HelperArg},
 	}
 }
 
@@ -143,6 +146,9 @@ const superviseArg = "-workflow-supervise"
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == superviseArg {
 		os.Exit(workflow.Supervise(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Exec(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }

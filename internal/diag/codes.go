@@ -35,6 +35,8 @@ const (
 	WatchDenied Code = "WATCH_DENIED"
 	// StateUnsafe: a symlink, special file or hard-linked file stands where taskctl keeps its state under .taskctl/ (exit 1).
 	StateUnsafe Code = "STATE_UNSAFE"
+	// SandboxUnavailable: a sandbox mode the kernel cannot enforce was asked for (exit 1); as a warning, run's default sandbox could not be applied and executors run unconfined.
+	SandboxUnavailable Code = "SANDBOX_UNAVAILABLE"
 )
 
 // The codes of warnings: what was left out or changed, and why.
@@ -117,6 +119,8 @@ const (
 	CacheNotSaved Code = "CACHE_NOT_SAVED"
 	// AuditUnavailable: the audit log could not be written.
 	AuditUnavailable Code = "AUDIT_UNAVAILABLE"
+	// ConfigIgnored: a setting of the project's own .taskctl/config.xml that it may not make was ignored (<sandbox>off</sandbox>).
+	ConfigIgnored Code = "CONFIG_IGNORED"
 )
 
 // An Info describes one code.
@@ -144,6 +148,7 @@ var registry = []Info{
 	{WatchBadRequest, "a watcher refused a request that is not its protocol's."},
 	{WatchDenied, "a watcher refused a request from another user."},
 	{StateUnsafe, "a symlink, special file or hard-linked file stands where taskctl keeps its state under .taskctl/ (exit 1)."},
+	{SandboxUnavailable, "a sandbox mode the kernel cannot enforce was asked for (exit 1); as a warning, run's default sandbox could not be applied and executors run unconfined."},
 
 	{PathOutsideProject, "the real path lies outside every allowed root; nothing there is stat'ed or read."},
 	{PathSensitive, "a sensitive name (.env*, *.pem, id_rsa*, ...) the policy does not allow."},
@@ -184,6 +189,7 @@ var registry = []Info{
 	{WorkspaceUnavailable, ".taskctl/ could not be written; the token cache is off."},
 	{CacheNotSaved, "the token cache could not be saved."},
 	{AuditUnavailable, "the audit log could not be written."},
+	{ConfigIgnored, "a setting of the project's own .taskctl/config.xml that it may not make was ignored (<sandbox>off</sandbox>)."},
 }
 
 // Codes returns every code with its description, errors first, in the

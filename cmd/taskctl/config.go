@@ -48,6 +48,7 @@ type settings struct {
 
 	Executor    string
 	StepTimeout time.Duration
+	Sandbox     string // "" for the default
 
 	Audit bool
 
@@ -81,7 +82,7 @@ var configKeys = []string{
 	"assemble.style", "assemble.tokenizer", "assemble.max_tokens", "assemble.max_file_bytes",
 	"assemble.scan_secrets", "assemble.redact_secrets",
 	"command.timeout", "command.max_output_bytes", "command.max_output_lines",
-	"run.executor", "run.step_timeout", "audit",
+	"run.executor", "run.step_timeout", "run.sandbox", "audit",
 }
 
 func (s *settings) policy() project.Policy {
@@ -125,6 +126,7 @@ type configFile struct {
 	Run *struct {
 		Executor    *string `xml:"executor"`
 		StepTimeout *int    `xml:"step_timeout"`
+		Sandbox     *string `xml:"sandbox"`
 	} `xml:"run"`
 	Audit *bool `xml:"audit"`
 }
@@ -213,6 +215,10 @@ func (s *settings) apply(path string, c *configFile) {
 		if r.StepTimeout != nil {
 			s.StepTimeout = time.Duration(*r.StepTimeout) * time.Second
 			set("run.step_timeout")
+		}
+		if r.Sandbox != nil {
+			s.Sandbox = *r.Sandbox
+			set("run.sandbox")
 		}
 	}
 	if c.Audit != nil {
@@ -480,6 +486,7 @@ func (e *env) applyFlags(s *settings) {
 		{"redact-secrets", "assemble.redact_secrets", func() { s.RedactSecrets = o.redactSecrets }},
 		{"executor", "run.executor", func() { s.Executor = o.executor }},
 		{"timeout", "run.step_timeout", func() { s.StepTimeout = o.timeout }},
+		{"sandbox", "run.sandbox", func() { s.Sandbox = o.sandbox }},
 	} {
 		if e.flags.Lookup(f.flag) != nil && e.flags.Changed(f.flag) {
 			f.set()
@@ -509,6 +516,7 @@ func (s *settings) values() map[string]any {
 		"command.max_output_lines": s.CommandMaxLines,
 		"run.executor":             s.Executor,
 		"run.step_timeout":         s.StepTimeout.String(),
+		"run.sandbox":              s.Sandbox,
 		"audit":                    s.Audit,
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/internal/sandbox"
 	"github.com/taskctl/taskctl/workflow"
 )
 
@@ -28,6 +29,11 @@ func main() { os.Exit(Main()) }
 // returns the exit code. It is the only place that prints errors and picks
 // exit codes.
 func Main() int {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		// taskctl run's sandbox helper: it confines itself and executes
+		// one executor in its place (sandbox.Exec).
+		return sandbox.Exec(os.Args[2:])
+	}
 	if len(os.Args) > 1 && os.Args[1] == superviseCmd {
 		// taskctl run's supervisor of one executor (workflow.Supervise).
 		return workflow.Supervise(os.Args[2:])
@@ -129,6 +135,7 @@ type opts struct {
 	executor string
 	dryRun   bool
 	timeout  time.Duration
+	sandbox  string
 
 	// assemble extras
 	redactSecrets bool

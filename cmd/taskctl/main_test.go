@@ -12,14 +12,16 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/taskctl/taskctl/internal/sandbox"
 )
 
 var update = flag.Bool("u", false, "update testscript files with actual output")
 
 func TestMain(m *testing.M) {
 	// A test that calls Main to run a workflow makes this binary (its
-	// os.Args[0]) the executors' supervisor.
-	if len(os.Args) > 1 && os.Args[1] == superviseCmd {
+	// os.Args[0]) the executors' supervisor and sandbox helper.
+	if len(os.Args) > 1 && (os.Args[1] == superviseCmd || os.Args[1] == sandbox.HelperArg) {
 		os.Exit(Main())
 	}
 	testscript.Main(m, map[string]func(){
@@ -123,6 +125,8 @@ func TestScripts(t *testing.T) {
 				return os.Geteuid() == 0, nil
 			case "linux":
 				return runtime.GOOS == "linux", nil
+			case "landlock":
+				return sandbox.Check(sandbox.Strict) == nil, nil
 			}
 			return false, nil
 		},

@@ -17,6 +17,8 @@ import (
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/sandbox"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -30,8 +32,13 @@ func runCmd() *command {
 (description, instructions, inputs, earlier outputs, context document), writes
 it to the executor's stdin and takes its stdout as the step's output. The
 executor is any program you name (a model CLI, a script, cat); it runs from the
-project dir with TASKCTL_RUN_DIR, TASKCTL_TASK and TASKCTL_STEP set, and its
-stderr goes to yours. It is your program and is not sandboxed.
+project dir with TASKCTL_RUN_DIR, TASKCTL_WORKSPACE, TASKCTL_TASK and
+TASKCTL_STEP set, and its stderr goes to yours. On Linux it runs confined by
+Landlock (--sandbox): read-only-project, the default, lets it write only in
+the run's directory, the workspace (.taskctl/workspace) and the temp dir;
+strict also takes the network and the temp dir away; off confines nothing.
+Where the kernel has no Landlock the default runs it unconfined with a
+SANDBOX_UNAVAILABLE warning.
 
 With no executor (flag or config run.executor), or with --dry-run, nothing is
 executed: the plan and each step's context are printed, later steps' bound
@@ -52,6 +59,7 @@ STEP_FAILED and the results so far in error.details.`,
 			fs.DurationVar(&o.timeout, "timeout", 0, "per-step time limit (default 10m, config run.step_timeout; 0 for none)")
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
 			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning; a step whose context has one is not executed")
+			fs.StringVar(&o.sandbox, "sandbox", "", "confine each executor: off, read-only-project or strict (default read-only-project where Landlock is available; config run.sandbox)")
 		},
 		run: runRun,
 	}
@@ -106,6 +114,10 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			workDir = filepath.Join(e.execDir(), dir)
 		}
 	}
+	mode, err := e.sandboxMode(cfg, p)
+	if err != nil {
+		return nil, err
+	}
 	opt := workflow.Options{
 		Assemble:    e.assembleStep,
 		Executor:    argv,
@@ -115,10 +127,12 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		Stderr:      e.stderr,
 		Vars:        vars,
 		DryRun:      argv == nil,
-		Supervisor:  supervisor(),
+		Supervisor:  self(superviseCmd),
 		// --strict stops a step whose context gave a warning before its
 		// executor runs; it ran every step and only then exited 3.
-		Strict: e.opts.strict,
+		Strict:        e.opts.strict,
+		Sandbox:       mode,
+		SandboxHelper: self(sandbox.HelperArg),
 	}
 	if e.json() {
 		opt.Stderr = e.stderr
@@ -134,6 +148,9 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			return nil, fmt.Errorf("run: %w", err)
 		}
 		opt.RunsDir = dir
+		if opt.Workspace, err = p.EnsureWorkspace("workspace"); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
 	}
 	rec, err := workflow.Run(ctx, t, opt)
 	if rec != nil {
@@ -165,6 +182,9 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 				ce.code, ce.exit = diag.Interrupted, exitInterrupted
 			}
 			return nil, ce
+		}
+		if errors.Is(err, sandbox.ErrUnavailable) {
+			return nil, &cliError{code: diag.SandboxUnavailable, exit: exitError, msg: err.Error()}
 		}
 		var ie *workflow.InputError
 		if errors.As(err, &ie) || errors.Is(err, workflow.ErrNoExecutor) {
@@ -364,21 +384,41 @@ func (e *env) execDir() string {
 // supervisor of one executor (workflow.Supervise).
 const superviseCmd = "__supervise"
 
-// supervisor is the command line that runs an executor under taskctl's
-// supervisor: this program, as it was started (so that a copy run under
-// another name still finds itself), or nil if it cannot be found.
-func supervisor() []string {
-	self := os.Args[0]
+// sandboxMode is --sandbox, or config run.sandbox ("" for the default).
+// The project's own config comes with the repository: it may make the
+// sandbox stricter, but its "off" is ignored, with a warning.
+func (e *env) sandboxMode(cfg *settings, p *project.Project) (sandbox.Mode, error) {
+	if cfg.Sandbox == "" {
+		return "", nil
+	}
+	m, err := sandbox.ParseMode(cfg.Sandbox)
+	if err != nil {
+		return "", usageErr("--sandbox: %v", err)
+	}
+	if src := cfg.sources["run.sandbox"]; m == sandbox.Off && src == filepath.Join(p.Workspace(), "config.xml") {
+		e.warn(diag.Warning{Code: diag.ConfigIgnored, Path: src,
+			Message: "run.sandbox: the project's own config may not turn the sandbox off (--sandbox=off or your user config can)"})
+		return "", nil
+	}
+	return m, nil
+}
+
+// self is the command line that runs this program, as it was started (so
+// that a copy run under another name still finds itself), with arg, a
+// hidden first argument (superviseCmd, sandbox.HelperArg); nil if it
+// cannot be found.
+func self(arg string) []string {
+	path := os.Args[0]
 	var err error
-	if strings.Contains(self, "/") {
-		self, err = filepath.Abs(self)
+	if strings.Contains(path, "/") {
+		path, err = filepath.Abs(path)
 	} else {
-		self, err = exec.LookPath(self)
+		path, err = exec.LookPath(path)
 	}
 	if err != nil {
-		if self, err = os.Executable(); err != nil {
+		if path, err = os.Executable(); err != nil {
 			return nil
 		}
 	}
-	return []string{self, superviseCmd}
+	return []string{path, arg}
 }

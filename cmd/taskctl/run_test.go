@@ -17,7 +17,7 @@ import (
 // interrupted.
 func TestRunInterrupted(t *testing.T) {
 	proj := t.TempDir()
-	started := filepath.Join(proj, ".taskctl", "started")
+	started := filepath.Join(proj, ".taskctl", "workspace", "started") // (where the sandbox lets it write)
 	writeFiles(t, proj, map[string]string{
 		"go.mod":  "module x\n",
 		"hang.sh": "touch " + started + "\nsleep 30\n",

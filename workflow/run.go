@@ -180,23 +180,10 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		}
 	}
 	if !r.dry {
-		st, err := create(r.opt.RunsDir, rec.Started)
-		if err != nil {
-			return nil, fmt.Errorf("create the run record: %w", err)
-		}
-		defer st.close()
-		r.st = st
-		rec.ID = st.id
-		rec.Dir = filepath.Join(r.opt.RunsDir, st.id)
-		rec.PID = os.Getpid()
-		rec.Host, _ = os.Hostname()
-		if err := r.runDirPlan(); err != nil {
+		if err := r.startRecord(); err != nil {
 			return nil, err
 		}
-		if err := r.save(); err != nil {
-			return nil, fmt.Errorf("write the run record: %w", err)
-		}
-		settle(r.opt.RunsDir, st.runs)
+		defer r.st.close()
 	}
 
 	var failed *StepResult
@@ -261,6 +248,30 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		return rec, &StepError{Step: name, Run: rec, Err: err}
 	}
 	return rec, nil
+}
+
+// startRecord makes the run's directory, writes its first run.json and
+// settles the runs before it that died.
+func (r *runner) startRecord() error {
+	st, err := create(r.opt.RunsDir, r.rec.Started)
+	if err != nil {
+		return fmt.Errorf("create the run record: %w", err)
+	}
+	r.st = st
+	r.rec.ID = st.id
+	r.rec.Dir = filepath.Join(r.opt.RunsDir, st.id)
+	r.rec.PID = os.Getpid()
+	r.rec.Host, _ = os.Hostname()
+	if err := r.runDirPlan(); err != nil {
+		st.close()
+		return err
+	}
+	if err := r.save(); err != nil {
+		st.close()
+		return fmt.Errorf("write the run record: %w", err)
+	}
+	settle(r.opt.RunsDir, st.runs)
+	return nil
 }
 
 // prepareSandbox makes the workspace, decides the run's sandbox (see

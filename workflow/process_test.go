@@ -83,7 +83,10 @@ func TestTimeout(t *testing.T) {
 	t.Setenv("HANG_PIDFILE", pidfile)
 	opt := options(&fake{dir: project}, project, runs, script(t, "dispatch.sh"))
 	opt.WriteRoots = []string{filepath.Dir(pidfile)} // (where hang.sh says its pids)
-	opt.StepTimeout = 2 * time.Second
+	// (long enough for hang.sh to start under -race on a loaded machine,
+	// through the supervisor and the sandbox helper, two starts of this
+	// binary)
+	opt.StepTimeout = 6 * time.Second
 	rec, err := workflow.Run(context.Background(), parse(t, hanging), opt)
 	pids := waitPids(t, pidfile)
 	t.Cleanup(func() { killGroup(pids) })

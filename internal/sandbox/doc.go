@@ -29,9 +29,9 @@
 //     write access anywhere); one that holds the project is refused, since
 //     Landlock grants whole trees and the project would be writable.
 //   - What Landlock of the running kernel cannot restrict stays open: on
-//     ABI 7 (Linux 6.15) strict mode still lets UDP (DNS included) and
-//     pathname UNIX sockets through. [ABI] says what the kernel has;
-//     [Check] says whether a mode can be enforced at all.
+//     ABI 7 strict mode still lets UDP (DNS included) and pathname UNIX
+//     sockets through. [ABI] says what the kernel has; [Check] says
+//     whether a mode can be enforced at all.
 //   - The helper sets no_new_privs: a set-user-ID program (sudo) does not
 //     gain privileges inside the sandbox.
 //   - Reads are not restricted: the sandbox keeps a program from changing

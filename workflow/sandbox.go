@@ -10,6 +10,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/sandbox"
+	"github.com/taskctl/taskctl/project"
 )
 
 // sandboxPlan decides how the run's executors are confined: the plan (nil
@@ -39,6 +40,15 @@ func (r *runner) sandboxPlan() (*sandbox.Plan, *diag.Warning, error) {
 		}
 		return nil, &diag.Warning{Code: diag.SandboxUnavailable,
 			Message: fmt.Sprintf("executors run unconfined, with all your rights: %v", why)}, nil
+	}
+	// The runs directory is taskctl's state: what stands in its way is
+	// refused as such (STATE_UNSAFE) before the plan looks at it.
+	if _, err := os.Lstat(r.opt.RunsDir); err == nil {
+		d, err := project.OpenStateDir(r.opt.RunsDir)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.Close()
 	}
 	write := []string{r.opt.RunsDir}
 	if r.opt.Workspace != "" {

@@ -18,8 +18,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/internal/sandbox"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/workflow"
 )
 

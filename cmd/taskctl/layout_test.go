@@ -23,7 +23,8 @@ import (
 // written through project's StateDir, so the tokenizer and workflow
 // import project (DESIGN §1-2: the path resolver owns safe reads and
 // workspace writes). internal/hostile builds hostile repositories for
-// tests only. Every package has a doc.go.
+// tests only, and internal/ignoretest generated trees of ignore files for
+// the differential tests against git. Every package has a doc.go.
 func TestLayout(t *testing.T) {
 	const mod = "github.com/taskctl/taskctl"
 	const diagnostics = "internal/diag"
@@ -39,6 +40,7 @@ func TestLayout(t *testing.T) {
 		"internal/diag":       nil,
 		"internal/hostile":    nil,
 		"internal/sandbox":    nil,
+		"internal/ignoretest": nil,
 		"shellexec":           {"project"},
 		"memory":              {"project", "internal/pages"},
 		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens"},

@@ -637,16 +637,30 @@ func (s lineSource) ReadFile(rel string) ([]byte, error) {
 	if pf.Binary {
 		return nil, errors.New("binary file")
 	}
-	text, enc := encoding.Decode(pf.Content)
-	if enc.Binary {
+	text, ok := Text(pf.Content, s.redact)
+	if !ok {
 		return nil, errors.New("binary file")
 	}
-	if s.redact {
+	return text, nil
+}
+
+// Text is a file's content as the index and the matches' best lines see
+// it: decoded as assemble decodes it (UTF-16 and other encodings to UTF-8;
+// ok is false for binary content) and, with redact, every secret the
+// scanner finds replaced by "[REDACTED:<rule>]" followed by the newlines
+// the secret spanned, so that line numbers still point into the file on
+// disk.
+func Text(data []byte, redact bool) (text []byte, ok bool) {
+	text, enc := encoding.Decode(data)
+	if enc.Binary {
+		return nil, false
+	}
+	if redact {
 		if finds := secrets.Scan(text); len(finds) > 0 {
 			text = secrets.RedactLines(text, finds)
 		}
 	}
-	return text, nil
+	return text, true
 }
 
 func (a *assembler) description(s *template.FileSource) {

@@ -4,8 +4,12 @@
 // project's lexical index. Tasks chain into workflows run through an
 // executor. See the README for a tour.
 //
-// This package is the only one that wires the others together. It
-// guarantees:
+// This package is a front door on the engine (package engine), as the MCP
+// server is the other: flags, the envelope and printing, one file per
+// command, each parsing its flags into a request, calling one engine
+// function and printing its typed result as text or as the envelope's
+// data. It imports the engine and the diagnostics alone (layout_test.go).
+// It guarantees:
 //   - With --output json, every command prints exactly one envelope on stdout
 //     ({ok, data, error, warnings, meta}) and nothing else; prose and progress
 //     go to stderr.

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,9 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/taskctl/taskctl/engine"
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/memory"
-	"github.com/taskctl/taskctl/project"
 )
 
 // env is one invocation's environment: streams, flags, the warnings gathered
@@ -29,126 +28,60 @@ type env struct {
 	cmd            *command
 	flags          *pflag.FlagSet
 
-	workingDir  string
-	argDir      string // what relative FILE arguments are relative to
-	projectRoot string
-	proj        *project.Project
-	cfg         *settings
-	ix          *memory.Index
-	watched     bool // a watcher (index --watch) answered the index's refresh
-	audit       *auditLog
-	warnings    []diag.Warning
-	meta        map[string]any
+	eng  *engine.Engine // nil until the command's flags are parsed
+	meta map[string]any
 }
 
-// warn records a warning. Every path in the output is absolute: a warning
-// about an input that has no absolute form (a path with a backslash, a NUL
-// or a control character, a Windows drive, one too long) has no path, and
-// its message quotes the input (at most quotedMax bytes of it) unless it
-// already does.
-func (e *env) warn(w diag.Warning) {
-	if w.Path != "" && !filepath.IsAbs(w.Path) {
-		q := strconv.Quote(w.Path)
-		if head := q[:min(len(q)-1, 40)]; !strings.Contains(w.Message, head) {
-			if len(w.Path) > quotedMax {
-				q = strconv.Quote(strings.ToValidUTF8(w.Path[:quotedMax], "") + "...")
-			}
-			w.Message = q + ": " + w.Message
-		}
-		w.Path = ""
+// warnings returns the warnings gathered so far.
+func (e *env) warnings() []diag.Warning {
+	if e.eng == nil {
+		return nil
 	}
-	e.warnings = append(e.warnings, w)
+	return e.eng.Warnings()
 }
 
 // linecol matches a message that starts with a position, "12:5: ".
 var linecol = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
 
-// quotedMax bounds how much of an input a warning message quotes.
-const quotedMax = 200
-
 func (e *env) json() bool { return e.opts.output == "json" }
 
-// setup resolves the working dir. A missing --cwd is a usage error.
-func (e *env) setup() error {
-	wd := e.opts.cwd
-	if wd == "" {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
-			return fmt.Errorf("working dir: %w", err)
+// setup opens the engine: the working dir and the project dir, with the
+// flags that override settings. A missing --cwd is a usage error.
+func (e *env) setup(ctx context.Context) error {
+	o := &e.opts
+	var overrides []engine.Override
+	for _, f := range []struct {
+		flag  string
+		value any
+	}{
+		{"max-files", o.maxFiles}, {"style", o.style}, {"tokenizer", o.tokenizer},
+		{"max-tokens", o.maxTokens}, {"max-file-bytes", o.maxFileBytes},
+		{"redact-secrets", o.redactSecrets}, {"executor", o.executor}, {"timeout", o.timeout},
+		{"sandbox", o.sandbox},
+	} {
+		if e.flags != nil && e.flags.Lookup(f.flag) != nil && e.flags.Changed(f.flag) {
+			overrides = append(overrides, engine.Override{Flag: f.flag, Value: f.value})
 		}
 	}
-	abs, err := filepath.Abs(wd)
+	name := ""
+	if e.cmd != nil {
+		name = e.cmd.name
+	}
+	eng, err := engine.Open(ctx, engine.Options{Cwd: o.cwd, ProjectDir: o.projectDir, ConfigFile: o.config,
+		Overrides: overrides, Getenv: e.getenv, Command: name, Progress: e.progress()})
 	if err != nil {
-		return usageErr("--cwd %s: %v", wd, err)
+		return err
 	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return usageErr("--cwd %s: no such directory", wd)
-	}
-	if !st.IsDir() {
-		return usageErr("--cwd %s: not a directory", wd)
-	}
-	e.workingDir = abs
-	e.argDir = abs
-	if e.opts.projectDir != "" {
-		// Like every path given on the command line, --project-dir is
-		// relative to where taskctl was started, not to --cwd.
-		p, err := filepath.Abs(e.opts.projectDir)
-		if err != nil {
-			return usageErr("--project-dir %s: %v", e.opts.projectDir, err)
-		}
-		st, err := os.Stat(p)
-		if err != nil {
-			return usageErr("--project-dir %s: no such directory", e.opts.projectDir)
-		}
-		if !st.IsDir() {
-			return usageErr("--project-dir %s: not a directory", e.opts.projectDir)
-		}
-		e.opts.projectDir = p
-		// Without --cwd, a working dir outside the given project would make
-		// every relative path resolve outside it: work from the project dir.
-		// FILE arguments stay relative to where taskctl was started, as the
-		// user's shell (and its completion) sees them.
-		if e.opts.cwd == "" && !within(e.workingDir, p) {
-			e.workingDir = p
-		}
-	}
+	e.eng = eng
 	return nil
-}
-
-// argPath makes a FILE argument absolute: relative to --cwd if given, else
-// to the directory taskctl was started in.
-func (e *env) argPath(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	dir := e.argDir
-	if dir == "" {
-		dir = e.workingDir
-	}
-	return filepath.Join(dir, p)
-}
-
-// within reports whether dir lies in root (or is root), by path components
-// after evaluating symlinks.
-func within(dir, root string) bool {
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	}
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 // strictCheck fails under --strict when there are warnings (exit 3).
 func (e *env) strictCheck() error {
-	if e.opts.strict && len(e.warnings) > 0 {
-		return &cliError{code: diag.StrictWarnings, exit: exitPartial,
-			msg: fmt.Sprintf("%d warning(s) under --strict", len(e.warnings))}
+	if e.eng == nil {
+		return nil
 	}
-	return nil
+	return e.eng.StrictCheck(e.opts.strict)
 }
 
 // metaDirs returns the working dir and the project dir for the envelope's
@@ -157,36 +90,10 @@ func (e *env) strictCheck() error {
 // still reports the dir detection (or --project-dir) gives. Only a --cwd
 // that does not exist leaves project_root empty.
 func (e *env) metaDirs() (cwd, root string) {
-	cwd = e.workingDir
-	if cwd == "" {
-		// setup failed or did not run.
-		if e.opts.cwd != "" {
-			cwd, _ = filepath.Abs(e.opts.cwd)
-		} else {
-			cwd, _ = os.Getwd()
-		}
+	if e.eng != nil {
+		return e.eng.Dirs()
 	}
-	if e.projectRoot != "" || cwd == "" {
-		return cwd, e.projectRoot
-	}
-	if pd := e.opts.projectDir; pd != "" {
-		abs, err := filepath.Abs(pd)
-		if err != nil {
-			return cwd, ""
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		return cwd, abs
-	}
-	var markers []string
-	if e.cfg != nil {
-		markers = e.cfg.Markers
-	}
-	if d, _, err := project.Detect(cwd, markers); err == nil {
-		root = d
-	}
-	return cwd, root
+	return engine.GuessDirs(e.opts.cwd, e.opts.projectDir)
 }
 
 type envelope struct {
@@ -210,30 +117,39 @@ func (e *env) finish(data any, err error) int {
 	if err == nil {
 		err = e.strictCheck()
 	}
-	var ce *cliError
+	var ce *engine.Error
 	code := exitOK
 	if err != nil {
-		ce = classify(err)
-		code = ce.exit
+		ce = engine.Classify(err)
+		code = exitCode(ce.Class)
 	}
+	warnings := e.warnings()
 	if e.json() {
 		cwd, root := e.metaDirs()
 		meta := map[string]any{
 			"cwd":          cwd,
 			"project_root": root,
 			"duration_ms":  time.Since(e.start).Milliseconds(),
-			"tool_version": toolVersion(),
+			"tool_version": engine.Version(),
+		}
+		if e.eng != nil {
+			for k, v := range e.eng.Meta() {
+				meta[k] = v
+			}
 		}
 		for k, v := range e.meta {
 			meta[k] = v
 		}
-		env := envelope{OK: err == nil, Data: data, Warnings: e.warnings, Meta: meta}
+		env := envelope{OK: err == nil, Data: data, Warnings: warnings, Meta: meta}
 		if env.Warnings == nil {
 			env.Warnings = []diag.Warning{}
 		}
 		if ce != nil {
 			env.Data = nil
-			env.Error = &errorBody{Code: ce.code, Message: ce.msg, Details: ce.details}
+			env.Error = &errorBody{Code: ce.Code, Message: ce.Message, Details: ce.Details}
+			if ce.Problems != nil {
+				env.Error.Details = ce.Problems
+			}
 		}
 		if encErr := writeJSON(e.stdout, env); encErr != nil {
 			fmt.Fprintf(e.stderr, "taskctl: write json: %v\n", encErr)
@@ -241,7 +157,11 @@ func (e *env) finish(data any, err error) int {
 		}
 		return code
 	}
-	for _, w := range e.warnings {
+	printed := errors.As(err, new(*printedError))
+	if ce != nil && ce.Problems != nil && !printed {
+		writeProblems(e.stderr, ce.Problems)
+	}
+	for _, w := range warnings {
 		// One warning a line: a path holding a newline or another control
 		// character is quoted, and further lines of a message (a command's
 		// stderr) are indented under it.
@@ -263,11 +183,29 @@ func (e *env) finish(data any, err error) int {
 			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, msg)
 		}
 	}
-	if ce != nil && !ce.reported {
-		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.msg)
-		if ce.exit == exitUsage && ce.code == diag.ArgInvalid && e.cmd != nil {
+	if ce != nil && ce.Problems == nil && !printed {
+		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.Message)
+		if ce.Class == engine.ClassUsage && ce.Code == diag.ArgInvalid && e.cmd != nil {
 			fmt.Fprintf(e.stderr, "usage: %s\n", e.cmd.usageLine())
 		}
 	}
 	return code
 }
+
+// writeProblems prints problems as FILE:LINE:COL: message, one a line.
+func writeProblems(w io.Writer, probs []diag.Problem) {
+	for _, p := range probs {
+		if p.Line > 0 {
+			fmt.Fprintf(w, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
+		} else {
+			fmt.Fprintf(w, "%s: %s\n", p.File, p.Message)
+		}
+	}
+}
+
+// printedError is an error whose problems a command printed as it went
+// (validate, file by file): finish prints neither them nor the message.
+type printedError struct{ err error }
+
+func (p *printedError) Error() string { return p.err.Error() }
+func (p *printedError) Unwrap() error { return p.err }

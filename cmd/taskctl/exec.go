@@ -6,8 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/taskctl/taskctl/contextgen"
-	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/engine"
 )
 
 func execCmd() *command {
@@ -37,52 +36,16 @@ variables ($name), never shell syntax.`,
 			if len(args) != 1 {
 				return nil, usageErr("exec needs exactly one COMMAND (quote it)")
 			}
-			vars, err := parseVars(e.opts.vars)
+			res, err := e.eng.Exec(ctx, engine.ExecRequest{Command: args[0], Vars: e.opts.vars})
 			if err != nil {
 				return nil, err
-			}
-			cfg, err := e.config()
-			if err != nil {
-				return nil, err
-			}
-			p, err := e.project()
-			if err != nil {
-				return nil, err
-			}
-			if !within(p.WorkingDir(), p.Dir()) {
-				return nil, usageErr("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
-			}
-			res, ws, err := contextgen.RunCommand(ctx, p, args[0], vars, contextgen.ShellLimits{
-				Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
-			})
-			if err != nil {
-				// A command that cannot run at all is this command's failure,
-				// not a warning: exit 2 with COMMAND_DENIED (or 1 otherwise).
-				// COMMAND_FAILED is a warning code; an error's code is one
-				// of the documented set (README, DESIGN §7).
-				ce := &cliError{code: diag.Error, exit: exitError, msg: err.Error()}
-				if ws[0].Code == diag.CommandDenied {
-					ce.code, ce.exit = diag.CommandDenied, exitUsage
-				}
-				return nil, ce
-			}
-			for _, w := range ws {
-				e.warn(w)
-			}
-			paths := []string{}
-			cands, warns := contextgen.ResolveRecords(p, res.Records)
-			for _, w := range warns {
-				e.warn(w)
-			}
-			for _, c := range cands {
-				paths = append(paths, c.Path)
 			}
 			if err := e.strictCheck(); err != nil {
 				return nil, err
 			}
 			if !e.json() {
 				w := bufio.NewWriterSize(e.stdout, 64<<10)
-				for _, path := range paths {
+				for _, path := range res.Paths {
 					w.WriteString(path)
 					w.WriteByte('\n')
 				}
@@ -90,7 +53,7 @@ variables ($name), never shell syntax.`,
 					return nil, err
 				}
 			}
-			return map[string]any{"command": args[0], "paths": paths, "exit_status": res.ExitStatus}, nil
+			return res, nil
 		},
 	}
 }

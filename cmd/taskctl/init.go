@@ -2,78 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/taskctl/taskctl/project"
 )
-
-const initGitignore = `# taskctl's own state. config.xml and tasks/ are yours to commit.
-index/
-runs/
-cache/
-audit.jsonl
-`
-
-const initConfig = `<?xml version="1.0" encoding="UTF-8"?>
-<!--
-  Project configuration for taskctl. Every element is optional; see
-  'taskctl schema config' for all of them and 'taskctl config' for the
-  effective values and where each came from.
--->
-<config>
-  <policy>
-    <!-- Globs (relative to the project dir) never put in a context. -->
-    <!-- <exclude>vendor/**</exclude> -->
-    <!-- <max_files>1000</max_files> -->
-  </policy>
-  <assemble>
-    <style>xml</style>
-    <tokenizer>o200k_base</tokenizer>
-    <!-- <max_tokens>100000</max_tokens> -->
-  </assemble>
-  <command>
-    <timeout>10</timeout>
-  </command>
-  <!-- Log every file read to .taskctl/audit.jsonl. -->
-  <audit>false</audit>
-</config>
-`
-
-const initTask = `<?xml version="1.0" encoding="UTF-8"?>
-<!--
-  An example task library. Run it with "taskctl assemble example", set its
-  input with the var flag (var area=src), and list the files it selects with
-  the paths flag. "taskctl schema" prints every element and attribute a
-  template may use.
--->
-<tasks>
-  <task name="example">
-    <description>Review the code under {{area}} for error handling</description>
-    <instructions>Point out errors that are ignored or lose context.</instructions>
-    <inputs>
-      <input name="area" default=".">directory to review, relative to the project</input>
-    </inputs>
-    <!-- Literal paths and globs: globs like src/**/*.go are relative to the project dir;
-         ./x and ../x are relative to where you run taskctl. -->
-    <file_paths>
-      <path>README*</path>
-    </file_paths>
-    <!-- A read-only shell command that prints paths. Inputs are shell variables. -->
-    <file_paths source="command">
-      <command>find "$area" -type f -name '*.go' | grep -v _test.go | head -n 20</command>
-    </file_paths>
-    <!-- Files that match a natural-language description in the lexical index. -->
-    <file_paths source="description" limit="5">
-      <description>error handling and wrapping</description>
-    </file_paths>
-  </task>
-</tasks>
-`
 
 func initCmd() *command {
 	return &command{
@@ -94,86 +26,16 @@ again changes nothing. Nothing is written outside .taskctl/.`,
 			if len(args) > 0 {
 				return nil, usageErr("init takes no arguments")
 			}
-			p, err := e.project()
+			res, err := e.eng.Init(e.opts.force)
 			if err != nil {
 				return nil, err
-			}
-			root, err := project.OpenStateDir(p.Dir())
-			if err != nil {
-				return nil, err
-			}
-			defer root.Close()
-			ws, err := initDir(root, ".taskctl")
-			if err != nil {
-				return nil, err
-			}
-			defer ws.Close()
-			tasks, err := initDir(ws, "tasks")
-			if err != nil {
-				return nil, err
-			}
-			defer tasks.Close()
-			files := []struct {
-				dir        *project.StateDir
-				name, body string
-			}{
-				{ws, ".gitignore", initGitignore},
-				{ws, "config.xml", initConfig},
-				{tasks, "example.xml", initTask},
-			}
-			type result struct {
-				Path   string `json:"path"`
-				Status string `json:"status"`
-			}
-			var out []result
-			for _, f := range files {
-				abs := filepath.Join(f.dir.Path(), f.name)
-				replace, status := e.opts.force, "created"
-				if f.dir.Exists(f.name) && e.opts.force {
-					status = "overwritten"
-				}
-				if f.name == ".gitignore" && !e.opts.force {
-					// A workspace made before init (by assemble, index or
-					// run) ignores everything in it, config.xml and tasks/
-					// too; init replaces that catch-all so they can be
-					// committed. Any other .gitignore is the user's.
-					if old, err := f.dir.ReadFile(f.name, 1<<20); err == nil && strings.TrimSpace(string(old)) == "*" {
-						replace, status = true, "updated"
-					}
-				}
-				// Replaced by a new file renamed over it, or made new:
-				// never written through a symlink or into a file that
-				// shares its data with another (project.StateDir).
-				if replace {
-					err = f.dir.WriteFile(f.name, []byte(f.body), 0o644)
-				} else if err = f.dir.WriteNew(f.name, []byte(f.body), 0o644); errors.Is(err, fs.ErrExist) {
-					out = append(out, result{abs, "kept"})
-					continue
-				}
-				if err != nil {
-					return nil, fmt.Errorf("init: %w", err)
-				}
-				out = append(out, result{abs, status})
 			}
 			if !e.json() {
-				for _, r := range out {
+				for _, r := range res.Files {
 					fmt.Fprintf(e.stdout, "%s: %s\n", r.Path, r.Status)
 				}
 			}
-			return map[string]any{"workspace": p.Workspace(), "files": out}, nil
+			return res, nil
 		},
 	}
-}
-
-// initDir opens the directory name of dir, making it (without a
-// .gitignore: init's are the user's to commit) if it is missing.
-func initDir(dir *project.StateDir, name string) (*project.StateDir, error) {
-	if err := dir.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("init: %w", err)
-	}
-	d, err := dir.Dir(name)
-	if err != nil {
-		return nil, fmt.Errorf("init: %w", err)
-	}
-	return d, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,10 +16,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/internal/sandbox"
-	"github.com/taskctl/taskctl/project"
-	"github.com/taskctl/taskctl/workflow"
+	"github.com/taskctl/taskctl/engine"
 )
 
 func main() { os.Exit(Main()) }
@@ -29,14 +25,14 @@ func main() { os.Exit(Main()) }
 // returns the exit code. It is the only place that prints errors and picks
 // exit codes.
 func Main() int {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+	if len(os.Args) > 1 && os.Args[1] == engine.SandboxHelperArg {
 		// taskctl run's sandbox helper: it confines itself and executes
-		// one executor in its place (sandbox.Exec).
-		return sandbox.Exec(os.Args[2:])
+		// one executor in its place (engine.SandboxExec).
+		return engine.SandboxExec(os.Args[2:])
 	}
 	if len(os.Args) > 1 && os.Args[1] == superviseCmd {
 		// taskctl run's supervisor of one executor (workflow.Supervise).
-		return workflow.Supervise(os.Args[2:])
+		return engine.Supervise(os.Args[2:])
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -156,6 +152,7 @@ func commands() []*command {
 		schemaCmd(),
 		configCmd(),
 		initCmd(),
+		trustCmd(),
 		completionCmd(),
 		versionCmd(),
 	}
@@ -308,7 +305,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	if o.output != "text" && o.output != "json" {
 		return e.finish(nil, usageErr("--output must be text or json, not %q", o.output))
 	}
-	if err := e.setup(); err != nil {
+	if err := e.setup(ctx); err != nil {
 		return e.finish(nil, err)
 	}
 	data, err := c.run(ctx, e, fs.Args())
@@ -400,44 +397,23 @@ func writeCommandHelp(w io.Writer, c *command) {
 	}
 }
 
-// cliError is an error with a stable code, an exit code and optional details
-// for the json envelope.
-type cliError struct {
-	code    diag.Code
-	exit    int
-	msg     string
-	details any
-	// reported means the problems were already printed in text mode.
-	reported bool
-}
+func usageErr(format string, a ...any) error { return engine.UsageError(format, a...) }
 
-func (e *cliError) Error() string { return e.msg }
-
-func usageErr(format string, a ...any) error {
-	return &cliError{code: diag.ArgInvalid, exit: exitUsage, msg: fmt.Sprintf(format, a...)}
-}
-
-func codedErr(code diag.Code, exit int, format string, a ...any) error {
-	return &cliError{code: code, exit: exit, msg: fmt.Sprintf(format, a...)}
-}
-
-// classify maps any error to a cliError.
-func classify(err error) *cliError {
-	var ce *cliError
-	if errors.As(err, &ce) {
-		return ce
+// exitCode is the exit code of an engine error's class (DESIGN §7).
+func exitCode(c engine.Class) int {
+	switch c {
+	case engine.ClassUsage:
+		return exitUsage
+	case engine.ClassPartial:
+		return exitPartial
+	case engine.ClassNotFound:
+		return exitNotFound
+	case engine.ClassTimeout:
+		return exitTimeout
+	case engine.ClassInterrupted:
+		return exitInterrupted
 	}
-	var unsafe *project.StateError
-	if errors.As(err, &unsafe) {
-		return &cliError{code: unsafe.Code(), exit: exitError, msg: err.Error()}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &cliError{code: diag.Timeout, exit: exitTimeout, msg: err.Error()}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &cliError{code: diag.Interrupted, exit: exitInterrupted, msg: err.Error()}
-	}
-	return &cliError{code: diag.Error, exit: exitError, msg: err.Error()}
+	return exitError
 }
 
 // sortedKeys returns m's keys in order.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taskctl/taskctl/contextgen"
 )
 
 // TestSearchRedactsSecretsInReasons: a match's best line is shown with the
@@ -77,7 +79,8 @@ func TestSearchRedactsSecretsInReasons(t *testing.T) {
 	}
 
 	// Lines after a private-key block keep their numbers.
-	got := string(redactKeepingLines([]byte(files["secrets/deploy.txt"] + "after\n")))
+	text, _ := contextgen.Text([]byte(files["secrets/deploy.txt"]+"after\n"), true)
+	got := string(text)
 	if lines := strings.Split(got, "\n"); len(lines) != 11 || lines[9] != "after" || !strings.Contains(got, "[REDACTED:private-key]") {
 		t.Errorf("redacted key file:\n%s", got)
 	}
@@ -89,6 +92,10 @@ func TestSearchRedactsSecretsInReasons(t *testing.T) {
 // redacted, the file's "[REDACTED:github-token]" is found by "redacted";
 // not redacted, it is not.
 func TestIndexFollowsSecretScan(t *testing.T) {
+	// The project's config is trusted (taskctl trust, recorded in a user
+	// config dir of the test's own) to turn the scan off.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
 	proj := t.TempDir()
 	writeFiles(t, proj, map[string]string{
 		".git/HEAD":         "ref: refs/heads/main\n",
@@ -110,6 +117,9 @@ func TestIndexFollowsSecretScan(t *testing.T) {
 		setting := "<config><assemble><scan_secrets>" + strconv.FormatBool(on) + "</scan_secrets></assemble></config>\n"
 		if err := os.WriteFile(config, []byte(setting), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if code, _, errs := taskctl(t, "--project-dir", proj, "trust"); code != 0 {
+			t.Fatalf("step %d: trust: exit %d: %s", i, code, errs)
 		}
 		code, out, errs := taskctl(t, "--project-dir", proj, "search", "redacted", "--output", "json")
 		if code != 0 && code != exitNotFound {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/taskctl/taskctl/engine"
 )
 
 // syncBuffer is a bytes.Buffer safe for a watcher's goroutines.
@@ -50,7 +52,7 @@ func startWatcher(t *testing.T, proj string, args ...string) *syncBuffer {
 		if <-done; code != exitOK {
 			t.Errorf("index --watch exited %d: %s", code, errb.String())
 		}
-		if _, err := os.Lstat(filepath.Join(proj, ".taskctl/index", watchSocket)); err == nil {
+		if _, err := os.Lstat(filepath.Join(proj, ".taskctl/index", engine.WatchSocket)); err == nil {
 			t.Error("the watcher left its socket behind")
 		}
 	})
@@ -98,7 +100,7 @@ func TestWatchAnswersRefreshes(t *testing.T) {
 	before := indexStats(t, "--project-dir", proj)
 	startWatcher(t, proj)
 
-	n := watchAnswered.Load()
+	n := engine.WatchAnswered.Load()
 	if before.Watched {
 		t.Error("index without a watcher says it was refreshed by one")
 	}
@@ -118,7 +120,7 @@ func TestWatchAnswersRefreshes(t *testing.T) {
 	if got.Files != before.Files {
 		t.Errorf("after adding one file and deleting one: %d files, want %d", got.Files, before.Files)
 	}
-	if d := watchAnswered.Load() - n; d != 3 {
+	if d := engine.WatchAnswered.Load() - n; d != 3 {
 		t.Errorf("the watcher answered %d of 3 refreshes", d)
 	}
 	code, out, _ = taskctl(t, "--project-dir", proj, "index", "--rebuild", "--output", "json")
@@ -139,7 +141,7 @@ func TestWatchAnswersRefreshes(t *testing.T) {
 // not answered by it, and says so.
 func TestWatchRefusals(t *testing.T) {
 	proj, _ := indexFixture(t, "")
-	sock := filepath.Join(proj, ".taskctl/index", watchSocket)
+	sock := filepath.Join(proj, ".taskctl/index", engine.WatchSocket)
 	// A killed watcher's socket: bound, then its listener gone.
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -147,9 +149,9 @@ func TestWatchRefusals(t *testing.T) {
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	ln.Close()
-	n := watchAnswered.Load()
+	n := engine.WatchAnswered.Load()
 	before := indexStats(t, "--project-dir", proj)
-	if watchAnswered.Load() != n {
+	if engine.WatchAnswered.Load() != n {
 		t.Error("a stale socket answered")
 	}
 
@@ -166,13 +168,13 @@ func TestWatchRefusals(t *testing.T) {
 
 	other := filepath.Join(t.TempDir(), "other.xml")
 	writeFiles(t, filepath.Dir(other), map[string]string{"other.xml": "<config><policy><exclude>src/**</exclude></policy></config>\n"})
-	n = watchAnswered.Load()
+	n = engine.WatchAnswered.Load()
 	var errs string
 	code, out, errs = taskctl(t, "--project-dir", proj, "--config", other, "index", "--stats", "--output", "json")
 	if code != exitOK || !strings.Contains(out, `"WATCH_MISMATCH"`) {
 		t.Errorf("another configuration: exit %d\n%s\n%s", code, out, errs)
 	}
-	if watchAnswered.Load() != n {
+	if engine.WatchAnswered.Load() != n {
 		t.Error("the watcher answered a command with another configuration")
 	}
 	var env struct {
@@ -189,14 +191,14 @@ func TestWatchRefusals(t *testing.T) {
 func TestWatchStopped(t *testing.T) {
 	proj, _ := indexFixture(t, "")
 	before := indexStats(t, "--project-dir", proj)
-	ln, err := net.Listen("unix", filepath.Join(proj, ".taskctl/index", watchSocket))
+	ln, err := net.Listen("unix", filepath.Join(proj, ".taskctl/index", engine.WatchSocket))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close() // listening, never accepting: a stopped watcher
-	oldWait, oldAck := watchWait, watchAck
-	watchWait, watchAck = time.Hour, 100*time.Millisecond
-	defer func() { watchWait, watchAck = oldWait, oldAck }()
+	oldWait, oldAck := engine.WatchWait, engine.WatchAck
+	engine.WatchWait, engine.WatchAck = time.Hour, 100*time.Millisecond
+	defer func() { engine.WatchWait, engine.WatchAck = oldWait, oldAck }()
 	type result struct {
 		code int
 		out  string

@@ -111,6 +111,8 @@ const (
 	WatchLimit Code = "WATCH_LIMIT"
 	// WatchMismatch: a watcher runs with another configuration or taskctl build; the command refreshed the index itself.
 	WatchMismatch Code = "WATCH_MISMATCH"
+	// ConfigUntrusted: a setting of the project's own config was ignored: the file is not trusted (taskctl trust) and the setting would widen the policy or name an executor.
+	ConfigUntrusted Code = "CONFIG_UNTRUSTED"
 	// IndexNotSaved: .taskctl/ cannot be written, so the index was built in memory for the one command.
 	IndexNotSaved Code = "INDEX_NOT_SAVED"
 	// WorkspaceUnavailable: .taskctl/ could not be written; the token cache is off.
@@ -185,6 +187,7 @@ var registry = []Info{
 	{IndexUnreadable, "the index file could not be read and is rebuilt."},
 	{WatchLimit, "index --watch could not watch every directory (fs.inotify.max_user_watches)."},
 	{WatchMismatch, "a watcher runs with another configuration or taskctl build; the command refreshed the index itself."},
+	{ConfigUntrusted, "a setting of the project's own config was ignored: the file is not trusted (taskctl trust) and the setting would widen the policy or name an executor."},
 	{IndexNotSaved, ".taskctl/ cannot be written, so the index was built in memory for the one command."},
 	{WorkspaceUnavailable, ".taskctl/ could not be written; the token cache is off."},
 	{CacheNotSaved, "the token cache could not be saved."},

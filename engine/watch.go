@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"bufio"
@@ -33,16 +33,16 @@ import (
 // stale socket, a watcher that does not answer — and the command refreshes
 // the index itself, as it does without one.
 
-// watchSocket is the watcher's socket, in the index directory.
-const watchSocket = "watch.sock"
+// WatchSocket is the watcher's socket, in the index directory.
+const WatchSocket = "watch.sock"
 
-// watchWait bounds how long a command waits for the watcher's answer (a
+// WatchWait bounds how long a command waits for the watcher's answer (a
 // refresh after a large change may take seconds) before refreshing itself;
-// watchAck how long it waits for the watcher to take the request (a
-// stopped watcher's socket still accepts connections).
+// WatchAck how long it waits for the watcher to take the request (a
+// stopped watcher's socket still accepts connections). Tests shorten them.
 var (
-	watchWait = 60 * time.Second
-	watchAck  = 2 * time.Second
+	WatchWait = 60 * time.Second
+	WatchAck  = 2 * time.Second
 )
 
 // watchSettle is how long the watcher lets changes gather after the first
@@ -147,8 +147,8 @@ func dialWatch(path string, timeout time.Duration) (*net.UnixConn, error) {
 // the index up to date, and returns the index's stats. ok is false when
 // none answers or its answer cannot be used: the caller then refreshes the
 // index itself.
-func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, filterID string) (st memory.Stats, ok bool) {
-	sock := filepath.Join(dir, watchSocket)
+func (e *Engine) syncWatcher(ctx context.Context, p *project.Project, dir string, filterID string) (st memory.Stats, ok bool) {
+	sock := filepath.Join(dir, WatchSocket)
 	if _, err := os.Lstat(sock); err != nil {
 		return st, false // no watcher: the common case, one stat
 	}
@@ -164,7 +164,7 @@ func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, f
 		}
 		return t
 	}
-	c.SetDeadline(deadline(watchAck))
+	c.SetDeadline(deadline(WatchAck))
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	defer stop()
 	req, _ := json.Marshal(watchRequest{Op: "sync", Key: watchKey(p, filterID)})
@@ -175,13 +175,13 @@ func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, f
 	var rep watchReply
 	line, err := r.ReadBytes('\n')
 	if err != nil || json.Unmarshal(line, &rep) != nil {
-		return st, false // no answer in watchAck: a stopped watcher
+		return st, false // no answer in WatchAck: a stopped watcher
 	}
 	if rep.Ack {
 		if ctx.Err() != nil {
 			return st, false
 		}
-		c.SetDeadline(deadline(watchWait))
+		c.SetDeadline(deadline(WatchWait))
 		rep = watchReply{}
 		if line, err = r.ReadBytes('\n'); err != nil || json.Unmarshal(line, &rep) != nil {
 			return st, false
@@ -189,28 +189,58 @@ func (e *env) syncWatcher(ctx context.Context, p *project.Project, dir string, f
 	}
 	if !rep.OK {
 		if rep.Code == diag.WatchMismatch {
-			e.warn(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
+			e.Warn(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
 				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; restart 'taskctl index --watch'", rep.Pid)})
 		}
 		return st, false
 	}
-	watchAnswered.Add(1)
+	WatchAnswered.Add(1)
 	return rep.Stats, true
 }
 
-// watchAnswered counts the refreshes a watcher answered (for tests).
-var watchAnswered atomic.Int64
+// WatchAnswered counts the refreshes a watcher answered to this process
+// (tests read it).
+var WatchAnswered atomic.Int64
 
-// watchIndex is `taskctl index --watch`: it refreshes the index, then
-// keeps it current and answers other commands' refreshes until
-// interrupted.
-func (e *env) watchIndex(ctx context.Context) (any, error) {
+// WatchRequest asks for the watcher: refresh the index (from scratch,
+// with Rebuild), then keep it current and answer other processes'
+// refreshes until ctx is done. Log receives a line for each event as it
+// comes (started, refreshed, a warning): a watcher runs until stopped, so
+// its warnings are logged, not kept for a result at the end.
+type WatchRequest struct {
+	Rebuild bool
+	Log     func(line string)
+}
+
+// WatchResult is the index as the watcher leaves it.
+type WatchResult struct {
+	Bytes   int64 `json:"bytes"`
+	Files   int   `json:"files"`
+	Terms   int   `json:"terms"`
+	Watched bool  `json:"watched"`
+}
+
+// watcher is one running `index --watch`.
+type watcher struct {
+	p   *project.Project
+	w   *project.Watcher
+	src watchedSource
+	ix  *memory.Index
+	log func(string)
+
+	mu   sync.Mutex
+	need bool // the last refresh failed: refresh again even if nothing changed
+}
+
+// Watch is `taskctl index --watch`: it refreshes the index, then keeps it
+// current and answers other commands' refreshes until ctx is done.
+func (e *Engine) Watch(ctx context.Context, req WatchRequest) (*WatchResult, error) {
 	// A watcher lives until it is stopped: collect garbage as it comes,
-	// not only near the memory limit Main sets.
+	// not only near the memory limit the CLI sets.
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
-	p, err := e.project()
+	p, err := e.Project()
 	if err != nil {
 		return nil, err
 	}
@@ -220,16 +250,17 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 	}
 	w, err := p.Watch()
 	if errors.Is(err, project.ErrWatchUnsupported) {
-		return nil, codedErr(diag.WatchUnsupported, exitError, "index --watch: %v", err)
+		return nil, codedErr(diag.WatchUnsupported, ClassError, "index --watch: %v", err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	src := watchedSource{text: e.indexSource(p), w: w}
-	key := watchKey(p, src.FilterID())
-
-	sock := filepath.Join(dir, watchSocket)
+	wa := &watcher{p: p, w: w, src: watchedSource{text: e.indexSource(p), w: w}, log: req.Log}
+	if wa.log == nil {
+		wa.log = func(string) {}
+	}
+	sock := filepath.Join(dir, WatchSocket)
 	ln, err := listenWatch(sock)
 	if err != nil {
 		return nil, err
@@ -238,105 +269,116 @@ func (e *env) watchIndex(ctx context.Context) (any, error) {
 		ln.Close()
 		removeOwnSocket(sock)
 	}()
+	if err := wa.start(ctx, dir, req.Rebuild, e.opts.Progress); err != nil {
+		return nil, err
+	}
+	go wa.accept(ctx, ln, watchKey(p, wa.src.FilterID()))
+	if err := wa.follow(ctx); err != nil {
+		return nil, err
+	}
+	last := wa.ix.Stats()
+	return &WatchResult{Bytes: last.Bytes, Files: last.Files, Terms: last.Terms, Watched: true}, nil
+}
 
-	// A watcher runs until stopped: its warnings are logged as they come,
-	// not kept for an envelope at the end.
-	logWarn := func(code diag.Code, path, msg string) {
-		if path != "" && !filepath.IsAbs(path) {
-			path = absRel(p, path)
-		}
-		if path != "" {
-			msg = path + ": " + msg
-		}
-		fmt.Fprintf(e.stderr, "taskctl: %s %s: %s\n", time.Now().Format("15:04:05"), code, msg)
+// logWarn logs a warning with the time.
+func (wa *watcher) logWarn(code diag.Code, path, msg string) {
+	if path != "" && !filepath.IsAbs(path) {
+		path = AbsRel(wa.p, path)
 	}
-	ix, st, err := memory.Update(ctx, dir, src, e.opts.rebuild, e.progress())
+	if path != "" {
+		msg = path + ": " + msg
+	}
+	wa.log(fmt.Sprintf("%s %s: %s", time.Now().Format("15:04:05"), code, msg))
+}
+
+// start brings the index in dir up to date the first time.
+func (wa *watcher) start(ctx context.Context, dir string, rebuild bool, progress func(done, total int)) error {
+	ix, st, err := memory.Update(ctx, dir, wa.src, rebuild, progress)
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+		return fmt.Errorf("index: %w", err)
 	}
+	wa.ix = ix
 	for _, wn := range st.Warnings {
-		logWarn(wn.Code, wn.Path, wn.Message)
+		wa.logWarn(wn.Code, wn.Path, wn.Message)
 	}
-	dirs, _ := w.Len()
-	fmt.Fprintf(e.stderr, "taskctl: watching %s: %d files in %d directories, index refreshed in %s; stop with Ctrl-C\n",
-		p.Dir(), st.Files, dirs, st.Duration.Round(time.Millisecond))
-	if n := w.Unwatched(); n > 0 {
-		logWarn(diag.WatchLimit, "", fmt.Sprintf(
+	dirs, _ := wa.w.Len()
+	wa.log(fmt.Sprintf("watching %s: %d files in %d directories, index refreshed in %s; stop with Ctrl-C",
+		wa.p.Dir(), st.Files, dirs, st.Duration.Round(time.Millisecond)))
+	if n := wa.w.Unwatched(); n > 0 {
+		wa.logWarn(diag.WatchLimit, "", fmt.Sprintf(
 			"%d directories could not be watched (the limit is fs.inotify.max_user_watches): each is listed again at every refresh", n))
 	}
+	return nil
+}
 
-	var mu sync.Mutex
-	need := false
-	// refresh brings the index up to date with every change made so far.
-	refresh := func() (memory.Stats, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		start := time.Now()
-		changed, err := w.Sync(ctx)
-		if err != nil {
-			return memory.Stats{}, err
-		}
-		if !changed && !need && !ix.Stale() {
-			s := ix.Stats()
-			s.Duration = time.Since(start)
-			return s, nil
-		}
-		s, err := ix.Refresh(ctx, src, nil)
-		need = err != nil
-		if err != nil {
-			return s, err
-		}
+// refresh brings the index up to date with every change made so far.
+func (wa *watcher) refresh(ctx context.Context) (memory.Stats, error) {
+	wa.mu.Lock()
+	defer wa.mu.Unlock()
+	start := time.Now()
+	changed, err := wa.w.Sync(ctx)
+	if err != nil {
+		return memory.Stats{}, err
+	}
+	if !changed && !wa.need && !wa.ix.Stale() {
+		s := wa.ix.Stats()
 		s.Duration = time.Since(start)
-		if s.Reread+s.Removed+s.Renamed > 0 {
-			fmt.Fprintf(e.stderr, "taskctl: %s index: %d re-read, %d renamed, %d removed, %d files (%s)\n",
-				time.Now().Format("15:04:05"), s.Reread, s.Renamed, s.Removed, s.Files, s.Duration.Round(time.Millisecond))
-		}
-		for _, wn := range s.Warnings {
-			logWarn(wn.Code, wn.Path, wn.Message)
-		}
 		return s, nil
 	}
+	s, err := wa.ix.Refresh(ctx, wa.src, nil)
+	wa.need = err != nil
+	if err != nil {
+		return s, err
+	}
+	s.Duration = time.Since(start)
+	if s.Reread+s.Removed+s.Renamed > 0 {
+		wa.log(fmt.Sprintf("%s index: %d re-read, %d renamed, %d removed, %d files (%s)",
+			time.Now().Format("15:04:05"), s.Reread, s.Renamed, s.Removed, s.Files, s.Duration.Round(time.Millisecond)))
+	}
+	for _, wn := range s.Warnings {
+		wa.logWarn(wn.Code, wn.Path, wn.Message)
+	}
+	return s, nil
+}
 
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
-					return
-				}
-				time.Sleep(10 * time.Millisecond)
-				continue
-			}
-			go serveWatch(c.(*net.UnixConn), key, refresh)
-		}
-	}()
-
+// accept serves the socket's connections until it is closed.
+func (wa *watcher) accept(ctx context.Context, ln *net.UnixListener, key string) {
 	for {
-		err := w.Wait(ctx)
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		go serveWatch(c.(*net.UnixConn), key, func() (memory.Stats, error) { return wa.refresh(ctx) })
+	}
+}
+
+// follow refreshes the index after each change (let settle for
+// watchSettle) until ctx is done.
+func (wa *watcher) follow(ctx context.Context) error {
+	for {
+		err := wa.w.Wait(ctx)
 		if ctx.Err() != nil {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(watchSettle):
 		}
 		if ctx.Err() != nil {
-			break
+			return nil
 		}
-		if _, err := refresh(); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(e.stderr, "taskctl: index: %v\n", err)
+		if _, err := wa.refresh(ctx); err != nil && ctx.Err() == nil {
+			wa.log(fmt.Sprintf("index: %v", err))
 			time.Sleep(time.Second) // not in a loop as fast as the failures
 		}
 	}
-	last := ix.Stats()
-	data := map[string]any{"files": last.Files, "terms": last.Terms, "bytes": last.Bytes, "watched": true}
-	if !e.json() {
-		fmt.Fprintf(e.stdout, "files: %d\nterms: %d\nbytes: %d\n", last.Files, last.Terms, last.Bytes)
-	}
-	return data, nil
 }
 
 // serveWatch answers one connection's requests.
@@ -391,7 +433,7 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 func listenWatch(path string) (*net.UnixListener, error) {
 	if c, err := dialWatch(path, time.Second); err == nil {
 		c.Close()
-		return nil, codedErr(diag.WatchRunning, exitError, "index --watch: %s is already watched (its socket %s answers)",
+		return nil, codedErr(diag.WatchRunning, ClassError, "index --watch: %s is already watched (its socket %s answers)",
 			filepath.Dir(filepath.Dir(filepath.Dir(path))), path)
 	}
 	if fi, err := os.Lstat(path); err == nil {

@@ -1,54 +1,27 @@
-package main
+package engine
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"unicode"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 	"github.com/taskctl/taskctl/shellexec"
 	"github.com/taskctl/taskctl/template"
 )
 
-// project opens the project once per invocation.
-func (e *env) project() (*project.Project, error) {
-	if e.proj != nil {
-		return e.proj, nil
-	}
-	cfg, err := e.config()
-	if err != nil {
-		return nil, err
-	}
-	pol := cfg.policy()
-	if e.opts.maxFiles > 0 {
-		pol.MaxFiles = e.opts.maxFiles
-	}
-	p, err := project.Open(project.Options{
-		WorkingDir: e.workingDir,
-		ProjectDir: e.opts.projectDir,
-		Markers:    cfg.Markers,
-		Policy:     pol,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("open project: %w", err)
-	}
-	e.proj = p
-	e.projectRoot = p.Dir()
-	return p, nil
-}
-
-// checkTemplate validates data against the XSD and then decodes it. It
+// CheckTemplate validates data against the XSD and then decodes it. It
 // returns the decoded file, or the problems found.
-func checkTemplate(file string, data []byte) (*template.File, []diag.Problem) {
+func CheckTemplate(file string, data []byte) (*template.File, []diag.Problem) {
 	if err := schema.Template().Validate(file, data); err != nil {
 		var ve *schema.ValidationError
 		if errors.As(err, &ve) && len(ve.Problems) > 0 {
@@ -92,36 +65,37 @@ func vetCommands(file string, tasks []*template.Task) []diag.Problem {
 	return probs
 }
 
-// loadTask reads the template named by arg (a path or a task name), picks
-// the task (--task, the name, or the file's only task) and parses --var.
-func (e *env) loadTask(arg string) (*template.File, *template.Task, map[string]string, error) {
-	vars, err := parseVars(e.opts.vars)
+// LoadTask reads the template named by arg (a path or a task name), picks
+// the task (taskName, the name arg found, or the file's only task) and
+// parses the KEY=VALUE pairs of vars (--var).
+func (e *Engine) LoadTask(arg, taskName string, vars []string) (*template.File, *template.Task, map[string]string, error) {
+	bound, err := parseVars(vars)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tf, byName, err := e.loadTemplate(arg)
+	tf, byName, err := e.LoadTemplate(arg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	t, err := pickTask(tf, byName, e.opts.task)
+	t, err := pickTask(tf, byName, taskName)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	declared := t.Declared()
-	bound := boundOnly(t)
-	for _, k := range sortedKeys(vars) {
+	fromSteps := boundOnly(t)
+	for _, k := range slices.Sorted(maps.Keys(bound)) {
 		switch {
 		case !declared[k]:
-			e.warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
+			e.Warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
-		case bound[k] != "":
+		case fromSteps[k] != "":
 			// A from binding to a step of this run wins over --var; the
 			// value was dropped without a word.
-			e.warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
-				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, bound[k])})
+			e.Warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
+				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, fromSteps[k])})
 		}
 	}
-	return tf, t, vars, nil
+	return tf, t, bound, nil
 }
 
 // boundOnly returns the input names of t and its steps that --var cannot
@@ -160,40 +134,24 @@ func boundOnly(t *template.Task) map[string]string {
 	return bound
 }
 
-// invalid reports problems: in text mode on stderr right away, in json mode
-// as error.details.
-func (e *env) invalid(file string, probs []diag.Problem) error {
-	if !e.json() {
-		for _, p := range probs {
-			if p.Line > 0 {
-				fmt.Fprintf(e.stderr, "%s:%d:%d: %s\n", p.File, p.Line, p.Col, p.Message)
-			} else {
-				fmt.Fprintf(e.stderr, "%s: %s\n", p.File, p.Message)
-			}
-		}
-	}
-	return &cliError{code: diag.TemplateInvalid, exit: exitUsage, reported: true, details: probs,
-		msg: fmt.Sprintf("%s: %d problem(s)", file, len(probs))}
-}
-
-// loadTemplate reads a template named by path, or finds the file under
+// LoadTemplate reads a template named by path, or finds the file under
 // <project>/.taskctl/tasks/ that defines a task of that name. It returns the
 // decoded file and, when arg was a task name, that name.
-func (e *env) loadTemplate(arg string) (*template.File, string, error) {
-	path := e.argPath(arg)
+func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
+	path := e.ArgPath(arg)
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
-		return nil, "", usageErr("%s is a directory, not a template", path)
+		return nil, "", UsageError("%s is a directory, not a template", path)
 	}
 	if err == nil {
-		tf, err := e.readTemplate(path)
+		tf, err := e.ReadTemplate(path)
 		return tf, "", err
 	}
 	if looksLikePath(arg) {
-		return nil, "", codedErr(diag.TemplateNotFound, exitNotFound, "template %s: no such file", path)
+		return nil, "", codedErr(diag.TemplateNotFound, ClassNotFound, "template %s: no such file", path)
 	}
 	// A task name: look it up in the project's task library.
-	p, perr := e.project()
+	p, perr := e.Project()
 	if perr != nil {
 		return nil, "", perr
 	}
@@ -204,10 +162,10 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 	var broken []string
 	var brokenProbs []diag.Problem
 	for _, f := range files {
-		data, err := readInput(f)
+		data, err := ReadInput(f)
 		var tf *template.File
 		var probs []diag.Problem
-		if p, ok := inputProblem(f, err); ok {
+		if p, ok := InputProblem(f, err); ok {
 			probs = []diag.Problem{p}
 		} else if err != nil {
 			// A directory, a FIFO or an unreadable file among the library
@@ -215,7 +173,7 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 			// (it failed every lookup by name with exit 1).
 			probs = []diag.Problem{{File: f, Message: "cannot read: " + errText(err)}}
 		} else {
-			tf, probs = checkTemplate(f, data)
+			tf, probs = CheckTemplate(f, data)
 		}
 		if probs != nil {
 			// A broken file does not hide the tasks of the others; it only
@@ -226,14 +184,14 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		}
 		if t := tf.Lookup(arg); t != nil {
 			if probs := e.alsoDefined(arg, f, t, files); probs != nil {
-				return nil, "", e.invalid(f, probs)
+				return nil, "", Invalid(f, probs)
 			}
 			for _, b := range broken {
-				e.warn(diag.Warning{Code: diag.TemplateInvalid, Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
+				e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
 			}
 			broken = nil
 			for _, w := range tf.Warnings {
-				e.warn(diag.Warning{Code: w.Code, Path: f, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
+				e.Warn(diag.Warning{Code: w.Code, Path: f, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 			}
 			return tf, arg, nil
 		}
@@ -242,13 +200,13 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 		}
 	}
 	if len(broken) > 0 {
-		return nil, "", e.invalid(strings.Join(broken, ", "), brokenProbs)
+		return nil, "", Invalid(strings.Join(broken, ", "), brokenProbs)
 	}
 	msg := fmt.Sprintf("no template file %s and no task %q in %s", path, arg, dir)
 	if len(known) > 0 {
 		msg += " (tasks there: " + strings.Join(known, ", ") + ")"
 	}
-	return nil, "", codedErr(diag.TaskNotFound, exitNotFound, "%s", msg)
+	return nil, "", codedErr(diag.TaskNotFound, ClassNotFound, "%s", msg)
 }
 
 // alsoDefined looks for task name in the library files after first (the one
@@ -256,17 +214,17 @@ func (e *env) loadTemplate(arg string) (*template.File, string, error) {
 // within one file. Before, the first file in name order won without a word.
 // Files that do not parse are passed over here, as they are once the task
 // is found.
-func (e *env) alsoDefined(name, first string, t *template.Task, files []string) []diag.Problem {
+func (e *Engine) alsoDefined(name, first string, t *template.Task, files []string) []diag.Problem {
 	var probs []diag.Problem
 	for _, f := range files {
 		if f <= first {
 			continue
 		}
-		data, err := readInput(f)
+		data, err := ReadInput(f)
 		if err != nil {
 			continue
 		}
-		tf, bad := checkTemplate(f, data)
+		tf, bad := CheckTemplate(f, data)
 		if bad != nil {
 			continue
 		}
@@ -282,65 +240,27 @@ func looksLikePath(s string) bool {
 	return strings.ContainsAny(s, `/\`) || strings.HasSuffix(strings.ToLower(s), ".xml")
 }
 
-// errNotRegular refuses a FIFO, a device or a socket given as a template or
-// config file: opening a FIFO blocks and a device may never end.
-var errNotRegular = project.ErrNotRegular
-
-// tooLargeError is a template or config file over schema.MaxInput.
-type tooLargeError struct{ size int64 }
-
-func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("document is %d bytes; the limit is %d", e.size, schema.MaxInput)
-}
-
-// readInput reads a template or config file. Only a regular file is read
-// (a FIFO is opened without blocking and refused, as are devices and
-// sockets), and at most schema.MaxInput bytes of it (project.ReadRegular):
-// a larger file is a *tooLargeError, not a read that could exhaust memory.
-func readInput(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := project.ReadRegular(f, schema.MaxInput)
-	if tl := (*project.TooLargeError)(nil); errors.As(err, &tl) {
-		return nil, &tooLargeError{size: tl.Size}
-	}
-	return data, err
-}
-
-// inputProblem turns a *tooLargeError from readInput into a problem at 1:1,
-// as the validator reports a document over its limit.
-func inputProblem(path string, err error) (diag.Problem, bool) {
-	var tl *tooLargeError
-	if errors.As(err, &tl) {
-		return diag.Problem{File: path, Line: 1, Col: 1, Message: tl.Error()}, true
-	}
-	return diag.Problem{}, false
-}
-
-// readTemplate reads and checks one template file.
-func (e *env) readTemplate(path string) (*template.File, error) {
-	data, err := readInput(path)
-	if p, ok := inputProblem(path, err); ok {
-		return nil, e.invalid(path, []diag.Problem{p})
+// ReadTemplate reads and checks one template file.
+func (e *Engine) ReadTemplate(path string) (*template.File, error) {
+	data, err := ReadInput(path)
+	if p, ok := InputProblem(path, err); ok {
+		return nil, Invalid(path, []diag.Problem{p})
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, codedErr(diag.TemplateNotFound, exitNotFound, "template %s: no such file", path)
+			return nil, codedErr(diag.TemplateNotFound, ClassNotFound, "template %s: no such file", path)
 		}
 		if errors.Is(err, errNotRegular) {
-			return nil, codedErr(diag.TemplateInvalid, exitUsage, "template %s: not a regular file", path)
+			return nil, codedErr(diag.TemplateInvalid, ClassUsage, "template %s: not a regular file", path)
 		}
 		return nil, fmt.Errorf("read template: %w", err)
 	}
-	tf, probs := checkTemplate(path, data)
+	tf, probs := CheckTemplate(path, data)
 	if probs != nil {
-		return nil, e.invalid(path, probs)
+		return nil, Invalid(path, probs)
 	}
 	for _, w := range tf.Warnings {
-		e.warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
+		e.Warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 	}
 	return tf, nil
 }
@@ -355,7 +275,7 @@ func pickTask(tf *template.File, byName, flag string) (*template.Task, error) {
 	if name != "" {
 		t := tf.Lookup(name)
 		if t == nil {
-			return nil, codedErr(diag.TaskNotFound, exitNotFound, "%s: no task named %q (tasks: %s)",
+			return nil, codedErr(diag.TaskNotFound, ClassNotFound, "%s: no task named %q (tasks: %s)",
 				tf.Path, name, strings.Join(taskNames(tf), ", "))
 		}
 		return t, nil
@@ -363,7 +283,7 @@ func pickTask(tf *template.File, byName, flag string) (*template.Task, error) {
 	if len(tf.Tasks) == 1 {
 		return tf.Tasks[0], nil
 	}
-	return nil, usageErr("%s holds %d tasks; choose one with --task (%s)", tf.Path, len(tf.Tasks),
+	return nil, UsageError("%s holds %d tasks; choose one with --task (%s)", tf.Path, len(tf.Tasks),
 		strings.Join(taskNames(tf), ", "))
 }
 
@@ -391,16 +311,16 @@ func parseVars(list []string) (map[string]string, error) {
 		k, v, ok := strings.Cut(kv, "=")
 		switch {
 		case !ok:
-			return nil, usageErr("--var with no '=': want KEY=VALUE")
+			return nil, UsageError("--var with no '=': want KEY=VALUE")
 		case k == "":
-			return nil, usageErr("--var with an empty name: want KEY=VALUE")
+			return nil, UsageError("--var with an empty name: want KEY=VALUE")
 		}
 		if _, dup := vars[k]; dup {
 			name := k
 			if strings.ContainsFunc(name, unicode.IsControl) {
 				name = strconv.Quote(name)
 			}
-			return nil, usageErr("--var %s is given more than once; give each name one value", name)
+			return nil, UsageError("--var %s is given more than once; give each name one value", name)
 		}
 		vars[k] = v
 	}

@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/template"
+	"github.com/taskctl/taskctl/workflow"
+)
+
+// AssembleRequest assembles one task's context.
+type AssembleRequest struct {
+	Template string   // a template file (relative to the working dir) or a task name
+	Task     string   // the task (or workflow step) of the file to assemble
+	Vars     []string // KEY=VALUE inputs
+	Style    string   // xml, markdown or plain; "": the settings' assemble.style
+	Paths    bool     // list the selected paths; read nothing unless a budget needs it
+	RunID    string   // bind inputs (and inherited files) from this recorded run
+	Hashes   bool     // give each file's sha256
+	// Rendered says the caller renders the document in Style: in the XML
+	// style, characters XML cannot carry become CONTENT_REPLACED warnings.
+	Rendered bool
+}
+
+// AssembleResult is an assembled context: the document (its files, their
+// provenance, the totals), the style it is to be rendered in, and whether
+// only the paths were listed (nothing read).
+type AssembleResult struct {
+	Document *contextgen.Document
+	Style    string
+	ListOnly bool
+}
+
+// Assemble resolves a task's file sources and builds its context document.
+func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleResult, error) {
+	tf, t, vars, err := e.LoadTask(req.Template, req.Task, req.Vars)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.Settings()
+	if err != nil {
+		return nil, err
+	}
+	style := req.Style
+	if style == "" {
+		style = cfg.Style
+	}
+	bound, opt, err := e.assembleOptions(ctx, tf, t, vars, req, style)
+	if err != nil {
+		return nil, err
+	}
+	// Paths lists what the sources select and the path policy admits;
+	// only a budget needs the content (to count it).
+	opt.ListOnly = req.Paths && opt.MaxTokens == 0
+	if opt.ListOnly {
+		opt.Counter, opt.Cache = nil, nil
+		e.tokenizer = ""
+	}
+	doc, err := contextgen.Assemble(ctx, bound, opt)
+	if err != nil {
+		return nil, err
+	}
+	e.saveCaches(opt)
+	if opt.Counter != nil {
+		e.tokenCache = &TokenCache{Hits: doc.TokensCached, Counted: doc.TokensCounted}
+	}
+	for _, w := range doc.Warnings {
+		e.Warn(w)
+	}
+	if req.Rendered && !req.Paths && style == "xml" {
+		for _, w := range ReplacedWarnings(doc) {
+			e.Warn(w)
+		}
+	}
+	return &AssembleResult{Document: doc, Style: style, ListOnly: opt.ListOnly}, nil
+}
+
+// assembleOptions binds task t's inputs (from vars and the run RunID) and
+// builds the options of its assembly, with what it inherits.
+func (e *Engine) assembleOptions(ctx context.Context, tf *template.File, t *template.Task, vars map[string]string,
+	req AssembleRequest, style string) (*template.Task, contextgen.Options, error) {
+	prev, err := e.preview(tf, t, req.RunID)
+	if err != nil {
+		return nil, contextgen.Options{}, err
+	}
+	bound, err := t.Bind(mergeVars(prev.vars, vars))
+	if err != nil {
+		return nil, contextgen.Options{}, UsageError("%v", err)
+	}
+	if req.RunID == "" {
+		// A workflow step's inputs bound to earlier results have no value
+		// outside a run: leave out what needs them, as a dry run does.
+		for _, w := range workflow.DropPending(bound) {
+			e.Warn(diag.Warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
+		}
+	}
+	opt, err := e.contextOptions(bound, style, req.Hashes)
+	if err != nil {
+		return nil, opt, err
+	}
+	opt.Inherited = prev.inherited
+	if req.RunID == "" && (opt.Inherit == template.InheritFull || opt.Inherit == template.InheritSubset) {
+		// A step inherits the own context of the workflow above it,
+		// which needs no run: assemble it (paths only) as run does.
+		if opt.Inherited, err = e.ancestorsContext(ctx, tf, t, vars, style, req.Hashes); err != nil {
+			return nil, opt, err
+		}
+	}
+	return bound, opt, nil
+}
+
+// TokenCache is how many files' token counts came from the cache and how
+// many were counted.
+type TokenCache struct {
+	Counted int `json:"counted"`
+	Hits    int `json:"hits"`
+}
+
+// Meta returns facts about the operations so far for a front door's
+// metadata: "tokenizer" (the name of the token counter used) and
+// "token_cache" (a *TokenCache).
+func (e *Engine) Meta() map[string]any {
+	m := map[string]any{}
+	if e.tokenizer != "" {
+		m["tokenizer"] = e.tokenizer
+	}
+	if e.tokenCache != nil {
+		m["token_cache"] = map[string]int{"hits": e.tokenCache.Hits, "counted": e.tokenCache.Counted}
+	}
+	return m
+}
+
+// ancestorsContext is what step t of tf inherits in a run: the own
+// context of each sequential task above it, from the top down, each given
+// what it inherits from the one above (as run assembles them before the
+// steps). Only the paths are resolved; nothing is read. Sources that wait
+// for an earlier step are left out, as a dry run leaves them.
+func (e *Engine) ancestorsContext(ctx context.Context, tf *template.File, t *template.Task, vars map[string]string, style string, hashes bool) ([]*contextgen.File, error) {
+	var files []*contextgen.File
+	for i, a := range Ancestors(tf, t) {
+		bound, err := a.Bind(vars)
+		if err != nil {
+			return nil, UsageError("%v", err)
+		}
+		workflow.DropPending(bound)
+		opt, err := e.contextOptions(bound, style, hashes)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 || opt.Inherit == template.InheritNone {
+			files = nil
+		}
+		opt.Inherited, opt.ListOnly, opt.Counter, opt.Cache = files, true, nil, nil
+		doc, err := contextgen.Assemble(ctx, bound, opt)
+		if err != nil {
+			return nil, err
+		}
+		files = doc.Files
+	}
+	return files, nil
+}
+
+// Ancestors returns the tasks of tf from its top-level task down to t's
+// parent: none for a top-level task, or one tf does not hold. It is the
+// one account of a step's ancestry: assemble's inherit preview and run's
+// check of a recorded run both read it.
+func Ancestors(tf *template.File, t *template.Task) []*template.Task {
+	if p := pathTo(tf, t); len(p) > 1 {
+		return p[:len(p)-1]
+	}
+	return nil
+}
+
+// ListedFile is a file of --paths in json: what selected it, nothing read.
+type ListedFile struct {
+	Path   string              `json:"path"`
+	Rel    string              `json:"rel_path"`
+	Source template.SourceKind `json:"source"`
+	Score  *float64            `json:"score,omitempty"`
+	Reason *memory.Reason      `json:"reason,omitempty"`
+}
+
+// ListedFiles is the files of --paths.
+type ListedFiles struct {
+	Task   string       `json:"task"`
+	Files  []ListedFile `json:"files"`
+	Totals struct {
+		Files int `json:"files"`
+	} `json:"totals"`
+}
+
+// PathList is the json data of --paths: the files without their content
+// and the facts only a read gives (bytes, lines, tokens, sha256, ...).
+func PathList(doc *contextgen.Document) ListedFiles {
+	out := ListedFiles{Task: doc.Task, Files: []ListedFile{}}
+	for _, f := range doc.Files {
+		out.Files = append(out.Files, ListedFile{Path: f.Path, Rel: f.Rel, Source: f.Source, Score: f.Score, Reason: f.Reason})
+	}
+	out.Totals.Files = len(out.Files)
+	return out
+}
+
+// ReplacedWarnings are the CONTENT_REPLACED warnings of a document rendered
+// in the XML style: the characters XML 1.0 cannot carry that it shows as
+// U+FFFD, per file. The README lists the code; the document only said
+// replaced="N", and no warning told what had changed. (The json form and
+// the other styles keep the content as it is.)
+func ReplacedWarnings(doc *contextgen.Document) []diag.Warning {
+	var ws []diag.Warning
+	for _, f := range doc.Files {
+		if n := f.XMLReplaced(); n > 0 && !f.Binary {
+			ws = append(ws, diag.Warning{Code: diag.ContentReplaced, Path: f.Path,
+				Message: fmt.Sprintf("%d character(s) XML cannot carry (control characters such as ESC or form feed, U+FFFE, U+FFFF) shown as U+FFFD", n)})
+		}
+	}
+	return ws
+}
+
+func mergeVars(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+// Package engine is what taskctl does, below its front doors: the command
+// line (cmd/taskctl) and the MCP server turn flags or JSON-RPC into calls of
+// the engine, and its typed results into text, JSON envelopes or MCP
+// content. Nothing a user can do lives only in a front door.
+//
+// [Open] resolves the working dir and the project dir; the merged settings
+// (config.go: one table row per setting) and the project are opened on
+// first use, so that a command that needs neither (validate FILE) is not
+// failed by a configuration it never reads. Every path the engine returns
+// is absolute. Errors that a user should see carry a diag.Code and an exit
+// [Class] ([*Error]); warnings gather on the [Engine] as diag.Warning with
+// absolute paths.
+//
+// The engine imports every package below it (DESIGN §1) and none of them
+// imports it.
+package engine

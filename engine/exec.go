@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
+)
+
+// ExecRequest runs one command of the restricted interpreter from the
+// working dir. Vars are KEY=VALUE pairs, set as shell variables.
+type ExecRequest struct {
+	Command string
+	Vars    []string
+}
+
+// ExecResult is the absolute paths a command printed that pass the policy,
+// and its exit status.
+type ExecResult struct {
+	Command    string   `json:"command"`
+	ExitStatus int      `json:"exit_status"`
+	Paths      []string `json:"paths"`
+}
+
+// Exec runs a command as a template's <command> runs (in-process, read
+// only, inside the project) and resolves every line it prints. A command
+// that cannot run at all is an error (COMMAND_DENIED, a usage error, when
+// the interpreter refused it); what it printed that is not a project path
+// is a warning.
+func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error) {
+	vars, err := parseVars(req.Vars)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.Settings()
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	if !within(p.WorkingDir(), p.Dir()) {
+		return nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
+	}
+	res, ws, err := contextgen.RunCommand(ctx, p, req.Command, vars, contextgen.ShellLimits{
+		Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
+	})
+	if err != nil {
+		// A command that cannot run at all is this command's failure, not
+		// a warning: COMMAND_DENIED (a usage error) or a general error.
+		// COMMAND_FAILED is a warning code; an error's code is one of the
+		// documented set (README, DESIGN §7).
+		ce := &Error{Code: diag.Error, Class: ClassError, Message: err.Error()}
+		if ws[0].Code == diag.CommandDenied {
+			ce.Code, ce.Class = diag.CommandDenied, ClassUsage
+		}
+		return nil, ce
+	}
+	for _, w := range ws {
+		e.Warn(w)
+	}
+	out := &ExecResult{Command: req.Command, ExitStatus: res.ExitStatus, Paths: []string{}}
+	cands, warns := contextgen.ResolveRecords(p, res.Records)
+	for _, w := range warns {
+		e.Warn(w)
+	}
+	for _, c := range cands {
+		out.Paths = append(out.Paths, c.Path)
+	}
+	return out, nil
+}

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"runtime/debug"
+
+	"github.com/taskctl/taskctl/schema"
+)
+
+// version is the release this source tree describes.
+const version = "0.1.0"
+
+// Version is taskctl's version: the module's, when the binary was built
+// from a tagged module, else the release this source tree describes.
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
+
+// RootResult is the three directories and the marker that decided the
+// project dir ("none" when nothing did, "--project-dir" when it was given).
+type RootResult struct {
+	Marker     string `json:"marker"`
+	ProjectDir string `json:"project_dir"`
+	WorkingDir string `json:"working_dir"`
+	Workspace  string `json:"workspace"`
+}
+
+// Root opens the project and reports its directories.
+func (e *Engine) Root() (*RootResult, error) {
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	marker := p.Marker()
+	if marker == "" {
+		marker = "none"
+		if e.projectDir != "" {
+			marker = "--project-dir"
+		}
+	}
+	return &RootResult{Marker: marker, ProjectDir: p.Dir(), WorkingDir: p.WorkingDir(), Workspace: p.Workspace()}, nil
+}
+
+// SchemaResult is one of the embedded XSDs.
+type SchemaResult struct {
+	Schema string `json:"schema"` // "template" or "config"
+	XSD    string `json:"xsd"`
+}
+
+// Schema returns the XSD templates ("template") or config files ("config")
+// are validated against.
+func Schema(which string) (*SchemaResult, error) {
+	var s *schema.Schema
+	switch which {
+	case "template":
+		s = schema.Template()
+	case "config":
+		s = schema.Config()
+	default:
+		return nil, UsageError("unknown schema %q: want template or config", which)
+	}
+	return &SchemaResult{Schema: which, XSD: string(s.Source())}, nil
+}

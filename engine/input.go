@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/schema"
+)
+
+// errNotRegular refuses a FIFO, a device or a socket given as a template or
+// config file: opening a FIFO blocks and a device may never end.
+var errNotRegular = project.ErrNotRegular
+
+// tooLargeError is a template or config file over schema.MaxInput.
+type tooLargeError struct{ size int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("document is %d bytes; the limit is %d", e.size, schema.MaxInput)
+}
+
+// ReadInput reads a template or config file. Only a regular file is read
+// (a FIFO is opened without blocking and refused, as are devices and
+// sockets), and at most schema.MaxInput bytes of it (project.ReadRegular):
+// a larger file is an
+// error [InputProblem] turns into a problem, not a read that could exhaust
+// memory.
+func ReadInput(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := project.ReadRegular(f, schema.MaxInput)
+	if tl := (*project.TooLargeError)(nil); errors.As(err, &tl) {
+		return nil, &tooLargeError{size: tl.Size}
+	}
+	return data, err
+}
+
+// InputProblem turns the error of a file too large for [ReadInput] into a
+// problem at 1:1, as the validator reports a document over its limit.
+func InputProblem(path string, err error) (diag.Problem, bool) {
+	var tl *tooLargeError
+	if errors.As(err, &tl) {
+		return diag.Problem{File: path, Line: 1, Col: 1, Message: tl.Error()}, true
+	}
+	return diag.Problem{}, false
+}
+
+// errText is err's message without the path, which the caller prints.
+func errText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// SearchRequest ranks the project's files against Query.
+type SearchRequest struct {
+	Query    string
+	Limit    int     // at most this many matches (> 0)
+	MinScore float64 // drop matches scoring below it (0..1)
+	// Include and Exclude are globs as a user types them: ./ and ../ are
+	// relative to the working dir, other relative ones to the project dir.
+	Include, Exclude []string
+	Explain          bool // matched terms per field and the best line
+	NoRefresh        bool // search the index as it is
+}
+
+// Match is one ranked file.
+type Match struct {
+	Path   string        `json:"path"` // absolute
+	Score  float64       `json:"score"`
+	Reason memory.Reason `json:"reason"`
+}
+
+// SearchResult is what [Engine.Search] found, best first.
+type SearchResult struct {
+	Matches []Match `json:"matches"`
+	Query   string  `json:"query"`
+}
+
+// Search ranks the project's text files against a description, through the
+// index (refreshed first unless NoRefresh).
+func (e *Engine) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, UsageError(`search needs exactly one non-empty "TEXT" (quote it)`)
+	}
+	if req.Limit <= 0 {
+		return nil, UsageError("--limit must be positive")
+	}
+	if !(req.MinScore >= 0 && req.MinScore <= 1) { // NaN compares false
+		return nil, UsageError("--min-score must be between 0 and 1")
+	}
+	include, err := e.ScopeGlobs("include", req.Include)
+	if err != nil {
+		return nil, err
+	}
+	exclude, err := e.ScopeGlobs("exclude", req.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	var ix *memory.Index
+	if req.NoRefresh {
+		ix, err = e.IndexNoRefresh()
+	} else {
+		ix, _, err = e.Index(ctx, false, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, _ := e.Project()
+	matches := ix.Search(req.Query, memory.SearchOptions{
+		Limit: req.Limit, MinScore: req.MinScore,
+		Include: include, Exclude: exclude, Explain: req.Explain,
+		Source: e.indexSource(p), // where best lines are read from
+	})
+	res := &SearchResult{Query: req.Query, Matches: []Match{}}
+	for _, m := range matches {
+		res.Matches = append(res.Matches, Match{Path: AbsRel(p, m.Rel), Score: m.Score, Reason: m.Reason})
+	}
+	return res, nil
+}

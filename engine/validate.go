@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/xmltext"
+)
+
+// FileResult is one file's verdict from [Engine.Validate].
+type FileResult struct {
+	Path     string         `json:"path"`
+	Valid    bool           `json:"valid"`
+	Problems []diag.Problem `json:"problems"`
+}
+
+// ValidateResult is what [Engine.Validate] found, file by file.
+type ValidateResult struct {
+	Files []FileResult `json:"files"`
+}
+
+// Validate checks each file (a FILE argument: relative to the working
+// dir) against the XSD and the rules it cannot express: a file whose root
+// element is <config> as a configuration file, any other as a template.
+// It returns every file's result; when any file has problems, also an
+// *Error with all of them: TEMPLATE_NOT_FOUND (ClassNotFound) when every
+// problem is a file that does not exist, else TEMPLATE_INVALID.
+func (e *Engine) Validate(files []string) (*ValidateResult, error) {
+	res := &ValidateResult{}
+	var all []diag.Problem
+	missing := 0
+	for _, arg := range files {
+		path := e.ArgPath(arg)
+		probs, gone := e.validateFile(path)
+		if gone {
+			missing++
+		}
+		if probs == nil {
+			probs = []diag.Problem{}
+		}
+		res.Files = append(res.Files, FileResult{Path: path, Valid: len(probs) == 0, Problems: probs})
+		all = append(all, probs...)
+	}
+	if len(all) == 0 {
+		return res, nil
+	}
+	bad := 0
+	for _, r := range res.Files {
+		if !r.Valid {
+			bad++
+		}
+	}
+	if bad == missing {
+		// Nothing invalid, only files that are not there: as for
+		// assemble, that is "not found" (exit 5).
+		return res, &Error{Code: diag.TemplateNotFound, Class: ClassNotFound, Problems: all,
+			Message: fmt.Sprintf("%d of %d file(s) not found", missing, len(res.Files))}
+	}
+	return res, &Error{Code: diag.TemplateInvalid, Class: ClassUsage, Problems: all,
+		Message: fmt.Sprintf("%d of %d file(s) invalid", bad, len(res.Files))}
+}
+
+// validateFile returns the problems of one file, and whether it does not
+// exist.
+func (e *Engine) validateFile(path string) (probs []diag.Problem, missing bool) {
+	data, err := ReadInput(path)
+	if p, ok := InputProblem(path, err); ok {
+		return []diag.Problem{p}, false
+	}
+	if err != nil {
+		return []diag.Problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}},
+			errors.Is(err, fs.ErrNotExist)
+	}
+	if rootName(data) == "config" {
+		return CheckConfig(path, data), false
+	}
+	tf, probs := CheckTemplate(path, data)
+	if probs != nil {
+		return probs, false
+	}
+	for _, w := range tf.Warnings {
+		e.Warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
+	}
+	return nil, false
+}
+
+// rootName returns the local name of data's root element, or "" when data
+// is not well-formed enough to tell.
+func rootName(data []byte) string {
+	if text, err := xmltext.Decode(data); err == nil {
+		data = text // UTF-16, as schema and template read it
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		t, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		if se, ok := t.(xml.StartElement); ok {
+			return se.Name.Local
+		}
+	}
+}

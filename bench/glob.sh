@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/glob.sh REPO [RUNS] — time listing every file of REPO by glob with
 # taskctl against ripgrep, and print both and their ratio (goal: taskctl
-# within 1.5x of rg).
+# within 1.2x of rg).
 #
 #   taskctl --project-dir REPO assemble --paths --max-files 1000000 TEMPLATE
 #     where TEMPLATE (written outside REPO) is one task with <path>**/*</path>
@@ -17,8 +17,13 @@
 #
 # TASKCTL=/path/to/taskctl skips the build and times that binary instead.
 #
-# Timing: hyperfine if installed (warmup 2, RUNS runs, mean); otherwise a
-# loop taking the best wall time of RUNS runs each (default 10).
+# Both write into a pipe, as they do for a user who pipes the list on: a
+# tool that makes a write(2) per line pays for it there (into /dev/null a
+# write costs almost nothing).
+#
+# Timing: hyperfine 1.15 or later if installed (warmup 2, RUNS runs, mean,
+# its output fed through a pipe); otherwise a loop taking the best wall time
+# of RUNS runs each (default 10), piped into cat.
 set -euo pipefail
 repo=${1:?usage: bench/glob.sh REPO [RUNS]}
 runs=${2:-10}
@@ -50,8 +55,9 @@ rgc=(rg --files --hidden -g '!.git' "$repo")
 echo "repository: $repo"
 echo "files listed: taskctl $(wc -l < "$tmp/tc.out"), rg $(wc -l < "$tmp/rg.out")"
 
-if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 2 --runs "$runs" --export-json "$tmp/h.json" \
+# (hyperfine before 1.15 has no --output, and takes the loop below)
+if command -v hyperfine >/dev/null && hyperfine --help | grep -q -- '--output'; then
+  hyperfine -N --output=pipe --warmup 2 --runs "$runs" --export-json "$tmp/h.json" \
     -n taskctl "$(printf '%q ' "${tc[@]}")" -n rg "$(printf '%q ' "${rgc[@]}")" >&2
   read -r t_tc t_rg < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(r[0]["mean"], r[1]["mean"])' "$tmp/h.json")
 else
@@ -60,7 +66,7 @@ else
     local b="" s e t
     for _ in $(seq "$runs"); do
       s=$(date +%s.%N)
-      "$@" > /dev/null
+      "$@" | cat > /dev/null
       e=$(date +%s.%N)
       t=$(awk -v s="$s" -v e="$e" 'BEGIN{printf "%.6f", e - s}')
       if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN{exit !(t < b)}'; then b=$t; fi
@@ -72,5 +78,5 @@ else
   t_rg=$(best "${rgc[@]}")
 fi
 awk -v a="$t_tc" -v b="$t_rg" 'BEGIN {
-  printf "taskctl  %8.1f ms\nrg       %8.1f ms\nratio    %8.2fx   (goal <= 1.5x)\n", a * 1000, b * 1000, a / b
+  printf "taskctl  %8.1f ms\nrg       %8.1f ms\nratio    %8.2fx   (goal <= 1.2x)\n", a * 1000, b * 1000, a / b
 }'

@@ -2,6 +2,12 @@
 # Index performance on a directory as a user of the command line gets it,
 # next to the cost of reading every file once, then the library's own
 # figures. Usage: bench/index.sh DIR
+# The floor, reading every file once, is bench/readall: one process that
+# reads each file (git ls-files, or find outside git) to its end through
+# one reused buffer. xargs -0 cat, the floor this script used before, is
+# timed too but is not one: GNU cat maps and unmaps a buffer for every file
+# and writes what it reads, which on many small files costs several times
+# the reading (see bench/pack.sh).
 # DIR is modified briefly: its .taskctl/index is rebuilt, one file is
 # touched, then (library part) touched and edited, then restored; use a
 # copy of anything shared. Wall times on a shared machine are noisy: each
@@ -19,19 +25,22 @@ if [ -z "$tc" ]; then
 	(cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
 	tc="$tmp/taskctl"
 fi
+(cd "$here" && go build -o "$tmp/readall" ./bench/readall)
 
-# timed CMD...: runs CMD once and appends "WALL USER SYS" to $tmp/times.
+# timed CMD...: runs CMD once and appends "WALL USER SYS" to $times
+# ($tmp/times unless set).
 timed() {
 	local t
 	t=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 ) || true
-	echo "$t" >>"$tmp/times"
+	echo "$t" >>"${times:-$tmp/times}"
 }
 
 # fastest: prints "WALL CPU" (seconds, CPU being user+sys) of the run in
-# $tmp/times with the least wall time, and empties it.
+# $times ($tmp/times unless set) with the least wall time, and empties it.
 fastest() {
-	sort -n "$tmp/times" | head -n 1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
-	: >"$tmp/times"
+	local f=${times:-$tmp/times}
+	sort -n "$f" | head -n 1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
+	: >"$f"
 }
 
 # best N CMD...: the fastest of N runs of CMD.
@@ -46,10 +55,17 @@ best() {
 }
 
 if git -C "$dir" rev-parse --git-dir >/dev/null 2>&1; then
-	floor=$(best 5 sh -c "cd '$dir' && git ls-files -z | xargs -0 cat >/dev/null 2>&1 || true")
+	list="cd '$dir' && git ls-files -z"
 else
-	floor=$(best 5 sh -c "find '$dir' -type f -print0 | xargs -0 cat >/dev/null")
+	list="find '$dir' -type f -print0"
 fi
+# The two floors take turns, so that a busy machine slows them alike.
+for ((i = 0; i < 5; i++)); do
+	times=$tmp/readall.times timed sh -c "$list | '$tmp/readall' 2>/dev/null || true"
+	times=$tmp/cat.times timed sh -c "$list | xargs -0 cat >/dev/null 2>&1 || true"
+done
+floor=$(times=$tmp/readall.times fastest)
+catfloor=$(times=$tmp/cat.times fastest)
 cold=$(best 3 "$tc" --project-dir "$dir" index --rebuild)
 "$tc" --project-dir "$dir" index >/dev/null
 sleep 2.1 # directories listed within 2 s of a walk are listed again by the next
@@ -70,9 +86,10 @@ bytes=$(printf '%s\n' "$stats" | sed -n 's/^ *"bytes": \([0-9]*\).*/\1/p' | head
 ixbytes=$(printf '%s\n' "$stats" | sed -n 's/^ *"index_bytes": \([0-9]*\).*/\1/p' | head -n 1)
 
 echo "== taskctl (the command line) on $dir: $files files, $bytes bytes indexed"
-echo "$floor $cold $same $touched $search $nr $ixbytes $bytes" | awk -v victim="$victim" '{
+echo "$floor $cold $same $touched $search $nr $ixbytes $bytes $catfloor" | awk -v victim="$victim" '{
 	fw = $1; fc = $2; cw = $3; cc = $4
-	printf "read every file once (cat floor)        %7.0f ms   cpu %5.0f ms\n", fw * 1000, fc * 1000
+	printf "read every file once (readall floor)    %7.0f ms   cpu %5.0f ms\n", fw * 1000, fc * 1000
+	printf "xargs -0 cat (the old floor)            %7.0f ms   cpu %5.0f ms   %.1fx the floor\n", $15 * 1000, $16 * 1000, $15 / fw
 	printf "index --rebuild (cold)                  %7.0f ms   cpu %5.0f ms   %.1fx floor (cpu %.1fx)   goal <= 3x\n", cw * 1000, cc * 1000, cw / fw, cc / fc
 	printf "index, nothing changed                  %7.0f ms   cpu %5.0f ms   %.1f%% of cold\n", $5 * 1000, $6 * 1000, 100 * $5 / cw
 	printf "index after touching one file           %7.0f ms   cpu %5.0f ms   %.1f%% of cold (cpu %.1f%%)   goal < 5%%   (%s)\n", $7 * 1000, $8 * 1000, 100 * $7 / cw, 100 * $8 / cc, victim

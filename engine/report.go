@@ -15,6 +15,8 @@ import (
 type (
 	// Document is an assembled context document.
 	Document = contextgen.Document
+	// File is one file of a document.
+	File = contextgen.File
 	// Reason is why a file matched a description.
 	Reason = memory.Reason
 	// Record is a run's record.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -78,8 +80,8 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	}
 	if !e.json() {
 		if e.opts.paths {
-			for _, f := range doc.Files {
-				fmt.Fprintln(e.stdout, f.Path)
+			if err := printPaths(e.stdout, doc.Files); err != nil {
+				return nil, err
 			}
 		} else if err := doc.Render(e.stdout, res.Style); err != nil {
 			return nil, err
@@ -130,4 +132,19 @@ func (e *env) color() bool {
 	}
 	f, ok := e.stderr.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// printPaths writes the path of each file, one a line, through one buffer:
+// a write(2) per path would cost more than the walk that found them when
+// the output goes into a pipe. What was buffered is written before an error
+// is returned.
+func printPaths(w io.Writer, files []*engine.File) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for _, f := range files {
+		bw.WriteString(f.Path)
+		if err := bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }

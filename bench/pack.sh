@@ -103,6 +103,11 @@ for _ in $(seq "$runs"); do
 done
 repomix_opts="--no-default-patterns --ignore '.git/**'"
 [ -n "${REPOMIX_DEFAULTS:-}" ] && repomix_opts=
+# npx fetches repomix on its first run: one untimed run first, so that no
+# timed run includes the download
+if [ "${REPOMIX_RUNS:-$runs}" -gt 0 ]; then
+  (cd "$repo" && npx -y repomix@1.14.0 --version >/dev/null 2>&1) || true
+fi
 for _ in $(seq "${REPOMIX_RUNS:-$runs}"); do
   once repomix bash -c "cd '$repo' && npx -y repomix@1.14.0 $repomix_opts --style xml -o '$tmp/repomix.xml' ."
 done

@@ -352,44 +352,10 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		return res, err
 	}
 
-	// Bind the inputs.
-	for _, in := range t.Inputs {
-		if in.From != "" {
-			if res.Bindings == nil {
-				res.Bindings = map[string]string{}
-			}
-			res.Bindings[in.Name] = in.From
-		}
-	}
-	bv, err := bindVars(t, scope, r.opt.Vars, func(in template.Input) (string, error) {
-		rf, err := parseRef(in.From)
-		if err != nil {
-			return "", err
-		}
-		if r.rec.Step(rf.step) == nil {
-			// A step outside this run (check let it through only with a
-			// value in Vars).
-			if v, ok := r.opt.Vars[in.Name]; ok {
-				return v, nil
-			}
-		}
-		if r.dry {
-			return pending(in.From), nil
-		}
-		src := r.rec.Step(rf.step)
-		if src == nil || src.Status != StepOK {
-			return "", fmt.Errorf("from=%q: step %s has no result", in.From, rf.step)
-		}
-		return src.value(rf)
-	})
+	bound, err := r.bindStep(t, scope, res)
 	if err != nil {
 		return fail(StepFailed, err)
 	}
-	bound, err := bindShallow(t, bv)
-	if err != nil {
-		return fail(StepFailed, err)
-	}
-	res.Inputs = maps.Clone(bound.Vars())
 	eff := bound.EffectiveContext()
 	inherit := eff.Inherit
 	if inherit == "" {
@@ -424,24 +390,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		if r.opt.Strict && !r.dry && len(res.Warnings) > 0 {
 			return fail(StepFailed, strictErr(len(res.Warnings), "its own context"))
 		}
-		if failed, err := r.sequence(ctx, t, &eff, bound.Vars(), res.Files, hist); err != nil {
-			res.Status = failed.Status
-			if res.Status == StepTimeout {
-				res.Status = StepFailed
-			}
-			res.Error = "step " + failed.label() + " " + failed.Status
-			r.finish(res)
-			return failed, err
-		}
-		if n := len(t.Steps); n > 0 {
-			last := r.nodes[t.Steps[n-1]]
-			res.Output, res.Notes, res.Parsed, res.OutputFile = last.Output, last.Notes, last.Parsed, last.OutputFile
-		}
-		if !r.dry {
-			res.Status = StepOK
-		}
-		r.finish(res)
-		return nil, r.save()
+		return r.sequenceTask(ctx, t, res, &eff, bound, hist)
 	}
 
 	// An atomic step.
@@ -488,6 +437,73 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		return res, fmt.Errorf("write the run record: %w", err)
 	}
 	return nil, nil
+}
+
+// bindStep binds step t's inputs: declared values and defaults from scope
+// and Vars, and from= references to the results of earlier steps (pending
+// markers in a dry run). It records the bindings and the bound values in res.
+func (r *runner) bindStep(t *template.Task, scope map[string]string, res *StepResult) (*template.Task, error) {
+	for _, in := range t.Inputs {
+		if in.From != "" {
+			if res.Bindings == nil {
+				res.Bindings = map[string]string{}
+			}
+			res.Bindings[in.Name] = in.From
+		}
+	}
+	bv, err := bindVars(t, scope, r.opt.Vars, func(in template.Input) (string, error) {
+		rf, err := parseRef(in.From)
+		if err != nil {
+			return "", err
+		}
+		if r.rec.Step(rf.step) == nil {
+			// A step outside this run (check let it through only with a
+			// value in Vars).
+			if v, ok := r.opt.Vars[in.Name]; ok {
+				return v, nil
+			}
+		}
+		if r.dry {
+			return pending(in.From), nil
+		}
+		src := r.rec.Step(rf.step)
+		if src == nil || src.Status != StepOK {
+			return "", fmt.Errorf("from=%q: step %s has no result", in.From, rf.step)
+		}
+		return src.value(rf)
+	})
+	if err != nil {
+		return nil, err
+	}
+	bound, err := bindShallow(t, bv)
+	if err != nil {
+		return nil, err
+	}
+	res.Inputs = maps.Clone(bound.Vars())
+	return bound, nil
+}
+
+// sequenceTask runs the steps of sequential task t after its own context
+// was assembled into res, and takes the last step's results as its own.
+func (r *runner) sequenceTask(ctx context.Context, t *template.Task, res *StepResult, eff *template.Context, bound *template.Task, hist []*StepResult) (*StepResult, error) {
+	if failed, err := r.sequence(ctx, t, eff, bound.Vars(), res.Files, hist); err != nil {
+		res.Status = failed.Status
+		if res.Status == StepTimeout {
+			res.Status = StepFailed
+		}
+		res.Error = "step " + failed.label() + " " + failed.Status
+		r.finish(res)
+		return failed, err
+	}
+	if n := len(t.Steps); n > 0 {
+		last := r.nodes[t.Steps[n-1]]
+		res.Output, res.Notes, res.Parsed, res.OutputFile = last.Output, last.Notes, last.Parsed, last.OutputFile
+	}
+	if !r.dry {
+		res.Status = StepOK
+	}
+	r.finish(res)
+	return nil, r.save()
 }
 
 // parse fills in Parsed and Notes. A step that declares JSON output must

@@ -231,8 +231,6 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	if err != nil {
 		return &Result{ExitStatus: 2}, err
 	}
-	fsys := &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse}
-
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ctx, cancelT := context.WithTimeoutCause(ctx, cfg.Timeout, errTimeout)
@@ -240,7 +238,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 
 	s := &session{
 		cfg:    &cfg,
-		fs:     fsys,
+		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse},
 		cancel: cancel,
 	}
 	s.budget.maxBytes = cfg.MaxStdoutBytes
@@ -248,7 +246,16 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	s.budget.cancel = cancel
 	s.sink = &sink{budget: &s.budget}
 	s.stderr = &limitedBuffer{max: maxStderrBytes}
+	runner, err := s.runner()
+	if err != nil {
+		return nil, fmt.Errorf("shellexec: %w", err)
+	}
+	return s.result(ctx, runner.Run(ctx, file))
+}
 
+// runner makes the interpreter of a session: its fixed environment and
+// the task's variables, and every handler ours.
+func (s *session) runner() (*interp.Runner, error) {
 	env := []string{
 		// Set, but empty: the interpreter fills an unset HOME from the
 		// process's own (os.UserHomeDir), which would hand a path outside
@@ -258,12 +265,12 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 		"LC_ALL=C",
 		"IFS= \t\n",
 	}
-	for k, v := range cfg.Vars {
+	for k, v := range s.cfg.Vars {
 		env = append(env, k+"="+v)
 	}
-	runner, err := interp.New(
+	return interp.New(
 		interp.Env(expand.ListEnviron(env...)),
-		interp.Dir(cfg.Dir),
+		interp.Dir(s.cfg.Dir),
 		interp.StdIO(nil, s.sink, s.stderr),
 		interp.CallHandler(s.call),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
@@ -275,16 +282,17 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 		interp.StatHandler(s.stat),
 		interp.AccessHandler(s.access),
 	)
-	if err != nil {
-		return nil, fmt.Errorf("shellexec: %w", err)
-	}
-	runErr := runner.Run(ctx, file)
+}
 
+// result makes the Result of a run that ended with runErr: what it
+// printed, its exit status, why it stopped, and the denial, if any, as the
+// error.
+func (s *session) result(ctx context.Context, runErr error) (*Result, error) {
 	res := &Result{Stdout: s.sink.buf.Bytes(), Stderr: s.stderr.buf.Bytes()}
 	res.Truncated = errors.Is(context.Cause(ctx), errTruncated)
 	res.TimedOut = !res.Truncated && errors.Is(context.Cause(ctx), errTimeout)
 	res.LastGrep = s.lastTopGrep()
-	res.Outside = fsys.outside.list()
+	res.Outside = s.fs.outside.list()
 	var denied *DeniedError
 	switch {
 	case runErr == nil:
@@ -307,7 +315,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	}
 	res.Stderr = s.stderr.buf.Bytes()
 	res.NUL = bytes.IndexByte(res.Stdout, 0) >= 0
-	res.Records = s.sink.records(res.NUL, cfg.Dir)
+	res.Records = s.sink.records(res.NUL, s.cfg.Dir)
 	if denied != nil {
 		return res, denied
 	}

@@ -866,12 +866,13 @@ func (a *assembler) read() []*File {
 	for range workers {
 		wg.Go(func() {
 			var waiting []*File
+			var buffers arena
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || a.ctx.Err() != nil {
 					break
 				}
-				files[i], warns[i] = a.readOne(a.candidates[i])
+				files[i], warns[i] = a.readOne(a.candidates[i], &buffers)
 				if f := files[i]; f != nil {
 					f.order = i
 					if !a.countFile(f, false) {
@@ -904,11 +905,14 @@ func (a *assembler) read() []*File {
 	return out
 }
 
-func (a *assembler) readOne(c candidate) (*File, []diag.Warning) {
+func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning) {
 	if a.ctx.Err() != nil {
 		return nil, nil
 	}
-	pf, w := a.opt.Project.Read(c.c)
+	pf, w := a.opt.Project.ReadInto(c.c, buffers.buffer())
+	if pf != nil {
+		pf.Content = buffers.keep(pf.Content)
+	}
 	if a.opt.Audit != nil {
 		a.opt.Audit(c.c.Path, string(c.source))
 	}

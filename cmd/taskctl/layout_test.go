@@ -14,8 +14,9 @@ import (
 // internal/xmltext, and each other package imports only what the table
 // allows. internal/diag, the diagnostics vocabulary, may be imported by
 // every package and imports nothing of ours. internal/pages, which
-// prepares memory for the index's and the tokenizer's hash tables, is an
-// addition to the design's table: a leaf both may import. So are
+// prepares memory for the index's and the tokenizer's hash tables and for
+// the buffers contextgen reads files into, is an addition to the design's
+// table: a leaf the three may import. So are
 // internal/xmltext, which decodes UTF-16 documents for schema and
 // template, so that the two read a document the same way, and
 // internal/sandbox, the Landlock confinement of workflow's executors.
@@ -48,7 +49,7 @@ func TestLayout(t *testing.T) {
 		"internal/ignoretest": nil,
 		"shellexec":           {"project"},
 		"memory":              {"project", "internal/pages"},
-		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens"},
+		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens", "internal/pages"},
 		"workflow":            {"template", "contextgen", "project", "internal/sandbox"},
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -186,6 +187,7 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	}
 	var files []*File
 	if opt.ListOnly {
+		files = make([]*File, 0, len(a.candidates))
 		for i, c := range a.candidates {
 			files = append(files, &File{Path: c.c.Path, Rel: c.c.Rel, Source: c.source, Score: c.score, Reason: c.reason, order: i})
 		}
@@ -309,6 +311,7 @@ func (a *assembler) literal(s *template.FileSource) {
 		cands, warns := p.Expand(a.ctx, batch)
 		a.warnings = append(a.warnings, warns...)
 		cands = a.capFiles(cands, s.MaxFiles, strings.Join(batch, " "))
+		a.candidates = slices.Grow(a.candidates, len(cands))
 		for _, c := range cands {
 			a.add(candidate{c: c, source: template.SourceLiteral, read: ro})
 		}

@@ -195,7 +195,7 @@ type ListedFiles struct {
 // PathList is the json data of --paths: the files without their content
 // and the facts only a read gives (bytes, lines, tokens, sha256, ...).
 func PathList(doc *contextgen.Document) ListedFiles {
-	out := ListedFiles{Task: doc.Task, Files: []ListedFile{}}
+	out := ListedFiles{Task: doc.Task, Files: make([]ListedFile, 0, len(doc.Files))}
 	for _, f := range doc.Files {
 		out.Files = append(out.Files, ListedFile{Path: f.Path, Rel: f.Rel, Source: f.Source, Score: f.Score, Reason: f.Reason})
 	}

@@ -187,9 +187,11 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	}
 	var files []*File
 	if opt.ListOnly {
-		files = make([]*File, 0, len(a.candidates))
+		listed := make([]File, len(a.candidates)) // one allocation, not one a file
+		files = make([]*File, len(a.candidates))
 		for i, c := range a.candidates {
-			files = append(files, &File{Path: c.c.Path, Rel: c.c.Rel, Source: c.source, Score: c.score, Reason: c.reason, order: i})
+			listed[i] = File{Path: c.c.Path, Rel: c.c.Rel, Source: c.source, Score: c.score, Reason: c.reason, order: i}
+			files[i] = &listed[i]
 		}
 	} else {
 		files = a.read()
@@ -274,6 +276,15 @@ func (a *assembler) add(c candidate) {
 	a.candidates = append(a.candidates, c)
 }
 
+// grow makes room for n more candidates, so that a glob's thousands are
+// not copied again and again as they are added.
+func (a *assembler) grow(n int) {
+	a.candidates = slices.Grow(a.candidates, n)
+	if len(a.seen) == 0 {
+		a.seen = make(map[string]bool, n)
+	}
+}
+
 var sourceRank = map[template.SourceKind]int{template.SourceLiteral: 0, template.SourceCommand: 1, template.SourceDescription: 2}
 
 // collect resolves every source in merge order.
@@ -311,7 +322,7 @@ func (a *assembler) literal(s *template.FileSource) {
 		cands, warns := p.Expand(a.ctx, batch)
 		a.warnings = append(a.warnings, warns...)
 		cands = a.capFiles(cands, s.MaxFiles, strings.Join(batch, " "))
-		a.candidates = slices.Grow(a.candidates, len(cands))
+		a.grow(len(cands))
 		for _, c := range cands {
 			a.add(candidate{c: c, source: template.SourceLiteral, read: ro})
 		}

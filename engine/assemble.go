@@ -52,11 +52,8 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	if err != nil {
 		return nil, err
 	}
-	// Paths lists what the sources select and the path policy admits;
-	// only a budget needs the content (to count it).
-	opt.ListOnly = req.Paths && opt.MaxTokens == 0
 	if opt.ListOnly {
-		opt.Counter, opt.Cache = nil, nil
+		// Nothing is counted, whatever an ancestor's options named.
 		e.tokenizer = ""
 	}
 	doc, err := contextgen.Assemble(ctx, bound, opt)
@@ -97,7 +94,9 @@ func (e *Engine) assembleOptions(ctx context.Context, tf *template.File, t *temp
 			e.Warn(diag.Warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
 		}
 	}
-	opt, err := e.contextOptions(bound, style, req.Hashes)
+	// Paths lists what the sources select and the path policy admits;
+	// only a budget needs the content (to count it).
+	opt, err := e.contextOptions(bound, style, req.Hashes, req.Paths)
 	if err != nil {
 		return nil, opt, err
 	}
@@ -146,7 +145,7 @@ func (e *Engine) ancestorsContext(ctx context.Context, tf *template.File, t *tem
 			return nil, UsageError("%v", err)
 		}
 		workflow.DropPending(bound)
-		opt, err := e.contextOptions(bound, style, hashes)
+		opt, err := e.contextOptions(bound, style, hashes, true)
 		if err != nil {
 			return nil, err
 		}

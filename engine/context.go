@@ -17,8 +17,12 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// contextOptions builds the assembly options from the settings.
-func (e *Engine) contextOptions(t *template.Task, style string, hashes bool) (contextgen.Options, error) {
+// contextOptions builds the assembly options from the settings. listing
+// asks for the paths alone: unless a budget needs the content counted,
+// nothing is read (ListOnly), and the token counter and its cache are left
+// out (the cache is not even opened; the tokenizer's name is still
+// checked).
+func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing bool) (contextgen.Options, error) {
 	cfg, err := e.Settings()
 	if err != nil {
 		return contextgen.Options{}, err
@@ -50,18 +54,21 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes bool) (co
 	if eff.MaxTokens > 0 && (opt.MaxTokens == 0 || eff.MaxTokens < opt.MaxTokens) {
 		opt.MaxTokens = eff.MaxTokens
 	}
+	opt.ListOnly = listing && opt.MaxTokens == 0
 	if cfg.Tokenizer != "none" {
 		c, err := tokens.New(cfg.Tokenizer)
 		if err != nil {
 			return opt, UsageError("%v", err)
 		}
-		opt.Counter = c
-		if dir, err := p.EnsureWorkspace("cache", "tokens"); err == nil {
-			opt.Cache = tokens.OpenCache(dir)
-		} else {
-			e.Warn(diag.Warning{Code: diag.WorkspaceUnavailable, Message: fmt.Sprintf("token cache off: %v", err)})
+		if !opt.ListOnly {
+			opt.Counter = c
+			if dir, err := p.EnsureWorkspace("cache", "tokens"); err == nil {
+				opt.Cache = tokens.OpenCache(dir)
+			} else {
+				e.Warn(diag.Warning{Code: diag.WorkspaceUnavailable, Message: fmt.Sprintf("token cache off: %v", err)})
+			}
+			e.tokenizer = c.Name()
 		}
-		e.tokenizer = c.Name()
 	} else if opt.MaxTokens > 0 {
 		return opt, UsageError("a token budget needs a tokenizer (not --tokenizer none)")
 	}

@@ -219,7 +219,7 @@ func stepLabel(s *workflow.StepResult) string {
 func (e *Engine) assembleStep(ctx context.Context, step *template.Task, inherit template.InheritMode, parentFiles []string, style string, hashes bool) (*workflow.Assembled, error) {
 	// An earlier step's executor may have changed the ignore files.
 	e.ReloadProject()
-	opt, err := e.contextOptions(step, style, hashes)
+	opt, err := e.contextOptions(step, style, hashes, false)
 	if err != nil {
 		return nil, err
 	}

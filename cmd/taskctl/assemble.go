@@ -136,8 +136,8 @@ func (e *env) color() bool {
 
 // printPaths writes the path of each file, one a line, through one buffer:
 // a write(2) per path would cost more than the walk that found them when
-// the output goes into a pipe. What was buffered is written before an error
-// is returned.
+// the output goes into a pipe. The first write error stops it and is
+// returned (the sticky stdout records it too).
 func printPaths(w io.Writer, files []*engine.File) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range files {

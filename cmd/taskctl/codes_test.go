@@ -11,19 +11,23 @@ import (
 	"github.com/taskctl/taskctl/internal/diag"
 )
 
-// readmeCodes returns the codes the README documents: those in backquotes
-// in its section of codes, from "`error.code` is one of" to the end of
-// the table of warning codes.
-func readmeCodes(t *testing.T) map[diag.Code]bool {
+// codesPage is the page of the documentation that holds the tables of
+// codes (the README links it).
+const codesPage = "../../docs/codes.md"
+
+// documentedCodes returns the codes the documentation lists: those in
+// backquotes in codesPage's section of codes, from "`error.code` is one
+// of" to the end of the table of warning codes.
+func documentedCodes(t *testing.T) map[diag.Code]bool {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile(codesPage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
+	text := string(page)
 	start := strings.Index(text, "`error.code` is one of")
 	if start < 0 {
-		t.Fatal(`README: no "error.code is one of" paragraph`)
+		t.Fatalf(`%s: no "error.code is one of" paragraph`, codesPage)
 	}
 	section := text[start:]
 	if end := strings.Index(section, "\n## "); end >= 0 {
@@ -36,24 +40,25 @@ func readmeCodes(t *testing.T) map[diag.Code]bool {
 	return codes
 }
 
-// TestCodesDocumented: the README's tables of codes and diag.Codes, the
-// registry, list the same codes (README: "the codes are stable").
+// TestCodesDocumented: the tables of codes in docs/codes.md and
+// diag.Codes, the registry, list the same codes (docs/codes.md: "the
+// codes are stable").
 func TestCodesDocumented(t *testing.T) {
-	documented := readmeCodes(t)
+	documented := documentedCodes(t)
 	registry := map[diag.Code]bool{}
 	for _, in := range diag.Codes() {
 		registry[in.Code] = true
 		if !documented[in.Code] {
-			t.Errorf("code %s (%s) is not in the README's tables", in.Code, in.Description)
+			t.Errorf("code %s (%s) is not in the tables of %s", in.Code, in.Description, codesPage)
 		}
 	}
 	for code := range documented {
 		if !registry[code] {
-			t.Errorf("the README documents %s, which diag.Codes does not list", code)
+			t.Errorf("%s documents %s, which diag.Codes does not list", codesPage, code)
 		}
 	}
 	if len(registry) < 40 || len(documented) < 40 {
-		t.Fatalf("%d codes in the registry, %d in the README: the scan is broken", len(registry), len(documented))
+		t.Fatalf("%d codes in the registry, %d in %s: the scan is broken", len(registry), len(documented), codesPage)
 	}
 }
 

@@ -5,9 +5,9 @@
 // Guarantees:
 //   - Every code taskctl gives a user is a [Code] constant declared in this
 //     package, once, with a one-line description; [Codes] lists them all, in
-//     the order of the README's tables. No other package spells a code: a
-//     test scans the sources for code literals and checks the README's
-//     tables against [Codes] in both directions.
+//     the order of the tables in docs/codes.md. No other package spells a
+//     code: a test scans the sources for code literals and checks the
+//     tables of docs/codes.md against [Codes] in both directions.
 //   - Codes are stable: a code is never renamed or given another meaning;
 //     scripts match on them.
 //   - A [Warning]'s Path is absolute, with one exception: an input that has

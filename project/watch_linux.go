@@ -413,87 +413,122 @@ func (w *Watcher) replace(rel string) {
 // entered is forgotten with everything below it. replaced are the starts
 // found to be other directories than the ones recorded at their paths
 // (the kernel gave them another watch): their subdirectories, taken for
-// known, must be walked again.
+// known, must be walked again. It works in two phases: list (walkListing,
+// watching each directory before it is listed), then record.
 func (w *Watcher) walk(ctx context.Context, starts []string, full bool) (replaced []string, err error) {
-	p, r := w.p, w.r
-	var mu sync.Mutex
-	found := make(map[string]*watchedDir, len(starts))
-	var newLinks []uint64                          // inodes newly seen with several links
-	seen := make(map[string][]string, len(starts)) // directory → subdirectories that pass the rules
-	wk := &walker{r: r, p: p}
-	bufs := make([][]byte, wk.workers())
-	wk.enter = func(rel string) bool {
-		parent := path.Dir(rel)
-		if parent == "." {
-			parent = ""
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		seen[parent] = append(seen[parent], rel)
-		return full || w.dirs[rel] == nil
+	l := &walkListing{
+		w:     w,
+		full:  full,
+		found: make(map[string]*watchedDir, len(starts)),
+		seen:  make(map[string][]string, len(starts)),
 	}
-	wk.tree = func(_ int, n *dirNode, done bool) {
-		if done {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		d := &watchedDir{wd: -1}
-		// Before the listing: a change after it is reported. A directory
-		// watched already gets its watch back, and one that is another
-		// directory than the one recorded gets another.
-		dir := r.dir
-		if n.rel != "" {
-			dir = path.Join(r.dir, n.rel)
-		}
-		if wd, err := addWatch(w.fd, dir, watchMask); err == nil {
-			d.wd = int32(wd)
-			w.byWD[d.wd] = n.rel
-		}
-		if old := w.dirs[n.rel]; old != nil && !full && old.wd >= 0 && d.wd >= 0 && old.wd != d.wd {
-			replaced = append(replaced, n.rel)
-			if w.byWD[old.wd] == n.rel { // the old directory, elsewhere now
-				delete(w.byWD, old.wd)
-				unix.InotifyRmWatch(w.fd, uint32(old.wd))
-			}
-		}
-		found[n.rel] = d
+	if err := l.list(ctx, starts); err != nil {
+		return nil, err
 	}
-	wk.file = func(wn int, _ bool, full, rel, name string, t fs.FileMode) {
-		dir := path.Dir(rel)
-		if dir == "." {
-			dir = ""
-		}
-		var f watchedFile
-		c, info, ok := p.admit(r, full, rel, name, t, &f.st, &bufs[wn])
-		mu.Lock()
-		defer mu.Unlock()
-		d := found[dir]
-		if t&fs.ModeSymlink != 0 || f.st.nlink > 1 {
-			d.volatile = true
-		}
-		if f.st.nlink > 1 && !w.linked[f.st.ino] {
-			newLinks = append(newLinks, f.st.ino)
-		}
-		if !ok {
-			return
-		}
-		f.c = c
-		if info != fs.FileInfo(&f.st) {
-			f.info = info
-		}
-		d.files = append(d.files, f)
-	}
+	w.walked += len(l.found)
+	w.record(l.found, l.seen, full)
+	w.linkedDirs(l.newLinks)
+	return l.replaced, nil
+}
+
+// walkListing gathers, from the walker's concurrent callbacks, what one
+// walk of a Watcher found.
+type walkListing struct {
+	w    *Watcher
+	full bool
+
+	mu       sync.Mutex
+	found    map[string]*watchedDir // directory → what its listing holds
+	seen     map[string][]string    // directory → subdirectories that pass the rules
+	newLinks []uint64               // inodes newly seen with several links
+	replaced []string               // directories whose watch changed identity
+	bufs     [][]byte               // a stat buffer per worker
+}
+
+// list runs the walker from starts with the listing's callbacks.
+func (l *walkListing) list(ctx context.Context, starts []string) error {
+	r := l.w.r
+	wk := &walker{r: r, p: l.w.p}
+	l.bufs = make([][]byte, wk.workers())
+	wk.enter = l.enter
+	wk.tree = l.tree
+	wk.file = l.file
 	jobs := make([]dirJob, len(starts))
 	for i, rel := range starts {
 		jobs[i] = dirJob{rel: rel, chain: r.ignore.chainFor(rel), start: true, node: &dirNode{rel: rel}}
 	}
-	if err := wk.run(ctx, jobs); err != nil {
-		return nil, err
+	return wk.run(ctx, jobs)
+}
+
+// enter notes a subdirectory that passes the rules, and enters it unless
+// it is recorded already (a partial walk re-lists only what changed).
+func (l *walkListing) enter(rel string) bool {
+	parent := parentDir(rel)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen[parent] = append(l.seen[parent], rel)
+	return l.full || l.w.dirs[rel] == nil
+}
+
+// tree watches a directory about to be listed. Before the listing: a
+// change after it is reported. A directory watched already gets its watch
+// back, and one that is another directory than the one recorded gets
+// another.
+func (l *walkListing) tree(_ int, n *dirNode, done bool) {
+	if done {
+		return
 	}
-	w.walked += len(found)
-	// Parents first, so that a directory whose parent no longer enters it
-	// is dropped rather than recorded.
+	w := l.w
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d := &watchedDir{wd: -1}
+	dir := w.r.dir
+	if n.rel != "" {
+		dir = path.Join(w.r.dir, n.rel)
+	}
+	if wd, err := addWatch(w.fd, dir, watchMask); err == nil {
+		d.wd = int32(wd)
+		w.byWD[d.wd] = n.rel
+	}
+	if old := w.dirs[n.rel]; old != nil && !l.full && old.wd >= 0 && d.wd >= 0 && old.wd != d.wd {
+		l.replaced = append(l.replaced, n.rel)
+		if w.byWD[old.wd] == n.rel { // the old directory, elsewhere now
+			delete(w.byWD, old.wd)
+			unix.InotifyRmWatch(w.fd, uint32(old.wd))
+		}
+	}
+	l.found[n.rel] = d
+}
+
+// file admits one entry of a listed directory and adds it to what its
+// directory holds; a symlink or a file with other hard links marks the
+// directory volatile.
+func (l *walkListing) file(wn int, _ bool, full, rel, name string, t fs.FileMode) {
+	var f watchedFile
+	c, info, ok := l.w.p.admit(l.w.r, full, rel, name, t, &f.st, &l.bufs[wn])
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d := l.found[parentDir(rel)]
+	if t&fs.ModeSymlink != 0 || f.st.nlink > 1 {
+		d.volatile = true
+	}
+	if f.st.nlink > 1 && !l.w.linked[f.st.ino] {
+		l.newLinks = append(l.newLinks, f.st.ino)
+	}
+	if !ok {
+		return
+	}
+	f.c = c
+	if info != fs.FileInfo(&f.st) {
+		f.info = info
+	}
+	d.files = append(d.files, f)
+}
+
+// record folds a walk's directories into w.dirs, parents first, so that a
+// directory whose parent no longer enters it is dropped rather than
+// recorded.
+func (w *Watcher) record(found map[string]*watchedDir, seen map[string][]string, full bool) {
 	rels := make([]string, 0, len(found))
 	for rel := range found {
 		rels = append(rels, rel)
@@ -504,45 +539,61 @@ func (w *Watcher) walk(ctx context.Context, starts []string, full bool) (replace
 		slices.SortFunc(d.files, func(a, b watchedFile) int { return strings.Compare(a.c.Rel, b.c.Rel) })
 		d.subs = seen[rel]
 		slices.Sort(d.subs)
-		if rel != "" && !full {
-			parent := path.Dir(rel)
-			if parent == "." {
-				parent = ""
-			}
-			if pd := w.dirs[parent]; pd == nil || !slices.Contains(pd.subs, rel) {
+		if full {
+			w.stale, w.changed = true, true
+			w.dirs[rel] = d
+			continue
+		}
+		if rel != "" {
+			if pd := w.dirs[parentDir(rel)]; pd == nil || !slices.Contains(pd.subs, rel) {
 				w.dropWatch(rel, d.wd)
 				w.forget(rel)
 				w.stale, w.changed = true, true
 				continue
 			}
 		}
-		old := w.dirs[rel]
-		if old != nil && !full {
-			for _, s := range old.subs {
-				if _, ok := slices.BinarySearch(d.subs, s); !ok {
-					w.forget(s)
-				}
-			}
-			if sameFiles(old, d) {
-				// The same files (the common change: one written): their
-				// new stats go into the record Walk's list points into.
-				for i := range d.files {
-					x, y := &old.files[i], &d.files[i]
-					fx, fy := x.fileInfo(), y.fileInfo()
-					if fx.Size() != fy.Size() || !fx.ModTime().Equal(fy.ModTime()) || fx.Mode() != fy.Mode() {
-						x.st, x.info = y.st, y.info
-						w.changed = true
-					}
-				}
-				old.wd, old.subs, old.volatile = d.wd, d.subs, d.volatile
-				continue
-			}
-		}
+		w.merge(rel, d)
+	}
+}
+
+// merge records the new listing d of the directory rel over what was
+// recorded of it. Subdirectories no longer there are forgotten. When the
+// same files are there (the common change: one written), their new stats
+// go into the record Walk's list points into, and the list stays valid.
+func (w *Watcher) merge(rel string, d *watchedDir) {
+	old := w.dirs[rel]
+	if old == nil {
 		w.stale, w.changed = true, true
 		w.dirs[rel] = d
+		return
 	}
-	w.linkedDirs(newLinks)
-	return replaced, nil
+	for _, s := range old.subs {
+		if _, ok := slices.BinarySearch(d.subs, s); !ok {
+			w.forget(s)
+		}
+	}
+	if !sameFiles(old, d) {
+		w.stale, w.changed = true, true
+		w.dirs[rel] = d
+		return
+	}
+	for i := range d.files {
+		x, y := &old.files[i], &d.files[i]
+		fx, fy := x.fileInfo(), y.fileInfo()
+		if fx.Size() != fy.Size() || !fx.ModTime().Equal(fy.ModTime()) || fx.Mode() != fy.Mode() {
+			x.st, x.info = y.st, y.info
+			w.changed = true
+		}
+	}
+	old.wd, old.subs, old.volatile = d.wd, d.subs, d.volatile
+}
+
+// parentDir is the directory holding rel, "" for the root.
+func parentDir(rel string) string {
+	if dir := path.Dir(rel); dir != "." {
+		return dir
+	}
+	return ""
 }
 
 // linkedDirs makes volatile, and dirty, every directory holding a file

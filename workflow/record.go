@@ -252,18 +252,9 @@ func (s *store) writeRecord(r *Record) error {
 // the run's own directory of at most 64 MiB; any other output_file is an
 // error naming the step.
 func LoadRun(runsDir, id string) (*Record, error) {
-	if id == "latest" {
-		ids, err := Runs(runsDir)
-		if err != nil {
-			return nil, err
-		}
-		if len(ids) == 0 {
-			return nil, fmt.Errorf("no runs in %s: %w", runsDir, fs.ErrNotExist)
-		}
-		id = ids[len(ids)-1]
-	}
-	if !idPattern.MatchString(id) {
-		return nil, fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
+	id, err := resolveRunID(runsDir, id)
+	if err != nil {
+		return nil, err
 	}
 	runs, err := project.OpenStateDir(runsDir)
 	if err != nil {
@@ -271,30 +262,73 @@ func LoadRun(runsDir, id string) (*Record, error) {
 	}
 	defer runs.Close()
 	run, err := runs.Dir(id)
-	if err == nil {
-		defer run.Close()
-	}
-	var data []byte
-	if err == nil {
-		data, err = run.ReadFile("run.json", maxRecordFile)
-	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("run %s: %w", id, fs.ErrNotExist)
-		}
-		return nil, fmt.Errorf("run %s: %w", id, err)
+		return nil, runError(id, err)
 	}
+	defer run.Close()
+	data, err := run.ReadFile("run.json", maxRecordFile)
+	if err != nil {
+		return nil, runError(id, err)
+	}
+	r, rf, err := decodeRecord(id, data)
+	if err != nil {
+		return nil, err
+	}
+	r.Dir = filepath.Join(runsDir, id)
+	if err := r.readOutputs(run, id); err != nil {
+		return nil, err
+	}
+	if err := r.reparse(rf, id); err != nil {
+		return nil, err
+	}
+	r.settleIfGone()
+	return r, nil
+}
+
+// resolveRunID turns "latest" into the newest run's ID and checks that id
+// has the form of one.
+func resolveRunID(runsDir, id string) (string, error) {
+	if id == "latest" {
+		ids, err := Runs(runsDir)
+		if err != nil {
+			return "", err
+		}
+		if len(ids) == 0 {
+			return "", fmt.Errorf("no runs in %s: %w", runsDir, fs.ErrNotExist)
+		}
+		id = ids[len(ids)-1]
+	}
+	if !idPattern.MatchString(id) {
+		return "", fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
+	}
+	return id, nil
+}
+
+// runError names the run in an error opening or reading it, keeping
+// fs.ErrNotExist visible to errors.Is.
+func runError(id string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("run %s: %w", id, fs.ErrNotExist)
+	}
+	return fmt.Errorf("run %s: %w", id, err)
+}
+
+// decodeRecord decodes run.json: the record, its steps (none may be null)
+// with the output and parsed JSON it holds inline (version 1), and the
+// JSON kept compact as Run keeps it. A version newer than this taskctl's
+// is refused.
+func decodeRecord(id string, data []byte) (*Record, recordFile, error) {
 	// The record is allocated here: json would leave it nil for a run.json
 	// that sets none of its fields ("{}", "null").
 	rf := recordFile{Record: &Record{}}
 	if err := json.Unmarshal(data, &rf); err != nil {
-		return nil, fmt.Errorf("run %s: run.json: %w", id, err)
+		return nil, rf, fmt.Errorf("run %s: run.json: %w", id, err)
 	}
 	r := *rf.Record
 	r.Steps = make([]*StepResult, len(rf.Steps))
 	for i, f := range rf.Steps {
 		if f.StepResult == nil {
-			return nil, fmt.Errorf("run %s: run.json: step %d is null", id, i+1)
+			return nil, rf, fmt.Errorf("run %s: run.json: step %d is null", id, i+1)
 		}
 		s := f.StepResult
 		if f.Output != nil {
@@ -306,24 +340,7 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		r.Steps[i] = s
 	}
 	if r.Version > recordVersion {
-		return nil, fmt.Errorf("run %s: run.json version %d is newer than this taskctl (%d)", id, r.Version, recordVersion)
-	}
-	r.Dir = filepath.Join(runsDir, id)
-	if r.Version >= 2 {
-		outputs := map[string]string{}
-		for _, s := range r.Steps {
-			if s.OutputFile == "" {
-				continue
-			}
-			out, ok := outputs[s.OutputFile]
-			if !ok {
-				if out, err = readOutput(run, s.OutputFile); err != nil {
-					return nil, fmt.Errorf("run %s: step %s: read its output: %w", id, s.label(), err)
-				}
-				outputs[s.OutputFile] = out
-			}
-			s.Output = out
-		}
+		return nil, rf, fmt.Errorf("run %s: run.json version %d is newer than this taskctl (%d)", id, r.Version, recordVersion)
 	}
 	for _, s := range r.Steps {
 		// run.json is indented; keep the JSON compact as Run does.
@@ -334,37 +351,72 @@ func LoadRun(runsDir, id string) (*Record, error) {
 			s.Parsed = compact(string(s.Parsed))
 		}
 	}
-	// The JSON run.json left out is the output parsed again (compact
-	// already, so after the loop above).
+	return &r, rf, nil
+}
+
+// readOutputs reads each step's output from its output file in the run's
+// directory (version 2 on), each file once.
+func (r *Record) readOutputs(run *project.StateDir, id string) error {
+	if r.Version < 2 {
+		return nil
+	}
+	outputs := map[string]string{}
+	for _, s := range r.Steps {
+		if s.OutputFile == "" {
+			continue
+		}
+		out, ok := outputs[s.OutputFile]
+		if !ok {
+			var err error
+			if out, err = readOutput(run, s.OutputFile); err != nil {
+				return fmt.Errorf("run %s: step %s: read its output: %w", id, s.label(), err)
+			}
+			outputs[s.OutputFile] = out
+		}
+		s.Output = out
+	}
+	return nil
+}
+
+// reparse parses again the output of each step whose parsed JSON run.json
+// left out (version 3), after the outputs are read.
+func (r *Record) reparse(rf recordFile, id string) error {
 	for i, f := range rf.Steps {
 		if !f.ParsedFromOutput {
 			continue
 		}
 		s := r.Steps[i]
 		if r.Version < 3 || s.OutputFile == "" {
-			return nil, fmt.Errorf("run %s: step %s: parsed_from_output without an output file of a version 3 record", id, s.label())
+			return fmt.Errorf("run %s: step %s: parsed_from_output without an output file of a version 3 record", id, s.label())
 		}
 		p, err := parseOutput(s.Output)
 		if err != nil {
-			return nil, fmt.Errorf("run %s: step %s: its output no longer parses: %w", id, s.label(), err)
+			return fmt.Errorf("run %s: step %s: its output no longer parses: %w", id, s.label(), err)
 		}
 		s.Parsed = p
 	}
-	if r.Status == RunRunning && !alive(r.PID, r.Host) {
-		r.Status = RunInterrupted
-		if r.Error == "" {
-			r.Error = fmt.Sprintf("the process that ran it (pid %d) is gone", r.PID)
-		}
-		for _, s := range r.Steps {
-			switch s.Status {
-			case StepRunning:
-				s.Status = StepInterrupted
-			case StepPending:
-				s.Status = StepSkipped
-			}
+	return nil
+}
+
+// settleIfGone reports a record that says "running" while the process
+// that wrote it (on this host) is gone as interrupted: its running step
+// interrupted, its pending ones skipped. The file is not changed.
+func (r *Record) settleIfGone() {
+	if r.Status != RunRunning || alive(r.PID, r.Host) {
+		return
+	}
+	r.Status = RunInterrupted
+	if r.Error == "" {
+		r.Error = fmt.Sprintf("the process that ran it (pid %d) is gone", r.PID)
+	}
+	for _, s := range r.Steps {
+		switch s.Status {
+		case StepRunning:
+			s.Status = StepInterrupted
+		case StepPending:
+			s.Status = StepSkipped
 		}
 	}
-	return &r, nil
 }
 
 // maxOutputFile is the largest output file LoadRun reads: what a step

@@ -24,14 +24,14 @@ func utf16Twin(text string, order binary.AppendByteOrder) []byte {
 	return b
 }
 
-// TestEncodingTwins validates every UTF-8 document under testdata (valid
+// TestEncodingTwins validates every UTF-8 document of the corpus (valid
 // and invalid, templates and configs) as UTF-16LE, UTF-16BE and UTF-8 with
 // a byte-order mark: each twin has exactly the problems of the UTF-8
 // document, at the same line:col (a valid document stays valid).
 func TestEncodingTwins(t *testing.T) {
 	n := 0
 	for dir, s := range schemas {
-		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*", "*.xml"))
+		files, _ := filepath.Glob(filepath.Join(corpus, dir, "*", "*.xml"))
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			if err != nil {

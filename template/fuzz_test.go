@@ -20,6 +20,8 @@ func FuzzParse(f *testing.F) {
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no seeds in testdata: %v", err)
 	}
+	shared, _ := filepath.Glob(filepath.Join(corpus, "templates", "*", "*.xml"))
+	files = append(files, shared...)
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {

@@ -7,8 +7,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -216,7 +216,7 @@ func (p *promptWriter) attr(s string) {
 // after it, and a carriage return is written between two sections as
 // &#xD;, since a parser turns a literal one (and \r\n) into \n.
 func writeText(b *strings.Builder, s string) {
-	s = xmlSafe(s)
+	s = contextgen.XMLSafe(s)
 	if !strings.ContainsAny(s, "<&\r") && !strings.Contains(s, "]]>") {
 		b.WriteString(s)
 		return
@@ -245,48 +245,6 @@ func writeText(b *strings.Builder, s string) {
 	b.WriteString("]]>")
 }
 
-// xmlSafe replaces invalid UTF-8 and the characters XML 1.0 cannot carry
-// (C0 controls but tab, newline and carriage return; U+FFFE, U+FFFF) with
-// U+FFFD.
-func xmlSafe(s string) string {
-	ok := true
-	for i := 0; i < len(s) && ok; {
-		if c := s[i]; 0x20 <= c && c < utf8.RuneSelf || c == '\n' || c == '\t' {
-			i++ // (most of a prompt is printable ASCII)
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		ok = xmlChar(r, size)
-		i += size
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if xmlChar(r, size) {
-			b.WriteString(s[i : i+size])
-		} else {
-			b.WriteRune(utf8.RuneError)
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func xmlChar(r rune, size int) bool {
-	switch {
-	case r == utf8.RuneError && size == 1:
-		return false
-	case r == '\t' || r == '\n' || r == '\r':
-		return true
-	case r < 0x20:
-		return false
-	}
-	return r <= 0xD7FF || 0xE000 <= r && r <= 0xFFFD || r >= 0x10000
-}
 
 // Kinds of context document (docKind).
 const (

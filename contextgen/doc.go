@@ -25,6 +25,9 @@
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
 //     the file's "replaced" attribute.
+//   - In the markdown style a path holding a control character is quoted
+//     (strconv.Quote) in a file's "## " heading and in the "Left out" list,
+//     so that a file name cannot start a heading of its own.
 //   - In the plain style a line that starts with "==>" is always taskctl's:
 //     a file's header (its path, and its token count, truncation or binary
 //     note in parentheses) or the heading of the list of files left out. A

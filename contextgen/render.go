@@ -329,7 +329,7 @@ func (d *Document) markdownHeader(w *bufio.Writer) {
 // markdownFileOpen writes f's heading, its facts and the opening fence (a
 // binary file's whole entry) and returns the fence.
 func markdownFileOpen(w *bufio.Writer, f *File) string {
-	fmt.Fprintf(w, "\n## %s\n\n", f.Path)
+	fmt.Fprintf(w, "\n## %s\n\n", plainPath(f.Path))
 	fmt.Fprintf(w, "source: %s", f.Source)
 	if f.Score != nil {
 		fmt.Fprintf(w, ", score %.4f", *f.Score)
@@ -432,9 +432,9 @@ func afterBreak(s string) bool {
 	return strings.HasSuffix(s, "\u0085") || strings.HasSuffix(s, "\u2028") || strings.HasSuffix(s, "\u2029")
 }
 
-// plainPath is p as the plain style names it: quoted, as in Go, when it
-// holds a control character (a newline would end the header line and
-// start one of the file's choosing).
+// plainPath is p as the plain and markdown styles name it: quoted, as in
+// Go, when it holds a control character (a newline would end the header
+// line and start one of the file's choosing).
 func plainPath(p string) string {
 	if strings.ContainsFunc(p, unicode.IsControl) {
 		return strconv.Quote(p)
@@ -482,7 +482,7 @@ func omittedParts(style string, files, listed int) (string, string) {
 func writeOmission(w *bufio.Writer, o Omission, style string) {
 	switch style {
 	case StyleMarkdown:
-		fmt.Fprintf(w, "- %s (%s)\n", o.Path, o.Code)
+		fmt.Fprintf(w, "- %s (%s)\n", plainPath(o.Path), o.Code)
 	case StylePlain:
 		fmt.Fprintf(w, "%s (%s)\n", plainPath(o.Path), o.Code)
 	default:

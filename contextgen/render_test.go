@@ -214,3 +214,37 @@ func TestRenderPlainLineBreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMarkdownHeadingsCannotBeForged: in the markdown style a line
+// starting with "## " outside a fence is taskctl's (a file's heading or the
+// list of files left out). A path holding a newline, in a heading or in the
+// list, is quoted, so it cannot start a heading of its own.
+func TestRenderMarkdownHeadingsCannotBeForged(t *testing.T) {
+	d := doc(
+		&contextgen.File{Path: "/p/a.txt", Content: "a\n"},
+		&contextgen.File{Path: "/p/c\n## /etc/shadow", Content: "x\n"},
+	)
+	d.Omitted = []contextgen.Omission{{Path: "/p/f\n## /etc/passwd", Code: "SECRET_DETECTED"}}
+	d.Listed = -1
+	var b bytes.Buffer
+	if err := d.Render(&b, contextgen.StyleMarkdown); err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	fenced := false
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		if !fenced && strings.HasPrefix(line, "## ") {
+			headings = append(headings, line)
+		}
+	}
+	want := []string{"## /p/a.txt", `## "/p/c\n## /etc/shadow"`, "## Left out"}
+	if strings.Join(headings, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("headings\n%s\nwant\n%s\nin\n%s", strings.Join(headings, "\n"), strings.Join(want, "\n"), b.String())
+	}
+	if !strings.Contains(b.String(), `- "/p/f\n## /etc/passwd" (SECRET_DETECTED)`) {
+		t.Fatalf("the list of files left out does not quote the path:\n%s", b.String())
+	}
+}

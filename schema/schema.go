@@ -80,14 +80,7 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
+	return diag.Lines(e.Problems)
 }
 
 // Validate checks data, the content of file, against the schema. It returns

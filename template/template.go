@@ -1,7 +1,6 @@
 package template
 
 import (
-	"strings"
 
 	"github.com/taskctl/taskctl/internal/diag"
 )
@@ -128,14 +127,7 @@ type OutputFormat struct {
 type Error struct{ Problems []diag.Problem }
 
 func (e *Error) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
+	return diag.Lines(e.Problems)
 }
 
 // EffectiveContext merges the task's <context_management> over the defaults of

@@ -1,6 +1,9 @@
 package diag
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A Code is a stable diagnostic code, such as PATH_OUTSIDE_PROJECT.
 type Code string
@@ -41,4 +44,18 @@ type Problem struct {
 // String is "file:line:col: message".
 func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Message)
+}
+
+// Lines is problems as an error message: each as String writes it, one a
+// line. It is the Error text of the packages' positioned error types
+// (schema.ValidationError, template.Error).
+func Lines(problems []Problem) string {
+	var b strings.Builder
+	for i, p := range problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
 }

@@ -110,3 +110,13 @@ func TestStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	ps := []diag.Problem{{File: "a.xml", Line: 1, Col: 2, Message: "one"}, {File: "b.xml", Line: 3, Col: 4, Message: "two"}}
+	if got, want := diag.Lines(ps), "a.xml:1:2: one\nb.xml:3:4: two"; got != want {
+		t.Fatalf("Lines = %q, want %q", got, want)
+	}
+	if got := diag.Lines(nil); got != "" {
+		t.Fatalf("Lines(nil) = %q", got)
+	}
+}

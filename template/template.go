@@ -1,7 +1,6 @@
 package template
 
 import (
-
 	"github.com/taskctl/taskctl/internal/diag"
 )
 

@@ -245,7 +245,6 @@ func writeText(b *strings.Builder, s string) {
 	b.WriteString("]]>")
 }
 
-
 // Kinds of context document (docKind).
 const (
 	docText     = iota // anything else: a value of <context>

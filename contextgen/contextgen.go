@@ -410,7 +410,9 @@ func isShellName(s string) bool {
 // command runs a restricted shell command and resolves each record it prints.
 func (a *assembler) command(s *template.FileSource) {
 	p := a.opt.Project
-	res, ws, err := RunCommand(a.ctx, p, s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
+	// A template's command runs in the project dir (DESIGN §2): what it
+	// selects does not depend on where taskctl was started.
+	res, ws, err := RunCommand(a.ctx, p, p.Dir(), s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
 	a.warnings = append(a.warnings, ws...)
 	if err != nil || res == nil {
 		return
@@ -521,14 +523,14 @@ func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {
 	return l
 }
 
-// RunCommand runs one restricted shell command the way a template's
-// <command> runs, and maps its outcome to warnings. It is shared with
-// `taskctl exec`.
-func RunCommand(ctx context.Context, p *project.Project, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []diag.Warning, error) {
+// RunCommand runs one restricted shell command in dir (a directory inside
+// the project) the way a template's <command> runs, and maps its outcome to
+// warnings. It is shared with `taskctl exec`, which runs in the working dir.
+func RunCommand(ctx context.Context, p *project.Project, dir, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []diag.Warning, error) {
 	cfg := shellexec.Config{
 		Root:    p.Root(),
 		RootDir: p.Dir(),
-		Dir:     p.WorkingDir(),
+		Dir:     dir,
 		// A sensitive file's content is kept from commands as from
 		// the document: what a command prints that is not a path is
 		// quoted in warnings.

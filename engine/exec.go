@@ -43,7 +43,7 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 	if !within(p.WorkingDir(), p.Dir()) {
 		return nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
 	}
-	res, ws, err := contextgen.RunCommand(ctx, p, req.Command, vars, contextgen.ShellLimits{
+	res, ws, err := contextgen.RunCommand(ctx, p, p.WorkingDir(), req.Command, vars, contextgen.ShellLimits{
 		Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
 	})
 	if err != nil {

@@ -73,6 +73,9 @@ func (e *Engine) LoadTask(arg, taskName string, vars []string) (*template.File, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if err := e.typedPaths(bound); err != nil {
+		return nil, nil, nil, err
+	}
 	tf, byName, err := e.LoadTemplate(arg)
 	if err != nil {
 		return nil, nil, nil, err
@@ -300,6 +303,35 @@ func taskNames(tf *template.File) []string {
 	}
 	walk(tf.Tasks)
 	return out
+}
+
+// typedPaths rewrites each --var value that starts with "./" or "../" (or
+// is "." or "..") as the path the user meant: resolved against the working
+// dir and handed to the template relative to the project dir (DESIGN §2),
+// so {{area}} in a <path> and $area in a <command>, which both work from
+// the project dir, name the place the user typed. A path outside the
+// project becomes absolute, which the resolver refuses like any other.
+func (e *Engine) typedPaths(vars map[string]string) error {
+	for k, v := range vars {
+		if v != "." && v != ".." && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") {
+			continue
+		}
+		p, err := e.Project()
+		if err != nil {
+			return err
+		}
+		abs := filepath.Join(p.WorkingDir(), v)
+		rel, err := filepath.Rel(p.Dir(), abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			vars[k] = abs
+			continue
+		}
+		if strings.HasSuffix(v, "/") && rel != "." {
+			rel += "/"
+		}
+		vars[k] = filepath.ToSlash(rel)
+	}
+	return nil
 }
 
 // parseVars turns --var K=V flags into a map. A name given twice is a

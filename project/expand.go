@@ -496,13 +496,21 @@ func doublestarMatch(pat, rel string) bool {
 
 // compileGlob resolves a glob's literal base directory and anchors the
 // pattern to the root that directory lies in.
+// specBase is the directory a path spec of a template is taken from
+// (DESIGN §2): "./p", "../p", "." and ".." from the working dir (the
+// user's "here"), any other relative path or glob from the project dir, so
+// that what a template selects does not depend on where it is run from.
+func (p *Project) specBase(s string) string {
+	if s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
+		return p.workingDir
+	}
+	return p.dir
+}
+
 func (p *Project) compileGlob(s string) (*globSpec, *diag.Warning) {
-	anchor := p.dir
-	switch {
-	case strings.HasPrefix(s, "/"):
+	anchor := p.specBase(s)
+	if strings.HasPrefix(s, "/") {
 		anchor = ""
-	case s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../"):
-		anchor = p.workingDir
 	}
 	base, pat := doublestar.SplitPattern(s)
 	if hasSeg(pat, "..") {
@@ -584,10 +592,11 @@ func (p *Project) ignoredIn(r *rootDir, rel string, isDir, allowNM bool) (bool, 
 }
 
 // Expand resolves the specs of one source: literal paths (DESIGN §2:
-// absolute as they are; "./p", "../p" and bare relative paths against the
-// working dir) and globs (doublestar syntax; a glob starting with "./" or
-// "../" against the working dir, an absolute one as it is, any other against
-// the project dir).
+// absolute as they are; "./p", "../p" against the working dir, bare
+// relative paths against the project dir) and globs (doublestar syntax; a
+// glob starting with "./" or "../" against the working dir, an absolute one
+// as it is, any other against the project dir). A caller with paths a user
+// typed (bare ones meant from the working dir) makes them absolute first.
 //
 //   - A literal file is taken even if the .gitignore family ignores it; the
 //     policy's name rules still apply (.git/, .taskctl/, Exclude, sensitive
@@ -620,8 +629,9 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []di
 		}
 		var res *resolved
 		var w *diag.Warning
+		base := p.specBase(s)
 		if hasMeta(s) {
-			res, w = p.resolve(p.workingDir, s)
+			res, w = p.resolve(base, s)
 			if w != nil {
 				g, gw := p.compileGlob(s)
 				if gw != nil {
@@ -631,7 +641,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []di
 				}
 				continue
 			}
-		} else if res, w = p.resolve(p.workingDir, s); w != nil {
+		} else if res, w = p.resolve(base, s); w != nil {
 			warns = append(warns, *w)
 			continue
 		}

@@ -81,8 +81,9 @@ func TestOpenDirs(t *testing.T) {
 		specs []string
 		want  string
 	}{
-		// DESIGN §2: bare and ./ paths against the working dir, globs against the project dir
-		{[]string{"a.go"}, "src/a.go"},
+		// DESIGN §2: ./ and ../ paths against the working dir, bare paths and globs against the project dir
+		{[]string{"src/a.go"}, "src/a.go"},
+		{[]string{"a.go"}, ""},
 		{[]string{"./a.go", "../docs/x.md"}, "src/a.go docs/x.md"},
 		{[]string{"src/*.go"}, "src/a.go"},
 		{[]string{"./*.go"}, "src/a.go"},
@@ -92,11 +93,12 @@ func TestOpenDirs(t *testing.T) {
 		{[]string{"**/*.go"}, "src/a.go src/b/c.go"},
 		{[]string{"{src,docs}/**"}, "docs/x.md src/a.go src/b/c.go"},
 		// a directory named literally, with or without a slash
-		{[]string{"b"}, "src/b/c.go"},
-		{[]string{"b/"}, "src/b/c.go"},
+		{[]string{"src/b"}, "src/b/c.go"},
+		{[]string{"src/b/"}, "src/b/c.go"},
+		{[]string{"./b"}, "src/b/c.go"},
 		{[]string{"."}, "src/a.go src/b/c.go"},
 		// literal files first, in order, then the sorted matches; each once
-		{[]string{"../docs/x.md", "**/*.go", "b/c.go", "a.go"}, "docs/x.md src/b/c.go src/a.go"},
+		{[]string{"../docs/x.md", "**/*.go", "./b/c.go", "src/a.go"}, "docs/x.md src/b/c.go src/a.go"},
 		{[]string{"../node_modules/m/i.js"}, "node_modules/m/i.js"},
 		{[]string{"../**/*.js"}, ""},
 	}

@@ -37,10 +37,28 @@ func CheckTemplate(file string, data []byte) (*template.File, []diag.Problem) {
 		}
 		return nil, []diag.Problem{{File: file, Line: 1, Col: 1, Message: err.Error()}}
 	}
-	if probs := vetCommands(file, tf.Tasks); probs != nil {
+	probs := unnamedTasks(file, tf.Tasks)
+	probs = append(probs, vetCommands(file, tf.Tasks)...)
+	if probs != nil {
 		return nil, probs
 	}
 	return tf, nil
+}
+
+// unnamedTasks refuses a task (or step) without a name: assemble's
+// document, run's records and a step's from="NAME.output" all name it. The
+// schema keeps the attribute optional (its own tests validate minimal
+// unnamed tasks); before, such a task validated and assembled as task="".
+func unnamedTasks(file string, tasks []*template.Task) []diag.Problem {
+	var probs []diag.Problem
+	for _, t := range tasks {
+		if t.Name == "" {
+			probs = append(probs, diag.Problem{File: file, Line: t.Pos.Line, Col: t.Pos.Col,
+				Message: `task has no name: give it name="..." (assemble, run and a step's from= name it)`})
+		}
+		probs = append(probs, unnamedTasks(file, t.Steps)...)
+	}
+	return probs
 }
 
 // vetCommands checks every <command> of tasks (and their steps) as the

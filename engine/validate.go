@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
+	"strings"
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/xmltext"
+	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/template"
 )
 
 // FileResult is one file's verdict from [Engine.Validate].
@@ -33,11 +37,15 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 	res := &ValidateResult{}
 	var all []diag.Problem
 	missing := 0
+	names := libraryNames{}
 	for _, arg := range files {
 		path := e.ArgPath(arg)
-		probs, gone := e.validateFile(path)
+		tf, probs, gone := e.validateFile(path)
 		if gone {
 			missing++
+		}
+		if tf != nil {
+			probs = names.add(path, tf.Tasks)
 		}
 		if probs == nil {
 			probs = []diag.Problem{}
@@ -65,27 +73,61 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 }
 
 // validateFile returns the problems of one file, and whether it does not
-// exist.
-func (e *Engine) validateFile(path string) (probs []diag.Problem, missing bool) {
+// exist; for a valid template, the template.
+func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Problem, missing bool) {
 	data, err := ReadInput(path)
 	if p, ok := InputProblem(path, err); ok {
-		return []diag.Problem{p}, false
+		return nil, []diag.Problem{p}, false
 	}
 	if err != nil {
-		return []diag.Problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}},
+		return nil, []diag.Problem{{File: path, Line: 0, Col: 0, Message: "cannot read: " + errText(err)}},
 			errors.Is(err, fs.ErrNotExist)
 	}
 	if rootName(data) == "config" {
-		return CheckConfig(path, data), false
+		return nil, CheckConfig(path, data), false
 	}
-	tf, probs := CheckTemplate(path, data)
+	tf, probs = CheckTemplate(path, data)
 	if probs != nil {
-		return probs, false
+		return nil, probs, false
 	}
 	for _, w := range tf.Warnings {
 		e.Warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 	}
-	return nil, false
+	return tf, nil, false
+}
+
+// libraryNames is where each task name of the valid templates validated so
+// far is defined, by task library (a .taskctl/tasks/ directory), where
+// assemble refuses a name two files define. Other templates are
+// independent files: copies of one task may sit side by side.
+type libraryNames map[string]map[string]string
+
+// add records the names of file's tasks (and steps) and returns a problem
+// for each name another file of its library defines, naming both places
+// as assemble does.
+func (n libraryNames) add(file string, tasks []*template.Task) []diag.Problem {
+	dir := filepath.Dir(file)
+	if filepath.Base(dir) != "tasks" || filepath.Base(filepath.Dir(dir)) != project.WorkspaceName {
+		return nil
+	}
+	if n[dir] == nil {
+		n[dir] = map[string]string{}
+	}
+	var probs []diag.Problem
+	var visit func(ts []*template.Task)
+	visit = func(ts []*template.Task) {
+		for _, t := range ts {
+			if first, dup := n[dir][t.Name]; dup && !strings.HasPrefix(first, file+":") {
+				probs = append(probs, diag.Problem{File: file, Line: t.Pos.Line, Col: t.Pos.Col,
+					Message: fmt.Sprintf("task %q is also defined at %s: a task name must be unique across %s", t.Name, first, dir)})
+			} else if !dup {
+				n[dir][t.Name] = fmt.Sprintf("%s:%d:%d", file, t.Pos.Line, t.Pos.Col)
+			}
+			visit(t.Steps)
+		}
+	}
+	visit(tasks)
+	return probs
 }
 
 // rootName returns the local name of data's root element, or "" when data

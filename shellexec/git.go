@@ -27,6 +27,19 @@ func runGit(c *cmd, args []string) int {
 	return c.refuse(args[0], "only git ls-files, git grep and git diff --name-only are supported")
 }
 
+// gitStatic is runGit's refusal of a subcommand, found before anything
+// runs (see staticRefusal).
+func gitStatic(args []string) *DeniedError {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0] {
+	case "ls-files", "grep", "diff":
+		return nil
+	}
+	return &DeniedError{Construct: "git " + args[0], Msg: "only git ls-files, git grep and git diff --name-only are supported"}
+}
+
 // gitRepo locates the worktree root: the nearest directory at or above
 // dir, inside the project, holding a .git directory. A .git file met first
 // (a linked worktree's or a submodule's, pointing at a git dir elsewhere)
@@ -87,33 +100,91 @@ func (c *cmd) gitIndex() (top, prefix string, idx *index.Index, status int) {
 	return top, prefix, idx, 0
 }
 
-// pathspecMatcher returns a matcher for git pathspecs given relative to
-// the current directory; no pathspec means the current directory.
-func (c *cmd) pathspecMatcher(top, prefix string, specs []string) (func(string) bool, bool) {
-	var full []string
+// pathspec is git pathspecs given relative to the current directory, with
+// the exclude magic (":!p", ":^p", ":(exclude)p"): a path matches when it
+// matches a pattern and no exclude. Without patterns (none given, or only
+// excludes) it matches what the command covers by default: below the
+// current directory (ls-files, grep) or the whole tree (diff, status).
+type pathspec struct {
+	include, exclude []string // slash-separated, relative to the worktree's top
+	given            []string // the patterns as given, for --error-unmatch
+	hit              []bool   // include[i] matched a path
+	deflt            string   // the default scope, a prefix of names ("" is all)
+}
+
+// pathspecMatcher returns the matcher of specs; wholeTree makes the
+// default scope the whole tree instead of the current directory.
+func (c *cmd) pathspecMatcher(top, prefix string, specs []string, wholeTree ...bool) (*pathspec, bool) {
+	ps := &pathspec{deflt: prefix}
+	if len(wholeTree) > 0 && wholeTree[0] {
+		ps.deflt = ""
+	}
 	for _, s := range specs {
-		if strings.HasPrefix(s, ":") {
-			c.errorf("pathspec magic is not supported: %s", s)
+		pat, exclude, ok := parseMagic(s)
+		if !ok {
+			c.errorf("pathspec magic is not supported: %s (only :!, :^ and :(exclude))", s)
 			return nil, false
 		}
-		r, ok := relInside(top, filepath.Join(c.dir, s))
-		if !ok {
+		r, inside := relInside(top, filepath.Join(c.dir, pat))
+		if !inside {
 			c.errorf("%s: '%s' is outside repository", s, s)
 			return nil, false
 		}
-		full = append(full, filepath.ToSlash(r))
+		if exclude {
+			ps.exclude = append(ps.exclude, filepath.ToSlash(r))
+		} else {
+			ps.include = append(ps.include, filepath.ToSlash(r))
+			ps.given = append(ps.given, s)
+		}
 	}
-	return func(name string) bool {
-		if len(full) == 0 {
-			return strings.HasPrefix(name, prefix)
+	ps.hit = make([]bool, len(ps.include))
+	return ps, true
+}
+
+// parseMagic splits a pathspec into its pattern and whether it excludes.
+func parseMagic(s string) (pat string, exclude, ok bool) {
+	switch {
+	case !strings.HasPrefix(s, ":"):
+		return s, false, true
+	case strings.HasPrefix(s, ":!"), strings.HasPrefix(s, ":^"):
+		return s[2:], true, true
+	case strings.HasPrefix(s, ":(exclude)"):
+		return s[len(":(exclude)"):], true, true
+	}
+	return "", false, false
+}
+
+func specMatch(s, name string) bool {
+	return s == "." || name == s || strings.HasPrefix(name, s+"/") || hasGlob(s) && fnmatch(s, name, false)
+}
+
+// match reports whether name (relative to the top) is selected.
+func (ps *pathspec) match(name string) bool {
+	for _, s := range ps.exclude {
+		if specMatch(s, name) {
+			return false
 		}
-		for _, s := range full {
-			if s == "." || name == s || strings.HasPrefix(name, s+"/") || hasGlob(s) && fnmatch(s, name, false) {
-				return true
-			}
+	}
+	if len(ps.include) == 0 {
+		return strings.HasPrefix(name, ps.deflt)
+	}
+	ok := false
+	for i, s := range ps.include {
+		if specMatch(s, name) {
+			ps.hit[i], ok = true, true
 		}
-		return false
-	}, true
+	}
+	return ok
+}
+
+// unmatched is the first pattern that matched nothing, for --error-unmatch.
+func (ps *pathspec) unmatched() (string, bool) {
+	for i, h := range ps.hit {
+		if !h {
+			return ps.given[i], true
+		}
+	}
+	return "", false
 }
 
 // relToCwd shows a repository path relative to the current directory.

@@ -27,6 +27,11 @@ func gitDiff(c *cmd, args []string) int {
 		case a == "--no-ext-diff" || a == "--no-textconv" || a == "--no-color":
 		case strings.HasPrefix(a, "-"):
 			return c.refuse(a, "only git diff --name-only [-z] [--] [pathspec...] (worktree against index) is supported")
+		case strings.HasPrefix(a, ":") || c.pathExists(a):
+			// A pathspec without "--": git takes an argument that names
+			// no revision and an existing path (or has pathspec magic)
+			// as one.
+			specs = append(specs, a)
 		default:
 			return c.refuse(a, "comparing commits is not supported; only the worktree against the index")
 		}
@@ -43,19 +48,13 @@ func gitDiff(c *cmd, args []string) int {
 	}
 	// Unlike ls-files, git diff covers the whole tree by default and
 	// prints paths relative to the top of the worktree.
-	if len(specs) == 0 {
-		specs = []string{strings.Repeat("../", strings.Count(prefix, "/"))}
-		if specs[0] == "" {
-			specs[0] = "."
-		}
-	}
-	match, ok := c.pathspecMatcher(top, prefix, specs)
+	match, ok := c.pathspecMatcher(top, prefix, specs, true)
 	if !ok {
 		return 128
 	}
 	seen := map[string]bool{}
 	for _, e := range idx.Entries {
-		if seen[e.Name] || !match(e.Name) || c.writeErr() {
+		if seen[e.Name] || !match.match(e.Name) || c.writeErr() {
 			continue
 		}
 		seen[e.Name] = true
@@ -108,4 +107,11 @@ func worktreeMatches(c *cmd, top string, e *index.Entry) bool {
 		return false
 	}
 	return plumbing.ComputeHash(plumbing.BlobObject, content) == e.Hash
+}
+
+// pathExists reports whether p (relative to the current directory) names
+// something in the worktree.
+func (c *cmd) pathExists(p string) bool {
+	_, err := c.fs.lstat(c.dir, p)
+	return err == nil
 }

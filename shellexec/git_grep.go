@@ -64,7 +64,7 @@ func gitGrep(c *cmd, args []string) int {
 	var files []string
 	seen := map[string]bool{}
 	for _, e := range idx.Entries {
-		if seen[e.Name] || !match(e.Name) {
+		if seen[e.Name] || !match.match(e.Name) {
 			continue
 		}
 		seen[e.Name] = true

@@ -168,3 +168,94 @@ func TestGitFileWorktree(t *testing.T) {
 		}
 	}
 }
+
+// TestGitLsFilesOptionsDifferential compares the ls-files options the
+// README promises (-m -d -s -i --directory --error-unmatch, pathspec
+// excludes) with the real git, in a repository with modified, deleted,
+// ignored and untracked files (#22 point 3).
+func TestGitLsFilesOptionsDifferential(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	dir, cfg := project(t, map[string]string{
+		".gitignore":        "*.log\nbuild/\n",
+		"a.go":              "package a\n",
+		"mod.go":            "package a\n",
+		"gone.go":           "package a\n",
+		"tests/t_test.go":   "package t\n",
+		"tests/more.go":     "package t\n",
+		"sub/c.go":          "package sub\n",
+		"sub/forced.log":    "tracked though ignored\n",
+		"new/x.go":          "package x\n",
+		"new/deep/y.go":     "package y\n",
+		"onlyign/z.log":     "z\n",
+		"build/out":         "o\n",
+		"sub/untracked.txt": "u\n",
+		"sub/skip.log":      "s\n",
+	})
+	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+	gitRun := func(args ...string) {
+		c := exec.Command(git, args...)
+		c.Dir, c.Env = dir, env
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", ".gitignore", "a.go", "mod.go", "gone.go", "tests", "sub/c.go")
+	gitRun("add", "-f", "sub/forced.log")
+	gitRun("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+	if err := os.WriteFile(filepath.Join(dir, "mod.go"), []byte("package a // changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "gone.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []struct{ dir, script string }{
+		{"", "git ls-files -m"},
+		{"", "git ls-files --modified"},
+		{"", "git ls-files -d"},
+		{"", "git ls-files --deleted"},
+		{"", "git ls-files -c -m -d"},
+		{"", "git ls-files -s"},
+		{"", "git ls-files --stage -z"},
+		{"", "git ls-files -s -m"},
+		{"", "git ls-files -o -i --exclude-standard"},
+		{"", "git ls-files --others --ignored --exclude-standard"},
+		{"", "git ls-files -c -i --exclude-standard"},
+		{"", "git ls-files -o --directory"},
+		{"", "git ls-files -o --directory --exclude-standard"},
+		{"", "git ls-files -o --exclude-standard --directory new"},
+		{"", "git ls-files --error-unmatch a.go sub"},
+		{"", "git ls-files --error-unmatch a.go nosuch.go; echo $?"},
+		{"", "git ls-files ':!tests'"},
+		{"", "git ls-files -- ':(exclude)tests' ':^sub/c.go'"},
+		{"", "git ls-files '*.go' ':!tests/*'"},
+		{"sub", "git ls-files -m -d ../"},
+		{"sub", "git ls-files -o -i --exclude-standard"},
+		{"sub", "git ls-files ':!c.go'"},
+		{"tests", "git ls-files -s --full-name"},
+		{"", "git diff --name-only ':!tests'"},
+		{"sub", "git diff --name-only -- ':!../mod.go'"},
+	} {
+		c := cfg
+		if row.dir != "" {
+			c.Dir = dir + "/" + row.dir
+		}
+		res, err := run(t, row.script, c)
+		if err != nil {
+			t.Errorf("Run(%q): %v", row.script, err)
+			continue
+		}
+		b := exec.Command("bash", "-c", row.script)
+		b.Dir, b.Env = c.Dir, env
+		want, _ := b.Output()
+		if string(res.Stdout) != string(want) {
+			t.Errorf("in %q: %s\n shellexec:\n%s\n git:\n%s\n stderr %s", row.dir, row.script, res.Stdout, want, res.Stderr)
+		}
+	}
+}

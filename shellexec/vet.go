@@ -132,9 +132,9 @@ func (v *vetter) visit(node syntax.Node) bool {
 		return true
 	case *syntax.WhileClause:
 		if n.Until {
-			return v.deny(n.Pos(), "until loop", "loops may only iterate over a word list (for NAME in WORDS)")
+			return v.deny(n.Pos(), "until loop", "loops may only iterate over a word list (for NAME in WORDS) or lines (while read ...)")
 		}
-		return v.deny(n.Pos(), "while loop", "loops may only iterate over a word list (for NAME in WORDS)")
+		return v.whileRead(n)
 	case *syntax.FuncDecl:
 		return v.deny(n.Pos(), "function definition", "")
 	case *syntax.ProcSubst:
@@ -179,17 +179,25 @@ func pipelineLen(n *syntax.BinaryCmd) int {
 
 func (v *vetter) call(n *syntax.CallExpr) bool {
 	if len(n.Assigns) > 0 {
-		return v.deny(n.Assigns[0].Pos(), "assignment", "variables are read-only; use the task's inputs")
+		return v.assigns(n)
 	}
 	if len(n.Args) == 0 {
 		return true
+	}
+	if name, ok := literalWord(n.Args[0]); ok && name == "read" {
+		return v.deny(n.Pos(), "read", "only as a while loop's condition (while read -r NAME; do ...; done)")
 	}
 	v.commands++
 	if v.commands > v.cfg.MaxCommands {
 		return v.deny(n.Pos(), "script", "more than %d commands", v.cfg.MaxCommands)
 	}
 	if name, ok := literalWord(n.Args[0]); ok {
-		if d := checkName(name, literalArgs(n.Args[1:])); d != nil {
+		args := literalArgs(n.Args[1:])
+		d := checkName(name, args)
+		if d == nil {
+			d = staticRefusal(name, args)
+		}
+		if d != nil {
 			d.Line, d.Col = int(n.Args[0].Pos().Line()), int(n.Args[0].Pos().Col())
 			v.err = d
 			return false
@@ -340,4 +348,96 @@ func seqLen(b *syntax.BraceExp) int {
 		return maxBraceFields + 1
 	}
 	return d + 1
+}
+
+// protectedNames are variables a script may not set: the fixed
+// environment the commands see.
+var protectedNames = map[string]bool{"IFS": true, "PATH": true, "HOME": true, "PWD": true, "OLDPWD": true}
+
+// settable reports whether a script may set the variable name: not one of
+// the fixed environment, not a task input (inputs are read-only).
+func (v *vetter) settable(name string) bool {
+	if protectedNames[name] {
+		return false
+	}
+	_, input := v.cfg.Vars[name]
+	return !input
+}
+
+// assigns allows NAME=$(command) (and NAME="...$(command)..."): a
+// variable that captures what a command printed, as in f=$(ls src | head
+// -1). Any other assignment, and an assignment in a command's environment
+// (NAME=x cmd), is refused: task inputs stay the only other values.
+func (v *vetter) assigns(n *syntax.CallExpr) bool {
+	if len(n.Args) > 0 {
+		return v.deny(n.Assigns[0].Pos(), "assignment", "a command's environment is fixed; use the task's inputs")
+	}
+	for _, a := range n.Assigns {
+		if a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Value == nil || !hasCmdSubst(a.Value) {
+			return v.deny(a.Pos(), "assignment", "variables are read-only except NAME=$(command); use the task's inputs")
+		}
+		if !v.settable(a.Name.Value) {
+			return v.deny(a.Pos(), "assignment to "+a.Name.Value, "task inputs and the fixed environment are read-only")
+		}
+		syntax.Walk(a.Value, v.visit)
+	}
+	return false
+}
+
+// hasCmdSubst reports whether w holds a command substitution.
+func hasCmdSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.CmdSubst); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// whileRead allows a while loop whose condition is one read of lines
+// (while read -r NAME...; do ...; done): it ends when its input does.
+// Any other while loop could run until the time limit.
+func (v *vetter) whileRead(n *syntax.WhileClause) bool {
+	const why = "only while read [-r] NAME...; do ...; done, which ends with its input; or for NAME in WORDS"
+	if len(n.Cond) != 1 || n.Cond[0].Negated || n.Cond[0].Background || len(n.Cond[0].Redirs) > 0 {
+		return v.deny(n.Pos(), "while loop", why)
+	}
+	c, ok := n.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) < 2 {
+		return v.deny(n.Pos(), "while loop", why)
+	}
+	args := literalArgs(c.Args)
+	if len(args) != len(c.Args) || args[0] != "read" {
+		return v.deny(n.Pos(), "while loop", why)
+	}
+	names := 0
+	for _, a := range args[1:] {
+		switch {
+		case a == "-r":
+		case isName(a) && v.settable(a):
+			names++
+		default:
+			return v.deny(c.Pos(), "read "+a, "only read [-r] NAME..., of variables that are not task inputs")
+		}
+	}
+	if names == 0 {
+		return v.deny(c.Pos(), "read", "name the variable: read -r NAME")
+	}
+	v.commands++
+	for _, st := range n.Do {
+		syntax.Walk(st, v.visit)
+	}
+	return false
+}
+
+// isName reports whether s is a shell variable name.
+func isName(s string) bool {
+	for i, r := range s {
+		if r != '_' && !('a' <= r && r <= 'z') && !('A' <= r && r <= 'Z') && (i == 0 || !('0' <= r && r <= '9')) {
+			return false
+		}
+	}
+	return s != ""
 }

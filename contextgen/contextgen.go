@@ -78,10 +78,16 @@ type File struct {
 
 // Document is the assembled context of one task.
 type Document struct {
-	Task     string         `json:"task"`
-	Files    []*File        `json:"files"`
-	Totals   Totals         `json:"totals"`
-	Warnings []diag.Warning `json:"-"`
+	Task string `json:"task"`
+	// Description and Instructions are the task's, when Options.Header
+	// asked for them: the rendered document starts with them and a tree
+	// of its files (header.go).
+	Description  string         `json:"description,omitempty"`
+	Instructions string         `json:"instructions,omitempty"`
+	header       bool           // render the header
+	Files        []*File        `json:"files"`
+	Totals       Totals         `json:"totals"`
+	Warnings     []diag.Warning `json:"-"`
 	// Omitted lists the files left out (by path and warning code, never
 	// their content), for the rendered styles: a document redirected to a
 	// file still says what it lacks. The json form has the warnings. Under
@@ -171,6 +177,15 @@ type Options struct {
 	// Hashes sets each file's SHA256 (the json envelope shows it); without
 	// it SHA256 is empty, and the document costs a pass of sha256 less.
 	Hashes bool
+
+	// CommandDir is the directory the task's <command>s run in: "" is the
+	// project dir, as for a template's (DESIGN §2); a command typed on the
+	// command line runs in the working dir, as taskctl exec does.
+	CommandDir string
+
+	// Header puts the task's description and instructions and a tree of
+	// the selected files at the top of the rendered document.
+	Header bool
 }
 
 // Assemble resolves t's sources and reads its files. t must already be bound
@@ -203,6 +218,9 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 		TokensCached: int(a.cacheHits.Load()), TokensCounted: int(a.cacheMisses.Load())}
 	if opt.Counter != nil {
 		doc.Tokenizer = opt.Counter.Name()
+	}
+	if opt.Header {
+		doc.header, doc.Description, doc.Instructions = true, t.Description, t.Instructions
 	}
 	mc := a.markupCounter()
 	doc.omit(a.notFiles)
@@ -410,16 +428,21 @@ func isShellName(s string) bool {
 // command runs a restricted shell command and resolves each record it prints.
 func (a *assembler) command(s *template.FileSource) {
 	p := a.opt.Project
+	warned := len(a.warnings)
 	// A template's command runs in the project dir (DESIGN §2): what it
 	// selects does not depend on where taskctl was started.
-	res, ws, err := RunCommand(a.ctx, p, p.Dir(), s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
+	dir := a.opt.CommandDir
+	if dir == "" {
+		dir = p.Dir()
+	}
+	res, ws, err := RunCommand(a.ctx, p, dir, s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
 	a.warnings = append(a.warnings, ws...)
 	if err != nil || res == nil {
 		return
 	}
 	var cands []project.Candidate
 	resolved, warns := ResolveRecords(p, res.Records)
-	a.warnings = append(a.warnings, warns...)
+	a.warnings = append(a.warnings, SummarizeNotFound(warns)...)
 	for _, w := range warns {
 		if w.Code == diag.PathNotFound && w.Path != "" {
 			// A line of output that names no file: any text the command
@@ -445,6 +468,56 @@ func (a *assembler) command(s *template.FileSource) {
 	for _, c := range cands {
 		a.add(candidate{c: c, source: template.SourceCommand})
 	}
+	if len(cands) == 0 && len(a.warnings) == warned {
+		// As a glob that matches nothing (GLOB_NO_MATCH): a source that
+		// selected nothing, and said nothing else about why, says so,
+		// and --strict fails on it.
+		a.warn(diag.Warning{Code: diag.CommandNoMatch,
+			Message: fmt.Sprintf("command %q selected no file", short(s.Command, 80))})
+	}
+}
+
+// notFoundSummary is how many PATH_NOT_FOUND warnings of one command are
+// shown one by one; more become one warning.
+const notFoundSummary = 5
+
+// SummarizeNotFound folds the PATH_NOT_FOUND warnings of one command's
+// output into one when there are more than a few: grep -r WORD dir without
+// -l prints "FILE:LINE" lines, and each became a warning of its own (172
+// for one grep of flask) with no hint of what was meant.
+func SummarizeNotFound(ws []diag.Warning) []diag.Warning {
+	n, grepLike := 0, 0
+	var first string
+	for _, w := range ws {
+		if w.Code == diag.PathNotFound {
+			if n == 0 {
+				first = w.Path
+			}
+			n++
+			if strings.Contains(filepath.Base(w.Path), ":") {
+				grepLike++
+			}
+		}
+	}
+	if n <= notFoundSummary {
+		return ws
+	}
+	msg := fmt.Sprintf("%d lines the command printed name no file (the first: %s)", n, short(first, 120))
+	if grepLike*2 > n {
+		msg += `; they look like grep's "FILE:TEXT" lines: grep -l (or -rl) prints the names of the files that match`
+	}
+	out := make([]diag.Warning, 0, len(ws)-n+1)
+	done := false
+	for _, w := range ws {
+		switch {
+		case w.Code != diag.PathNotFound:
+			out = append(out, w)
+		case !done:
+			out = append(out, diag.Warning{Code: diag.PathNotFound, Message: msg})
+			done = true
+		}
+	}
+	return out
 }
 
 // ResolveRecords resolves what a command printed, each record against the

@@ -18,10 +18,9 @@ import (
 )
 
 // contextOptions builds the assembly options from the settings. listing
-// asks for the paths alone: unless a budget needs the content counted,
-// nothing is read (ListOnly), and the token counter and its cache are left
-// out (the cache is not even opened; the tokenizer's name is still
-// checked).
+// asks for the paths alone: nothing is read (ListOnly), the budget does not
+// apply, and the token counter and its cache are left out (the cache is
+// not even opened; the tokenizer's name is still checked).
 func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing bool) (contextgen.Options, error) {
 	cfg, err := e.Settings()
 	if err != nil {
@@ -54,7 +53,12 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 	if eff.MaxTokens > 0 && (opt.MaxTokens == 0 || eff.MaxTokens < opt.MaxTokens) {
 		opt.MaxTokens = eff.MaxTokens
 	}
-	opt.ListOnly = listing && opt.MaxTokens == 0
+	if listing {
+		// A listing shows what the sources select, whatever the budget:
+		// it was read and cut to the budget when one was set, so what
+		// --paths listed changed with --max-tokens.
+		opt.ListOnly, opt.MaxTokens = true, 0
+	}
 	if cfg.Tokenizer != "none" {
 		c, err := tokens.New(cfg.Tokenizer)
 		if err != nil {

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/shellexec"
 )
 
 // ExecRequest runs one command of the restricted interpreter from the
@@ -23,7 +25,9 @@ type ExecResult struct {
 }
 
 // Exec runs a command as a template's <command> runs (in-process, read
-// only, inside the project) and resolves every line it prints. A command
+// only, inside the project), from the working dir, and resolves every line
+// it prints. A command that exits non-zero (but grep's "no match") returns
+// the result and an EXEC_FAILED error. A command
 // that cannot run at all is an error (COMMAND_DENIED, a usage error, when
 // the interpreter refused it); what it printed that is not a project path
 // is a warning.
@@ -62,11 +66,24 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 	}
 	out := &ExecResult{Command: req.Command, ExitStatus: res.ExitStatus, Paths: []string{}}
 	cands, warns := contextgen.ResolveRecords(p, res.Records)
-	for _, w := range warns {
+	for _, w := range contextgen.SummarizeNotFound(warns) {
 		e.Warn(w)
 	}
 	for _, c := range cands {
 		out.Paths = append(out.Paths, c.Path)
 	}
+	if failed(res) {
+		// As in a shell, a command that failed is a failure (it was exit
+		// 0, the status only in json); what it printed is kept.
+		return out, &Error{Code: diag.ExecFailed, Class: ClassError, Details: out,
+			Message: fmt.Sprintf("the command exited with status %d", res.ExitStatus)}
+	}
 	return out, nil
+}
+
+// failed reports whether a command failed: a non-zero status other than
+// grep's 1 for "no match" (an empty result). A timeout or a cap is its own
+// warning, and its output so far is kept.
+func failed(res *shellexec.Result) bool {
+	return res.ExitStatus != 0 && !(res.LastGrep && res.ExitStatus == 1) && !res.TimedOut && !res.Truncated
 }

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/project"
 )
 
 // SearchRequest ranks the project's files against Query.
@@ -17,6 +20,9 @@ type SearchRequest struct {
 	Include, Exclude []string
 	Explain          bool // matched terms per field and the best line
 	NoRefresh        bool // search the index as it is
+	// Here indexes the working dir when no project marker is found
+	// above it; without it (or --project-dir) that is NO_PROJECT.
+	Here bool
 }
 
 // Match is one ranked file.
@@ -43,6 +49,9 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	}
 	if !(req.MinScore >= 0 && req.MinScore <= 1) { // NaN compares false
 		return nil, UsageError("--min-score must be between 0 and 1")
+	}
+	if err := e.requireProject(req.Here); err != nil {
+		return nil, err
 	}
 	include, err := e.ScopeGlobs("include", req.Include)
 	if err != nil {
@@ -72,4 +81,24 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		res.Matches = append(res.Matches, Match{Path: AbsRel(p, m.Rel), Score: m.Score, Reason: m.Reason})
 	}
 	return res, nil
+}
+
+// requireProject refuses to index a directory no marker names as a
+// project unless asked to (here, or --project-dir): search in /tmp or a
+// home directory created .taskctl/index there and indexed everything
+// under it.
+func (e *Engine) requireProject(here bool) error {
+	if here || e.projectDir != "" {
+		return nil
+	}
+	p, err := e.Project()
+	if err != nil {
+		return err
+	}
+	if p.Marker() != "" {
+		return nil
+	}
+	return codedErr(diag.NoProject, ClassUsage,
+		"no project marker (%s) in %s or above it: search would index every file under %s into %s. Give --project-dir DIR, or --here to index %s",
+		strings.Join(project.Markers(), ", "), p.Dir(), p.Dir(), filepath.Join(p.Workspace(), "index"), p.Dir())
 }

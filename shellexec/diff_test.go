@@ -202,6 +202,12 @@ var diffRows = []struct {
 	{`cat data/words.txt | head -n 3 | tail -n 1`, false},
 	{`for d in src docs; do find $d -maxdepth 1 -type f | sort; done`, false},
 	{`grep -q apple data/words.txt || echo none; grep -q zzz data/words.txt || echo none`, false},
+	// #22 point 4: no pattern matches nothing (-v: everything); an empty name is no file.
+	{`grep -rl -f /dev/null src; echo $?`, false},
+	{`grep -rlv -f /dev/null src | sort`, false},
+	{`ls "" 2>/dev/null; echo $?`, false},
+	{`ls src | while read -r f; do echo "src/$f"; done`, false},
+	{`f=$(ls docs | head -n 1); echo "docs/$f"`, false},
 }
 
 func TestDifferential(t *testing.T) {

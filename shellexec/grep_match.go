@@ -40,6 +40,11 @@ func newMatcher(patterns []string, fixed, ere bool, o grepOpts) (*matcher, error
 		alts = append(alts, t)
 	}
 	expr := "(?:" + strings.Join(alts, ")|(?:") + ")"
+	if len(patterns) == 0 {
+		// No pattern at all (grep -f /dev/null): GNU grep matches no
+		// line; "(?:)" matched every one.
+		expr = `[^\x00-\x{10FFFF}]`
+	}
 	if o.line {
 		expr = "^(?:" + expr + ")$"
 	}

@@ -77,6 +77,13 @@ func (l *lsRun) setOption(name string) {
 func (l *lsRun) sortOperands(operands []string) (files, dirs []string) {
 	c := l.c
 	for _, op := range operands {
+		if op == "" {
+			// GNU ls: an empty name names no file (it listed the working
+			// dir, and so did ls ~, which expands to "" here).
+			c.errorf("cannot access '': No such file or directory")
+			l.status = 2
+			continue
+		}
 		fi, err := c.fs.lstat(c.dir, op)
 		if err == nil && fi.Mode()&fs.ModeSymlink != 0 && !l.dirOnly {
 			if st, err2 := c.fs.stat(c.dir, op); err2 == nil && st.IsDir() {

@@ -21,7 +21,9 @@ git ls-files) from the working dir, resolves every line it prints against the
 dir the command ran in, and prints the absolute paths that pass the policy.
 Writes, redirections other than to /dev/null, eval, exec, background jobs and
 paths outside the project are refused. Inputs given with --var are shell
-variables ($name), never shell syntax.`,
+variables ($name), never shell syntax. A command that exits non-zero (but
+grep's 1, "no match") is EXEC_FAILED, exit 1; the paths it printed are
+still printed.`,
 		examples: []string{
 			`taskctl exec 'find ./src -name "*.py" | grep -v __pycache__'`,
 			`taskctl exec 'git ls-files "*.go"'`,
@@ -37,11 +39,11 @@ variables ($name), never shell syntax.`,
 				return nil, usageErr("exec needs exactly one COMMAND (quote it)")
 			}
 			res, err := e.eng.Exec(ctx, engine.ExecRequest{Command: args[0], Vars: e.opts.vars})
-			if err != nil {
+			if err != nil && res == nil {
 				return nil, err
 			}
-			if err := e.strictCheck(); err != nil {
-				return nil, err
+			if serr := e.strictCheck(); serr != nil {
+				return nil, serr // --strict: any warning, a failure's too, is exit 3
 			}
 			if !e.json() {
 				w := bufio.NewWriterSize(e.stdout, 64<<10)
@@ -52,6 +54,11 @@ variables ($name), never shell syntax.`,
 				if err := w.Flush(); err != nil {
 					return nil, err
 				}
+			}
+			if err != nil {
+				// EXEC_FAILED: the paths are printed (in json, in
+				// error.details) and the exit status is 1.
+				return nil, err
 			}
 			return res, nil
 		},

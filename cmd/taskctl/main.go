@@ -120,6 +120,7 @@ type opts struct {
 	exclude   []string
 	explain   bool
 	noRefresh bool
+	here      bool
 	rebuild   bool
 	stats     bool
 	watch     bool

@@ -37,6 +37,7 @@ incrementally.`,
 			fs.BoolVar(&o.explain, "explain", false, "show matched terms per field and the best line")
 			fs.BoolVar(&o.noRefresh, "no-refresh", false, "search the index as it is, without checking files for changes")
 			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning")
+			fs.BoolVar(&o.here, "here", false, "with no project marker found, index the working dir (else: NO_PROJECT, exit 2)")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
 			if len(args) != 1 {
@@ -44,7 +45,7 @@ incrementally.`,
 			}
 			res, err := e.eng.Search(ctx, engine.SearchRequest{Query: args[0], Limit: e.opts.limit,
 				MinScore: e.opts.minScore, Include: e.opts.include, Exclude: e.opts.exclude,
-				Explain: e.opts.explain, NoRefresh: e.opts.noRefresh})
+				Explain: e.opts.explain, NoRefresh: e.opts.noRefresh, Here: e.opts.here})
 			if err != nil {
 				return nil, err
 			}

@@ -23,6 +23,10 @@ const (
 	Interrupted Code = "INTERRUPTED"
 	// StepFailed: a step of a run failed or timed out (exit 1).
 	StepFailed Code = "STEP_FAILED"
+	// ExecFailed: the command of taskctl exec exited non-zero, other than grep's 1 for "no match" (exit 1); error.details holds its paths and exit_status.
+	ExecFailed Code = "EXEC_FAILED"
+	// NoProject: no project marker was found and no --project-dir given, so search would index the working dir unasked (exit 2).
+	NoProject Code = "NO_PROJECT"
 	// Error: any other failure (exit 1).
 	Error Code = "ERROR"
 	// WatchRunning: another index --watch of the project answers on its socket (exit 1).
@@ -83,6 +87,8 @@ const (
 	CommandDenied Code = "COMMAND_DENIED"
 	// CommandFailed: a command exited non-zero, or one of its pipeline wrote to stderr.
 	CommandFailed Code = "COMMAND_FAILED"
+	// CommandNoMatch: a command source selected no file, and no other warning said why.
+	CommandNoMatch Code = "COMMAND_NO_MATCH"
 	// CommandTimeout: a command ran out of time; its output so far is kept.
 	CommandTimeout Code = "COMMAND_TIMEOUT"
 	// CommandOutputTruncated: a command's output hit a cap and the command was stopped.
@@ -144,6 +150,8 @@ var registry = []Info{
 	{Timeout, "the command's time limit ran out (exit 10)."},
 	{Interrupted, "SIGINT or SIGTERM stopped the command; a run keeps its partial record (exit 130)."},
 	{StepFailed, "a step of a run failed or timed out (exit 1)."},
+	{ExecFailed, "the command of taskctl exec exited non-zero, other than grep's 1 for \"no match\" (exit 1); error.details holds its paths and exit_status."},
+	{NoProject, "no project marker was found and no --project-dir given, so search would index the working dir unasked (exit 2)."},
 	{Error, "any other failure (exit 1)."},
 	{WatchRunning, "another index --watch of the project answers on its socket (exit 1)."},
 	{WatchUnsupported, "index --watch needs Linux's inotify (exit 1)."},
@@ -173,6 +181,7 @@ var registry = []Info{
 	{WalkStopped, "the walk was stopped; the files found so far are kept."},
 	{CommandDenied, "a source=\"command\" construct or command the policy does not allow."},
 	{CommandFailed, "a command exited non-zero, or one of its pipeline wrote to stderr."},
+	{CommandNoMatch, "a command source selected no file, and no other warning said why."},
 	{CommandTimeout, "a command ran out of time; its output so far is kept."},
 	{CommandOutputTruncated, "a command's output hit a cap and the command was stopped."},
 	{DescriptionNoMatch, "a description source matched no file."},

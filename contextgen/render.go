@@ -68,6 +68,7 @@ func (d *Document) xmlHeader(w *bufio.Writer) {
 		w.WriteString(`"`)
 	}
 	w.WriteString(">\n")
+	d.xmlPreamble(w)
 }
 
 // xmlFileOpen writes f's <file> tag up to its content (a binary file's
@@ -324,6 +325,7 @@ func (d *Document) markdownHeader(w *bufio.Writer) {
 		fmt.Fprintf(w, ", %d tokens (%s)", *d.Totals.Tokens, d.Tokenizer)
 	}
 	w.WriteString("\n")
+	d.markdownPreamble(w)
 }
 
 // markdownFileOpen writes f's heading, its facts and the opening fence (a
@@ -509,10 +511,10 @@ func (d *Document) omittedText(style string, k int) []byte {
 // plainHeader writes the totals when tokens are counted; a document
 // without counts starts with its first file, as head(1) prints files.
 func (d *Document) plainHeader(w *bufio.Writer) {
-	if d.Totals.Tokens == nil {
-		return
+	if d.Totals.Tokens != nil {
+		fmt.Fprintf(w, "%d files, %d bytes, %d tokens (%s)\n\n", d.Totals.Files, d.Totals.Bytes, *d.Totals.Tokens, d.Tokenizer)
 	}
-	fmt.Fprintf(w, "%d files, %d bytes, %d tokens (%s)\n\n", d.Totals.Files, d.Totals.Bytes, *d.Totals.Tokens, d.Tokenizer)
+	d.plainPreamble(w)
 }
 
 // plainFileOpen writes f's "==> path <==" line (a binary file's whole

@@ -23,6 +23,13 @@ type AssembleRequest struct {
 	// Rendered says the caller renders the document in Style: in the XML
 	// style, characters XML cannot carry become CONTENT_REPLACED warnings.
 	Rendered bool
+
+	// Without a Template, the sources typed on the command line make a
+	// one-off task (no XML needed): PathArgs are paths and globs as the
+	// user types them (relative ones from the working dir), Commands run
+	// in the working dir as taskctl exec runs, Describe are description
+	// sources (their text is the task's description too).
+	PathArgs, Commands, Describe []string
 }
 
 // AssembleResult is an assembled context: the document (its files, their
@@ -36,7 +43,16 @@ type AssembleResult struct {
 
 // Assemble resolves a task's file sources and builds its context document.
 func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleResult, error) {
-	tf, t, vars, err := e.LoadTask(req.Template, req.Task, req.Vars)
+	var tf *template.File
+	var t *template.Task
+	var vars map[string]string
+	var err error
+	adHoc := req.Template == ""
+	if adHoc {
+		tf, t, err = e.adHocTask(req)
+	} else {
+		tf, t, vars, err = e.LoadTask(req.Template, req.Task, req.Vars)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +67,14 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	bound, opt, err := e.assembleOptions(ctx, tf, t, vars, req, style)
 	if err != nil {
 		return nil, err
+	}
+	opt.Header = true
+	if adHoc {
+		p, err := e.Project()
+		if err != nil {
+			return nil, err
+		}
+		opt.CommandDir = p.WorkingDir()
 	}
 	if opt.ListOnly {
 		// Nothing is counted, whatever an ancestor's options named.

@@ -26,24 +26,41 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 	fs.StringVar(&o.tokenizer, "tokenizer", "o200k_base", "count tokens with o200k_base, cl100k_base or none")
 	fs.BoolVar(&o.redactSecrets, "redact-secrets", false, "replace detected secrets instead of leaving the file out")
 	fs.StringVar(&o.runID, "run", "", "bind inputs from the outputs recorded in run `ID` (workflows)")
+	fs.StringArrayVar(&o.pathArgs, "path", nil, "without a template: select the files of path or glob `GLOB`, from the working dir (repeatable)")
+	fs.StringArrayVar(&o.commandArgs, "command", nil, "without a template: select the paths command `CMD` prints, run in the working dir as by exec (repeatable)")
+	fs.StringArrayVar(&o.describeArgs, "describe", nil, "without a template: select the files the index matches to `TEXT`, which is also the task's description (repeatable)")
+	fs.BoolVar(&o.stdinPaths, "stdin", false, "without a template: read paths from standard input, one a line (as FILE \"-\")")
+	fs.BoolVar(&o.relative, "relative", false, "paths in the document relative to the project dir (json keeps absolute paths)")
+	fs.StringVar(&o.outFile, "out", "", "write the document (or the listing) to `FILE` instead of standard output")
+	fs.BoolVar(&o.sizes, "sizes", false, "with --paths: each file's bytes and tokens before its path (reads the files)")
+	fs.StringVar(&o.sortBy, "sort", "", "with --paths --sizes: sort by `KEY` (size: the largest files first)")
+	// For the shell completions: the task names of the project's library.
+	fs.BoolVar(&o.listTasks, "list-tasks", false, "print the task names of the project's library, one a line")
+	_ = fs.MarkHidden("list-tasks")
 }
 
 func assembleCmd() *command {
 	return &command{
 		name:  "assemble",
-		usage: "FILE|TASKNAME [--task NAME] [--var K=V]... [--style xml|markdown|plain] [--paths] [--strict]",
+		usage: "FILE|TASKNAME|- [--task NAME] [--var K=V]... [--path GLOB]... [--command CMD]... [--describe TEXT]... [--style xml|markdown|plain] [--paths [--sizes]] [--relative] [--out FILE] [--strict]",
 		short: "resolve a task's file sources and print its context document",
 		long: `Resolves the task's literal paths and globs, command sources and description
 sources, reads each file through the path resolver, and prints the context
 document. Paths are absolute. Files that were considered and left out are
 reported as warnings with a stable code. A TASKNAME is looked up in
-<project>/.taskctl/tasks/*.xml.`,
+<project>/.taskctl/tasks/*.xml. Without a template, --path, --command,
+--describe and paths on stdin ("-" or --stdin) select the files of a one-off
+context. The document starts with the task's description and instructions
+and a tree of its files.`,
 		examples: []string{
 			"taskctl assemble review.xml",
 			"taskctl assemble review --var area=src/api --style markdown",
 			"taskctl assemble review.xml --paths",
 			"taskctl assemble review.xml --max-tokens 50000 --output json",
 			"taskctl assemble flow.xml --task plan --run 20261122-104500-ab12",
+			"taskctl assemble --path 'src/**/*.go' --command 'git ls-files -m' --relative --out ctx.xml",
+			"git diff --name-only | taskctl assemble - --style markdown",
+			"taskctl assemble review --paths --sizes --sort size",
 		},
 		flags: assembleFlags,
 		run:   runAssemble,
@@ -51,8 +68,12 @@ reported as warnings with a stable code. A TASKNAME is looked up in
 }
 
 func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
-	if len(args) != 1 {
-		return nil, usageErr("assemble needs exactly one FILE or TASKNAME")
+	if e.opts.listTasks {
+		return e.listTaskNames()
+	}
+	req, err := e.assembleRequest(args)
+	if err != nil {
+		return nil, err
 	}
 	switch e.opts.style {
 	case "xml", "markdown", "plain":
@@ -69,8 +90,8 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	if !e.flags.Changed("style") {
 		style = "" // the settings' assemble.style
 	}
-	res, err := e.eng.Assemble(ctx, engine.AssembleRequest{Template: args[0], Task: e.opts.task, Vars: e.opts.vars,
-		Style: style, Paths: e.opts.paths, RunID: e.opts.runID, Hashes: e.json(), Rendered: !e.json()})
+	req.Style, req.Paths, req.Hashes, req.Rendered = style, e.opts.paths && !e.opts.sizes, e.json(), !e.json()
+	res, err := e.eng.Assemble(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +100,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	if !e.json() {
-		if e.opts.paths {
-			if err := printPaths(e.stdout, doc.Files); err != nil {
-				return nil, err
-			}
-		} else if err := doc.Render(e.stdout, res.Style); err != nil {
+		if err := e.writeAssembled(res); err != nil {
 			return nil, err
 		}
 		e.summary(doc, res.ListOnly)

@@ -50,7 +50,11 @@ func flagNames(c *command) []*pflag.Flag {
 		c.flags(fs, &opts{})
 	}
 	var out []*pflag.Flag
-	fs.VisitAll(func(f *pflag.Flag) { out = append(out, f) })
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			out = append(out, f)
+		}
+	})
 	return out
 }
 
@@ -126,6 +130,10 @@ func writeBash(w io.Writer) {
 			args = "template config"
 		}
 		other := `COMPREPLY=($(compgen -f -- "$cur"))`
+		if c.name == "assemble" || c.name == "run" {
+			// The task names of the project's library, then files.
+			other = `COMPREPLY=($(compgen -W "$(taskctl assemble --list-tasks 2>/dev/null)" -- "$cur") $(compgen -f -- "$cur"))`
+		}
 		if args != "" {
 			other = fmt.Sprintf("COMPREPLY=($(compgen -W %q -- \"$cur\"))", args)
 		}
@@ -248,6 +256,7 @@ func writeFish(w io.Writer) {
 	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from schema' -a 'template config'\n")
 	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from help' -a %s\n", fishQuote(strings.Join(commandNames(), " ")))
 	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from validate assemble run' -F\n")
+	fmt.Fprintf(w, "complete -c taskctl -n '__fish_seen_subcommand_from assemble run' -a '(taskctl assemble --list-tasks 2>/dev/null)'\n")
 }
 
 // fishFlag is the part of a fish complete line that declares f: its names,

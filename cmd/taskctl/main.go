@@ -136,6 +136,15 @@ type opts struct {
 	redactSecrets bool
 	tokenizer     string
 	maxFileBytes  int64
+	pathArgs      []string // assemble --path
+	commandArgs   []string // assemble --command
+	describeArgs  []string // assemble --describe
+	stdinPaths    bool     // assemble --stdin (or "-")
+	relative      bool     // assemble --relative
+	outFile       string   // assemble --out
+	sizes         bool     // assemble --paths --sizes
+	sortBy        string   // assemble --sort
+	listTasks     bool     // assemble --list-tasks (hidden, for completion)
 	force         bool
 }
 
@@ -242,6 +251,10 @@ func (s *stickyWriter) WriteString(str string) (int, error) {
 func runEnv(ctx context.Context, e *env, args []string) int {
 	o := &e.opts
 
+	if len(args) > 0 && args[0] == "--version" {
+		// DESIGN §7: taskctl --version is taskctl version.
+		args = append([]string{"version"}, args[1:]...)
+	}
 	global := newFlagSet("taskctl")
 	globalFlags(global, o)
 	global.SetInterspersed(false)

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/taskctl/taskctl/engine"
+)
+
+// assembleRequest turns assemble's arguments and flags into a request: a
+// FILE or TASKNAME, or the sources of a one-off context (--path,
+// --command, --describe, paths on stdin with "-" or --stdin).
+func (e *env) assembleRequest(args []string) (engine.AssembleRequest, error) {
+	o := &e.opts
+	req := engine.AssembleRequest{Task: o.task, Vars: o.vars, RunID: o.runID,
+		PathArgs: o.pathArgs, Commands: o.commandArgs, Describe: o.describeArgs}
+	switch {
+	case len(args) > 1:
+		return req, usageErr("assemble needs exactly one FILE or TASKNAME (or - for paths on stdin), not %d", len(args))
+	case len(args) == 1 && args[0] == "-":
+		o.stdinPaths = true
+	case len(args) == 1:
+		if len(o.pathArgs)+len(o.commandArgs)+len(o.describeArgs) > 0 || o.stdinPaths {
+			return req, usageErr("--path, --command, --describe and --stdin make a one-off context: give them without a FILE or TASKNAME")
+		}
+		req.Template = args[0]
+	}
+	if o.stdinPaths {
+		paths, err := readPathLines(e.stdin)
+		if err != nil {
+			return req, err
+		}
+		req.PathArgs = append(req.PathArgs, paths...)
+		if len(req.PathArgs)+len(req.Commands)+len(req.Describe) == 0 {
+			return req, usageErr("no paths on standard input")
+		}
+	}
+	if (o.sizes || o.sortBy != "") && !o.paths {
+		return req, usageErr("--sizes and --sort go with --paths")
+	}
+	if o.sortBy != "" && (o.sortBy != "size" || !o.sizes) {
+		return req, usageErr(`--sort takes "size", with --paths --sizes`)
+	}
+	return req, nil
+}
+
+// readPathLines reads paths one a line (files-to-prompt's and xargs's
+// input: find, git diff --name-only); blank lines are skipped.
+func readPathLines(r io.Reader) ([]string, error) {
+	if r == nil {
+		return nil, nil
+	}
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if line := strings.TrimRight(sc.Text(), "\r"); strings.TrimSpace(line) != "" {
+			out = append(out, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read paths from standard input: %w", err)
+	}
+	return out, nil
+}
+
+// writeAssembled writes the document or the listing of assemble, to
+// standard output or --out FILE, paths relative to the project with
+// --relative.
+func (e *env) writeAssembled(res *engine.AssembleResult) (err error) {
+	w := e.stdout
+	if e.opts.outFile != "" {
+		path := e.eng.ArgPath(e.opts.outFile)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return usageErr("--out %s: %v", path, pathErrText(err))
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err = cerr
+			}
+			if err == nil {
+				fmt.Fprintf(e.stderr, "taskctl: wrote %s\n", path)
+			}
+		}()
+		w = f
+	}
+	doc := res.Document
+	if e.opts.relative {
+		p, err := e.eng.Project()
+		if err != nil {
+			return err
+		}
+		relativize(doc, p.Dir())
+	}
+	switch {
+	case e.opts.paths && e.opts.sizes:
+		return printSizes(w, doc.Files, e.opts.sortBy == "size")
+	case e.opts.paths:
+		return printPaths(w, doc.Files)
+	}
+	return doc.Render(w, res.Style)
+}
+
+// pathErrText is err's text without the path, which the caller prints.
+func pathErrText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// relativize shows the document's paths relative to the project dir (for
+// a rendered document only: the json envelope keeps absolute paths,
+// REQ-F-040), so that no home directory is sent to a model.
+func relativize(doc *engine.Document, projectDir string) {
+	for _, f := range doc.Files {
+		f.Path = f.Rel
+	}
+	for i, o := range doc.Omitted {
+		if rel, err := filepath.Rel(projectDir, o.Path); err == nil && !strings.HasPrefix(rel, "..") {
+			doc.Omitted[i].Path = filepath.ToSlash(rel)
+		}
+	}
+}
+
+// printSizes writes each file's bytes and tokens before its path, the
+// largest first with bySize.
+func printSizes(w io.Writer, files []*engine.File, bySize bool) error {
+	list := slices.Clone(files)
+	if bySize {
+		slices.SortStableFunc(list, func(a, b *engine.File) int {
+			switch {
+			case a.Bytes > b.Bytes:
+				return -1
+			case a.Bytes < b.Bytes:
+				return 1
+			}
+			return 0
+		})
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for _, f := range list {
+		tok := "-"
+		if f.Tokens != nil {
+			tok = fmt.Sprint(*f.Tokens)
+		}
+		fmt.Fprintf(bw, "%10d %8s  %s\n", f.Bytes, tok, f.Path)
+	}
+	return bw.Flush()
+}
+
+// listTaskNames prints the names of the library's tasks (and their
+// steps), one a line, for the shell completions.
+func (e *env) listTaskNames() (any, error) {
+	res, err := e.eng.ListTasks()
+	if err != nil {
+		return nil, err
+	}
+	if !e.json() {
+		for _, t := range res.Tasks {
+			fmt.Fprintln(e.stdout, t.Name)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/taskctl/taskctl/template"
+)
+
+// AdHocTaskName is the name of the task taskctl assemble makes of the
+// sources given on the command line.
+const AdHocTaskName = "adhoc"
+
+// adHocTask makes a task of the sources on the command line (--path,
+// --command, --describe, paths on stdin), for a one-off context without a
+// template, as repomix, code2prompt and files-to-prompt select files.
+func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task, error) {
+	if len(req.PathArgs) == 0 && len(req.Commands) == 0 && len(req.Describe) == 0 {
+		return nil, nil, UsageError("assemble needs exactly one FILE or TASKNAME, or sources: --path GLOB, --command CMD, --describe TEXT, or paths on stdin (-)")
+	}
+	if req.Task != "" || len(req.Vars) > 0 || req.RunID != "" {
+		return nil, nil, UsageError("--task, --var and --run name a template's task and inputs; without a template give --path, --command or --describe")
+	}
+	if len(req.Commands) > 0 {
+		p, err := e.Project()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !within(p.WorkingDir(), p.Dir()) {
+			return nil, nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
+		}
+	}
+	t := &template.Task{Name: AdHocTaskName, Type: "atomic", Description: "Files selected on the command line."}
+	if len(req.Describe) > 0 {
+		t.Description = strings.Join(req.Describe, "\n")
+	}
+	if len(req.PathArgs) > 0 {
+		src := template.FileSource{Kind: template.SourceLiteral}
+		for _, a := range req.PathArgs {
+			src.Paths = append(src.Paths, template.PathSpec{Value: typedPath(a)})
+		}
+		t.Sources = append(t.Sources, src)
+	}
+	for _, c := range req.Commands {
+		t.Sources = append(t.Sources, template.FileSource{Kind: template.SourceCommand, Command: c})
+	}
+	for _, d := range req.Describe {
+		t.Sources = append(t.Sources, template.FileSource{Kind: template.SourceDescription, Description: d})
+	}
+	return &template.File{Tasks: []*template.Task{t}}, t, nil
+}
+
+// typedPath is a path or glob as the user typed it, in the form the
+// resolver takes from the working dir: "src/**/*.go" typed in a
+// subdirectory means that subdirectory's src/, not the project's (a bare
+// path in a template is the project's, DESIGN §2).
+func typedPath(s string) string {
+	if s == "" || filepath.IsAbs(s) || s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
+		return s
+	}
+	return "./" + s
+}

@@ -92,7 +92,10 @@ var attackRows = []struct {
 	{`git grep -l TODO HEAD`, false},
 	{`git grep -l OUTSIDE -- ../outside`, false},
 	{`git diff`, true},
-	{`git diff HEAD --name-only`, true},
+	// Revisions are read (#22 point 3), through the project's root;
+	// still nothing outside leaks (the row's checks below).
+	{`git diff HEAD --name-only`, false},
+	{`git status --porcelain`, false},
 	{`git diff --output=out.txt --name-only`, true},
 	{`git log --output=out.txt`, true},
 	{`git -C .. ls-files`, true},

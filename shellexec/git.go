@@ -23,8 +23,10 @@ func runGit(c *cmd, args []string) int {
 		return gitGrep(c, args[1:])
 	case "diff":
 		return gitDiff(c, args[1:])
+	case "status":
+		return gitStatus(c, args[1:])
 	}
-	return c.refuse(args[0], "only git ls-files, git grep and git diff --name-only are supported")
+	return c.refuse(args[0], "only git ls-files, git grep, git diff --name-only and git status --porcelain are supported")
 }
 
 // gitStatic is runGit's refusal of a subcommand, found before anything
@@ -34,10 +36,10 @@ func gitStatic(args []string) *DeniedError {
 		return nil
 	}
 	switch args[0] {
-	case "ls-files", "grep", "diff":
+	case "ls-files", "grep", "diff", "status":
 		return nil
 	}
-	return &DeniedError{Construct: "git " + args[0], Msg: "only git ls-files, git grep and git diff --name-only are supported"}
+	return &DeniedError{Construct: "git " + args[0], Msg: "only git ls-files, git grep, git diff --name-only and git status --porcelain are supported"}
 }
 
 // gitRepo locates the worktree root: the nearest directory at or above

@@ -259,3 +259,154 @@ func TestGitLsFilesOptionsDifferential(t *testing.T) {
 		}
 	}
 }
+
+// TestGitDiffRevisionsAndStatusDifferential compares git diff --name-only
+// with revisions and --cached, and git status --porcelain, read through
+// go-git's object store over the project root, with the real git (#22
+// point 3), in a repository with three commits, a pack, staged and
+// unstaged changes and untracked files.
+func TestGitDiffRevisionsAndStatusDifferential(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	dir, cfg := project(t, map[string]string{
+		".gitignore": "*.log\n",
+		"a.go":       "package a\n",
+		"b.go":       "package b\n",
+		"sub/c.go":   "package sub\n",
+		"tests/t.go": "package t\n",
+	})
+	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+	gitRun := func(args ...string) {
+		c := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		c.Dir, c.Env = dir, env
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, content string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "one")
+	write("b.go", "package b // two\n")
+	write("sub/d.go", "package sub\n")
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "two")
+	gitRun("tag", "-a", "v2", "-m", "v2")
+	gitRun("gc", "-q") // the first commits now live in a pack
+	write("tests/t.go", "package t // three\n")
+	gitRun("rm", "-q", "a.go")
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "three")
+	write("sub/c.go", "package sub // staged\n")
+	gitRun("add", "sub/c.go")
+	write("b.go", "package b // unstaged\n")
+	write("new.go", "package a // staged new\n")
+	gitRun("add", "new.go")
+	write("new.go", "package a // and changed\n")
+	if err := os.Remove(filepath.Join(dir, "sub/d.go")); err != nil {
+		t.Fatal(err)
+	}
+	write("untracked.txt", "u\n")
+	write("fresh/x.go", "x\n")
+	write("fresh/deep/y.go", "y\n")
+	write("onlyignored/z.log", "z\n")
+	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"git diff --name-only",
+		"git diff --name-only --cached",
+		"git diff --name-only --staged HEAD~1",
+		"git diff --name-only HEAD",
+		"git diff --name-only HEAD~2",
+		"git diff --name-only HEAD~2 HEAD",
+		"git diff --name-only HEAD~2..HEAD",
+		"git diff --name-only HEAD^..",
+		"git diff --name-only v2 HEAD -- tests",
+		"git diff --name-only master~1 ':!tests'",
+		"git diff --name-only -z HEAD~2",
+		"git diff --name-only HEAD~2 sub",
+		"git status --porcelain",
+		"git status --porcelain=v1 -z",
+		"git status --porcelain --untracked-files=no",
+		"git status --porcelain -- sub ':!sub/d.go'",
+	} {
+		res, err := run(t, row, cfg)
+		if err != nil {
+			t.Errorf("Run(%q): %v", row, err)
+			continue
+		}
+		b := exec.Command("bash", "-c", row)
+		b.Dir, b.Env = dir, env
+		want, err := b.Output()
+		if err != nil {
+			t.Fatalf("bash %q: %v", row, err)
+		}
+		if string(res.Stdout) != string(want) {
+			t.Errorf("%s\n shellexec:\n%s\n git:\n%s\n stderr %s", row, res.Stdout, want, res.Stderr)
+		}
+	}
+}
+
+// TestGitAlternatesOutside: an objects/info/alternates file naming the
+// object store of a repository outside the project is read through the
+// project's root like every other file: a commit that lives only there is
+// no revision here, and nothing of that repository is printed.
+func TestGitAlternatesOutside(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	dir, cfg := project(t, map[string]string{"a.go": "package a\n"})
+	outside := filepath.Join(filepath.Dir(dir), "outside")
+	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+	gitIn := func(d string, args ...string) string {
+		c := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		c.Dir, c.Env = d, env
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "OUTSIDE-SECRET.txt"), []byte("s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(outside, "init", "-q")
+	gitIn(outside, "add", "-A")
+	gitIn(outside, "commit", "-qm", "outside")
+	hash := gitIn(outside, "rev-parse", "HEAD")
+	gitIn(dir, "init", "-q")
+	gitIn(dir, "add", "-A")
+	gitIn(dir, "commit", "-qm", "inside")
+	alt := filepath.Join(dir, ".git", "objects", "info", "alternates")
+	if err := os.WriteFile(alt, []byte(filepath.Join(outside, ".git", "objects")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range []string{"git diff --name-only " + hash, "git diff --name-only " + hash + " HEAD", "git diff --name-only HEAD"} {
+		res, err := run(t, script, cfg)
+		if err != nil {
+			t.Fatalf("Run(%q): %v", script, err)
+		}
+		if strings.Contains(string(res.Stdout), "OUTSIDE") || strings.Contains(string(res.Stderr), "OUTSIDE-SECRET") {
+			t.Errorf("Run(%q) read the outside repository: stdout %q stderr %q", script, res.Stdout, res.Stderr)
+		}
+	}
+	// The real git follows the alternates file: the hash is a revision
+	// there, and the difference names the outside file.
+	if out := gitIn(dir, "diff", "--name-only", hash); !strings.Contains(out, "OUTSIDE-SECRET") {
+		t.Fatalf("fixture: git itself does not see the outside commit: %q", out)
+	}
+}

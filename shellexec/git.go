@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -36,10 +37,30 @@ func gitStatic(args []string) *DeniedError {
 		return nil
 	}
 	switch args[0] {
-	case "ls-files", "grep", "diff", "status":
+	case "ls-files", "grep":
 		return nil
+	case "diff":
+		return gitOptionStatic("git", args[1:], gitDiffUsage, "--name-only", "-z", "--cached", "--staged",
+			"--no-ext-diff", "--no-textconv", "--no-color", "--no-renames")
+	case "status":
+		return gitOptionStatic("git", args[1:], gitStatusUsage, "--porcelain", "--porcelain=v1", "--porcelain=1", "-z",
+			"--untracked-files=no", "-uno", "--untracked-files=normal", "-unormal", "--untracked-files", "-u")
 	}
 	return &DeniedError{Construct: "git " + args[0], Msg: "only git ls-files, git grep, git diff --name-only and git status --porcelain are supported"}
+}
+
+// gitOptionStatic refuses, before anything runs, an option of git diff or
+// git status that runGit would refuse (up to "--").
+func gitOptionStatic(name string, args []string, why string, allowed ...string) *DeniedError {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "-") && !slices.Contains(allowed, a) {
+			return &DeniedError{Construct: name + " " + a, Msg: why}
+		}
+	}
+	return nil
 }
 
 // gitRepo locates the worktree root: the nearest directory at or above

@@ -10,6 +10,8 @@ import (
 	"github.com/taskctl/taskctl/project"
 )
 
+const gitStatusUsage = "only git status --porcelain[=v1] [-z] [--untracked-files=no|normal] [--] [pathspec...] is supported"
+
 // gitStatus implements git status --porcelain (v1) [-z]
 // [--untracked-files=no|normal] [--] [pathspec...]: "XY path" for each
 // path whose index differs from HEAD (X) or whose worktree differs from
@@ -34,7 +36,7 @@ func gitStatus(c *cmd, args []string) int {
 		case a == "--untracked-files=normal" || a == "-unormal" || a == "--untracked-files" || a == "-u":
 			untracked = true
 		case strings.HasPrefix(a, "-"):
-			return c.refuse(a, "only git status --porcelain[=v1] [-z] [--untracked-files=no|normal] [--] [pathspec...] is supported")
+			return c.refuse(a, gitStatusUsage)
 		default:
 			specs = append(specs, a)
 		}

@@ -42,6 +42,10 @@ func TestStaticRefusalParity(t *testing.T) {
 		{`grep -rl x .`, false},
 		{`git commit -m x`, true},
 		{`git push`, true},
+		{`git diff --output=out.txt --name-only`, true},
+		{`git diff --name-only --cached`, false},
+		{`git status --porcelain --ignored`, true},
+		{`git status --porcelain -z`, false},
 	} {
 		verr := shellexec.Vet(tt.script)
 		_, rerr := run(t, tt.script, cfg)

@@ -105,7 +105,9 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		}
 		e.summary(doc, res.ListOnly)
 	}
-	if e.opts.paths {
+	if e.opts.paths && !e.opts.sizes {
+		// With --sizes the files were read: data.files carry their bytes
+		// and tokens.
 		return engine.PathList(doc), nil
 	}
 	return doc, nil

@@ -40,6 +40,9 @@ func (e *env) assembleRequest(args []string) (engine.AssembleRequest, error) {
 			return req, usageErr("no paths on standard input")
 		}
 	}
+	if o.outFile != "" && e.json() {
+		return req, usageErr("--out writes the document; with --output json the envelope goes to standard output (redirect it)")
+	}
 	if (o.sizes || o.sortBy != "") && !o.paths {
 		return req, usageErr("--sizes and --sort go with --paths")
 	}

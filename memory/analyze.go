@@ -363,12 +363,42 @@ func isDefiner(w []byte) bool {
 	return false
 }
 
-// post analyses text as document does and adds its postings, as document
-// doc (numbered per analyser), to the analyser's posting lists.
-func (a *analyzer) post(text []byte, doc uint32) [2]uint32 {
-	dt := a.document(text)
+// post analyses text, the content of the file at rel, as document does,
+// with the definitions it holds (withDefs), and adds its postings, as
+// document doc (numbered per analyser), to the analyser's posting lists.
+func (a *analyzer) post(text []byte, doc uint32, rel string) [2]uint32 {
+	dt := a.withDefs(a.document(text), rel, text)
 	a.addPostings(dt, len(a.counts), doc)
 	return dt.lens
+}
+
+// withDefs adds to dt, the analysis of text, the definition terms of text
+// as the file at rel (see defTerms), each with its count as the ident
+// frequency; the field lengths are left as they are, so that a file's
+// definitions do not change how its words are scored.
+func (a *analyzer) withDefs(dt docTerms, rel string, text []byte) docTerms {
+	lang := defLangOf(rel)
+	if lang == nil {
+		return dt
+	}
+	first := len(dt.ids)
+	defTerms(rel, text, func(term string) {
+		id := uint32(a.table.termID(term))
+		if int(id) >= len(a.counts) {
+			a.growCounts(id)
+		}
+		c := &a.counts[id]
+		if c[fIdent] == 0 {
+			dt.ids = append(dt.ids, id)
+		}
+		c[fIdent]++
+	})
+	for _, id := range dt.ids[first:] {
+		dt.tfs = append(dt.tfs, a.counts[id])
+		a.counts[id] = [2]uint32{}
+	}
+	a.touched, a.tfs = dt.ids, dt.tfs
+	return dt
 }
 
 // addPostings adds document doc's postings, whose term IDs are below n,
@@ -457,8 +487,8 @@ type savedTerms struct {
 }
 
 // postSaving is post that also returns the document's analysis.
-func (a *analyzer) postSaving(text []byte, doc uint32) *savedTerms {
-	dt := a.document(text)
+func (a *analyzer) postSaving(text []byte, doc uint32, rel string) *savedTerms {
+	dt := a.withDefs(a.document(text), rel, text)
 	a.addPostings(dt, len(a.counts), doc)
 	s := &savedTerms{dt: docTerms{ids: slices.Clone(dt.ids), tfs: slices.Clone(dt.tfs), lens: dt.lens}}
 	for _, id := range dt.ids {

@@ -40,7 +40,7 @@ func BenchmarkAnalyse(b *testing.B) {
 		fl := newFreshLists(termEstimate(len(files), int64(total)), int64(total))
 		a := fl.analyzer()
 		for i, data := range files {
-			a.post(data, uint32(i))
+			a.post(data, uint32(i), "")
 		}
 	}
 }

@@ -170,11 +170,11 @@ func (c *copies) post(a *analyzer, w *work, data []byte) {
 	case s != nil:
 		lens = a.postSaved(s, doc)
 	case maybe:
-		s = a.postSaving(data, doc)
+		s = a.postSaving(data, doc, w.e.rel)
 		c.keep(key, s)
 		lens = s.dt.lens
 	default:
-		lens = a.post(data, doc)
+		lens = a.post(data, doc, w.e.rel)
 	}
 	a.docs = append(a.docs, w)
 	w.result.lens[fContent], w.result.lens[fIdent] = lens[0], lens[1]

@@ -32,9 +32,14 @@ import (
 // the postings. A posting list is uvarint df, then df entries of uvarint
 // doc-ID delta (the first is absolute) and two uvarint term frequencies.
 // Integers are little-endian.
+//
+// Version 2 added the definitions (defs.go): text dictionary terms that
+// start with defPrefix ("@queryset.bulkcreate"), their count in a
+// document as the second term frequency; they add nothing to the field
+// lengths.
 const (
 	magic         = "TCTLIDX\n"
-	formatVersion = 1
+	formatVersion = 2
 	headerSize    = 32
 )
 

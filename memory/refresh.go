@@ -360,7 +360,7 @@ func (r *refresh) claimReused(src Source) {
 				info.flags |= docSkipped
 				continue
 			}
-			lens := late.post(data, uint32(len(late.docs)))
+			lens := late.post(data, uint32(len(late.docs)), info.rel)
 			late.docs = append(late.docs, s.w)
 			info.lens[fContent], info.lens[fIdent] = lens[0], lens[1]
 		}

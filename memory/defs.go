@@ -1,0 +1,504 @@
+package memory
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// Definitions. Each indexed file of a known language also records the
+// names it defines (classes, functions, methods, types, constants), as
+// terms of the text dictionary spelled defPrefix + the lower-case name,
+// with their count in the identifier frequency and none in the field
+// lengths: a method is recorded both bare ("@bulk_create") and qualified
+// by its enclosing class or receiver ("@queryset.bulk_create"). A query's
+// evidence (a traceback frame, a dotted name, an identifier) is looked up
+// there, so that the file that defines a name ranks above the many that
+// only use it.
+//
+// The definitions are found by a line scanner per language, from the
+// tables below: no parser of each language, but the shapes that well-kept
+// code gives definitions. A line is read after its indentation and its
+// modifiers ("export", "public static", "async"); a keyword of the
+// language then introduces the name that follows it. Scopes (a class, a
+// Rust impl, a Ruby module) qualify the definitions indented deeper than
+// them, until a line indented no deeper closes them.
+
+// defPrefix starts the definition terms of the text dictionary: no word
+// term holds it, as words are split on it.
+const defPrefix = "@"
+
+// defKind is what a keyword introduces.
+type defKind uint8
+
+const (
+	defName    defKind = iota + 1 // a function, type or constant: the next name
+	defScope                      // a class-like scope: the next name, which qualifies the definitions inside it
+	defImpl                       // a Rust impl: its type (after "for" if any) qualifies what it holds
+	defRecv                       // a Go func: a receiver's type qualifies the name
+	defBlock                      // Go's const, var, type: a name, or a parenthesised block of names
+	defAssign                     // a JavaScript const/let/var: the name, when a function or class is assigned
+	defMacro                      // C's #define: the next name
+	defTypedef                    // C's typedef: the last name before the semicolon
+)
+
+// defLang is a language's definition shapes.
+type defLang struct {
+	keywords  map[string]defKind
+	modifiers map[string]bool // words that may come before a keyword
+	// calls: a line "[type words] name(…)" not ending in ';' defines name
+	// (C, C++, Java, C#: definitions without a keyword), inside a scope
+	// only when scoped is set.
+	calls, scopedCalls bool
+	// constants: an upper-case NAME assigned at the start of a line is a
+	// constant (Python, Ruby: at the top level or in a class).
+	constants bool
+	comments  []string // line comment openers, whose lines are skipped
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+func kindSet(s string, k defKind) map[string]defKind {
+	m := map[string]defKind{}
+	for _, w := range strings.Fields(s) {
+		m[w] = k
+	}
+	return m
+}
+
+func mergeKinds(ms ...map[string]defKind) map[string]defKind {
+	out := map[string]defKind{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+var (
+	defPython = &defLang{
+		keywords:  mergeKinds(kindSet("def", defName), kindSet("class", defScope)),
+		modifiers: wordSet("async"),
+		constants: true,
+		comments:  []string{"#"},
+	}
+	defGo = &defLang{
+		keywords: mergeKinds(kindSet("func", defRecv), kindSet("type const var", defBlock)),
+		comments: []string{"//", "/*", "*"},
+	}
+	defJS = &defLang{
+		keywords: mergeKinds(kindSet("function function* interface type enum namespace", defName),
+			kindSet("class", defScope), kindSet("const let var", defAssign)),
+		modifiers:   wordSet("export default async declare abstract public private protected static readonly get set override"),
+		scopedCalls: true,
+		comments:    []string{"//", "/*", "*"},
+	}
+	defJava = &defLang{
+		keywords: mergeKinds(kindSet("class interface enum record struct object trait", defScope),
+			kindSet("fun val def delegate event", defName)),
+		modifiers: wordSet("public private protected internal static final abstract sealed open data inner " +
+			"synchronized native default override virtual async partial readonly unsafe extern new companion suspend inline"),
+		scopedCalls: true,
+		comments:    []string{"//", "/*", "*", "@"},
+	}
+	defRust = &defLang{
+		keywords: mergeKinds(kindSet("fn type const static macro_rules!", defName),
+			kindSet("struct enum trait union mod", defScope), kindSet("impl", defImpl)),
+		modifiers: wordSet("pub pub(crate) pub(super) pub(self) async unsafe extern const default"),
+		comments:  []string{"//", "/*", "*", "#["},
+	}
+	defC = &defLang{
+		keywords: mergeKinds(kindSet("class struct union enum", defScope), kindSet("#define", defMacro),
+			kindSet("typedef", defTypedef)),
+		modifiers: wordSet("static inline extern virtual explicit constexpr const unsigned signed template<typename " +
+			"export friend __inline__ __attribute__"),
+		calls:    true,
+		comments: []string{"//", "/*", "*"},
+	}
+	defRuby = &defLang{
+		keywords:  mergeKinds(kindSet("def", defName), kindSet("class module", defScope)),
+		modifiers: wordSet("private protected public"),
+		constants: true,
+		comments:  []string{"#"},
+	}
+	defPHP = &defLang{
+		keywords:  mergeKinds(kindSet("function const", defName), kindSet("class interface trait enum", defScope)),
+		modifiers: wordSet("public private protected static final abstract readonly"),
+		comments:  []string{"//", "/*", "*", "#"},
+	}
+)
+
+// defLangs maps file extensions to their definition shapes.
+var defLangs = map[string]*defLang{
+	".py": defPython, ".pyi": defPython, ".pyx": defPython,
+	".go": defGo,
+	".js": defJS, ".jsx": defJS, ".mjs": defJS, ".cjs": defJS, ".ts": defJS, ".tsx": defJS, ".mts": defJS, ".cts": defJS,
+	".java": defJava, ".kt": defJava, ".kts": defJava, ".scala": defJava, ".cs": defJava,
+	".rs": defRust,
+	".c":  defC, ".h": defC, ".cc": defC, ".cpp": defC, ".cxx": defC, ".hpp": defC, ".hh": defC, ".hxx": defC,
+	".rb":  defRuby,
+	".php": defPHP,
+}
+
+// defLangOf returns the definition shapes of the file at rel, or nil.
+func defLangOf(rel string) *defLang {
+	return defLangs[strings.ToLower(path.Ext(rel))]
+}
+
+// callStarts are words that open a statement, never a definition of the
+// shape "type name(…)".
+var callStarts = wordSet("if for while switch return else case do new delete throw catch try sizeof await yield " +
+	"assert print elif except with not and or goto using import package include")
+
+// scope is a class-like definition whose body is indented deeper.
+type scope struct {
+	indent int
+	member int // the indentation of its first line inside, -1 before it
+	name   string
+}
+
+// definitions calls emit for each name text defines, in lang's shapes:
+// qual is the enclosing scope's name ("" at the top level).
+func definitions(lang *defLang, text []byte, emit func(qual, name string)) {
+	var scopes []scope
+	block := -1 // the indentation of a Go const/var/type block's lines, while in one
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		indent, rest := indentOf(line)
+		if len(rest) == 0 || lang.comment(rest) {
+			continue
+		}
+		for len(scopes) > 0 && indent <= scopes[len(scopes)-1].indent {
+			scopes = scopes[:len(scopes)-1]
+		}
+		qual := ""
+		member := indent == 0 // a line at the top level or of a scope's members
+		if len(scopes) > 0 {
+			top := &scopes[len(scopes)-1]
+			if top.member < 0 {
+				top.member = indent
+			}
+			qual, member = top.name, indent == top.member
+		}
+		if block >= 0 {
+			if rest[0] == ')' {
+				block = -1
+			} else if indent > 0 {
+				if n := identAt(rest); n != "" {
+					emit("", n)
+				}
+			}
+			continue
+		}
+		if s, ok := lang.line(rest, indent, qual, member, &block, emit); ok {
+			scopes = append(scopes, scope{indent, -1, s})
+		}
+	}
+}
+
+// comment reports whether a line (after its indentation) is a comment.
+func (l *defLang) comment(rest []byte) bool {
+	for _, c := range l.comments {
+		if bytes.HasPrefix(rest, []byte(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// line reads one line (after its indentation) for a definition, emitting
+// it; it returns the name of a scope the line opens. member says whether
+// the line is at the top level or of the innermost scope's members (not
+// in a body); block is set to the indentation of a Go block's names when
+// the line opens one.
+func (l *defLang) line(rest []byte, indent int, qual string, member bool, block *int, emit func(qual, name string)) (string, bool) {
+	first, after := nextWord(rest)
+	for l.modifiers[first] {
+		first, after = nextWord(after)
+	}
+	kind, ok := l.keywords[first]
+	if !ok {
+		switch {
+		case !member:
+		case l.constants && isConstant(first) && bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte("=")) &&
+			!bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte("==")):
+			emit(qual, first)
+		case l.calls && indent == 0 || l.scopedCalls && qual != "":
+			if n, q := callDef(rest); n != "" {
+				if q == "" {
+					q = qual
+				}
+				emit(q, n)
+			}
+		}
+		return "", false
+	}
+	switch kind {
+	case defName, defMacro:
+		if n := identAt(after); n != "" {
+			emit(qual, n)
+		}
+	case defScope:
+		if n := identAt(after); n != "" {
+			emit(qual, n)
+			if qual != "" {
+				n = qual + "." + n
+			}
+			return n, true
+		}
+	case defImpl:
+		if n := implType(after); n != "" {
+			return n, true
+		}
+	case defRecv:
+		recv, name := goFunc(after)
+		if name != "" {
+			emit(recv, name)
+		}
+	case defBlock:
+		t := bytes.TrimLeft(after, " \t")
+		if len(t) > 0 && t[0] == '(' {
+			*block = indent + 1
+		} else if n := identAt(t); n != "" {
+			emit("", n)
+		}
+	case defAssign:
+		if member {
+			if n := identAt(after); n != "" && assignsCode(after) {
+				emit(qual, n)
+			}
+		}
+	case defTypedef:
+		if i := bytes.LastIndexByte(after, ';'); i > 0 {
+			if n := lastIdent(after[:i]); n != "" {
+				emit("", n)
+			}
+		}
+	}
+	return "", false
+}
+
+// indentOf returns the width of a line's indentation (a tab counts four)
+// and the line after it, without a trailing carriage return.
+func indentOf(line []byte) (int, []byte) {
+	n, i := 0, 0
+	for ; i < len(line); i++ {
+		switch line[i] {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n, bytes.TrimRight(line[i:], "\r")
+		}
+	}
+	return n, nil
+}
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+// nextWord returns the first word of b after spaces (letters, digits, _,
+// and a keyword's own punctuation: "#define", "macro_rules!", "function*",
+// "pub(crate)") and what follows it.
+func nextWord(b []byte) (string, []byte) {
+	b = bytes.TrimLeft(b, " \t")
+	i := 0
+	if i < len(b) && b[i] == '#' {
+		i++
+	}
+	for i < len(b) && isIdentByte(b[i]) {
+		i++
+	}
+	w := string(b[:i])
+	switch {
+	case i < len(b) && (b[i] == '!' || b[i] == '*') && (w == "macro_rules" || w == "function"):
+		i++
+	case w == "pub" && bytes.HasPrefix(b[i:], []byte("(")):
+		if j := bytes.IndexByte(b[i:], ')'); j > 0 {
+			i += j + 1
+		}
+	case w == "template" && i < len(b) && b[i] == '<':
+		if j := bytes.IndexByte(b[i:], '>'); j > 0 {
+			i += j + 1
+			w = "template<typename"
+		}
+	}
+	return string(b[:i]), b[i:]
+}
+
+// identAt returns the identifier at the start of b after spaces and a
+// pointer or reference mark, or "".
+func identAt(b []byte) string {
+	b = bytes.TrimLeft(b, " \t*&")
+	i := 0
+	for i < len(b) && isIdentByte(b[i]) {
+		i++
+	}
+	if i == 0 || b[0] >= '0' && b[0] <= '9' {
+		return ""
+	}
+	return string(b[:i])
+}
+
+// lastIdent returns the last identifier of b, or "".
+func lastIdent(b []byte) string {
+	j := len(b)
+	for j > 0 && !isIdentByte(b[j-1]) {
+		j--
+	}
+	i := j
+	for i > 0 && isIdentByte(b[i-1]) {
+		i--
+	}
+	if i == j || b[i] >= '0' && b[i] <= '9' {
+		return ""
+	}
+	return string(b[i:j])
+}
+
+// isConstant reports whether w is an upper-case name (MAX_SIZE, Version
+// is not): letters, digits and underscores, at least two letters.
+func isConstant(w string) bool {
+	letters := 0
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c == '_' || c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return letters >= 2
+}
+
+// callDef reads a line of the shape "[type words] name(…)" (a C, C++,
+// Java or C# function or method, a JavaScript method) for the name it
+// defines and the scope it names ("Foo::bar(" in C++). Statements ("if
+// (", "return f("), calls ending in ';', and assignments are not
+// definitions.
+func callDef(rest []byte) (name, qual string) {
+	open := bytes.IndexByte(rest, '(')
+	if open <= 0 || bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(";")) ||
+		bytes.ContainsAny(rest[:open], "=.\"'") {
+		return "", ""
+	}
+	head := rest[:open]
+	first, _ := nextWord(head)
+	if callStarts[first] {
+		return "", ""
+	}
+	n := lastIdent(head)
+	if n == "" || len(bytes.TrimRight(head, " \t")) == 0 || !isIdentByte(head[len(bytes.TrimRight(head, " \t"))-1]) {
+		return "", ""
+	}
+	before := bytes.TrimRight(head, " \t")
+	before = before[:len(before)-len(n)]
+	if q, ok := bytes.CutSuffix(before, []byte("::")); ok {
+		qual = lastIdent(q)
+	}
+	return n, qual
+}
+
+// goFunc reads what follows Go's func for the receiver's type and the
+// name: "(s *Server) Serve(" gives "Server", "Serve".
+func goFunc(after []byte) (recv, name string) {
+	t := bytes.TrimLeft(after, " \t")
+	if len(t) > 0 && t[0] == '(' {
+		end := bytes.IndexByte(t, ')')
+		if end < 0 {
+			return "", ""
+		}
+		r := t[1:end]
+		if i := bytes.IndexByte(r, '['); i >= 0 {
+			r = r[:i]
+		}
+		recv = lastIdent(r)
+		t = t[end+1:]
+	}
+	return recv, identAt(t)
+}
+
+// implType reads a Rust impl's header for the type it is for: "impl<T>
+// Display for Wrapper<T> {" gives "Wrapper".
+func implType(after []byte) string {
+	t := bytes.TrimLeft(after, " \t")
+	if len(t) > 0 && t[0] == '<' {
+		if j := bytes.IndexByte(t, '>'); j > 0 {
+			t = t[j+1:]
+		}
+	}
+	if i := bytes.Index(t, []byte(" for ")); i >= 0 {
+		t = t[i+5:]
+	}
+	return identAt(t)
+}
+
+// assignsCode reports whether a JavaScript declaration assigns a function
+// or a class: "name = (…) =>", "name = function", "name = class",
+// "name = async (".
+func assignsCode(after []byte) bool {
+	eq := bytes.IndexByte(after, '=')
+	if eq < 0 {
+		return false
+	}
+	v := bytes.TrimLeft(after[eq+1:], " \t")
+	v = bytes.TrimPrefix(v, []byte("async "))
+	return bytes.HasPrefix(v, []byte("function")) || bytes.HasPrefix(v, []byte("class")) ||
+		bytes.HasPrefix(v, []byte("(")) || bytes.Contains(v, []byte("=>"))
+}
+
+// defTerms calls emit with the definition terms of text, the content of
+// the file at rel: for each name, defPrefix and defKey of the name, and
+// with its scope defPrefix, the scope's key, a dot and the name's key.
+func defTerms(rel string, text []byte, emit func(term string)) {
+	lang := defLangOf(rel)
+	if lang == nil {
+		return
+	}
+	definitions(lang, text, func(qual, name string) {
+		n := defKey(name)
+		if n == "" || len(n) > maxTermLen {
+			return
+		}
+		emit(defPrefix + n)
+		if qual != "" {
+			if q := defKey(qual); q != "" && len(q)+len(n) < maxTermLen {
+				emit(defPrefix + q + "." + n)
+			}
+		}
+	})
+}
+
+// defKey is the form names are recorded and looked up in: lower-case,
+// without underscores, so that bulk_create, bulkCreate and the words
+// "bulk create" joined meet ("Outer.Inner" keeps its dots).
+func defKey(name string) string {
+	b := make([]byte, 0, len(name))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

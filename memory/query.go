@@ -31,6 +31,15 @@ var langExts = map[string][]string{
 // ("Go files", "go code"), never alone ("go to the page").
 var ambiguous = map[string]bool{"go": true, "py": true, "ts": true, "js": true, "sh": true, "md": true, "rst": true, "yml": true}
 
+// formats are data and markup formats: a subject more often than a file
+// type ("serialize responses to JSON", "parse the YAML"), they filter only
+// when a type noun or a role word follows them ("JSON files", "markdown
+// docs", "yaml config").
+var formats = map[string]bool{
+	"json": true, "yaml": true, "yml": true, "toml": true, "xml": true, "html": true, "css": true,
+	"markdown": true, "md": true, "rst": true, "sql": true, "proto": true, "protobuf": true, "hcl": true,
+}
+
 var typeNouns = map[string]bool{
 	"file": true, "files": true, "code": true, "source": true, "sources": true, "module": true, "modules": true,
 	"package": true, "packages": true, "script": true, "scripts": true, "program": true, "programs": true,
@@ -84,7 +93,10 @@ type parsed struct {
 	notRoles  int      // unwanted roles
 	scopes    []string
 	mentions  []string
-	words     []string // content words, lower-case, in order
+	modules   []string        // module paths the query's dotted names spell (a/b/c), of the index
+	evidence  []evidence      // names the query gives exactly, looked up among definitions
+	subjects  map[string]bool // a short query's terms, which a file may be named after
+	words     []string        // content words, lower-case, in order
 }
 
 // dirHas reports whether a directory component of rel equals (ignoring
@@ -304,7 +316,8 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 			}
 			continue
 		}
-		if exts, ok := langExts[w]; ok && (!ambiguous[w] || typeNouns[next]) {
+		_, roleNext := roleWords[next]
+		if exts, ok := langExts[w]; ok && (!ambiguous[w] && !formats[w] || typeNouns[next] || formats[w] && roleNext) {
 			p.langs = append(p.langs, exts...)
 			p.langWord = append(p.langWord, w)
 			consumed[i] = true

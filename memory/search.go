@@ -27,6 +27,7 @@ const maxQueryTerms = 64
 // Boosts and demotions, multiplied into the score.
 const (
 	boostMention = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
+	boostSubject = 1.6  // a short query's term is the file's name ("exceptions" for exceptions.py)
 	boostScope   = 1.3  // a long query says "in cmd/"
 	boostLang    = 1.1  // a long query names the file's language
 	demoteRole   = 0.75 // a test file when the query does not ask for tests
@@ -68,30 +69,118 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	}
 	a := newAnalyzer()
 	p := parseQuery(query, a, st.dirExists)
+	var chains [][]string
+	p.evidence, chains = findEvidence(query)
+	p.modules = st.resolveModules(chains)
 	out := st.search(a, p, opt)
-	if len(out) == 0 && p.roles != 0 {
-		// A file-type word that filtered everything away was not meant as
-		// a filter ("tests fail because ..."): search again with it as a
-		// plain word.
-		p.roles = 0
-		p.words = append(p.words, p.roleWords...)
+	if len(out) == 0 && p.filters() {
+		// A file-type word or a scope that filtered everything away was
+		// not meant as a filter ("tests fail because ...", "serialize
+		// responses to JSON files"): search again with its words as plain
+		// words, and say so.
+		note := "no " + p.filterNames() + " matched: searched all files"
+		p.dropFilters()
 		out = st.search(a, p, opt)
+		for i := range out {
+			out[i].Reason.Notes = append(out[i].Reason.Notes, note)
+		}
 	}
 	return out
+}
+
+// filters reports whether the query filters files by type, role or scope.
+func (p *parsed) filters() bool {
+	return p.roles != 0 || !p.long && (len(p.langs) > 0 || len(p.scopes) > 0)
+}
+
+// filterNames names what the query filters by: "json files", "tests",
+// "files under api".
+func (p *parsed) filterNames() string {
+	var names []string
+	for _, w := range p.langWord {
+		names = append(names, w+" files")
+	}
+	names = append(names, p.roleWords...)
+	for _, s := range p.scopes {
+		names = append(names, "files under "+s)
+	}
+	return strings.Join(names, " or ")
+}
+
+// dropFilters makes the query's type, role and scope words plain words.
+func (p *parsed) dropFilters() {
+	p.words = append(p.words, p.roleWords...)
+	p.words = append(p.words, p.langWord...)
+	p.roles, p.roleWords = 0, nil
+	p.langs, p.langWord = nil, nil
+	p.scopes = nil
 }
 
 // search ranks st's documents for the parsed query p.
 func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	qs := st.queryTerms(a, p)
+	p.subjects = map[string]bool{}
+	for _, q := range qs {
+		p.subjects[q.term] = true
+	}
+	for _, w := range p.words {
+		p.subjects[w] = true // "exceptions", whose stem is a stop word
+	}
 	acc, total := st.accumulate(qs)
-	if total == 0 {
+	defAcc, hits, defTotal := st.defScores(p.evidence)
+	if total == 0 && defTotal == 0 {
 		return nil
 	}
-	out := st.reasons(st.rank(acc, total, p, opt), qs, opt.Explain)
+	scores := combine(acc, total, defAcc, defTotal)
+	cands := st.rank(scores, p, opt)
+	noteDefs(cands, hits, p.evidence)
+	out := st.reasons(cands, qs, opt.Explain)
 	if opt.Source != nil {
 		bestLines(out, qs, opt.Source)
 	}
 	return out
+}
+
+// defShare is the part of a score that the query's evidence gives, when
+// it has some: a file that defines every name the query gives exactly
+// scores defShare for it, whatever its words and its length.
+const defShare = 0.3
+
+// combine returns each document's score before boosts: its share of the
+// query's term weight (acc over total) and, if the query gave evidence
+// some file defines, its share of the evidence's weight, mixed by
+// defShare.
+func combine(acc []float64, total float64, defAcc map[uint32]float64, defTotal float64) []float64 {
+	scores := make([]float64, len(acc))
+	wTerms, wDefs := 1.0, 0.0
+	if defTotal > 0 {
+		wTerms, wDefs = 1-defShare, defShare
+	}
+	if total > 0 {
+		for d, s := range acc {
+			scores[d] = wTerms * s / total
+		}
+	}
+	for d, s := range defAcc {
+		scores[d] += wDefs * s / defTotal
+	}
+	return scores
+}
+
+// noteDefs notes in each candidate's reason the evidence it defines,
+// heaviest first: "defines QuerySet.bulk_create (traceback frame)".
+func noteDefs(cands []cand, hits map[uint32][]defHit, evs []evidence) {
+	for i := range cands {
+		hs := hits[uint32(cands[i].doc)]
+		slices.SortStableFunc(hs, func(x, y defHit) int { return cmpFloat(y.weight, x.weight) })
+		for k, h := range hs {
+			if k == 3 {
+				break
+			}
+			e := evs[h.ev]
+			cands[i].notes = append(cands[i].notes, "defines "+e.shown+" ("+e.kind+")")
+		}
+	}
 }
 
 // queryTerms analyses the words of the query into terms, each with its
@@ -137,9 +226,52 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 		q.weight = q.idf * (1 + math.Log(q.tf))
 		qs = append(qs, q)
 	}
+	if !p.long {
+		qs = append(qs, st.compoundTerms(p.words, qtf)...)
+	}
 	if len(qs) > maxQueryTerms {
 		slices.SortStableFunc(qs, func(x, y qterm) int { return cmpFloat(y.weight, x.weight) })
 		qs = qs[:maxQueryTerms]
+	}
+	return qs
+}
+
+// compoundTerms returns terms for the compounds of a short query's
+// adjacent words that the index has: "reverse proxy" is also
+// "reverseproxy", a directory, a file name or an identifier
+// (ReverseProxy, whose whole form is a term of its own and matches as an
+// alternate). have holds the terms the query has already.
+func (st *state) compoundTerms(words []string, have map[string]float64) []qterm {
+	N := float64(st.live)
+	var qs []qterm
+	for i := 0; i+1 < len(words); i++ {
+		x, y := words[i], words[i+1]
+		if stopWords[x] || stopWords[y] || !simpleWord(x) || !simpleWord(y) {
+			continue
+		}
+		joined := x + y
+		t := normalise(joined)
+		if t == "" || have[t] > 0 {
+			continue
+		}
+		q := qterm{term: t, surface: x + " " + y, tf: 1, text: st.text.find(t), path: st.path.find(t)}
+		if joined != t {
+			if at := st.text.find(joined); at != nil {
+				q.alts = append(q.alts, [2][]byte{at, nil})
+				q.altTerm = append(q.altTerm, joined)
+			}
+		}
+		df := float64(max(listDF(q.text), listDF(q.path)))
+		for _, alt := range q.alts {
+			df = max(df, float64(listDF(alt[0])))
+		}
+		if df == 0 {
+			continue
+		}
+		have[t]++
+		q.idf = math.Log(1 + (N-df+0.5)/(df+0.5))
+		q.weight = q.idf
+		qs = append(qs, q)
 	}
 	return qs
 }
@@ -209,11 +341,11 @@ type cand struct {
 // visited by raw score; once the limit is filled, a candidate whose raw
 // score times the largest boost this query can give cannot enter, and the
 // visit stops.
-func (st *state) rank(acc []float64, total float64, p parsed, opt SearchOptions) []cand {
+func (st *state) rank(scores []float64, p parsed, opt SearchOptions) []cand {
 	var raw []cand
-	for d, s := range acc {
-		if s > 0 {
-			raw = append(raw, cand{doc: d, score: s / total})
+	for d, s := range scores {
+		if s > 0 && !st.dead[d] {
+			raw = append(raw, cand{doc: d, score: s})
 		}
 	}
 	byScoreThenPath := func(x, y cand) int {
@@ -231,7 +363,7 @@ func (st *state) rank(acc []float64, total float64, p parsed, opt SearchOptions)
 	var cands []cand
 	floor := 0.0 // the limit-th best score so far, once the limit is filled
 	for _, c := range raw {
-		if min(c.score*maxBoost, 1) < max(floor, opt.MinScore) {
+		if c.score*maxBoost < max(floor, opt.MinScore) {
 			break
 		}
 		c, ok := p.adjust(c, st.docs[c.doc].rel, opt)
@@ -249,6 +381,10 @@ func (st *state) rank(acc []float64, total float64, p parsed, opt SearchOptions)
 	if limit > 0 && len(cands) > limit {
 		cands = cands[:limit]
 	}
+	// Ranked by their scores as boosted, reported capped at 1.
+	for i := range cands {
+		cands[i].score = min(cands[i].score, 1)
+	}
 	return cands
 }
 
@@ -256,7 +392,7 @@ func (st *state) rank(acc []float64, total float64, p parsed, opt SearchOptions)
 // the query p.
 func (p *parsed) maxBoost() float64 {
 	b := 1.0
-	if len(p.mentions) > 0 {
+	if len(p.mentions) > 0 || len(p.modules) > 0 {
 		b *= boostMention
 	}
 	if p.long && len(p.scopes) > 0 {
@@ -265,7 +401,32 @@ func (p *parsed) maxBoost() float64 {
 	if p.long && len(p.langs) > 0 {
 		b *= boostLang
 	}
+	if !p.long {
+		b *= boostSubject
+	}
 	return b
+}
+
+// subjectOf returns the query term that is rel's file name, for a short
+// query, or "": the file is named after what the query is about.
+func (p *parsed) subjectOf(rel string) string {
+	if p.long || len(p.subjects) == 0 {
+		return ""
+	}
+	stem := strings.ToLower(baseName(rel))
+	if ext := extOf(rel); ext != "" {
+		stem = stem[:len(stem)-len(ext)]
+	}
+	if !simpleWord(stem) {
+		return ""
+	}
+	if p.subjects[stem] {
+		return stem
+	}
+	if t := normalise(stem); t != "" && p.subjects[t] {
+		return t
+	}
+	return ""
 }
 
 // adjust applies to c, the document at rel, the filters of the query and
@@ -292,12 +453,15 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 	if p.roles != 0 && role&p.roles == 0 {
 		return c, false
 	}
+	demoted := true
 	if p.roles&roleTest == 0 && isTest(rel) {
 		c.score *= demoteRole
 		c.notes = append(c.notes, "test file demoted")
 	} else if p.roles&roleDoc == 0 && role&roleDoc != 0 && len(p.langs) == 0 {
 		c.score *= demoteDoc
 		c.notes = append(c.notes, "documentation demoted")
+	} else {
+		demoted = false
 	}
 	if len(p.scopes) > 0 {
 		in := false
@@ -314,18 +478,34 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 			return c, false
 		}
 	}
-	for _, m := range p.mentions {
-		if pathMentioned(rel, m) {
-			c.score *= boostMention
-			c.notes = append(c.notes, "mentioned as "+m)
-			break
-		}
+	if m := p.mentionOf(rel); m != "" {
+		c.score *= boostMention
+		c.notes = append(c.notes, m)
 	}
-	c.score = min(c.score, 1)
-	if c.score < opt.MinScore {
+	if t := p.subjectOf(rel); t != "" && !demoted {
+		c.score *= boostSubject
+		c.notes = append(c.notes, "named after "+t)
+	}
+	if min(c.score, 1) < opt.MinScore {
 		return c, false
 	}
 	return c, true
+}
+
+// mentionOf returns the note for the first mention of rel in the query, a
+// path or a module, or "".
+func (p *parsed) mentionOf(rel string) string {
+	for _, m := range p.mentions {
+		if pathMentioned(rel, m) {
+			return "mentioned as " + m
+		}
+	}
+	for _, m := range p.modules {
+		if moduleMentioned(rel, m) {
+			return "module " + strings.ReplaceAll(m, "/", ".")
+		}
+	}
+	return ""
 }
 
 // lastPart returns the part of word w that analyses to term, for display.
@@ -353,9 +533,11 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
+// globsAllow reports whether rel passes the include and exclude globs (see
+// globMatch).
 func globsAllow(rel string, include, exclude []string) bool {
 	for _, g := range exclude {
-		if ok, _ := doublestar.Match(g, rel); ok {
+		if globMatch(g, rel) {
 			return false
 		}
 	}
@@ -363,11 +545,22 @@ func globsAllow(rel string, include, exclude []string) bool {
 		return true
 	}
 	for _, g := range include {
-		if ok, _ := doublestar.Match(g, rel); ok {
+		if globMatch(g, rel) {
 			return true
 		}
 	}
 	return false
+}
+
+// globMatch reports whether doublestar glob g matches rel. A glob without
+// a slash matches a file's name at any depth, as in .gitignore and rg -g:
+// "*.py" is "**/*.py". An invalid glob matches nothing.
+func globMatch(g, rel string) bool {
+	if !strings.Contains(g, "/") {
+		g = "**/" + g
+	}
+	ok, _ := doublestar.Match(g, rel)
+	return ok
 }
 
 // pathMentioned reports whether mention m names rel: the same path, a

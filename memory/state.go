@@ -16,6 +16,8 @@ type state struct {
 
 	altOnce sync.Once
 	alts    map[string][]string
+	modOnce sync.Once
+	mods    map[string][]uint32 // live documents by the base of their moduleStem
 }
 
 // BM25F parameters: per-field weight and length normalisation, and the

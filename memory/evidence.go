@@ -1,0 +1,246 @@
+package memory
+
+import (
+	"math"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Evidence is what a query names exactly: a function in a traceback frame,
+// a name imported, a dotted name (a.b.C.meth), a CamelCase or snake_case
+// identifier. Each is looked up among the files' definitions (defs.go):
+// a file that defines it scores for it, above files that only mention it.
+// The modules that imports and dotted names spell (django.db.models.query)
+// are looked up among the files' paths, as mentions.
+
+// Kinds of evidence, strongest first, with their weights.
+const (
+	evFrame  = "traceback frame"
+	evImport = "import"
+	evDotted = "dotted name"
+	evIdent  = "identifier"
+)
+
+var evidenceWeight = map[string]float64{evFrame: 1.0, evImport: 1.0, evDotted: 1.0, evIdent: 0.6}
+
+// maxEvidence bounds the names of a query looked up.
+const maxEvidence = 48
+
+// evidence is one name the query gives.
+type evidence struct {
+	key   string  // defKey of the name, qualified ("queryset.bulkcreate") or not
+	shown string  // the name as the query has it
+	kind  string  // evFrame, evImport …
+	tf    float64 // how often the query gives it
+}
+
+var (
+	// File "/x/django/db/models/query.py", line 12, in bulk_create
+	frameRe = regexp.MustCompile(`File "([^"]+)", line \d+, in ([A-Za-z_][A-Za-z0-9_]*)`)
+	// from a.b import C, D as E / import a.b.c
+	fromRe   = regexp.MustCompile(`(?m)^[ \t>]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)`)
+	importRe = regexp.MustCompile(`(?m)^[ \t>]*import[ \t]+([A-Za-z_][\w.]*)`)
+	// a.b.C.meth, not a file name (x.py) nor a number
+	dottedRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
+	identRe  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+)
+
+// receivers are the first words of dotted names that name a local value,
+// not a module or class: self.x says x is a member of some class.
+var receivers = map[string]bool{"self": true, "cls": true, "this": true, "super": true, "np": true, "pd": true, "plt": true}
+
+// findEvidence reads q for evidence and for the module paths its imports
+// and dotted names may spell: each chain is a dotted name's parts, of
+// which the longest prefix that is a module of the index is taken
+// (resolveModules).
+func findEvidence(q string) (evs []evidence, chains [][]string) {
+	seen := map[string]int{}
+	add := func(shown, kind string) {
+		key := defKey(shown)
+		if len(key) < 3 || len(key) > maxTermLen || stopWords[key] {
+			return
+		}
+		if i, ok := seen[key]; ok {
+			evs[i].tf++
+			if evidenceWeight[kind] > evidenceWeight[evs[i].kind] {
+				evs[i].kind = kind
+			}
+			return
+		}
+		if len(evs) >= maxEvidence {
+			return
+		}
+		seen[key] = len(evs)
+		evs = append(evs, evidence{key: key, shown: shown, kind: kind, tf: 1})
+	}
+	modSeen := map[string]bool{}
+	addModule := func(dotted string) {
+		dotted = strings.Trim(dotted, ".")
+		if strings.Contains(dotted, ".") && !modSeen[dotted] && len(chains) < 32 {
+			modSeen[dotted] = true
+			chains = append(chains, strings.Split(dotted, "."))
+		}
+	}
+	for _, m := range frameRe.FindAllStringSubmatch(q, -1) {
+		if m[2] != "<module>" {
+			add(m[2], evFrame)
+		}
+	}
+	for _, m := range fromRe.FindAllStringSubmatch(q, -1) {
+		for _, name := range strings.Split(m[2], ",") {
+			if f := strings.Fields(name); len(f) > 0 {
+				add(f[0], evImport)
+				addModule(m[1] + "." + f[0])
+			}
+		}
+	}
+	for _, m := range importRe.FindAllStringSubmatch(q, -1) {
+		addModule(m[1])
+	}
+	for _, d := range dottedRe.FindAllString(q, -1) {
+		parts := strings.Split(d, ".")
+		if looksLikeFile(d) || receivers[parts[0]] && len(parts) == 2 {
+			if len(parts) == 2 && receivers[parts[0]] && isIdentifierLike(parts[1]) {
+				add(parts[1], evIdent)
+			}
+			continue
+		}
+		if receivers[parts[0]] {
+			parts = parts[1:]
+		}
+		n := len(parts)
+		add(parts[n-1], evDotted)
+		if n >= 2 {
+			add(parts[n-2]+"."+parts[n-1], evDotted)
+			addModule(strings.Join(parts, "."))
+		}
+	}
+	for _, w := range identRe.FindAllString(q, -1) {
+		if isIdentifierLike(w) {
+			add(w, evIdent)
+		}
+	}
+	return evs, chains
+}
+
+// isIdentifierLike reports whether w is spelled as code, not prose:
+// camelCase or CamelCase with a capital after the first letter, or
+// snake_case with an underscore between letters.
+func isIdentifierLike(w string) bool {
+	if len(w) < 4 {
+		return false
+	}
+	lower, upperAfter, under := false, false, false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z' && i > 0:
+			upperAfter = true
+		case c == '_' && i > 0 && i < len(w)-1:
+			under = true
+		}
+	}
+	return lower && (upperAfter || under)
+}
+
+// defHit is a definition a document has for one piece of evidence.
+type defHit struct {
+	ev     int // index in the query's evidence
+	weight float64
+}
+
+// defScores looks the evidence up among the definitions: it returns, per
+// document, the evidence weight it defines (each piece's weight times the
+// IDF of its definition among live documents, a qualified name counting
+// for its bare name as well), the documents' hits, and the total weight
+// of the evidence some document defines.
+func (st *state) defScores(evs []evidence) (acc map[uint32]float64, hits map[uint32][]defHit, total float64) {
+	acc, hits = map[uint32]float64{}, map[uint32][]defHit{}
+	N := float64(st.live)
+	for i, e := range evs {
+		list := st.text.find(defPrefix + e.key)
+		if list == nil {
+			continue
+		}
+		var docs []uint32
+		it := newIter(list, len(st.docs))
+		for it.next() {
+			if !st.dead[it.doc] {
+				docs = append(docs, it.doc)
+			}
+		}
+		if len(docs) == 0 {
+			continue
+		}
+		df := float64(len(docs))
+		idf := math.Log(1 + (N-df+0.5)/(df+0.5))
+		w := evidenceWeight[e.kind] * idf * (1 + math.Log(e.tf))
+		total += w
+		for _, d := range docs {
+			acc[d] += w
+			hits[d] = append(hits[d], defHit{i, w})
+		}
+	}
+	return acc, hits, total
+}
+
+// moduleMentioned reports whether module path m (a/b/c, from a.b.c) names
+// rel: rel without its extension is m or ends with /m, or rel is the
+// package file of directory m (__init__.py, index.js, mod.rs).
+func moduleMentioned(rel, m string) bool {
+	stem := moduleStem(rel)
+	return stem == m || strings.HasSuffix(stem, "/"+m)
+}
+
+// resolveModules returns, of each chain of dotted parts, the longest
+// prefix of two parts or more that names a module of the index, as a
+// slash path.
+func (st *state) resolveModules(chains [][]string) []string {
+	var out []string
+	for _, c := range chains {
+		for k := len(c); k >= 2; k-- {
+			m := strings.Join(c[:k], "/")
+			if st.hasModule(m) {
+				if !slices.Contains(out, m) {
+					out = append(out, m)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasModule reports whether a live document is module m (moduleMentioned).
+func (st *state) hasModule(m string) bool {
+	st.modOnce.Do(func() {
+		st.mods = map[string][]uint32{}
+		for d, doc := range st.docs {
+			if !st.dead[d] {
+				k := moduleStem(doc.rel)
+				st.mods[path.Base(k)] = append(st.mods[path.Base(k)], uint32(d))
+			}
+		}
+	})
+	for _, d := range st.mods[path.Base(m)] {
+		if moduleMentioned(st.docs[d].rel, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleStem is rel without its extension, or the directory of a package
+// file (__init__.py, index.js, mod.rs).
+func moduleStem(rel string) string {
+	stem := strings.TrimSuffix(rel, path.Ext(rel))
+	switch path.Base(stem) {
+	case "__init__", "index", "mod":
+		stem = path.Dir(stem)
+	}
+	return stem
+}

@@ -1,0 +1,132 @@
+package memory_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// evidenceFiles: one file defines QuerySet.bulk_create; others use it far
+// more often, and one is long and about the same words.
+var evidenceFiles = map[string]string{
+	"db/models/query.py": `class QuerySet:
+    def filter(self, **kw):
+        return self
+
+    def bulk_create(self, objs, batch_size=None):
+        return objs
+`,
+	"db/models/manager.py": `from db.models.query import QuerySet
+
+class Manager:
+    def bulk_create(self, objs):
+        return QuerySet().bulk_create(objs)
+`,
+	"app/loader.py": strings.Repeat(`def load(objs):
+    # bulk create the objects of a batch: QuerySet.bulk_create with a batch size
+    QuerySet().bulk_create(objs, batch_size=100)
+`, 20),
+	"db/models/__init__.py": "from db.models.query import QuerySet\n",
+}
+
+func TestSearchEvidenceDefinitions(t *testing.T) {
+	ix, _ := build(t, writeTree(t, evidenceFiles))
+	report := `bulk_create ignores batch_size when the objects are created in a batch
+
+When I call Manager.bulk_create with a batch size the objects are all created at once. The loader does
+the same thing for every object it creates, in batches that never honour the size that was asked for;
+this looks like a bug that has been there for a long time, maybe since the last release.
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/db/models/manager.py", line 5, in bulk_create
+    return QuerySet().bulk_create(objs)
+  File "/venv/lib/python3.11/site-packages/db/models/query.py", line 5, in bulk_create
+ValueError: bad batch`
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) < 2 {
+		t.Fatalf("Search(report) = %q, want at least two matches", rels(ms))
+	}
+	got := rels(ms)
+	q, l := slices.Index(got, "db/models/query.py"), slices.Index(got, "app/loader.py")
+	if q < 0 || l >= 0 && l < q {
+		t.Errorf("Search(report) = %q, want db/models/query.py above app/loader.py", got)
+	}
+	note := strings.Join(ms[q].Reason.Notes, "; ")
+	if !strings.Contains(note, "defines QuerySet.bulk_create (dotted name)") && !strings.Contains(note, "defines bulk_create (traceback frame)") {
+		t.Errorf("the reason of db/models/query.py is %q, want it to say what it defines", note)
+	}
+
+	// A dotted module path names its file: the longest prefix that is one.
+	ms = ix.Search("QuerySet ordering breaks when db.models.query.QuerySet.filter is chained", memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "db/models/query.py" {
+		t.Fatalf("Search(dotted) = %q, want db/models/query.py first", rels(ms))
+	}
+	if n := strings.Join(ms[0].Reason.Notes, "; "); !strings.Contains(n, "module db.models.query") {
+		t.Errorf("notes %q, want the module named", n)
+	}
+	for _, m := range ms {
+		if m.Rel == "db/models/__init__.py" && slices.ContainsFunc(m.Reason.Notes, func(s string) bool { return strings.HasPrefix(s, "module") }) {
+			t.Errorf("db/models/__init__.py was taken for module db.models.query: %q", m.Reason.Notes)
+		}
+	}
+}
+
+// TestSearchShortRequests checks short requests: a format word that
+// would leave nothing is searched without, a compound matches its words,
+// a file named after the subject ranks high.
+func TestSearchShortRequests(t *testing.T) {
+	ix, _ := build(t, writeTree(t, map[string]string{
+		"web/json/provider.py":               "class JSONProvider:\n    def response(self, obj):\n        \"\"\"Serialize obj to JSON and return a response.\"\"\"\n        return dumps(obj)\n",
+		"web/views.py":                       "def index():\n    return render('index.html')\n",
+		"proxy/reverseproxy/reverseproxy.go": "package reverseproxy\n\n// Handler forwards requests to upstreams.\ntype Handler struct{}\n",
+		"proxy/metrics.go":                   "package proxy\n\n// metrics of the reverse proxy: requests in flight per upstream; reverse proxy counters\nvar inFlight int\n",
+		"client/exceptions.py":               "class HTTPError(Exception):\n    \"\"\"An HTTP error occurred.\"\"\"\n",
+		"client/models.py":                   "def raise_for_status(self):\n    # raise HTTPError for HTTP errors, raised exceptions\n    raise HTTPError('HTTP errors raised as exceptions')\n",
+	}))
+	tests := []struct{ query, first, note string }{
+		{"serialize responses to JSON", "web/json/provider.py", ""},
+		{"JSON files that serialize responses", "web/json/provider.py", "no json files matched: searched all files"},
+		{"reverse proxy", "proxy/reverseproxy/reverseproxy.go", ""},
+		{"exceptions raised for HTTP errors", "client/exceptions.py", "named after exceptions"},
+	}
+	for _, tt := range tests {
+		ms := ix.Search(tt.query, memory.SearchOptions{})
+		if len(ms) == 0 || ms[0].Rel != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, rels(ms), tt.first)
+			continue
+		}
+		if tt.note != "" && !slices.Contains(ms[0].Reason.Notes, tt.note) {
+			t.Errorf("Search(%q): notes %q, want %q", tt.query, ms[0].Reason.Notes, tt.note)
+		}
+	}
+}
+
+// TestSearchGlobsAnyDepth checks that a glob without a slash matches a
+// file's name at any depth, as .gitignore and rg -g do.
+func TestSearchGlobsAnyDepth(t *testing.T) {
+	ix, _ := build(t, writeTree(t, appFiles))
+	q := "authentication session token password"
+	ms := ix.Search(q, memory.SearchOptions{Include: []string{"*.py"}, Limit: -1})
+	if len(ms) == 0 {
+		t.Fatalf("--include '*.py' matched nothing")
+	}
+	for _, m := range ms {
+		if !strings.HasSuffix(m.Rel, ".py") {
+			t.Errorf("--include '*.py' let %s through", m.Rel)
+		}
+	}
+	if !slices.Contains(rels(ms), "src/auth/login.py") {
+		t.Errorf("--include '*.py' = %q, want src/auth/login.py (nested) in it", rels(ms))
+	}
+	for _, m := range ix.Search(q, memory.SearchOptions{Exclude: []string{"login.py", "*.md"}, Limit: -1}) {
+		if strings.HasSuffix(m.Rel, "/login.py") || strings.HasSuffix(m.Rel, ".md") {
+			t.Errorf("--exclude login.py,*.md let %s through", m.Rel)
+		}
+	}
+	// With a slash, a glob stays anchored at the project root.
+	for _, m := range ix.Search(q, memory.SearchOptions{Include: []string{"auth/*.py"}, Limit: -1}) {
+		t.Errorf("--include auth/*.py (anchored; no top-level auth/) let %s through", m.Rel)
+	}
+}

@@ -795,7 +795,7 @@ func (a *assembler) inherited() {
 		var include []string
 		byRel := map[string]*File{}
 		for _, f := range a.opt.Inherited {
-			include = append(include, escapeGlob(f.Rel))
+			include = append(include, "/"+escapeGlob(f.Rel)) // anchored: this file, not its namesakes below
 			byRel[f.Rel] = f
 		}
 		kept := map[string]bool{}

@@ -14,7 +14,10 @@
 // identifiers kept whole, and the names it defines after keywords such as
 // func, class or def) and its content. Words are split on camelCase,
 // snake_case, kebab-case and letter/digit boundaries, lower-cased, stripped
-// of English and code stop words and stemmed (Snowball English). Binary
+// of English and code stop words and stemmed (Snowball English). A file of
+// a known language (Go, Python, JS/TS, Java and its kin, Rust, C/C++, Ruby,
+// PHP) also records the names it defines, qualified by their class,
+// receiver or impl ("QuerySet.bulk_create"): see defs.go. Binary
 // files (with a NUL byte) are listed but not indexed, and so are files over
 // MaxFileSize that a Source yields (ProjectSource yields none: the
 // project's walk leaves out files over the policy's cap).
@@ -28,12 +31,22 @@
 // share of the query's IDF mass a file matches, in [0,1], times boosts.
 // Query terms also match common abbreviations (auth, config, db, ctx …) at
 // half weight inside the same saturation. Long queries are de-duplicated,
-// stop words dropped and capped at the 64 rarest terms; a leading
-// conventional-commit label ("test:", "docs(api):") is dropped. Short queries treat file-type words and path scopes as
-// filters; long ones (more than 15 content words) only as boosts, so a
+// stop words dropped, the words of their first line (a report's title)
+// counted twice, and capped at their maxQueryTerms heaviest terms; a
+// leading conventional-commit label ("test:", "docs(api):") is dropped.
+// A query's exact evidence (traceback frames, imports, dotted names,
+// CamelCase and snake_case identifiers: evidence.go) is looked up among
+// the definitions, and a file scores for what it defines beside its
+// words' share; the modules its dotted names spell and the innermost
+// traceback frame of the project are mentions of their files. Short
+// queries treat file-type words and path scopes as filters; long ones (more than 15 content words) only as boosts, so a
 // passing "the tests fail" never hides the source file a report is about.
-// Test files are demoted unless the query asks for tests; files named in
-// the query ("tsdb/head.go", "head.go:123") are boosted.
+// A filter that leaves nothing is dropped and the search run again, with a
+// note in every reason. In a short query, adjacent words also match their
+// compound ("reverse proxy": reverseproxy), and a file named after one of
+// its words ranks higher. Test files are demoted unless the query asks
+// for tests, documentation more so for a long text; files named in the
+// query ("tsdb/head.go", "head.go:123") are boosted.
 //
 // # Persistence and guarantees
 //

@@ -38,7 +38,9 @@ type evidence struct {
 
 var (
 	// File "/x/django/db/models/query.py", line 12, in bulk_create
-	frameRe = regexp.MustCompile(`File "([^"]+)", line \d+, in ([A-Za-z_][A-Za-z0-9_]*)`)
+	frameRe = regexp.MustCompile(`File "([^"]+)", line \d+, in ([A-Za-z_<][A-Za-z0-9_>]*)`)
+	// pytest: src/_pytest/python.py:123: in collect
+	pytestFrameRe = regexp.MustCompile(`(?m)^([\w./\\-]+\.py):\d+: in ([A-Za-z_<][A-Za-z0-9_>]*)`)
 	// from a.b import C, D as E / import a.b.c
 	fromRe   = regexp.MustCompile(`(?m)^[ \t>]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)`)
 	importRe = regexp.MustCompile(`(?m)^[ \t>]*import[ \t]+([A-Za-z_][\w.]*)`)
@@ -55,7 +57,9 @@ var receivers = map[string]bool{"self": true, "cls": true, "this": true, "super"
 // and dotted names may spell: each chain is a dotted name's parts, of
 // which the longest prefix that is a module of the index is taken
 // (resolveModules).
-func findEvidence(q string) (evs []evidence, chains [][]string) {
+//
+// frames are the files of the query's traceback frames, outermost first.
+func findEvidence(q string) (evs []evidence, chains [][]string, frames []string) {
 	seen := map[string]int{}
 	add := func(shown, kind string) {
 		key := defKey(shown)
@@ -83,9 +87,14 @@ func findEvidence(q string) (evs []evidence, chains [][]string) {
 			chains = append(chains, strings.Split(dotted, "."))
 		}
 	}
-	for _, m := range frameRe.FindAllStringSubmatch(q, -1) {
-		if m[2] != "<module>" {
-			add(m[2], evFrame)
+	for _, re := range []*regexp.Regexp{frameRe, pytestFrameRe} {
+		for _, m := range re.FindAllStringSubmatch(q, -1) {
+			if len(frames) < 64 {
+				frames = append(frames, strings.ReplaceAll(m[1], "\\", "/"))
+			}
+			if m[2] != "<module>" {
+				add(m[2], evFrame)
+			}
 		}
 	}
 	for _, m := range fromRe.FindAllStringSubmatch(q, -1) {
@@ -122,7 +131,22 @@ func findEvidence(q string) (evs []evidence, chains [][]string) {
 			add(w, evIdent)
 		}
 	}
-	return evs, chains
+	return evs, chains, frames
+}
+
+// deepestFrame returns the innermost of the traceback frames' files that
+// is a file of the index, or "": where the error surfaced in the project.
+func (st *state) deepestFrame(frames []string) string {
+	for i := len(frames) - 1; i >= 0; i-- {
+		f := frames[i]
+		st.hasModule("") // builds st.mods
+		for _, d := range st.mods[path.Base(moduleStem(f))] {
+			if pathMentioned(st.docs[d].rel, f) {
+				return st.docs[d].rel
+			}
+		}
+	}
+	return ""
 }
 
 // isIdentifierLike reports whether w is spelled as code, not prose:

@@ -54,6 +54,9 @@ ValueError: bad batch`
 		t.Errorf("Search(report) = %q, want db/models/query.py above app/loader.py", got)
 	}
 	note := strings.Join(ms[q].Reason.Notes, "; ")
+	if !strings.Contains(note, "innermost traceback frame in the project") {
+		t.Errorf("the reason of db/models/query.py is %q, want it named the innermost frame", note)
+	}
 	if !strings.Contains(note, "defines QuerySet.bulk_create (dotted name)") && !strings.Contains(note, "defines bulk_create (traceback frame)") {
 		t.Errorf("the reason of db/models/query.py is %q, want it to say what it defines", note)
 	}
@@ -124,6 +127,13 @@ func TestSearchGlobsAnyDepth(t *testing.T) {
 		if strings.HasSuffix(m.Rel, "/login.py") || strings.HasSuffix(m.Rel, ".md") {
 			t.Errorf("--exclude login.py,*.md let %s through", m.Rel)
 		}
+	}
+	// A leading slash anchors a name at the root.
+	if ms := ix.Search("app login billing", memory.SearchOptions{Include: []string{"/README.md"}, Limit: -1}); len(ms) != 1 || ms[0].Rel != "README.md" {
+		t.Errorf("--include /README.md = %q, want [README.md]", rels(ms))
+	}
+	if ms := ix.Search("authentication", memory.SearchOptions{Include: []string{"/login.py"}, Limit: -1}); len(ms) != 0 {
+		t.Errorf("--include /login.py (no top-level login.py) = %q", rels(ms))
 	}
 	// With a slash, a glob stays anchored at the project root.
 	for _, m := range ix.Search(q, memory.SearchOptions{Include: []string{"auth/*.py"}, Limit: -1}) {

@@ -94,6 +94,7 @@ type parsed struct {
 	scopes    []string
 	mentions  []string
 	modules   []string        // module paths the query's dotted names spell (a/b/c), of the index
+	deepest   string          // the file of the innermost traceback frame that is in the index
 	evidence  []evidence      // names the query gives exactly, looked up among definitions
 	subjects  map[string]bool // a short query's terms, which a file may be named after
 	words     []string        // content words, lower-case, in order

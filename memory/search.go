@@ -12,26 +12,34 @@ import (
 
 // SearchOptions tune Search.
 type SearchOptions struct {
-	Limit    int      // maximum matches; 0 means 10, negative means no limit
-	MinScore float64  // drop matches scoring below this
-	Include  []string // if any, keep only files matching one of these doublestar globs (slash paths relative to the project)
-	Exclude  []string // drop files matching any of these globs
-	Explain  bool     // fill Reason.Scores with each term's contribution
+	Limit    int     // maximum matches; 0 means 10, negative means no limit
+	MinScore float64 // drop matches scoring below this
+	// Include, if any, keeps only files matching one of these doublestar
+	// globs on slash paths relative to the project; Exclude drops files
+	// matching any. A glob without a slash matches a name at any depth,
+	// one with a leading slash only from the root (see globMatch).
+	Include []string
+	Exclude []string
+	Explain bool // fill Reason.Scores with each term's contribution
 	// Source, if set, is read for the best-matching line of each match.
 	Source Source
 }
 
-// maxQueryTerms caps the terms of a long query; the rarest are kept.
-const maxQueryTerms = 64
+// maxQueryTerms caps the terms of a long query; the heaviest (rarest, most
+// repeated) are kept: the rest of a long report's words are mostly noise.
+const maxQueryTerms = 48
 
 // Boosts and demotions, multiplied into the score.
 const (
-	boostMention = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
-	boostSubject = 1.6  // a short query's term is the file's name ("exceptions" for exceptions.py)
-	boostScope   = 1.3  // a long query says "in cmd/"
-	boostLang    = 1.1  // a long query names the file's language
-	demoteRole   = 0.75 // a test file when the query does not ask for tests
-	demoteDoc    = 0.85 // documentation when the query does not ask for docs
+	boostMention     = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
+	boostSubject     = 1.6  // a short query's term is the file's name ("exceptions" for exceptions.py)
+	boostSubjectLong = 1.3  // a long query's rare term is the file's name ("auto-detector" for autodetector.py)
+	boostFrame       = 2.0  // the innermost traceback frame that is a file of the project
+	boostScope       = 1.3  // a long query says "in cmd/"
+	boostLang        = 1.1  // a long query names the file's language
+	demoteRole       = 0.75 // a test file when the query does not ask for tests
+	demoteDoc        = 0.85 // documentation when the query does not ask for docs
+	demoteDocLong    = 0.6  // documentation, for a long text: a report is about the code
 )
 
 type qterm struct {
@@ -69,9 +77,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	}
 	a := newAnalyzer()
 	p := parseQuery(query, a, st.dirExists)
-	var chains [][]string
-	p.evidence, chains = findEvidence(query)
-	p.modules = st.resolveModules(chains)
+	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
 	if len(out) == 0 && p.filters() {
 		// A file-type word or a scope that filtered everything away was
@@ -116,16 +122,27 @@ func (p *parsed) dropFilters() {
 	p.scopes = nil
 }
 
+// readEvidence completes p, parsed from query, with what query names
+// exactly (findEvidence) as st has it: its definitions looked up, the
+// modules its dotted names spell, the innermost traceback frame of the
+// project. A long query's title counts twice, in its words and its
+// evidence.
+func (st *state) readEvidence(p *parsed, query string, a *analyzer) {
+	if p.long {
+		title := reportTitle(query)
+		p.words = append(p.words, parseQuery(title, a, st.dirExists).words...)
+		query += "\n" + title
+	}
+	evs, chains, frames := findEvidence(query)
+	p.evidence = evs
+	p.modules = st.resolveModules(chains)
+	p.deepest = st.deepestFrame(frames)
+}
+
 // search ranks st's documents for the parsed query p.
 func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	qs := st.queryTerms(a, p)
-	p.subjects = map[string]bool{}
-	for _, q := range qs {
-		p.subjects[q.term] = true
-	}
-	for _, w := range p.words {
-		p.subjects[w] = true // "exceptions", whose stem is a stop word
-	}
+	p.subjects = subjects(p, qs)
 	acc, total := st.accumulate(qs)
 	defAcc, hits, defTotal := st.defScores(p.evidence)
 	if total == 0 && defTotal == 0 {
@@ -141,10 +158,28 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	return out
 }
 
+// subjects returns the words of p (with its terms qs) that a file may be
+// named after: all of a short query's, and of a long text only the rare
+// ones, which three files or fewer have in their path ("auto-detector").
+func subjects(p parsed, qs []qterm) map[string]bool {
+	m := map[string]bool{}
+	for _, q := range qs {
+		if !p.long || len(q.term) >= 5 && q.path != nil && listDF(q.path) <= 3 {
+			m[q.term] = true
+		}
+	}
+	if !p.long {
+		for _, w := range p.words {
+			m[w] = true // "exceptions", whose stem is a stop word
+		}
+	}
+	return m
+}
+
 // defShare is the part of a score that the query's evidence gives, when
 // it has some: a file that defines every name the query gives exactly
 // scores defShare for it, whatever its words and its length.
-const defShare = 0.3
+const defShare = 0.15
 
 // combine returns each document's score before boosts: its share of the
 // query's term weight (acc over total) and, if the query gave evidence
@@ -403,6 +438,11 @@ func (p *parsed) maxBoost() float64 {
 	}
 	if !p.long {
 		b *= boostSubject
+	} else {
+		b *= boostSubjectLong
+	}
+	if p.deepest != "" {
+		b *= boostFrame
 	}
 	return b
 }
@@ -410,7 +450,7 @@ func (p *parsed) maxBoost() float64 {
 // subjectOf returns the query term that is rel's file name, for a short
 // query, or "": the file is named after what the query is about.
 func (p *parsed) subjectOf(rel string) string {
-	if p.long || len(p.subjects) == 0 {
+	if len(p.subjects) == 0 {
 		return ""
 	}
 	stem := strings.ToLower(baseName(rel))
@@ -458,7 +498,11 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		c.score *= demoteRole
 		c.notes = append(c.notes, "test file demoted")
 	} else if p.roles&roleDoc == 0 && role&roleDoc != 0 && len(p.langs) == 0 {
-		c.score *= demoteDoc
+		if p.long {
+			c.score *= demoteDocLong
+		} else {
+			c.score *= demoteDoc
+		}
 		c.notes = append(c.notes, "documentation demoted")
 	} else {
 		demoted = false
@@ -482,8 +526,16 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		c.score *= boostMention
 		c.notes = append(c.notes, m)
 	}
+	if rel == p.deepest {
+		c.score *= boostFrame
+		c.notes = append(c.notes, "innermost traceback frame in the project")
+	}
 	if t := p.subjectOf(rel); t != "" && !demoted {
-		c.score *= boostSubject
+		if p.long {
+			c.score *= boostSubjectLong
+		} else {
+			c.score *= boostSubject
+		}
 		c.notes = append(c.notes, "named after "+t)
 	}
 	if min(c.score, 1) < opt.MinScore {
@@ -552,11 +604,15 @@ func globsAllow(rel string, include, exclude []string) bool {
 	return false
 }
 
-// globMatch reports whether doublestar glob g matches rel. A glob without
-// a slash matches a file's name at any depth, as in .gitignore and rg -g:
-// "*.py" is "**/*.py". An invalid glob matches nothing.
+// globMatch reports whether doublestar glob g matches rel. As in
+// .gitignore and rg -g, a glob without a slash matches a file's name at
+// any depth ("*.py" is "**/*.py"), and a leading slash anchors a glob at
+// the project root ("/README.md" is only the top-level one). An invalid
+// glob matches nothing.
 func globMatch(g, rel string) bool {
-	if !strings.Contains(g, "/") {
+	if a, ok := strings.CutPrefix(g, "/"); ok {
+		g = a
+	} else if !strings.Contains(g, "/") {
 		g = "**/" + g
 	}
 	ok, _ := doublestar.Match(g, rel)
@@ -601,4 +657,18 @@ func (st *state) dirExists(dir string) bool {
 // ("api", "api/v1").
 func inScope(rel, dir string) bool {
 	return strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/")
+}
+
+// reportTitle returns the first line of a long query that has words: a
+// report's title, which says what it is about.
+func reportTitle(q string) string {
+	for _, line := range strings.Split(q, "\n") {
+		if strings.TrimSpace(line) != "" {
+			if len(line) > 200 {
+				line = line[:200]
+			}
+			return line
+		}
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"unsafe"
 )
 
 // Definitions. Each indexed file of a known language also records the
@@ -313,7 +314,8 @@ func isIdentByte(c byte) bool {
 
 // nextWord returns the first word of b after spaces (letters, digits, _,
 // and a keyword's own punctuation: "#define", "macro_rules!", "function*",
-// "pub(crate)") and what follows it.
+// "pub(crate)"; a C++ "template<…>" is the word "template<typename") and
+// what follows it.
 func nextWord(b []byte) (string, []byte) {
 	b = bytes.TrimLeft(b, " \t")
 	i := 0
@@ -323,7 +325,7 @@ func nextWord(b []byte) (string, []byte) {
 	for i < len(b) && isIdentByte(b[i]) {
 		i++
 	}
-	w := string(b[:i])
+	w := bstr(b[:i])
 	switch {
 	case i < len(b) && (b[i] == '!' || b[i] == '*') && (w == "macro_rules" || w == "function"):
 		i++
@@ -333,11 +335,16 @@ func nextWord(b []byte) (string, []byte) {
 		}
 	case w == "template" && i < len(b) && b[i] == '<':
 		if j := bytes.IndexByte(b[i:], '>'); j > 0 {
-			i += j + 1
-			w = "template<typename"
+			return "template<typename", b[i+j+1:]
 		}
 	}
-	return string(b[:i]), b[i:]
+	return bstr(b[:i]), b[i:]
+}
+
+// bstr returns the bytes of b as a string without copying them: it is
+// valid while b is unchanged (the text being analysed is).
+func bstr(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // identAt returns the identifier at the start of b after spaces and a
@@ -351,7 +358,7 @@ func identAt(b []byte) string {
 	if i == 0 || b[0] >= '0' && b[0] <= '9' {
 		return ""
 	}
-	return string(b[:i])
+	return bstr(b[:i])
 }
 
 // lastIdent returns the last identifier of b, or "".
@@ -367,7 +374,7 @@ func lastIdent(b []byte) string {
 	if i == j || b[i] >= '0' && b[i] <= '9' {
 		return ""
 	}
-	return string(b[i:j])
+	return bstr(b[i:j])
 }
 
 // isConstant reports whether w is an upper-case name (MAX_SIZE, Version
@@ -466,21 +473,26 @@ func assignsCode(after []byte) bool {
 // defTerms calls emit with the definition terms of text, the content of
 // the file at rel: for each name, defPrefix and defKey of the name, and
 // with its scope defPrefix, the scope's key, a dot and the name's key.
+// A term is valid only during the call to emit.
 func defTerms(rel string, text []byte, emit func(term string)) {
 	lang := defLangOf(rel)
 	if lang == nil {
 		return
 	}
+	var bare, qualified []byte
 	definitions(lang, text, func(qual, name string) {
-		n := defKey(name)
-		if n == "" || len(n) > maxTermLen {
+		bare = appendDefKey(append(bare[:0], defPrefix...), name)
+		if len(bare) == len(defPrefix) || len(bare) > maxTermLen {
 			return
 		}
-		emit(defPrefix + n)
-		if qual != "" {
-			if q := defKey(qual); q != "" && len(q)+len(n) < maxTermLen {
-				emit(defPrefix + q + "." + n)
-			}
+		emit(bstr(bare))
+		if qual == "" {
+			return
+		}
+		qualified = appendDefKey(append(qualified[:0], defPrefix...), qual)
+		if len(qualified) > len(defPrefix) && len(qualified)+len(bare) <= maxTermLen {
+			qualified = append(append(qualified, '.'), bare[len(defPrefix):]...)
+			emit(bstr(qualified))
 		}
 	})
 }
@@ -489,7 +501,11 @@ func defTerms(rel string, text []byte, emit func(term string)) {
 // without underscores, so that bulk_create, bulkCreate and the words
 // "bulk create" joined meet ("Outer.Inner" keeps its dots).
 func defKey(name string) string {
-	b := make([]byte, 0, len(name))
+	return string(appendDefKey(nil, name))
+}
+
+// appendDefKey appends defKey(name) to b.
+func appendDefKey(b []byte, name string) []byte {
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		switch {
@@ -500,5 +516,5 @@ func defKey(name string) string {
 			b = append(b, c)
 		}
 	}
-	return string(b)
+	return b
 }

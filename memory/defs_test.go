@@ -108,7 +108,9 @@ int main(int argc, char **argv) {
 	buf_grow(b, 1);
 }
 void Foo::bar(int x) {}
-`, []string{"BUF_SIZE", "buf_t", "buf_grow", "main", "Foo.bar"}},
+template<typename T>
+T max_of(T a, T b) { return a > b ? a : b; }
+`, []string{"BUF_SIZE", "buf_t", "buf_grow", "main", "Foo.bar", "max_of"}},
 		{"lib/client.rb", `module Net
   class Client
     TIMEOUT = 5
@@ -151,7 +153,7 @@ function helper() {}
 // qualified one, lower-case, under defPrefix.
 func TestDefTerms(t *testing.T) {
 	var got []string
-	defTerms("m.py", []byte("class QuerySet:\n    def bulk_create(self):\n        pass\n"), func(term string) { got = append(got, term) })
+	defTerms("m.py", []byte("class QuerySet:\n    def bulk_create(self):\n        pass\n"), func(term string) { got = append(got, strings.Clone(term)) })
 	want := []string{"@queryset", "@bulkcreate", "@queryset.bulkcreate"}
 	if !slices.Equal(got, want) {
 		t.Errorf("defTerms = %q, want %q", got, want)
@@ -162,7 +164,7 @@ func TestDefTerms(t *testing.T) {
 		}
 	}
 	got = nil
-	defTerms("m.py", []byte("def ___():\n    pass\n"), func(term string) { got = append(got, term) })
+	defTerms("m.py", []byte("def ___():\n    pass\n"), func(term string) { got = append(got, strings.Clone(term)) })
 	if len(got) != 0 {
 		t.Errorf("a name of underscores gave %q", got)
 	}

@@ -99,8 +99,25 @@ func (d *dict) postings(i int) []byte {
 	return d.posts[a:b]
 }
 
-// find returns the posting list of term, or nil.
-func (d *dict) find(term string) []byte {
+// prefixCount returns how many terms start with prefix (sorted, they are
+// a run).
+func (d *dict) prefixCount(prefix string) int {
+	lo := d.search(prefix)
+	hi := lo
+	for n := d.n - lo; n > 0; {
+		half := n / 2
+		if bytes.HasPrefix(d.termBytes(hi+half), []byte(prefix)) {
+			hi += half + 1
+			n -= half + 1
+		} else {
+			n = half
+		}
+	}
+	return hi - lo
+}
+
+// search returns the index of the first term not less than term.
+func (d *dict) search(term string) int {
 	lo, hi := 0, d.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -110,6 +127,12 @@ func (d *dict) find(term string) []byte {
 			hi = m
 		}
 	}
+	return lo
+}
+
+// find returns the posting list of term, or nil.
+func (d *dict) find(term string) []byte {
+	lo := d.search(term)
 	if lo < d.n && string(d.termBytes(lo)) == term {
 		return d.postings(lo)
 	}

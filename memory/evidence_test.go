@@ -140,3 +140,27 @@ func TestSearchGlobsAnyDepth(t *testing.T) {
 		t.Errorf("--include auth/*.py (anchored; no top-level auth/) let %s through", m.Rel)
 	}
 }
+
+// TestStatsCountsDefinitions checks that the defined names are counted
+// apart from the word terms.
+func TestStatsCountsDefinitions(t *testing.T) {
+	ix, _ := build(t, writeTree(t, map[string]string{
+		"a.py":    "class Alpha:\n    def munge(self):\n        pass\n\ndef frob():\n    pass\n",
+		"b.txt":   "class Beta: def not_code\n",
+		"c/zz.go": "package c\n\nfunc Zeta() {}\n",
+	}))
+	st := ix.Stats()
+	// @alpha @munge @alpha.munge @frob @zeta
+	if st.Defs != 5 {
+		t.Errorf("Stats().Defs = %d, want 5", st.Defs)
+	}
+	words, _ := build(t, writeTree(t, map[string]string{
+		"a.txt":   "class Alpha:\n    def munge(self):\n        pass\n\ndef frob():\n    pass\n",
+		"b.txt":   "class Beta: def not_code\n",
+		"c/zz.md": "package c\n\nfunc Zeta() {}\n",
+	}))
+	if w := words.Stats(); w.Defs != 0 || w.Terms != st.Terms {
+		// the same words (extensions are not terms)
+		t.Errorf("without definitions: %d terms, %d defs; with: %d terms", w.Terms, w.Defs, st.Terms)
+	}
+}

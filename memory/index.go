@@ -24,7 +24,8 @@ const (
 type Stats struct {
 	Files      int            // indexed files
 	Skipped    int            // listed but not indexed: binary, oversized or unreadable
-	Terms      int            // distinct terms (content/ident dictionary plus path/name dictionary)
+	Terms      int            // distinct word terms (content/ident dictionary plus path/name dictionary)
+	Defs       int            // distinct defined names, bare and qualified (see defs.go)
 	Bytes      int64          // bytes of the indexed files
 	IndexBytes int64          // size of the index file
 	Duration   time.Duration  // time Refresh took
@@ -181,7 +182,8 @@ func (s *Stats) fill(st *state, d time.Duration) {
 			s.Skipped++
 		}
 	}
-	s.Terms = st.text.n + st.path.n
+	s.Defs = st.text.prefixCount(defPrefix)
+	s.Terms = st.text.n - s.Defs + st.path.n
 	s.Bytes = st.bytes
 	s.IndexBytes = st.size
 	s.Duration = d

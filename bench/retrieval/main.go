@@ -27,7 +27,10 @@
 // named repositories (OWNER/NAME or NAME, comma-separated); -sample N then
 // keeps the first N in order of the SHA-256 of their instance_id. Items
 // whose repository has no mirror, or whose commit it lacks, are skipped and
-// named on stderr.
+// named on stderr. bench/retrieval/short-requests.jsonl is such a set of
+// short requests ("reverse proxy", "exceptions raised for HTTP errors")
+// over flask, requests and caddy at pinned commits, whose gold files were
+// chosen by reading the code before any ranker ran on them.
 //
 // With -perf DIR it instead measures the index on a directory: cold build,
 // warm search latency, refresh after touching and after editing one file,

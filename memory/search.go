@@ -145,10 +145,19 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	p.subjects = subjects(p, qs)
 	acc, total := st.accumulate(qs)
 	defAcc, hits, defTotal := st.defScores(p.evidence)
-	if total == 0 && defTotal == 0 {
+	named := st.namedAfter(p)
+	if total == 0 && defTotal == 0 && len(named) == 0 {
 		return nil
 	}
 	scores := combine(acc, total, defAcc, defTotal)
+	for _, d := range named {
+		// a file named after a word of a short request is a candidate
+		// even when the word has no term ("exceptions", whose stem is a
+		// stop word): as if it matched that word alone
+		if scores[d] == 0 {
+			scores[d] = 1 / float64(len(p.words))
+		}
+	}
 	cands := st.rank(scores, p, opt)
 	noteDefs(cands, hits, p.evidence)
 	out := st.reasons(cands, qs, opt.Explain)
@@ -174,6 +183,21 @@ func subjects(p parsed, qs []qterm) map[string]bool {
 		}
 	}
 	return m
+}
+
+// namedAfter returns the live documents a short query's words name (see
+// subjectOf).
+func (st *state) namedAfter(p parsed) []int {
+	if p.long || len(p.words) == 0 {
+		return nil
+	}
+	var out []int
+	for d := range st.docs {
+		if !st.dead[d] && p.subjectOf(st.docs[d].rel) != "" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // defShare is the part of a score that the query's evidence gives, when

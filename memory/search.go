@@ -153,9 +153,9 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	for _, d := range named {
 		// a file named after a word of a short request is a candidate
 		// even when the word has no term ("exceptions", whose stem is a
-		// stop word): as if it matched that word alone
+		// stop word): as if it matched half that word, its name
 		if scores[d] == 0 {
-			scores[d] = 1 / float64(len(p.words))
+			scores[d] = 0.5 / float64(len(p.words))
 		}
 	}
 	cands := st.rank(scores, p, opt)

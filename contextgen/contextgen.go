@@ -195,7 +195,7 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	if opt.Project == nil {
 		return nil, errors.New("contextgen: no project")
 	}
-	a := &assembler{ctx: ctx, t: t, opt: opt, seen: map[string]bool{}}
+	a := &assembler{ctx: ctx, t: t, opt: opt}
 	a.collect()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -269,7 +269,7 @@ type assembler struct {
 	ctx        context.Context
 	t          *template.Task
 	opt        Options
-	seen       map[string]bool
+	seen       map[string]bool // the candidates' paths, made by add (see addExpanded)
 	candidates []candidate
 	warnings   []diag.Warning
 
@@ -286,7 +286,14 @@ type assembler struct {
 
 func (a *assembler) warn(w diag.Warning) { a.warnings = append(a.warnings, w) }
 
+// add appends c unless a candidate of the same path is there already.
 func (a *assembler) add(c candidate) {
+	if a.seen == nil {
+		a.seen = make(map[string]bool, len(a.candidates)+1)
+		for _, o := range a.candidates {
+			a.seen[o.c.Path] = true
+		}
+	}
 	if a.seen[c.c.Path] {
 		return
 	}
@@ -294,12 +301,21 @@ func (a *assembler) add(c candidate) {
 	a.candidates = append(a.candidates, c)
 }
 
-// grow makes room for n more candidates, so that a glob's thousands are
-// not copied again and again as they are added.
-func (a *assembler) grow(n int) {
-	a.candidates = slices.Grow(a.candidates, n)
-	if len(a.seen) == 0 {
-		a.seen = make(map[string]bool, n)
+// addExpanded adds the candidates of one Expand call. The first source's
+// are taken as they are, without the index of paths add keeps: Expand
+// yields each real path once, and a task of one glob over a whole tree
+// would otherwise fill a map with every path only to find no repeat. add
+// makes the index, from what was taken, when a second source comes.
+func (a *assembler) addExpanded(cands []project.Candidate, ro readOptions) {
+	a.candidates = slices.Grow(a.candidates, len(cands))
+	if len(a.candidates) == 0 && a.seen == nil {
+		for _, c := range cands {
+			a.candidates = append(a.candidates, candidate{c: c, source: template.SourceLiteral, read: ro})
+		}
+		return
+	}
+	for _, c := range cands {
+		a.add(candidate{c: c, source: template.SourceLiteral, read: ro})
 	}
 }
 
@@ -340,10 +356,7 @@ func (a *assembler) literal(s *template.FileSource) {
 		cands, warns := p.Expand(a.ctx, batch)
 		a.warnings = append(a.warnings, warns...)
 		cands = a.capFiles(cands, s.MaxFiles, strings.Join(batch, " "))
-		a.grow(len(cands))
-		for _, c := range cands {
-			a.add(candidate{c: c, source: template.SourceLiteral, read: ro})
-		}
+		a.addExpanded(cands, ro)
 		batch = batch[:0]
 	}
 	for _, ps := range s.Paths {

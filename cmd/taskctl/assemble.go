@@ -104,6 +104,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 			return nil, err
 		}
 		e.summary(doc, res.ListOnly)
+		return nil, nil // the data is the json envelope's
 	}
 	if e.opts.paths && !e.opts.sizes {
 		// With --sizes the files were read: data.files carry their bytes

@@ -1400,19 +1400,26 @@ func (d *Document) fitOmitted(max int, c tokens.Counter, style string) {
 // glob) names no file: neither is listed.
 func (d *Document) omit(notFiles map[string]bool) {
 	d.Listed = -1
-	in := make(map[string]bool, len(d.Files)+len(notFiles))
-	for p := range notFiles {
-		in[p] = true
+	// The set of paths is made of the warnings' (few), not of the
+	// document's files (a whole tree's): a file's path marks a warned path
+	// as kept.
+	named := map[string]bool{} // a warned path: true while it may be left out
+	for _, w := range d.Warnings {
+		if w.Code != diag.GlobNoMatch && filepath.IsAbs(w.Path) && !notFiles[w.Path] {
+			named[w.Path] = true
+		}
+	}
+	if len(named) == 0 {
+		return
 	}
 	for _, f := range d.Files {
-		in[f.Path] = true
+		if named[f.Path] {
+			named[f.Path] = false
+		}
 	}
 	for _, w := range d.Warnings {
-		if w.Code == diag.GlobNoMatch || !filepath.IsAbs(w.Path) {
-			continue
-		}
-		if !in[w.Path] {
-			in[w.Path] = true
+		if named[w.Path] && w.Code != diag.GlobNoMatch && filepath.IsAbs(w.Path) {
+			named[w.Path] = false // listed once, with its first code
 			d.Omitted = append(d.Omitted, Omission{w.Path, w.Code})
 		}
 	}

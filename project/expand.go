@@ -747,7 +747,11 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 	var warns []diag.Warning
 	for _, k := range keys {
 		f, w, err := p.walkGlobs(ctx, k.root, groups[k], k.fresh != "")
-		all = append(all, f...)
+		if all == nil {
+			all = f // the one walk of most tasks: not copied
+		} else {
+			all = append(all, f...)
+		}
 		warns = append(warns, w...)
 		if err != nil {
 			warns = append(warns, diag.Warning{Code: diag.WalkStopped, Message: fmt.Sprintf("walk stopped: %v", err)})
@@ -789,7 +793,11 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 		res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
 	}
 	err := wk.run(ctx, globStarts(r, specs, fresh))
-	var out []found
+	n := 0
+	for _, rs := range res {
+		n += len(rs.found)
+	}
+	out := make([]found, 0, n) // sized once: a tree's files are not copied as it grows
 	var warns []diag.Warning
 	for _, rs := range res {
 		out = append(out, rs.found...)

@@ -969,6 +969,7 @@ func (a *assembler) read() []*File {
 		wg.Go(func() {
 			var waiting []*File
 			var buffers arena
+			var markup markupBuffer
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || a.ctx.Err() != nil {
@@ -977,13 +978,13 @@ func (a *assembler) read() []*File {
 				files[i], warns[i] = a.readOne(a.candidates[i], &buffers)
 				if f := files[i]; f != nil {
 					f.order = i
-					if !a.countFile(f, false) {
+					if !a.countFile(f, false, &markup) {
 						waiting = append(waiting, f)
 					}
 				}
 				if len(waiting) > 0 && tokens.Ready(a.opt.Counter) {
 					for _, f := range waiting {
-						a.countFile(f, true)
+						a.countFile(f, true, &markup)
 					}
 					waiting = waiting[:0]
 				}
@@ -992,7 +993,7 @@ func (a *assembler) read() []*File {
 				if a.ctx.Err() != nil {
 					return
 				}
-				a.countFile(f, true)
+				a.countFile(f, true, &markup)
 			}
 		})
 	}
@@ -1125,7 +1126,7 @@ type countWork struct {
 // tokenizer's vocabulary, which it starts loading instead, and reports
 // false: the caller comes back to f later, having read other files in the
 // meantime rather than wait idle for the first count.
-func (a *assembler) countFile(f *File, mayWait bool) bool {
+func (a *assembler) countFile(f *File, mayWait bool, mb *markupBuffer) bool {
 	c := a.opt.Counter
 	if f.counted || c == nil {
 		return true
@@ -1156,7 +1157,7 @@ func (a *assembler) countFile(f *File, mayWait bool) bool {
 		f.Tokens = &n
 	}
 	// The markup goes through the cache too (see markupCounter).
-	m := f.markup(a.opt.Style)
+	m := f.markup(a.opt.Style, mb)
 	n, _, ok := count(a.opt.Cache.Sum(m), m)
 	if !ok {
 		return false

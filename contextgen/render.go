@@ -549,10 +549,10 @@ func plainFileClose(w *bufio.Writer, f *File) {
 }
 
 // markup returns what style writes around f's content: its tag or
-// heading with the path and facts, and what closes it.
-func (f *File) markup(style string) []byte {
-	var b bytes.Buffer
-	w := bufio.NewWriterSize(&b, 512)
+// heading with the path and facts, and what closes it. It writes into mb
+// and returns its bytes, which the next call overwrites.
+func (f *File) markup(style string, mb *markupBuffer) []byte {
+	w := mb.reset()
 	switch style {
 	case StyleMarkdown:
 		if fence := markdownFileOpen(w, f); !f.Binary {
@@ -570,7 +570,26 @@ func (f *File) markup(style string) []byte {
 		}
 	}
 	w.Flush()
-	return b.Bytes()
+	return mb.b.Bytes()
+}
+
+// markupBuffer is where markup writes: one for each read worker, reused
+// from file to file, since a file's markup is only counted. (A buffer a
+// file made the collector-less heap grow by a fresh page every few files.)
+type markupBuffer struct {
+	b bytes.Buffer
+	w *bufio.Writer
+}
+
+// reset empties mb and returns its writer.
+func (mb *markupBuffer) reset() *bufio.Writer {
+	mb.b.Reset()
+	if mb.w == nil {
+		mb.w = bufio.NewWriterSize(&mb.b, 512)
+	} else {
+		mb.w.Reset(&mb.b)
+	}
+	return mb.w
 }
 
 // frame returns what style writes before the first file and after the

@@ -320,6 +320,7 @@ func (ch *Cache) decode(data []byte) error {
 	if err != nil || nRecs > uint64(len(body)/(len(Sum{})+2)) {
 		return errCorrupt
 	}
+	ch.entries = make(map[cacheKey]cacheEntry, nRecs) // sized once, not grown entry by entry
 	for range nRecs {
 		var k cacheKey
 		if _, err := io.ReadFull(r, k.sum[:]); err != nil {

@@ -19,10 +19,15 @@ import (
 //
 // Blocks double from arenaFirst up to arenaMax, so that a task of a few
 // files does not take megabytes, and a block is replaced once less than
-// arenaMinFree of it is left. A file larger than what is left is read into
-// memory of its own (project.ReadInto allocates it), and the files after
-// it go on filling the block. What the last block has mapped and not used
-// is lost: at most arenaAhead, or a huge page.
+// an eighth of it is left (4 MiB of the largest). A file larger than what
+// is left is read into memory of its own (project.ReadInto allocates it),
+// and the files after it go on filling the block. Memory of its own is
+// what the collector-less heap gives: fresh small pages, each faulted in
+// as the read fills it, which costs far more on a virtual machine than a
+// huge page or Populate's one call; hence blocks large enough that a file
+// of a few megabytes still fits. What is left of a block and never
+// touched costs address space, not memory. What the last block has mapped
+// and not used is lost: at most arenaAhead, or a huge page.
 type arena struct {
 	free   []byte // what is left of the current block
 	mapped int    // how much of free is mapped
@@ -30,16 +35,15 @@ type arena struct {
 }
 
 const (
-	arenaFirst   = 32 << 10
-	arenaMax     = 8 << 20
-	arenaMinFree = 16 << 10
-	arenaAhead   = 256 << 10
+	arenaFirst = 32 << 10
+	arenaMax   = 32 << 20
+	arenaAhead = 256 << 10
 )
 
 // buffer returns the buffer to read the next file into: empty, with the
 // rest of the block as its capacity.
 func (a *arena) buffer() []byte {
-	if cap(a.free) < arenaMinFree {
+	if cap(a.free) < a.size/8 || a.size == 0 {
 		a.size = min(max(2*a.size, arenaFirst), arenaMax)
 		a.free, a.mapped = pages.Bytes(a.size), 0
 	}

@@ -74,6 +74,9 @@ type File struct {
 	// Content is still that string.
 	xmlOf, xmlContent string
 	xmlReplaced       int
+	// xmlSplit says xmlContent holds "]]>", which ends a CDATA section:
+	// found on all cores, so that Render looks for it only where it is.
+	xmlSplit bool
 }
 
 // Document is the assembled context of one task.
@@ -1108,6 +1111,7 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 	// The XML check runs here, on all cores, rather than in Render.
 	f.xmlOf = f.Content
 	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
+	f.xmlSplit = strings.Contains(f.xmlContent, cdataEnd)
 	if a.opt.Counter != nil {
 		f.count = &countWork{text: text, sum: a.opt.Cache.Sum(text)}
 	}

@@ -38,15 +38,20 @@ func (d *Document) Render(w io.Writer, style string) error {
 func (d *Document) renderXML(w *bufio.Writer) {
 	d.xmlHeader(w)
 	for _, f := range d.Files {
-		content, replaced := f.xmlContent, f.xmlReplaced
+		content, replaced, split := f.xmlContent, f.xmlReplaced, f.xmlSplit
 		if f.xmlOf != f.Content {
 			content, replaced = xmlSafe(f.Content)
+			split = strings.Contains(content, cdataEnd)
 		}
 		xmlFileOpen(w, f, replaced)
 		if f.Binary {
 			continue
 		}
-		writeCDATA(w, content)
+		if split {
+			writeCDATA(w, content)
+		} else {
+			w.WriteString(content)
+		}
 		w.WriteString(xmlFileClose)
 	}
 	d.writeOmitted(w, StyleXML)
@@ -54,6 +59,7 @@ func (d *Document) renderXML(w *bufio.Writer) {
 }
 
 const (
+	cdataEnd     = "]]>"
 	xmlFileClose = "]]></file>\n"
 	xmlFooter    = "</context>\n"
 )
@@ -113,7 +119,7 @@ func xmlFileOpen(w *bufio.Writer, f *File, replaced int) {
 // before its ">".
 func writeCDATA(w *bufio.Writer, s string) {
 	for {
-		i := strings.Index(s, "]]>")
+		i := strings.Index(s, cdataEnd)
 		if i < 0 {
 			w.WriteString(s)
 			return

@@ -74,7 +74,7 @@ if [ -n "${BEFORE:-}" ]; then
     local label=$1 s e
     shift
     times > "$tmp/c0"; s=$(date +%s%N)
-    "$@" | cat > /dev/null
+    "$@" 2>/dev/null | cat > /dev/null
     e=$(date +%s%N); times > "$tmp/c1"
     awk -v s="$s" -v e="$e" -v a="$(cpu "$tmp/c0")" -v b="$(cpu "$tmp/c1")" \
       'BEGIN { printf "%.2f %.1f\n", (e - s) / 1e6, b - a }' >> "$tmp/r/$label"

@@ -40,6 +40,9 @@ type Settings struct {
 
 	Audit bool
 
+	Workspace  string   // where agents write ("": .taskctl/workspace); absolute from a file
+	WriteRoots []string // more directories inside the project agents may write in
+
 	Sources map[string]string
 	Files   []string
 }
@@ -51,6 +54,7 @@ const (
 	kindString  kind = iota // *string
 	kindStrings             // *[]string, one element a value
 	kindPaths               // *[]string of directories, relative to the config file
+	kindPath                // *string, a directory relative to the config file
 	kindBool                // *bool
 	kindInt                 // *int
 	kindInt64               // *int64
@@ -109,6 +113,8 @@ var table = []setting{
 		field: func(s *Settings) any { return &s.Markers }},
 	{key: "policy.allowed_root", untrusted: never, kind: kindPaths, merge: appendList, from: fromFile,
 		field: func(s *Settings) any { return &s.AllowedRoots }},
+	{key: "policy.write_root", untrusted: never, kind: kindPaths, merge: appendList, from: fromFile,
+		field: func(s *Settings) any { return &s.WriteRoots }},
 	{key: "policy.exclude", kind: kindStrings, merge: appendList, from: fromFile,
 		field: func(s *Settings) any { return &s.Exclude }},
 	{key: "policy.sensitive", kind: kindStrings, merge: appendList, from: fromFile,
@@ -151,6 +157,8 @@ var table = []setting{
 		field: func(s *Settings) any { return &s.Sandbox }},
 	{key: "audit", untrusted: trueOnly, kind: kindBool, from: fromFile,
 		field: func(s *Settings) any { return &s.Audit }},
+	{key: "workspace", untrusted: never, kind: kindPath, from: fromFile | fromFlag, flag: "workspace",
+		field: func(s *Settings) any { return &s.Workspace }},
 }
 
 // Keys lists every setting's key, in the order 'taskctl config' prints them.
@@ -259,6 +267,9 @@ func (s *Settings) apply(path string, values map[string][]fileValue, trusted boo
 			text := vals[len(vals)-1].text
 			if r.kind != kindString {
 				text = strings.TrimSpace(text)
+			}
+			if r.kind == kindPath && !filepath.IsAbs(text) {
+				text = filepath.Clean(filepath.Join(filepath.Dir(path), text))
 			}
 			setText(r.field(s), r.kind, text)
 		}

@@ -41,6 +41,18 @@ const (
 	StateUnsafe Code = "STATE_UNSAFE"
 	// SandboxUnavailable: a sandbox mode the kernel cannot enforce was asked for (exit 1); as a warning, run's default sandbox could not be applied and executors run unconfined.
 	SandboxUnavailable Code = "SANDBOX_UNAVAILABLE"
+	// PathNotWritable: a write outside the workspace and the write roots, or inside .git/ or .taskctl/ (exit 1).
+	PathNotWritable Code = "PATH_NOT_WRITABLE"
+	// FileExists: the destination of a write, copy or move exists and overwrite was not asked (exit 1).
+	FileExists Code = "FILE_EXISTS"
+	// WriteUnsafe: a symlink, a hard-linked file or a directory stands where a write would go; nothing was written (exit 1).
+	WriteUnsafe Code = "WRITE_UNSAFE"
+	// ConfirmRequired: a delete was not confirmed (rm --yes, delete_file confirm: true) (exit 2).
+	ConfirmRequired Code = "CONFIRM_REQUIRED"
+	// EditNoMatch: an edit's old text is not in the file; nothing was written (exit 1).
+	EditNoMatch Code = "EDIT_NO_MATCH"
+	// EditAmbiguous: an edit's old text is in the file more than once; nothing was written (exit 1).
+	EditAmbiguous Code = "EDIT_AMBIGUOUS"
 )
 
 // The codes of warnings: what was left out or changed, and why.
@@ -159,6 +171,12 @@ var registry = []Info{
 	{WatchDenied, "a watcher refused a request from another user."},
 	{StateUnsafe, "a symlink, special file or hard-linked file stands where taskctl keeps its state under .taskctl/ (exit 1)."},
 	{SandboxUnavailable, "a sandbox mode the kernel cannot enforce was asked for (exit 1); as a warning, run's default sandbox could not be applied and executors run unconfined."},
+	{PathNotWritable, "a write outside the workspace and the write roots, or inside .git/ or .taskctl/ (exit 1)."},
+	{FileExists, "the destination of a write, copy or move exists and overwrite was not asked (exit 1)."},
+	{WriteUnsafe, "a symlink, a hard-linked file or a directory stands where a write would go; nothing was written (exit 1)."},
+	{ConfirmRequired, "a delete was not confirmed (rm --yes, delete_file confirm: true) (exit 2)."},
+	{EditNoMatch, "an edit's old text is not in the file; nothing was written (exit 1)."},
+	{EditAmbiguous, "an edit's old text is in the file more than once; nothing was written (exit 1)."},
 
 	{PathOutsideProject, "the real path lies outside every allowed root; nothing there is stat'ed or read."},
 	{PathSensitive, "a sensitive name (.env*, *.pem, id_rsa*, ...) the policy does not allow."},

@@ -1,0 +1,276 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/taskctl/taskctl/contextgen/encoding"
+	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
+)
+
+// The file operations of seed 001, for agents (the MCP server) and scripts
+// (taskctl fs). Reads resolve a path as every path a user types (relative
+// to the working dir) and may read the workspace; writes go only to the
+// workspace and the configured write roots (see project.FS), relative
+// paths relative to the workspace. Every write, copy, move, delete, mkdir
+// and edit is appended to .taskctl/audit.jsonl, whatever the <audit>
+// setting says, refused ones too.
+
+// FS returns the project's file operations with the workspace and write
+// roots of the settings. A write root that cannot be one is left out with
+// a CONFIG_IGNORED warning.
+func (e *Engine) FS() (*project.FS, error) {
+	cfg, err := e.Settings()
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	ws := cfg.Workspace
+	if ws != "" && !filepath.IsAbs(ws) {
+		ws = e.ArgPath(ws) // --workspace, relative to where taskctl started
+	}
+	f, warns, err := p.OpenFS(project.FSOptions{Workspace: ws, WriteRoots: cfg.WriteRoots})
+	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	for _, w := range warns {
+		e.Warn(w)
+	}
+	return f, nil
+}
+
+// fsError is the failure of a file operation, from the warning that
+// refused it.
+func fsError(w *diag.Warning) error {
+	class := ClassError
+	if w.Code == diag.ConfirmRequired {
+		class = ClassUsage
+	}
+	msg := w.Message
+	if w.Path != "" {
+		msg = w.Path + ": " + msg
+	}
+	return &Error{Code: w.Code, Class: class, Message: msg}
+}
+
+// ReadFileRequest is what ReadFile reads.
+type ReadFileRequest struct {
+	Path      string
+	Encoding  string // "" or "utf-8": text (decoded from what it is); "base64": the bytes
+	MaxLines  int    // at most this many lines (0: all)
+	SkipLines int    // lines skipped from the start
+	MaxBytes  int64  // at most this many bytes of content (0: all)
+}
+
+// FileContent is a file read (seed 001's FileContentResult).
+type FileContent struct {
+	Path      string    `json:"path"`
+	Content   string    `json:"content"`
+	Encoding  string    `json:"encoding"` // what the file was read as: utf-8, utf-16le, windows-1252, base64, binary...
+	Size      int64     `json:"size"`
+	Modified  time.Time `json:"modified"`
+	SHA256    string    `json:"sha256"`
+	Lines     int       `json:"lines"` // of the whole file
+	Truncated bool      `json:"truncated"`
+	Binary    bool      `json:"binary"`
+}
+
+// ReadFile reads a file: a binary one is described without its content
+// (FILE_BINARY) unless asked for as base64.
+func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileContent, error) {
+	switch req.Encoding {
+	case "", "utf-8", "utf8", "base64":
+	default:
+		return nil, UsageError("encoding must be utf-8 or base64, not %q", req.Encoding)
+	}
+	if req.MaxLines < 0 || req.SkipLines < 0 || req.MaxBytes < 0 {
+		return nil, UsageError("max_lines, skip_lines and max_bytes must not be negative")
+	}
+	f, err := e.FS()
+	if err != nil {
+		return nil, err
+	}
+	file, w := f.ReadFile(req.Path)
+	if w != nil {
+		return nil, fsError(w)
+	}
+	sum := sha256.Sum256(file.Content)
+	res := &FileContent{Path: file.Path, Size: file.Size, Modified: file.ModTime.UTC(),
+		SHA256: hex.EncodeToString(sum[:]), Binary: file.Binary}
+	if req.Encoding == "base64" {
+		data := file.Content
+		if req.MaxBytes > 0 && int64(len(data)) > req.MaxBytes {
+			data, res.Truncated = data[:req.MaxBytes], true
+		}
+		res.Content, res.Encoding = base64.StdEncoding.EncodeToString(data), "base64"
+		return res, nil
+	}
+	text, dec := encoding.Decode(file.Content)
+	res.Encoding = dec.Encoding
+	if dec.Binary {
+		res.Binary = true
+		e.Warn(diag.Warning{Code: diag.FileBinary, Path: file.Path, Message: fmt.Sprintf("binary file of %d bytes: content omitted (read it as base64)", file.Size)})
+		return res, nil
+	}
+	if dec.Converted || dec.InvalidBytes > 0 {
+		e.Warn(diag.Warning{Code: diag.EncodingConverted, Path: file.Path, Message: "decoded from " + dec.Encoding})
+	}
+	res.Lines = countLines(text)
+	res.Content, res.Truncated = cutText(string(text), req.SkipLines, req.MaxLines, req.MaxBytes)
+	return res, nil
+}
+
+// countLines counts lines as an editor numbers them: a last line without
+// a newline counts.
+func countLines(b []byte) int {
+	n := strings.Count(string(b), "\n")
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// cutText keeps the lines of text after skip, at most max of them, at most
+// maxBytes bytes (cut at a rune boundary); truncated says something after
+// what is kept was left out.
+func cutText(text string, skip, max int, maxBytes int64) (string, bool) {
+	truncated := false
+	for ; skip > 0 && text != ""; skip-- {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			text = ""
+			break
+		}
+		text = text[i+1:]
+	}
+	if max > 0 {
+		end := 0
+		for n := 0; n < max && end < len(text); n++ {
+			i := strings.IndexByte(text[end:], '\n')
+			if i < 0 {
+				end = len(text)
+				break
+			}
+			end += i + 1
+		}
+		truncated = end < len(text)
+		text = text[:end]
+	}
+	if maxBytes > 0 && int64(len(text)) > maxBytes {
+		cut := int(maxBytes)
+		for cut > 0 && !isRuneStart(text[cut]) {
+			cut--
+		}
+		text, truncated = text[:cut], true
+	}
+	return text, truncated
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// ListRequest is what ListDirectory lists.
+type ListRequest struct {
+	Path          string
+	Pattern       string
+	Recursive     bool
+	IncludeHidden bool
+	MaxDepth      int
+	Limit         int
+}
+
+// FSItem is one entry of a listing (seed 001's FileSystemItem).
+type FSItem struct {
+	Name      string    `json:"name"`
+	Path      string    `json:"path"`
+	Type      string    `json:"type"` // file, directory, symlink, fifo, socket, device
+	Size      int64     `json:"size"`
+	Modified  time.Time `json:"modified"`
+	Extension string    `json:"extension,omitempty"`
+	Hidden    bool      `json:"hidden"`
+}
+
+// DirListing is a directory listed (seed 001's DirectoryListingResult).
+type DirListing struct {
+	Path             string   `json:"path"`
+	Items            []FSItem `json:"items"`
+	TotalFiles       int      `json:"total_files"`
+	TotalDirectories int      `json:"total_directories"`
+	TotalBytes       int64    `json:"total_bytes"`
+	Truncated        bool     `json:"truncated"`
+}
+
+// ListDirectory lists a directory (see project.FS.List).
+func (e *Engine) ListDirectory(ctx context.Context, req ListRequest) (*DirListing, error) {
+	if req.MaxDepth < 0 || req.Limit < 0 {
+		return nil, UsageError("max_depth and limit must not be negative")
+	}
+	f, err := e.FS()
+	if err != nil {
+		return nil, err
+	}
+	l, w := f.List(req.Path, project.ListOptions{Pattern: req.Pattern, Recursive: req.Recursive,
+		IncludeHidden: req.IncludeHidden, MaxDepth: req.MaxDepth, Limit: req.Limit})
+	if w != nil {
+		return nil, fsError(w)
+	}
+	for _, w := range l.Warnings {
+		e.Warn(w)
+	}
+	res := &DirListing{Path: l.Path, Items: make([]FSItem, 0, len(l.Entries)), Truncated: l.Truncated}
+	for _, en := range l.Entries {
+		it := FSItem{Name: en.Name, Path: en.Path, Type: en.Type, Size: en.Size, Modified: en.ModTime.UTC(), Hidden: en.Hidden}
+		switch en.Type {
+		case "file":
+			it.Extension = strings.TrimPrefix(filepath.Ext(en.Name), ".")
+			res.TotalFiles++
+			res.TotalBytes += en.Size
+		case "directory":
+			it.Size = 0
+			res.TotalDirectories++
+		}
+		res.Items = append(res.Items, it)
+	}
+	if l.Truncated {
+		e.Warn(diag.Warning{Code: diag.TooManyFiles, Path: l.Path, Message: fmt.Sprintf("listing cut at %d entries", len(l.Entries))})
+	}
+	return res, nil
+}
+
+// FileInfo is what FileInfo says of a path.
+type FileInfo struct {
+	Path     string     `json:"path"`
+	Exists   bool       `json:"exists"`
+	Type     string     `json:"type,omitempty"`
+	Size     int64      `json:"size"`
+	Modified *time.Time `json:"modified,omitempty"`
+	Mode     string     `json:"mode,omitempty"` // "0644"
+}
+
+// FileInfo describes a path; one that does not exist is Exists false, not
+// an error.
+func (e *Engine) FileInfo(ctx context.Context, path string) (*FileInfo, error) {
+	f, err := e.FS()
+	if err != nil {
+		return nil, err
+	}
+	en, w := f.Stat(path)
+	if project.IsNotFound(w) && w.Path != "" {
+		return &FileInfo{Path: w.Path}, nil
+	}
+	if w != nil {
+		return nil, fsError(w)
+	}
+	mod := en.ModTime.UTC()
+	return &FileInfo{Path: en.Path, Exists: true, Type: en.Type, Size: en.Size, Modified: &mod,
+		Mode: fmt.Sprintf("%04o", uint32(en.Mode.Perm()))}, nil
+}

@@ -1,0 +1,293 @@
+package project
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/taskctl/taskctl/internal/diag"
+)
+
+// FSOptions say where agents may write.
+type FSOptions struct {
+	// Workspace is the directory agents write in, absolute; "" is
+	// <project>/.taskctl/workspace. It must lie inside the project dir or
+	// an extra root, and inside .taskctl/ only as .taskctl/workspace or
+	// below it. It is created on first write.
+	Workspace string
+	// WriteRoots are further directories, absolute, inside the project
+	// dir, where agents may write (a team's choice to let an agent edit
+	// sources). Each must exist; none may be or lie in .git/ or .taskctl/.
+	WriteRoots []string
+}
+
+// An FS is the file operations of agents and scripts over a project
+// (seed 001): reads that resolve a path as every path a user types, and
+// may also read the workspace; writes that go only to the workspace and
+// the write roots.
+//
+// # Guarantees of the writes
+//
+//   - A relative path is relative to the workspace; an absolute one must
+//     lie, lexically and by path components, in the workspace or a write
+//     root ("/p/ws-evil" is not in "/p/ws"). Paths are cleaned lexically:
+//     since no symbolic link is followed, ".." can never lead through one.
+//   - The directory of the target is reached from the root's real path one
+//     component at a time with openat(O_NOFOLLOW|O_DIRECTORY) and held
+//     open (a StateDir); a symbolic link on the way is refused
+//     (STATE_UNSAFE), never followed.
+//   - No component may be .git or .taskctl (case-insensitively), except
+//     the .taskctl/ of a workspace inside it; sensitive names are refused
+//     unless the policy allows them.
+//   - Content is written to a new temporary file in the target's
+//     directory and renamed over the name, so a symbolic link, FIFO or
+//     hard link swapped in at the name is replaced, never written
+//     through. What stands at a name before a write is checked: a
+//     symbolic link, special file, directory or file with more than one
+//     link is refused. A name that must not exist is created with
+//     renameat2(RENAME_NOREPLACE) on Linux.
+//   - A backup of replaced or deleted content goes to
+//     <project>/.taskctl/backups/, a delete moves the file there.
+//
+// # Not guaranteed
+//
+//   - A write root or workspace reached through a symlinked path is
+//     refused, not resolved: paths are written as their real paths.
+//   - Elsewhere than Unix, names are checked with lstat before use, which
+//     a concurrent swap can race.
+type FS struct {
+	p     *Project
+	ws    string   // the workspace, clean absolute
+	roots []string // the write roots, clean absolute (real)
+}
+
+// OpenFS checks the options and returns the file operations. A write root
+// that is missing, not a directory, reached through a symbolic link or
+// inside .git/ or .taskctl/ is left out with a warning.
+func (p *Project) OpenFS(o FSOptions) (*FS, []diag.Warning, error) {
+	f := &FS{p: p, ws: filepath.Join(p.dir, WorkspaceName, "workspace")}
+	if o.Workspace != "" {
+		ws, err := p.checkWorkspace(o.Workspace)
+		if err != nil {
+			return nil, nil, err
+		}
+		f.ws = ws
+	}
+	var warns []diag.Warning
+	for _, r := range o.WriteRoots {
+		if w := p.checkWriteRoot(r); w != nil {
+			warns = append(warns, *w)
+			continue
+		}
+		f.roots = append(f.roots, filepath.Clean(r))
+	}
+	return f, warns, nil
+}
+
+// checkWorkspace returns the workspace ws, clean, or why it cannot be one.
+func (p *Project) checkWorkspace(ws string) (string, error) {
+	if !filepath.IsAbs(ws) {
+		return "", fmt.Errorf("workspace %s: not an absolute path", ws)
+	}
+	if msg := checkInput(ws); msg != "" {
+		return "", fmt.Errorf("workspace %s: %s", quote(ws), msg)
+	}
+	ws = filepath.Clean(ws)
+	r, rel := p.rootOf(ws)
+	if r == nil || rel == "." {
+		return "", fmt.Errorf("workspace %s: must lie inside the project dir %s or an allowed root", ws, p.dir)
+	}
+	if d := AlwaysExcludedDir(rel); d != "" {
+		if r != p.roots[0] || !within(WorkspaceName+"/workspace", rel) {
+			return "", fmt.Errorf("workspace %s: inside %s/, where only .taskctl/workspace may be", ws, d)
+		}
+	}
+	return ws, nil
+}
+
+// checkWriteRoot says why dir cannot be a write root, or nil.
+func (p *Project) checkWriteRoot(dir string) *diag.Warning {
+	if !filepath.IsAbs(dir) {
+		return warnf(diag.ConfigIgnored, "", "write root %s: not an absolute path", quote(dir))
+	}
+	if msg := checkInput(dir); msg != "" {
+		return warnf(diag.ConfigIgnored, "", "write root %s: %s", quote(dir), msg)
+	}
+	dir = filepath.Clean(dir)
+	if !within(p.dir, dir) {
+		return warnf(diag.ConfigIgnored, dir, "write root outside the project dir %s: ignored", p.dir)
+	}
+	if d := AlwaysExcludedDir(p.relToProject(dir)); d != "" {
+		return warnf(diag.ConfigIgnored, dir, "write root inside %s/: ignored", d)
+	}
+	real, err := evalPath(dir)
+	if err != nil {
+		return warnf(diag.ConfigIgnored, dir, "write root: %v: ignored", err)
+	}
+	if real != dir {
+		return warnf(diag.ConfigIgnored, dir, "write root reached through a symbolic link (to %s): ignored", real)
+	}
+	if st, err := lstatType(dir); err != nil || !st.IsDir() {
+		return warnf(diag.ConfigIgnored, dir, "write root is not a directory: ignored")
+	}
+	return nil
+}
+
+// Workspace returns the workspace's absolute path (it may not exist yet).
+func (f *FS) Workspace() string { return f.ws }
+
+// WriteRoots returns the write roots in force.
+func (f *FS) WriteRoots() []string { return append([]string(nil), f.roots...) }
+
+// A target is a path a write names: the root it lies in and its
+// components below it.
+type target struct {
+	abs   string
+	root  string
+	comps []string // at least one
+}
+
+func (t *target) name() string { return t.comps[len(t.comps)-1] }
+
+// writeTarget resolves s, as given to a write, to a target: relative to
+// the workspace, inside the workspace or a write root, through the name
+// rules.
+func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
+	if msg := checkInput(s); msg != "" {
+		return nil, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
+	}
+	abs := cleanJoin(f.ws, s)
+	root := ""
+	for _, r := range append([]string{f.ws}, f.roots...) {
+		if within(r, abs) && len(r) > len(root) {
+			root = r
+		}
+	}
+	if root == "" {
+		return nil, warnf(diag.PathNotWritable, abs, "outside the workspace %s%s", f.ws, f.rootsNote())
+	}
+	if abs == root {
+		return nil, warnf(diag.PathIsDir, abs, "is the root of the write area, not a file in it")
+	}
+	comps := strings.Split(abs[len(root)+1:], "/")
+	for _, c := range comps {
+		if alwaysExcluded(c) {
+			return nil, warnf(diag.PathNotWritable, abs, "inside %s/, which is never written", c)
+		}
+	}
+	if !f.p.policy.AllowSensitive {
+		if pat := f.p.sensitive.match(f.p.relToProject(abs), comps[len(comps)-1]); pat != "" {
+			return nil, warnf(diag.PathSensitive, abs, "sensitive name (matches %q): never written", pat)
+		}
+	}
+	return &target{abs: abs, root: root, comps: comps}, nil
+}
+
+func (f *FS) rootsNote() string {
+	if len(f.roots) == 0 {
+		return " (no write root is configured)"
+	}
+	return " and the write roots " + strings.Join(f.roots, ", ")
+}
+
+// openParent opens the directory that holds t's last component, each
+// component without following a symbolic link; with create, missing
+// directories are made (the workspace itself with a .gitignore).
+func (f *FS) openParent(t *target, create bool) (*StateDir, error) {
+	return f.openDir(t.root, t.comps[:len(t.comps)-1], create)
+}
+
+// openDir opens the directory comps below root (see openParent).
+func (f *FS) openDir(root string, comps []string, create bool) (*StateDir, error) {
+	var d *StateDir
+	var err error
+	if root == f.ws && create {
+		d, err = MakeStateDir(root)
+	} else {
+		d, err = OpenStateDir(root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range comps {
+		next, _, err := d.SubDir(c, create)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
+}
+
+// refusal turns the failure of a write step on t into a warning.
+func refusal(abs string, err error) *diag.Warning {
+	var w *diag.Warning
+	if errors.As(err, &w) {
+		return w
+	}
+	var se *StateError
+	if errors.As(err, &se) {
+		return warnf(diag.WriteUnsafe, se.Path, "%s: nothing was written", se.Reason)
+	}
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		return warnf(diag.FileTooLarge, abs, "%d bytes, over the %d-byte cap", tl.Size, tl.Limit)
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return warnf(diag.FileExists, abs, "already exists (ask to overwrite it)")
+	case errors.Is(err, syscall.ENOTEMPTY), errors.Is(err, syscall.EEXIST):
+		return warnf(diag.WriteUnsafe, abs, "directory not empty")
+	case errors.Is(err, syscall.EXDEV):
+		return warnf(diag.PathUnreadable, abs, "source and destination are on different file systems")
+	}
+	code, msg := classifyErr(err)
+	return warnf(code, abs, "%s", msg)
+}
+
+// checkWritable refuses what stands at name in d unless it is nothing or
+// a regular file of one link; it returns what is there (ok false when
+// nothing is).
+func checkWritable(d *StateDir, name, abs string) (NameInfo, bool, *diag.Warning) {
+	st, err := d.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NameInfo{}, false, nil
+	}
+	if err != nil {
+		return NameInfo{}, false, refusal(abs, err)
+	}
+	switch {
+	case st.Mode.IsDir():
+		return st, true, warnf(diag.PathIsDir, abs, "is a directory")
+	case st.Mode&fs.ModeSymlink != 0:
+		return st, true, warnf(diag.WriteUnsafe, abs, "is a symbolic link: never written through nor replaced")
+	case !st.Mode.IsRegular():
+		return st, true, warnf(diag.PathSpecialFile, abs, "special file (%s): never opened", kindName(st.Mode))
+	case st.Links > 1:
+		return st, true, warnf(diag.WriteUnsafe, abs, "a file with %d links (a hard link): never written", st.Links)
+	}
+	return st, true, nil
+}
+
+// backupName is a new name in .taskctl/backups/ for a copy of abs.
+func backupName(abs string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	base := filepath.Base(abs)
+	if len(base) > 180 {
+		base = base[:180]
+	}
+	return time.Now().UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:]) + "-" + base
+}
+
+// backups opens <project>/.taskctl/backups, made if missing.
+func (f *FS) backups() (*StateDir, error) {
+	return MakeStateDir(filepath.Join(f.p.dir, WorkspaceName, "backups"))
+}

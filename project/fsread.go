@@ -1,0 +1,286 @@
+package project
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/internal/diag"
+)
+
+// An Entry is a file or directory as FS.Stat and FS.List see it: what
+// lstat says, no symbolic link followed.
+type Entry struct {
+	Name    string
+	Path    string // absolute
+	Rel     string // relative to the directory listed (List), or to the project dir (Stat)
+	Type    string // "file", "directory", "symlink", "fifo", "socket", "device"
+	Size    int64
+	ModTime time.Time
+	Mode    fs.FileMode
+	Hidden  bool // the name starts with "."
+}
+
+func entryOf(name, abs, rel string, st NameInfo) Entry {
+	return Entry{Name: name, Path: abs, Rel: rel, Type: typeName(st.Mode), Size: st.Size,
+		ModTime: st.ModTime, Mode: st.Mode, Hidden: strings.HasPrefix(name, ".")}
+}
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "device"
+}
+
+// readPlace is where a path given to a read leads: into the workspace
+// (comps below it, none for the workspace itself), or into the project.
+type readPlace struct {
+	abs   string
+	inWS  bool
+	comps []string
+}
+
+// readTarget places s, a path as a user types it (relative to the
+// working dir).
+func (f *FS) readTarget(s string) (*readPlace, *diag.Warning) {
+	if msg := checkInput(s); msg != "" {
+		return nil, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
+	}
+	abs := cleanJoin(f.p.workingDir, s)
+	if !within(f.ws, abs) {
+		return &readPlace{abs: abs}, nil
+	}
+	rp := &readPlace{abs: abs, inWS: true}
+	if abs != f.ws {
+		rp.comps = strings.Split(abs[len(f.ws)+1:], "/")
+		for _, c := range rp.comps {
+			if alwaysExcluded(c) {
+				return nil, warnf(diag.PathIgnored, abs, "inside %s/, which is always excluded", c)
+			}
+		}
+	}
+	return rp, nil
+}
+
+// ReadFile reads the file s, a path as a user types it: a file of the
+// project as Read reads it (the name rules apply: .git/, .taskctl/,
+// sensitive names), or a file of the workspace, reached without following
+// a symbolic link and read only if it is a regular file of one link.
+func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
+	rp, w := f.readTarget(s)
+	if w != nil {
+		return nil, w
+	}
+	if !rp.inWS {
+		c, w := f.p.ResolveFrom(f.p.workingDir, s)
+		if w != nil {
+			return nil, w
+		}
+		return f.p.Read(c)
+	}
+	if len(rp.comps) == 0 {
+		return nil, warnf(diag.PathIsDir, rp.abs, "is a directory")
+	}
+	d, err := f.openDir(f.ws, rp.comps[:len(rp.comps)-1], false)
+	if err != nil {
+		return nil, refusal(rp.abs, err)
+	}
+	defer d.Close()
+	return f.readIn(d, rp.comps[len(rp.comps)-1], rp.abs)
+}
+
+// Stat says what s is (a path as a user types it), without following a
+// symbolic link in the workspace; in the project, symbolic links are
+// resolved as every read resolves them and the real path is described.
+// A missing file is a PATH_NOT_FOUND warning.
+func (f *FS) Stat(s string) (*Entry, *diag.Warning) {
+	rp, w := f.readTarget(s)
+	if w != nil {
+		return nil, w
+	}
+	if !rp.inWS {
+		res, w := f.p.resolve(f.p.workingDir, s)
+		if w != nil {
+			return nil, w
+		}
+		rel, w := f.p.checkNameRel(res, s)
+		if w != nil {
+			return nil, w
+		}
+		st := NameInfo{Name: path.Base(res.real), Mode: res.info.Mode(), Size: res.info.Size(), ModTime: res.info.ModTime()}
+		e := entryOf(st.Name, res.real, rel, st)
+		return &e, nil
+	}
+	if len(rp.comps) == 0 {
+		d, err := OpenStateDir(f.ws)
+		if err != nil {
+			return nil, refusal(rp.abs, err)
+		}
+		defer d.Close()
+		parent, err := OpenStateDir(path.Dir(f.ws))
+		if err != nil {
+			return nil, refusal(rp.abs, err)
+		}
+		defer parent.Close()
+		st, err := parent.Lstat(path.Base(f.ws))
+		if err != nil {
+			return nil, refusal(rp.abs, err)
+		}
+		e := entryOf(st.Name, rp.abs, f.p.relToProject(rp.abs), st)
+		return &e, nil
+	}
+	d, err := f.openDir(f.ws, rp.comps[:len(rp.comps)-1], false)
+	if err != nil {
+		return nil, refusal(rp.abs, err)
+	}
+	defer d.Close()
+	st, err := d.Lstat(rp.comps[len(rp.comps)-1])
+	if err != nil {
+		return nil, refusal(rp.abs, err)
+	}
+	e := entryOf(st.Name, rp.abs, f.p.relToProject(rp.abs), st)
+	return &e, nil
+}
+
+// ListOptions say what List yields.
+type ListOptions struct {
+	Pattern       string // doublestar pattern on the name (on the path below the directory when it holds "/"); "" for all
+	Recursive     bool
+	IncludeHidden bool
+	MaxDepth      int // with Recursive, how many levels (1 = the directory's own entries); 0 for no limit
+	Limit         int // at most this many entries (0: the policy's MaxFiles)
+}
+
+// A Listing is what List found.
+type Listing struct {
+	Path      string // the directory, absolute
+	Entries   []Entry
+	Truncated bool // Limit was reached
+	Warnings  []diag.Warning
+}
+
+// List lists the directory s (a path as a user types it): its entries,
+// sorted by name, without following symbolic links (they are listed as
+// such); in the project, .git/, .taskctl/ and what the .gitignore family
+// or the policy excludes are left out, as from every directory named
+// literally.
+func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
+	if o.Limit <= 0 {
+		o.Limit = f.p.policy.MaxFiles
+	}
+	if o.Pattern != "" && !doublestar.ValidatePattern(o.Pattern) {
+		return nil, warnf(diag.PathInvalid, "", "bad pattern %s", quote(o.Pattern))
+	}
+	rp, w := f.readTarget(s)
+	if w != nil {
+		return nil, w
+	}
+	var d *StateDir
+	var err error
+	dir := rp.abs
+	if rp.inWS {
+		d, err = f.openDir(f.ws, rp.comps, false)
+	} else {
+		res, w := f.p.resolve(f.p.workingDir, s)
+		if w != nil {
+			return nil, w
+		}
+		if _, w := f.p.checkNameRel(res, s); w != nil {
+			return nil, w
+		}
+		if !res.info.IsDir() {
+			return nil, warnf(diag.PathNotFound, res.real, "not a directory")
+		}
+		dir = res.real
+		d, err = OpenStateDir(dir)
+	}
+	if err != nil {
+		return nil, refusal(dir, err)
+	}
+	defer d.Close()
+	l := &Listing{Path: dir, Entries: []Entry{}}
+	f.listDir(l, d, dir, "", 1, rp.inWS, o)
+	return l, nil
+}
+
+// listDir adds the entries of d (abs, rel below the listed directory, at
+// depth) to l.
+func (f *FS) listDir(l *Listing, d *StateDir, abs, rel string, depth int, inWS bool, o ListOptions) {
+	ents, err := d.ReadDir()
+	if err != nil {
+		l.Warnings = append(l.Warnings, *refusal(abs, err))
+		return
+	}
+	for _, de := range ents {
+		if l.Truncated {
+			return
+		}
+		name := de.Name()
+		full := joinReal(abs, name)
+		erel := name
+		if rel != "" {
+			erel = rel + "/" + name
+		}
+		if msg := checkWalkedName(name); msg != "" {
+			l.Warnings = append(l.Warnings, diag.Warning{Code: diag.PathInvalid, Message: quote(erel) + ": " + msg})
+			continue
+		}
+		if alwaysExcluded(name) || (!o.IncludeHidden && strings.HasPrefix(name, ".")) {
+			continue
+		}
+		st, err := d.Lstat(name)
+		if err != nil {
+			continue // gone since the listing
+		}
+		if !inWS {
+			if ign, _ := f.p.Ignored(f.p.relToProject(full), st.Mode.IsDir()); ign {
+				continue
+			}
+		}
+		if f.matches(o.Pattern, name, erel) {
+			if len(l.Entries) >= o.Limit {
+				l.Truncated = true
+				return
+			}
+			l.Entries = append(l.Entries, entryOf(name, full, erel, st))
+		}
+		if st.Mode.IsDir() && o.Recursive && (o.MaxDepth == 0 || depth < o.MaxDepth) {
+			sub, _, err := d.SubDir(name, false)
+			if err != nil {
+				l.Warnings = append(l.Warnings, *refusal(full, err))
+				continue
+			}
+			f.listDir(l, sub, full, erel, depth+1, inWS, o)
+			sub.Close()
+		}
+	}
+}
+
+func (f *FS) matches(pattern, name, rel string) bool {
+	if pattern == "" {
+		return true
+	}
+	if strings.Contains(pattern, "/") {
+		ok, _ := doublestar.Match(pattern, rel)
+		return ok
+	}
+	ok, _ := doublestar.Match(pattern, name)
+	return ok
+}
+
+// IsNotFound reports whether w says a path does not exist.
+func IsNotFound(w *diag.Warning) bool {
+	return w != nil && w.Code == diag.PathNotFound
+}

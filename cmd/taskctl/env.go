@@ -57,7 +57,7 @@ func (e *env) setup(ctx context.Context) error {
 		{"max-files", o.maxFiles}, {"style", o.style}, {"tokenizer", o.tokenizer},
 		{"max-tokens", o.maxTokens}, {"max-file-bytes", o.maxFileBytes},
 		{"redact-secrets", o.redactSecrets}, {"executor", o.executor}, {"timeout", o.timeout},
-		{"sandbox", o.sandbox},
+		{"sandbox", o.sandbox}, {"workspace", o.workspace},
 	} {
 		if e.flags != nil && e.flags.Lookup(f.flag) != nil && e.flags.Changed(f.flag) {
 			overrides = append(overrides, engine.Override{Flag: f.flag, Value: f.value})

@@ -146,6 +146,9 @@ type opts struct {
 	sortBy        string   // assemble --sort
 	listTasks     bool     // assemble --list-tasks (hidden, for completion)
 	force         bool
+
+	// fs, mcp
+	workspace string
 }
 
 func commands() []*command {
@@ -161,6 +164,7 @@ func commands() []*command {
 		configCmd(),
 		initCmd(),
 		trustCmd(),
+		fsCmd(),
 		completionCmd(),
 		versionCmd(),
 	}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/taskctl/taskctl/engine"
+)
+
+// fsFlags are the flags of taskctl fs, one set for all its operations.
+type fsFlags struct {
+	overwrite, noBackup, yes, recursive, hidden, dryRun bool
+	pattern, encoding                                   string
+	maxDepth, maxLines, skipLines                       int
+	maxBytes                                            int64
+	old, new                                            []string
+}
+
+func fsCmd() *command {
+	f := &fsFlags{}
+	return &command{
+		name:  "fs",
+		usage: "read|ls|info|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
+		short: "file operations for scripts and executors: read anywhere allowed, write in the workspace",
+		long: `The file operations of the MCP server's tools, for scripts and workflow
+executors. A path to read, list or describe is resolved as every path you
+type (relative to the working dir) and may lie in the project or the
+workspace. A path to write, make, move or remove is relative to the
+workspace (.taskctl/workspace, or --workspace / <workspace> in config) and
+must lie in it or in a <write_root> of config; .git/, the rest of .taskctl/
+and sensitive names are never written. Replaced and removed files are kept
+under .taskctl/backups/, and every write is logged in .taskctl/audit.jsonl.
+
+  read PATH         print the file (--max-lines, --skip-lines, --max-bytes,
+                    --encoding base64 for binary files)
+  ls [DIR]          list a directory (--recursive, --max-depth, --pattern, --hidden)
+  info PATH         exists, type, size, modified, mode
+  write PATH        write stdin to PATH (--overwrite; the old content is backed up)
+  edit PATH         replace --old TEXT by --new TEXT (each once in the file; pairs
+                    repeatable), print the unified diff (--dry-run writes nothing)
+  mkdir DIR         make DIR and the directories above it
+  cp SRC DST        copy a readable file into the write area (--overwrite)
+  mv SRC DST        rename a file within the write area (--overwrite)
+  rm PATH --yes     remove a file (kept under .taskctl/backups/) or an empty directory`,
+		examples: []string{
+			`echo "# plan" | taskctl fs write notes/plan.md`,
+			`taskctl fs read notes/plan.md --max-lines 20`,
+			`taskctl fs ls .taskctl/workspace --recursive --output json`,
+			`taskctl fs edit notes/plan.md --old "# plan" --new "# Plan"`,
+			`taskctl fs rm notes/plan.md --yes`,
+		},
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.StringVar(&o.workspace, "workspace", "", "write in `DIR` instead of .taskctl/workspace (inside the project)")
+			fs.BoolVar(&f.overwrite, "overwrite", false, "write, cp, mv: replace an existing file")
+			fs.BoolVar(&f.noBackup, "no-backup", false, "write, edit, cp, mv: do not keep the replaced content")
+			fs.BoolVarP(&f.yes, "yes", "y", false, "rm: confirm the removal")
+			fs.BoolVarP(&f.recursive, "recursive", "r", false, "ls: list subdirectories too")
+			fs.IntVar(&f.maxDepth, "max-depth", 0, "ls --recursive: at most `N` levels (0: no limit)")
+			fs.StringVar(&f.pattern, "pattern", "", "ls: only names matching `GLOB` (a path below DIR when it holds /)")
+			fs.BoolVar(&f.hidden, "hidden", false, "ls: include names starting with .")
+			fs.IntVar(&f.maxLines, "max-lines", 0, "read: at most `N` lines")
+			fs.IntVar(&f.skipLines, "skip-lines", 0, "read: skip the first `N` lines")
+			fs.Int64Var(&f.maxBytes, "max-bytes", 0, "read: at most `N` bytes")
+			fs.StringVar(&f.encoding, "encoding", "utf-8", "read: utf-8 (text, decoded) or base64 (the bytes)")
+			fs.StringArrayVar(&f.old, "old", nil, "edit: the `TEXT` to replace (repeatable, each with a --new)")
+			fs.StringArrayVar(&f.new, "new", nil, "edit: the `TEXT` to put in its place")
+			fs.BoolVar(&f.dryRun, "dry-run", false, "edit: print the diff, write nothing")
+		},
+		run: func(ctx context.Context, e *env, args []string) (any, error) { return runFS(ctx, e, f, args) },
+	}
+}
+
+// fsArgs is how many paths each operation takes.
+var fsArgs = map[string][2]int{
+	"read": {1, 1}, "ls": {0, 1}, "info": {1, 1}, "write": {1, 1}, "edit": {1, 1},
+	"mkdir": {1, 1}, "cp": {2, 2}, "mv": {2, 2}, "rm": {1, 1},
+}
+
+func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) {
+	if len(args) == 0 {
+		return nil, usageErr("fs needs an operation: read, ls, info, write, edit, mkdir, cp, mv or rm")
+	}
+	op, paths := args[0], args[1:]
+	n, ok := fsArgs[op]
+	if !ok {
+		return nil, usageErr("unknown fs operation %q (read, ls, info, write, edit, mkdir, cp, mv, rm)", op)
+	}
+	if len(paths) < n[0] || len(paths) > n[1] {
+		want := map[int]string{0: "at most one DIR", 1: "one PATH", 2: "SRC and DST"}[n[0]]
+		return nil, usageErr("fs %s takes %s", op, want)
+	}
+	backup := !f.noBackup
+	switch op {
+	case "read":
+		res, err := e.eng.ReadFile(ctx, engine.ReadFileRequest{Path: paths[0], Encoding: f.encoding,
+			MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes})
+		if err == nil && !e.json() {
+			io.WriteString(e.stdout, res.Content)
+		}
+		return nilIfErr(res, err)
+	case "ls":
+		dir := "."
+		if len(paths) == 1 {
+			dir = paths[0]
+		}
+		res, err := e.eng.ListDirectory(ctx, engine.ListRequest{Path: dir, Pattern: f.pattern, Recursive: f.recursive,
+			IncludeHidden: f.hidden, MaxDepth: f.maxDepth})
+		if err == nil && !e.json() {
+			for _, it := range res.Items {
+				suffix := ""
+				if it.Type == "directory" {
+					suffix = "/"
+				}
+				fmt.Fprintf(e.stdout, "%s%s\n", it.Path, suffix)
+			}
+		}
+		return nilIfErr(res, err)
+	case "info":
+		res, err := e.eng.FileInfo(ctx, paths[0])
+		if err == nil && !e.json() {
+			fmt.Fprintf(e.stdout, "path: %s\nexists: %t\n", res.Path, res.Exists)
+			if res.Exists {
+				fmt.Fprintf(e.stdout, "type: %s\nsize: %d\nmodified: %s\nmode: %s\n", res.Type, res.Size,
+					res.Modified.Format("2006-01-02T15:04:05.000000000Z07:00"), res.Mode)
+			}
+		}
+		return nilIfErr(res, err)
+	case "edit":
+		return fsEdit(ctx, e, f, paths[0], backup)
+	}
+	res, err := fsWrite(ctx, e, f, op, paths, backup)
+	if err == nil && !e.json() {
+		fmt.Fprintln(e.stdout, res.Path)
+		if res.Backup != "" {
+			fmt.Fprintf(e.stderr, "taskctl: the previous content is kept in %s\n", res.Backup)
+		}
+	}
+	return nilIfErr(res, err)
+}
+
+// fsWrite runs write, mkdir, cp, mv and rm.
+func fsWrite(ctx context.Context, e *env, f *fsFlags, op string, paths []string, backup bool) (*engine.FileOpResult, error) {
+	switch op {
+	case "write":
+		cfg, err := e.eng.Settings()
+		if err != nil {
+			return nil, err
+		}
+		// One byte over the cap is enough for the engine to refuse it.
+		data, err := io.ReadAll(io.LimitReader(e.stdin, cfg.MaxFileBytes+1))
+		if err != nil {
+			return nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return e.eng.WriteFile(ctx, engine.WriteRequest{Path: paths[0], Content: data, Overwrite: f.overwrite, Backup: backup})
+	case "mkdir":
+		return e.eng.CreateDirectory(ctx, paths[0])
+	case "cp":
+		return e.eng.CopyFile(ctx, engine.CopyRequest{Source: paths[0], Destination: paths[1], Overwrite: f.overwrite, Backup: backup})
+	case "mv":
+		return e.eng.MoveFile(ctx, engine.CopyRequest{Source: paths[0], Destination: paths[1], Overwrite: f.overwrite, Backup: backup})
+	}
+	return e.eng.DeleteFile(ctx, paths[0], f.yes)
+}
+
+func fsEdit(ctx context.Context, e *env, f *fsFlags, path string, backup bool) (any, error) {
+	if len(f.old) == 0 || len(f.old) != len(f.new) {
+		return nil, usageErr("fs edit needs --old TEXT --new TEXT pairs (%d --old, %d --new)", len(f.old), len(f.new))
+	}
+	edits := make([]engine.Edit, len(f.old))
+	for i := range f.old {
+		edits[i] = engine.Edit{OldText: f.old[i], NewText: f.new[i]}
+	}
+	res, err := e.eng.EditFile(ctx, engine.EditRequest{Path: path, Edits: edits, DryRun: f.dryRun, Backup: backup})
+	if err == nil && !e.json() {
+		io.WriteString(e.stdout, res.Diff)
+		if !strings.HasSuffix(res.Diff, "\n") && res.Diff != "" {
+			io.WriteString(e.stdout, "\n")
+		}
+	}
+	return nilIfErr(res, err)
+}
+
+// nilIfErr keeps a typed nil out of the envelope's data.
+func nilIfErr[T any](res *T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

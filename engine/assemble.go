@@ -30,6 +30,9 @@ type AssembleRequest struct {
 	// in the working dir as taskctl exec runs, Describe are description
 	// sources (their text is the task's description too).
 	PathArgs, Commands, Describe []string
+	// MaxTokens is a token budget for this call (the MCP tool's
+	// max_tokens); it may only narrow the settings' budget.
+	MaxTokens int
 }
 
 // AssembleResult is an assembled context: the document (its files, their
@@ -63,6 +66,10 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	style := req.Style
 	if style == "" {
 		style = cfg.Style
+	}
+	if req.MaxTokens > 0 && (cfg.MaxTokens == 0 || req.MaxTokens < cfg.MaxTokens) {
+		defer func(was int) { cfg.MaxTokens = was }(cfg.MaxTokens)
+		cfg.MaxTokens = req.MaxTokens
 	}
 	bound, opt, err := e.assembleOptions(ctx, tf, t, vars, req, style)
 	if err != nil {

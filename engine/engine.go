@@ -52,6 +52,7 @@ type Engine struct {
 	watched  bool // a watcher (index --watch) answered the index's refresh
 	audit    *auditLog
 	warnings []diag.Warning
+	changes  *project.Watcher // a session's watch of the tree (see Session)
 
 	// facts for a front door's metadata (Meta)
 	tokenizer  string

@@ -56,7 +56,7 @@ func TestLayout(t *testing.T) {
 		// imports it (no other row names it).
 		"engine": {"schema", "template", "project", "contextgen/encoding", "contextgen/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "memory", "contextgen", "workflow"},
-		"cmd/taskctl": {"engine"},
+		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},
 	}
 	out, err := exec.Command("go", "list", "-json", mod+"/...").Output()
@@ -87,7 +87,7 @@ func TestLayout(t *testing.T) {
 				continue
 			}
 			dep := strings.TrimPrefix(imp, mod+"/")
-			if dep == "cmd/taskctl" || dep == "mcpserver" {
+			if dep == "cmd/taskctl" || dep == "mcpserver" && name != "cmd/taskctl" {
 				t.Errorf("%s imports %s, a front door", name, dep)
 			}
 			if dep == "engine" && name != "cmd/taskctl" && name != "mcpserver" {

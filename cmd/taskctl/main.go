@@ -165,6 +165,7 @@ func commands() []*command {
 		initCmd(),
 		trustCmd(),
 		fsCmd(),
+		mcpCmd(),
 		completionCmd(),
 		versionCmd(),
 	}

@@ -1,0 +1,213 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskctl/taskctl/engine"
+)
+
+// ReadFileIn is the input of read_file.
+type ReadFileIn struct {
+	Path      string `json:"path" jsonschema:"the file: absolute, or relative to the working dir; the workspace can be read by its path"`
+	Encoding  string `json:"encoding,omitempty" jsonschema:"utf-8 (default: text, decoded from what the file is) or base64 (the bytes, for binary files)"`
+	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"at most this many lines (0: all)"`
+	SkipLines int    `json:"skip_lines,omitempty" jsonschema:"lines skipped from the start"`
+	MaxBytes  int64  `json:"max_bytes,omitempty" jsonschema:"at most this many bytes of content (0: all)"`
+}
+
+// ListDirectoryIn is the input of list_directory.
+type ListDirectoryIn struct {
+	Path          string `json:"path" jsonschema:"the directory: absolute, or relative to the working dir"`
+	Pattern       string `json:"pattern,omitempty" jsonschema:"only names matching this glob (a path below the directory when it holds /)"`
+	Recursive     bool   `json:"recursive,omitempty" jsonschema:"list subdirectories too"`
+	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot"`
+	MaxDepth      int    `json:"max_depth,omitempty" jsonschema:"with recursive, at most this many levels (0: no limit)"`
+}
+
+// PathIn is the input of a tool that takes one path.
+type PathIn struct {
+	Path string `json:"path" jsonschema:"absolute, or relative (to the working dir for reads, to the workspace for writes)"`
+}
+
+// WriteFileIn is the input of write_file.
+type WriteFileIn struct {
+	Path         string `json:"path" jsonschema:"the file to write: relative to the workspace, or absolute inside the workspace or a write root"`
+	Content      string `json:"content" jsonschema:"the text to write"`
+	Overwrite    bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file (refused otherwise)"`
+	CreateBackup *bool  `json:"create_backup,omitempty" jsonschema:"keep the replaced content under .taskctl/backups/ (default true)"`
+}
+
+// CopyIn is the input of copy_file and move_file.
+type CopyIn struct {
+	Source       string `json:"source" jsonschema:"the file to copy (any readable path) or move (in the write area)"`
+	Destination  string `json:"destination" jsonschema:"where to: relative to the workspace, or absolute inside the workspace or a write root"`
+	Overwrite    bool   `json:"overwrite,omitempty" jsonschema:"replace an existing destination (refused otherwise)"`
+	CreateBackup *bool  `json:"create_backup,omitempty" jsonschema:"keep a replaced destination under .taskctl/backups/ (default true)"`
+}
+
+// DeleteIn is the input of delete_file.
+type DeleteIn struct {
+	Path    string `json:"path" jsonschema:"the file (or empty directory) to remove, in the write area"`
+	Confirm bool   `json:"confirm" jsonschema:"must be true: the removal is confirmed (the file is kept under .taskctl/backups/)"`
+}
+
+// EditFileIn is the input of edit_file.
+type EditFileIn struct {
+	Path         string        `json:"path" jsonschema:"the text file to edit, in the write area"`
+	Edits        []engine.Edit `json:"edits" jsonschema:"replacements applied in order; each old_text must occur exactly once"`
+	DryRun       bool          `json:"dry_run,omitempty" jsonschema:"return the diff, write nothing"`
+	CreateBackup *bool         `json:"create_backup,omitempty" jsonschema:"keep the previous content under .taskctl/backups/ (default true)"`
+}
+
+func orTrue(b *bool) bool { return b == nil || *b }
+
+func (s *Server) addFileTools() {
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "read_file", Title: "Read a file", Annotations: readOnly,
+		Description: "Read a file of the project or the workspace: content, size, modified, encoding, sha256, line count, truncated. .git/, the rest of .taskctl/ and sensitive files are refused."},
+		s.readFile)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
+		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out."},
+		s.listDirectory)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "file_info", Title: "Describe a path", Annotations: readOnly,
+		Description: "Whether a path exists, and its type, size, modified time and mode."},
+		s.fileInfo)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "write_file", Title: "Write a file",
+		Description: "Write a file in the workspace (a relative path is relative to it) or a configured write root. Overwrite must be asked; the replaced content is backed up."},
+		s.writeFile)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "create_directory", Title: "Create a directory",
+		Description: "Create a directory (and those above it) in the workspace or a write root."},
+		s.createDirectory)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "copy_file", Title: "Copy a file",
+		Description: "Copy a readable file (of the project or the workspace) into the workspace or a write root."},
+		s.copyFile)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "move_file", Title: "Move a file",
+		Description: "Rename a file within the workspace and the write roots."},
+		s.moveFile)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "delete_file", Title: "Delete a file",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+		Description: "Remove a file (kept under .taskctl/backups/) or an empty directory of the workspace or a write root; confirm must be true."},
+		s.deleteFile)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "edit_file", Title: "Edit a file",
+		Description: "Replace text in a file of the workspace or a write root: each old_text must occur exactly once. Returns a unified diff; dry_run writes nothing."},
+		s.editFile)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFileIn) (*mcp.CallToolResult, *engine.FileContent, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
+		res, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: in.Path, Encoding: in.Encoding,
+			MaxLines: in.MaxLines, SkipLines: in.SkipLines, MaxBytes: in.MaxBytes})
+		if err != nil {
+			return nil, "", err
+		}
+		return res, res.Content, nil
+	})
+}
+
+func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in ListDirectoryIn) (*mcp.CallToolResult, *engine.DirListing, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.DirListing, string, error) {
+		res, err := e.ListDirectory(ctx, engine.ListRequest{Path: in.Path, Pattern: in.Pattern, Recursive: in.Recursive,
+			IncludeHidden: in.IncludeHidden, MaxDepth: in.MaxDepth})
+		if err != nil {
+			return nil, "", err
+		}
+		var b strings.Builder
+		for _, it := range res.Items {
+			if it.Type == "directory" {
+				fmt.Fprintf(&b, "%s/\n", it.Path)
+			} else {
+				fmt.Fprintf(&b, "%s  (%s, %d bytes)\n", it.Path, it.Type, it.Size)
+			}
+		}
+		fmt.Fprintf(&b, "%d files, %d directories, %d bytes", res.TotalFiles, res.TotalDirectories, res.TotalBytes)
+		if res.Truncated {
+			b.WriteString(" (truncated)")
+		}
+		return res, b.String() + "\n", nil
+	})
+}
+
+func (s *Server) fileInfo(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, *engine.FileInfo, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.FileInfo, string, error) {
+		res, err := e.FileInfo(ctx, in.Path)
+		if err != nil {
+			return nil, "", err
+		}
+		if !res.Exists {
+			return res, res.Path + ": does not exist\n", nil
+		}
+		return res, fmt.Sprintf("%s: %s, %d bytes, mode %s, modified %s\n", res.Path, res.Type, res.Size, res.Mode,
+			res.Modified.Format("2006-01-02T15:04:05Z07:00")), nil
+	})
+}
+
+// opText is the text of a write operation's result.
+func opText(r *engine.FileOpResult) string {
+	t := fmt.Sprintf("%s %s", r.Operation, r.Path)
+	if r.Source != "" {
+		t = fmt.Sprintf("%s %s -> %s", r.Operation, r.Source, r.Path)
+	}
+	if r.Operation != "create_directory" {
+		t += fmt.Sprintf(" (%d bytes)", r.Bytes)
+	}
+	if r.Backup != "" {
+		t += "; the previous content is kept in " + r.Backup
+	}
+	return t + "\n"
+}
+
+func (s *Server) fileOp(ctx context.Context, op func(e *engine.Engine) (*engine.FileOpResult, error)) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.FileOpResult, string, error) {
+		res, err := op(e)
+		if err != nil {
+			return nil, "", err
+		}
+		return res, opText(res), nil
+	})
+}
+
+func (s *Server) writeFile(ctx context.Context, _ *mcp.CallToolRequest, in WriteFileIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) {
+		return e.WriteFile(ctx, engine.WriteRequest{Path: in.Path, Content: []byte(in.Content), Overwrite: in.Overwrite, Backup: orTrue(in.CreateBackup)})
+	})
+}
+
+func (s *Server) createDirectory(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) { return e.CreateDirectory(ctx, in.Path) })
+}
+
+func (s *Server) copyFile(ctx context.Context, _ *mcp.CallToolRequest, in CopyIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) {
+		return e.CopyFile(ctx, engine.CopyRequest{Source: in.Source, Destination: in.Destination, Overwrite: in.Overwrite, Backup: orTrue(in.CreateBackup)})
+	})
+}
+
+func (s *Server) moveFile(ctx context.Context, _ *mcp.CallToolRequest, in CopyIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) {
+		return e.MoveFile(ctx, engine.CopyRequest{Source: in.Source, Destination: in.Destination, Overwrite: in.Overwrite, Backup: orTrue(in.CreateBackup)})
+	})
+}
+
+func (s *Server) deleteFile(ctx context.Context, _ *mcp.CallToolRequest, in DeleteIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) { return e.DeleteFile(ctx, in.Path, in.Confirm) })
+}
+
+func (s *Server) editFile(ctx context.Context, _ *mcp.CallToolRequest, in EditFileIn) (*mcp.CallToolResult, *engine.EditResult, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.EditResult, string, error) {
+		res, err := e.EditFile(ctx, engine.EditRequest{Path: in.Path, Edits: in.Edits, DryRun: in.DryRun, Backup: orTrue(in.CreateBackup)})
+		if err != nil {
+			return nil, "", err
+		}
+		text := res.Diff
+		if text == "" {
+			text = "no change\n"
+		}
+		return res, text, nil
+	})
+}

@@ -1,0 +1,126 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskctl/taskctl/engine"
+	"github.com/taskctl/taskctl/internal/diag"
+)
+
+// A Server serves one engine over MCP.
+type Server struct {
+	mu  sync.Mutex // one operation at a time on eng
+	eng *engine.Engine
+	srv *mcp.Server
+}
+
+// New builds the server of eng: its tools, and a prompt for each task of
+// the project's task library. eng should have started a session
+// (engine.Engine.StartSession); the server does not close it.
+func New(eng *engine.Engine) (*Server, error) {
+	s := &Server{eng: eng}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "taskctl", Title: "taskctl", Version: engine.Version()},
+		&mcp.ServerOptions{Instructions: instructions})
+	s.addContextTools()
+	s.addFileTools()
+	if err := s.addPrompts(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// instructions tell the client what the server is for and where it writes.
+const instructions = `taskctl serves one project: assemble a task's context (assemble, list_tasks,
+prompts), rank its files for a description (search), check templates (validate), and read,
+list and describe its files. Writes (write_file, edit_file, create_directory, copy_file,
+move_file, delete_file) go only to the workspace (a relative path is relative to it) and to
+the write roots the user configured; read paths resolve against the working dir.`
+
+// MCP returns the SDK's server, to connect to a transport.
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Run serves one session over t until the client goes away or ctx is done.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.srv.Run(ctx, t) }
+
+// call runs one engine operation under the server's lock and turns its
+// outcome into a tool result: text (with the warnings after it) and the
+// warnings in _meta. A failure is an error whose text starts with the
+// code, which the SDK sends as a tool error.
+func call[Out any](ctx context.Context, s *Server, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.eng.TakeWarnings()
+	out, text, err := op(s.eng)
+	warns := s.eng.TakeWarnings()
+	if err != nil {
+		var zero Out
+		return nil, zero, toolError(err, warns)
+	}
+	return result(text, warns), out, nil
+}
+
+// result is a tool result of text and warnings.
+func result(text string, warns []diag.Warning) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	if len(warns) > 0 {
+		res.Meta = mcp.Meta{"taskctl/warnings": warns}
+		res.Content = append(res.Content, &mcp.TextContent{Text: warningText(warns)})
+	}
+	return res
+}
+
+func warningText(warns []diag.Warning) string {
+	var b strings.Builder
+	b.WriteString("warnings:\n")
+	for _, w := range warns {
+		if w.Path != "" {
+			fmt.Fprintf(&b, "%s: %s: %s\n", w.Code, w.Path, w.Message)
+		} else {
+			fmt.Fprintf(&b, "%s: %s\n", w.Code, w.Message)
+		}
+	}
+	return b.String()
+}
+
+// A ToolError is a failed tool call: its text is "CODE: message", and
+// the problems of an invalid template follow, one a line.
+type ToolError struct {
+	Code     diag.Code
+	Message  string
+	Problems []diag.Problem
+	Warnings []diag.Warning
+}
+
+func (e *ToolError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", e.Code, e.Message)
+	for _, p := range e.Problems {
+		b.WriteString("\n" + p.String())
+	}
+	if len(e.Warnings) > 0 {
+		b.WriteString("\n" + strings.TrimRight(warningText(e.Warnings), "\n"))
+	}
+	return b.String()
+}
+
+func toolError(err error, warns []diag.Warning) error {
+	ce := engine.Classify(err)
+	return &ToolError{Code: ce.Code, Message: ce.Message, Problems: ce.Problems, Warnings: warns}
+}
+
+// structured sets a result's structured content to v, for the tools whose
+// output has more than one shape (assemble with and without paths_only).
+func structured(res *mcp.CallToolResult, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	res.StructuredContent = json.RawMessage(data)
+	return nil
+}

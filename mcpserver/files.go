@@ -52,7 +52,7 @@ type CopyIn struct {
 // DeleteIn is the input of delete_file.
 type DeleteIn struct {
 	Path    string `json:"path" jsonschema:"the file (or empty directory) to remove, in the write area"`
-	Confirm bool   `json:"confirm" jsonschema:"must be true: the removal is confirmed (the file is kept under .taskctl/backups/)"`
+	Confirm bool   `json:"confirm,omitempty" jsonschema:"must be true: the removal is confirmed (the file is kept under .taskctl/backups/)"`
 }
 
 // EditFileIn is the input of edit_file.

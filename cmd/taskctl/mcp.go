@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
@@ -36,6 +37,12 @@ refreshed when a file changes. Logs and warnings go to stderr.`,
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
 			if len(args) != 0 {
 				return nil, usageErr("mcp takes no arguments")
+			}
+			// A server lives as long as its client's session: collect
+			// garbage as it comes, not only near the memory limit Main
+			// sets for the commands that end as soon as their work is done.
+			if e.getenv("GOGC") == "" {
+				debug.SetGCPercent(100)
 			}
 			if err := e.eng.StartSession(ctx); err != nil {
 				return nil, err

@@ -67,32 +67,32 @@ func orTrue(b *bool) bool { return b == nil || *b }
 
 func (s *Server) addFileTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "read_file", Title: "Read a file", Annotations: readOnly,
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "read_file", InputSchema: inputSchema[ReadFileIn](&s.errs), Title: "Read a file", Annotations: readOnly,
 		Description: "Read a file of the project or the workspace: content, size, modified, encoding, sha256, line count, truncated. .git/, the rest of .taskctl/ and sensitive files are refused."},
 		s.readFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "list_directory", InputSchema: inputSchema[ListDirectoryIn](&s.errs), Title: "List a directory", Annotations: readOnly,
 		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out."},
 		s.listDirectory)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "file_info", Title: "Describe a path", Annotations: readOnly,
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "file_info", InputSchema: inputSchema[PathIn](&s.errs), Title: "Describe a path", Annotations: readOnly,
 		Description: "Whether a path exists, and its type, size, modified time and mode."},
 		s.fileInfo)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "write_file", Title: "Write a file",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "write_file", InputSchema: inputSchema[WriteFileIn](&s.errs), Title: "Write a file",
 		Description: "Write a file in the workspace (a relative path is relative to it) or a configured write root. Overwrite must be asked; the replaced content is backed up."},
 		s.writeFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "create_directory", Title: "Create a directory",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "create_directory", InputSchema: inputSchema[PathIn](&s.errs), Title: "Create a directory",
 		Description: "Create a directory (and those above it) in the workspace or a write root."},
 		s.createDirectory)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "copy_file", Title: "Copy a file",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "copy_file", InputSchema: inputSchema[CopyIn](&s.errs), Title: "Copy a file",
 		Description: "Copy a readable file (of the project or the workspace) into the workspace or a write root."},
 		s.copyFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "move_file", Title: "Move a file",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "move_file", InputSchema: inputSchema[CopyIn](&s.errs), Title: "Move a file",
 		Description: "Rename a file within the workspace and the write roots."},
 		s.moveFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "delete_file", Title: "Delete a file",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "delete_file", InputSchema: inputSchema[DeleteIn](&s.errs), Title: "Delete a file",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
 		Description: "Remove a file (kept under .taskctl/backups/) or an empty directory of the workspace or a write root; confirm must be true."},
 		s.deleteFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "edit_file", Title: "Edit a file",
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "edit_file", InputSchema: inputSchema[EditFileIn](&s.errs), Title: "Edit a file",
 		Description: "Replace text in a file of the workspace or a write root: each old_text must occur exactly once. Returns a unified diff; dry_run writes nothing."},
 		s.editFile)
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -18,6 +19,8 @@ type Server struct {
 	mu  sync.Mutex // one operation at a time on eng
 	eng *engine.Engine
 	srv *mcp.Server
+
+	errs []error // building the tools' schemas
 }
 
 // New builds the server of eng: its tools, and a prompt for each task of
@@ -29,6 +32,9 @@ func New(eng *engine.Engine) (*Server, error) {
 		&mcp.ServerOptions{Instructions: instructions})
 	s.addContextTools()
 	s.addFileTools()
+	if err := errors.Join(s.errs...); err != nil {
+		return nil, err
+	}
 	if err := s.addPrompts(); err != nil {
 		return nil, err
 	}

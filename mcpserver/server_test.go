@@ -159,6 +159,11 @@ func TestTools(t *testing.T) {
 		if tool.InputSchema == nil {
 			t.Errorf("tool %s has no input schema", tool.Name)
 		}
+		// One type a property: clients that map schemas onto a one-type
+		// dialect (Gemini's) reject ["null", "array"].
+		if b, _ := json.Marshal(tool.InputSchema); strings.Contains(string(b), `"type":[`) {
+			t.Errorf("tool %s has a nullable input type: %s", tool.Name, b)
+		}
 	}
 	sort.Strings(names)
 	want := "assemble copy_file create_directory delete_file edit_file file_info list_directory list_tasks move_file read_file search validate write_file"

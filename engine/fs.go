@@ -102,7 +102,7 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 	}
 	file, w := f.ReadFile(req.Path)
 	if w != nil {
-		return nil, fsError(w)
+		return nil, fsError(workspaceHint(f, req.Path, w))
 	}
 	sum := sha256.Sum256(file.Content)
 	res := &FileContent{Path: file.Path, Size: file.Size, Modified: file.ModTime.UTC(),
@@ -221,7 +221,7 @@ func (e *Engine) ListDirectory(ctx context.Context, req ListRequest) (*DirListin
 	l, w := f.List(req.Path, project.ListOptions{Pattern: req.Pattern, Recursive: req.Recursive,
 		IncludeHidden: req.IncludeHidden, MaxDepth: req.MaxDepth, Limit: req.Limit})
 	if w != nil {
-		return nil, fsError(w)
+		return nil, fsError(workspaceHint(f, req.Path, w))
 	}
 	for _, w := range l.Warnings {
 		e.Warn(w)
@@ -273,4 +273,21 @@ func (e *Engine) FileInfo(ctx context.Context, path string) (*FileInfo, error) {
 	mod := en.ModTime.UTC()
 	return &FileInfo{Path: en.Path, Exists: true, Type: en.Type, Size: en.Size, Modified: &mod,
 		Mode: fmt.Sprintf("%04o", uint32(en.Mode.Perm()))}, nil
+}
+
+// workspaceHint adds to a PATH_NOT_FOUND of a relative path read what an
+// agent most likely meant: the file it wrote under that name, which is in
+// the workspace (writes resolve a relative path against the workspace,
+// reads against the working dir).
+func workspaceHint(f *project.FS, path string, w *diag.Warning) *diag.Warning {
+	if w.Code != diag.PathNotFound || path == "" || filepath.IsAbs(path) {
+		return w
+	}
+	in := filepath.Join(f.Workspace(), path)
+	if _, sw := f.Stat(in); sw != nil {
+		return w
+	}
+	hint := *w
+	hint.Message += fmt.Sprintf(" (the workspace has %s: a relative path is relative to the working dir when read, to the workspace when written)", in)
+	return &hint
 }

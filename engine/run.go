@@ -134,7 +134,14 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 			return opt, fmt.Errorf("run: %w", err)
 		}
 		opt.RunsDir = dir
-		if opt.Workspace, err = p.EnsureWorkspace("workspace"); err != nil {
+		// The executors' workspace is the file operations' (<workspace>,
+		// or .taskctl/workspace): what a step writes there, an agent
+		// reads back through taskctl fs or the MCP server.
+		fsys, err := e.FS()
+		if err != nil {
+			return opt, err
+		}
+		if opt.Workspace, err = fsys.EnsureWorkspace(); err != nil {
 			return opt, fmt.Errorf("run: %w", err)
 		}
 	}

@@ -142,6 +142,18 @@ func (p *Project) checkWriteRoot(dir string) *diag.Warning {
 // Workspace returns the workspace's absolute path (it may not exist yet).
 func (f *FS) Workspace() string { return f.ws }
 
+// EnsureWorkspace makes the workspace if it is missing (as the first
+// write does: each directory it makes holds a ".gitignore" of "*") and
+// returns its path.
+func (f *FS) EnsureWorkspace() (string, error) {
+	d, err := MakeStateDir(f.ws)
+	if err != nil {
+		return "", fmt.Errorf("workspace: %w", err)
+	}
+	d.Close()
+	return f.ws, nil
+}
+
 // WriteRoots returns the write roots in force.
 func (f *FS) WriteRoots() []string { return append([]string(nil), f.roots...) }
 

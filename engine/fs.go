@@ -291,3 +291,47 @@ func workspaceHint(f *project.FS, path string, w *diag.Warning) *diag.Warning {
 	hint.Message += fmt.Sprintf(" (the workspace has %s: a relative path is relative to the working dir when read, to the workspace when written)", in)
 	return &hint
 }
+
+// ProjectFile says whether arg, a path relative to the working dir,
+// names an existing file, and refuses one whose real path lies outside
+// the project dir and the allowed roots (PATH_OUTSIDE_PROJECT) or inside
+// .git/ (PATH_IGNORED). It is the MCP server's rule for the template and
+// config files a client names (validate, assemble): the CLI reads any file
+// its user names, but a client must not make taskctl read files elsewhere,
+// even only to report their problems. .taskctl/ is allowed: the task
+// library and config.xml live there.
+func (e *Engine) ProjectFile(arg string) (bool, error) {
+	if arg == "" || strings.ContainsRune(arg, 0) {
+		return false, nil
+	}
+	abs := filepath.Join(e.workingDir, arg)
+	if filepath.IsAbs(arg) {
+		abs = filepath.Clean(arg)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false, nil // not a file: a task name, or not found later
+	}
+	cfg, err := e.Settings()
+	if err != nil {
+		return false, err
+	}
+	p, err := e.Project()
+	if err != nil {
+		return false, err
+	}
+	for _, root := range append([]string{p.Dir()}, cfg.AllowedRoots...) {
+		if !within(real, root) {
+			continue
+		}
+		rel, _ := filepath.Rel(root, real)
+		for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+			if strings.EqualFold(c, ".git") {
+				return true, &Error{Code: diag.PathIgnored, Class: ClassError, Message: real + ": inside .git/, which is never read"}
+			}
+		}
+		return true, nil
+	}
+	return true, &Error{Code: diag.PathOutsideProject, Class: ClassError,
+		Message: fmt.Sprintf("%s: outside the project dir %s: the MCP server reads no template or config file there", real, p.Dir())}
+}

@@ -64,8 +64,12 @@ func (s *Server) assemble(ctx context.Context, _ *mcp.CallToolRequest, in Assemb
 		return nil, nil, &ToolError{Code: diag.ArgInvalid, Message: fmt.Sprintf("style must be xml, markdown or plain, not %q", in.Style)}
 	}
 	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, error) {
+		tmpl, task, err := templateArg(e, in.Task)
+		if err != nil {
+			return nil, "", err
+		}
 		e.SyncChanges(ctx)
-		res, err := e.Assemble(ctx, engine.AssembleRequest{Template: in.Task, Vars: vars, Style: in.Style,
+		res, err := e.Assemble(ctx, engine.AssembleRequest{Template: tmpl, Task: task, Vars: vars, Style: in.Style,
 			Paths: in.PathsOnly, MaxTokens: in.MaxTokens})
 		if err != nil {
 			return nil, "", err
@@ -154,6 +158,9 @@ func tasksText(res *engine.ListTasksResult) string {
 // not a tool error: they are what was asked for.
 func (s *Server) validate(ctx context.Context, _ *mcp.CallToolRequest, in ValidateIn) (*mcp.CallToolResult, *engine.ValidateResult, error) {
 	return call(ctx, s, func(e *engine.Engine) (*engine.ValidateResult, string, error) {
+		if _, err := e.ProjectFile(in.Path); err != nil {
+			return nil, "", err
+		}
 		res, err := e.Validate([]string{in.Path})
 		if err != nil && (res == nil || engine.Classify(err).Code != diag.TemplateInvalid) {
 			return nil, "", err
@@ -169,4 +176,17 @@ func (s *Server) validate(ctx context.Context, _ *mcp.CallToolRequest, in Valida
 		}
 		return res, b.String(), nil
 	})
+}
+
+// templateArg splits the assemble tool's task argument: a task name of
+// the library, a template file, or FILE:TASK (a file that exists, then a
+// task of it). A file must lie in the project (engine.ProjectFile).
+func templateArg(e *engine.Engine, arg string) (tmpl, task string, err error) {
+	if i := strings.LastIndexByte(arg, ':'); i > 0 {
+		if isFile, err := e.ProjectFile(arg[:i]); isFile || err != nil {
+			return arg[:i], arg[i+1:], err
+		}
+	}
+	_, err = e.ProjectFile(arg)
+	return arg, "", err
 }

@@ -113,6 +113,8 @@ func TestHostileCorpus(t *testing.T) {
 			{"delete_file", map[string]any{"path": p, "confirm": true}},
 			{"edit_file", map[string]any{"path": p, "edits": []any{map[string]any{"old_text": "secret", "new_text": "PWNED"}}}},
 			{"validate", map[string]any{"path": p}},
+			{"assemble", map[string]any{"task": p}},
+			{"assemble", map[string]any{"task": p + ":review"}},
 		}
 		for _, c := range calls {
 			res := callTool(t, cs, c.tool, c.args)
@@ -191,6 +193,11 @@ func TestHostileRefusals(t *testing.T) {
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, ".git", "config")}, "PATH_IGNORED"},
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, ".env")}, "PATH_SENSITIVE"},
 		{"delete_file", map[string]any{"path": "victim.txt"}, "CONFIRM_REQUIRED"},
+		{"validate", map[string]any{"path": filepath.Join(f.outside, "secret.txt")}, "PATH_OUTSIDE_PROJECT"},
+		{"validate", map[string]any{"path": filepath.Join(f.proj, "src", "secret-link")}, "PATH_OUTSIDE_PROJECT"},
+		{"validate", map[string]any{"path": filepath.Join(f.proj, ".git", "config")}, "PATH_IGNORED"},
+		{"assemble", map[string]any{"task": filepath.Join(f.outside, "secret.txt")}, "PATH_OUTSIDE_PROJECT"},
+		{"assemble", map[string]any{"task": filepath.Join(f.outside, "secret.txt") + ":review"}, "PATH_OUTSIDE_PROJECT"},
 		{"edit_file", map[string]any{"path": "victim.txt", "edits": []any{map[string]any{"old_text": "nope", "new_text": "x"}}}, "EDIT_NO_MATCH"},
 	} {
 		res := callTool(t, cs, c.tool, c.args)

@@ -192,6 +192,10 @@ func TestTools(t *testing.T) {
 	if got := strings.TrimSpace(text(res)); got != filepath.Join(f.proj, "src", "main.go") {
 		t.Errorf("assemble paths_only = %q", got)
 	}
+	res = callTool(t, cs, "assemble", map[string]any{"task": filepath.Join(f.proj, ".taskctl", "tasks", "t.xml") + ":review", "vars": map[string]any{"area": "src"}, "paths_only": true})
+	if got := strings.TrimSpace(text(res)); got != filepath.Join(f.proj, "src", "main.go") {
+		t.Errorf("assemble FILE:TASK = %q", got)
+	}
 	res = callTool(t, cs, "assemble", map[string]any{"task": "nosuch"})
 	if !res.IsError || !strings.HasPrefix(text(res), "TASK_NOT_FOUND: ") {
 		t.Errorf("assemble of a missing task: %s", text(res))

@@ -11,6 +11,14 @@
 // [Class] ([*Error]); warnings gather on the [Engine] as diag.Warning with
 // absolute paths.
 //
+// The file operations of seed 001 (fs.go, fswrite.go: ReadFile,
+// ListDirectory, FileInfo, WriteFile, CreateDirectory, CopyFile, MoveFile,
+// DeleteFile, EditFile) read as every typed path resolves and write only
+// in the workspace and the configured write roots, through project.FS;
+// every write is appended to .taskctl/audit.jsonl. An Engine serves one
+// CLI command, or, after StartSession, the operations of a whole MCP
+// session one at a time, with the index kept open (session.go).
+//
 // The engine imports every package below it (DESIGN §1) and none of them
 // imports it.
 package engine

@@ -124,11 +124,6 @@ func (f *FS) Stat(s string) (*Entry, *diag.Warning) {
 		return &e, nil
 	}
 	if len(rp.comps) == 0 {
-		d, err := OpenStateDir(f.ws)
-		if err != nil {
-			return nil, refusal(rp.abs, err)
-		}
-		defer d.Close()
 		parent, err := OpenStateDir(path.Dir(f.ws))
 		if err != nil {
 			return nil, refusal(rp.abs, err)

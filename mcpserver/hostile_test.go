@@ -165,6 +165,9 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestHostileRefusals(t *testing.T) {
 	f := newFixture(t)
 	hostile(t, f)
+	// A small size cap (the user's config), so that the oversized write
+	// is small enough for a loaded machine under the race detector.
+	write(t, f.xdg, map[string]string{"taskctl/config.xml": "<config><policy><max_file_bytes>4096</max_file_bytes></policy></config>"})
 	cs := connect(t, f)
 	for _, c := range []struct {
 		tool string
@@ -182,7 +185,7 @@ func TestHostileRefusals(t *testing.T) {
 		{"write_file", map[string]any{"path": "fifo", "content": "x", "overwrite": true}, "PATH_SPECIAL_FILE"},
 		{"write_file", map[string]any{"path": "victim.txt", "content": "x"}, "FILE_EXISTS"},
 		{"write_file", map[string]any{"path": ".env", "content": "x"}, "PATH_SENSITIVE"},
-		{"write_file", map[string]any{"path": "big.txt", "content": strings.Repeat("x", 10<<20+1)}, "FILE_TOO_LARGE"},
+		{"write_file", map[string]any{"path": "big.txt", "content": strings.Repeat("x", 4097)}, "FILE_TOO_LARGE"},
 		{"read_file", map[string]any{"path": filepath.Join(f.outside, "secret.txt")}, "PATH_OUTSIDE_PROJECT"},
 		{"read_file", map[string]any{"path": filepath.Join(f.evil, "x.txt")}, "PATH_OUTSIDE_PROJECT"},
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, "src", "secret-link")}, "PATH_OUTSIDE_PROJECT"},

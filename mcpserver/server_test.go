@@ -114,7 +114,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		t.Fatalf("%s %v: protocol error %v", name, args, err)
+		t.Fatalf("%s %.300v: protocol error %v", name, args, err)
 	}
 	return res
 }

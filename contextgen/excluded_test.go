@@ -11,8 +11,10 @@ import (
 	"github.com/taskctl/taskctl/template"
 )
 
-// TestCommandOutputInsideGitIsOneWarning: a recursive command lists the
-// files of .git/ and .taskctl/ too; each such directory is one PATH_IGNORED
+// TestCommandOutputInsideGitIsOneWarning: a command may print paths inside
+// .git/ and .taskctl/ (it can no longer list them: find and grep -r do not
+// enter them since #21 point 2, so the paths are printed here by name);
+// each such directory is one PATH_IGNORED
 // warning with the count, where there was one a file (a flood that made
 // --strict fail for 'find . -type f' in any repository). A single path
 // inside one keeps its own warning.
@@ -28,7 +30,7 @@ func TestCommandOutputInsideGitIsOneWarning(t *testing.T) {
 		"sub/b.txt":         "b\n",
 	})
 	task := &template.Task{Name: "t", Description: "t", Sources: []template.FileSource{
-		{Kind: template.SourceCommand, Command: `find . -type f | sort`},
+		{Kind: template.SourceCommand, Command: `printf '%s\n' ./.git/HEAD ./.git/config ./.git/refs/heads/m ./.taskctl/index/x ./a.txt ./sub/.git/HEAD ./sub/.git/config ./sub/b.txt`},
 	}}
 	doc := assembleTask(t, p, task)
 	got := map[string]string{}

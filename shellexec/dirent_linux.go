@@ -26,19 +26,22 @@ type walkDir struct {
 	buf *[]byte // getdents64 buffer, shared by the walk (list is not reentrant)
 }
 
-// openWalk opens the directory name (relative to dir) through the
-// project's os.Root for a walk.
+// openWalk opens the directory name (relative to dir) for a walk, as
+// every path of a command is opened (see open.go): no symbolic link on the
+// way, nothing inside .git/ or .taskctl/.
 func (f *projectFS) openWalk(dir, name string) (*walkDir, error) {
-	r, err := f.openDir(dir, name)
+	fh, _, err := f.open(dir, name, openOpts{})
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	fh, err := r.Open(".")
+	defer fh.Close()
+	st, err := fh.Stat()
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	defer fh.Close()
+	if !st.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
+	}
 	sc, err := fh.SyscallConn()
 	if err != nil {
 		return nil, pathErr("open", name, err)
@@ -72,6 +75,9 @@ func plainName(name string) bool {
 func (d *walkDir) sub(name, shown string) (*walkDir, error) {
 	if !plainName(name) {
 		return nil, &fs.PathError{Op: "open", Path: shown, Err: errOutside}
+	}
+	if isStateName(name) {
+		return nil, &fs.PathError{Op: "open", Path: shown, Err: &stateError{dir: name}}
 	}
 	fd, err := openat(d.fd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC)
 	if err != nil {

@@ -24,6 +24,9 @@ func (f *projectFS) openWalk(dir, name string) (*walkDir, error) {
 
 // sub opens the subdirectory name, as list returned it.
 func (d *walkDir) sub(name, shown string) (*walkDir, error) {
+	if isStateName(name) {
+		return nil, &fs.PathError{Op: "open", Path: shown, Err: &stateError{dir: name}}
+	}
 	r, err := d.root.OpenRoot(name)
 	if err != nil {
 		return nil, pathErr("open", shown, err)

@@ -31,10 +31,20 @@
 //     handlers, and every in-process command, reach files only through
 //     Config.Root (an [os.Root]): absolute paths are mapped into it, and
 //     "..", absolute paths and symlinks that leave the project fail, for
-//     reading as for writing. Opens ask for read-only access and refuse
-//     anything but regular files and directories (FIFOs and devices cannot
-//     block or stream). /dev/null is the one path outside the project: it
-//     reads empty and discards writes.
+//     reading as for writing. Nothing inside .git/ or .taskctl/ (any case,
+//     at any depth) is opened, listed or stat'ed: by name, glob, $(<...),
+//     redirection or symlink; find, grep -r and ls -R name them but do not
+//     enter them (git ls-files, git grep and git diff read .git/index and
+//     .git/info/exclude themselves). A file is opened along a path with
+//     no symlink in it (openat2 RESOLVE_NO_SYMLINKS on Linux): a path with
+//     links is resolved inside the root first and its real path checked
+//     and opened, so a link swapped in meanwhile fails the open instead of
+//     being followed, and Config.Refuse judges the file that was opened.
+//     Opens ask for read-only access; what an O_PATH descriptor (lstat on
+//     other systems) shows to be neither a regular file nor a directory is
+//     refused before it is opened (FIFOs and devices cannot block, stream
+//     or react to an open). /dev/null is the one path outside the project:
+//     it reads empty and discards writes.
 //
 // The in-process commands are find, grep, ls, cat, head, tail, wc, sort,
 // uniq, cut, tr, basename, dirname, echo, printf, pwd, sed, xargs, git

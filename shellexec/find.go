@@ -160,7 +160,9 @@ func (r *findRun) visit(expr findExpr, e *findEntry, d *walkDir) {
 			}
 			child := &findEntry{path: prefix + de.Name(), name: de.Name(), depth: e.depth + 1, typ: de.Type()}
 			var sub *walkDir
-			if child.typ.IsDir() && (r.maxDepth < 0 || child.depth < r.maxDepth) {
+			// .git and .taskctl are visited (their names printed) but
+			// never entered: commands read nothing inside them.
+			if child.typ.IsDir() && (r.maxDepth < 0 || child.depth < r.maxDepth) && !isStateName(de.Name()) {
 				if sub, err = d.sub(de.Name(), child.path); err != nil {
 					r.c.errorf("'%s': %s", child.path, errText(err))
 					r.status = 1

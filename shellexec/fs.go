@@ -27,25 +27,8 @@ type projectFS struct {
 	rootDir string
 	outside outsideLog // what a run tried to read outside the project
 	refuse  func(dir, name string, resolve bool) string
-}
-
-// refused is the error for reading name's content from dir when
-// Config.Refuse gives a reason, or nil. walked says name is a regular file
-// a directory listing gave (not a symlink).
-func (f *projectFS) refused(dir, name string, walked bool) error {
-	if f.refuse == nil {
-		return nil
-	}
-	resolve := !walked
-	if resolve {
-		if fi, err := f.lstat(dir, name); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
-			resolve = false
-		}
-	}
-	if why := f.refuse(dir, name, resolve); why != "" {
-		return &fs.PathError{Op: "open", Path: name, Err: errors.New(why)}
-	}
-	return nil
+	fdOnce  sync.Once // fd: a descriptor of rootDir for openat2 (Linux)
+	fd      int
 }
 
 // outsideLog keeps the first paths outside the project a run tried to
@@ -122,36 +105,38 @@ func pathErr(op, name string, err error) error {
 	return &fs.PathError{Op: op, Path: name, Err: err}
 }
 
-// openFile opens name for reading. It refuses anything that is neither a
-// regular file nor a directory, so a FIFO or device in the tree can
-// neither block nor stream forever.
+// openFile opens name for reading (see open.go). It refuses anything
+// that is neither a regular file nor a directory before opening it, so a
+// FIFO or device in the tree can neither block nor stream forever, and
+// anything inside .git/ or .taskctl/.
 func (f *projectFS) openFile(dir, name string) (*os.File, error) {
-	r, err := f.rel(dir, name)
-	if err != nil {
-		return nil, err
-	}
-	fh, err := f.root.OpenFile(r, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, f.pathErr("open", dir, name, err)
-	}
-	fi, err := fh.Stat()
-	if err != nil {
-		fh.Close()
-		return nil, f.pathErr("open", dir, name, err)
-	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
-		fh.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
-	}
-	return fh, nil
+	fh, _, err := f.open(dir, name, openOpts{})
+	return fh, err
 }
 
-// readFile reads a whole regular file in as few syscalls as its size allows.
+// readFile reads a whole regular file in as few syscalls as its size
+// allows. Config.Refuse is not asked: git diff hashes what it reads and
+// prints none of it. Commands that print content use readContent.
 func (f *projectFS) readFile(dir, name string) ([]byte, error) {
+	return f.readWith(dir, name, openOpts{})
+}
+
+// readContent is readFile for a command that shows what it reads:
+// Config.Refuse decides, by the name given and by the real path.
+func (f *projectFS) readContent(dir, name string) ([]byte, error) {
+	return f.readWith(dir, name, openOpts{content: true})
+}
+
+// readGitFile is readFile for git's own reads inside .git/ (the index).
+func (f *projectFS) readGitFile(dir, name string) ([]byte, error) {
+	return f.readWith(dir, name, openOpts{state: true})
+}
+
+func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
 	if abs(dir, name) == "/dev/null" {
 		return nil, nil
 	}
-	fh, err := f.openFile(dir, name)
+	fh, _, err := f.open(dir, name, o)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +155,22 @@ func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.root.Stat(r)
+	if d := stateDir(r, false); d != "" {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: &stateError{dir: d}}
+	}
+	fi, err := f.root.Lstat(r)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// Follow it inside the root only, as open does: its target is
+		// judged by its real path.
+		var real string
+		if real, err = f.realRel(r); err == nil {
+			if d := stateDir(real, false); d != "" {
+				err = &stateError{dir: d}
+			} else {
+				fi, err = f.root.Lstat(real)
+			}
+		}
+	}
 	if err != nil {
 		return nil, f.pathErr("stat", dir, name, err)
 	}
@@ -184,6 +184,9 @@ func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
 	r, err := f.rel(dir, name)
 	if err != nil {
 		return nil, err
+	}
+	if d := stateDir(r, false); d != "" {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: &stateError{dir: d}}
 	}
 	fi, err := f.root.Lstat(r)
 	if err != nil {
@@ -223,10 +226,7 @@ func (s *session) open(ctx context.Context, path string, flag int, _ os.FileMode
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("writing is not allowed (read-only)")}
 	}
 	hc := interp.HandlerCtx(ctx)
-	if err := s.fs.refused(hc.Dir, path, false); err != nil {
-		return nil, err
-	}
-	f, err := s.fs.openFile(hc.Dir, path)
+	f, _, err := s.fs.open(hc.Dir, path, openOpts{content: true})
 	if err != nil {
 		return nil, err
 	}
@@ -265,11 +265,12 @@ func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // openDir opens the directory name (relative to dir) as a Root.
 func (f *projectFS) openDir(dir, name string) (*os.Root, error) {
-	r, err := f.rel(dir, name)
+	fh, real, err := f.open(dir, name, openOpts{})
 	if err != nil {
 		return nil, err
 	}
-	d, err := f.root.OpenRoot(r)
+	fh.Close()
+	d, err := f.root.OpenRoot(real)
 	if err != nil {
 		return nil, f.pathErr("open", dir, name, err)
 	}
@@ -337,6 +338,9 @@ func (f *projectFS) readlink(dir, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if d := stateDir(r, false); d != "" {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: &stateError{dir: d}}
+	}
 	t, err := f.root.Readlink(r)
 	if err != nil {
 		return "", f.pathErr("readlink", dir, name, err)
@@ -364,6 +368,9 @@ func errText(err error) string {
 		return "No such file or directory"
 	case err == errOutside:
 		return "Permission denied (outside the project)"
+	}
+	if se, ok := err.(*stateError); ok {
+		return "Permission denied (" + se.Error() + ")"
 	}
 	s := err.Error()
 	if s == "permission denied" {

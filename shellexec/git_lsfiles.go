@@ -260,7 +260,7 @@ func (w worktreeFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	f, err := w.fs.openFile(w.top, filepath.FromSlash(name))
+	f, _, err := w.fs.open(w.top, filepath.FromSlash(name), openOpts{state: true})
 	if err != nil {
 		return nil, err
 	}

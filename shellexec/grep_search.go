@@ -7,13 +7,10 @@ import (
 )
 
 func (g *grepRun) searchFile(path, shown string) {
-	if err := g.c.fs.refused(g.c.dir, path, false); err != nil {
-		if !g.o.recursive {
-			g.fileErr(shown, err)
-		}
+	data, err := g.c.fs.readContent(g.c.dir, path)
+	if isRefused(err) && g.o.recursive {
 		return // grep -r passes over a file the policy keeps from it
 	}
-	data, err := g.c.fs.readFile(g.c.dir, path)
 	if err != nil {
 		if errors.Is(err, errNotRegular) && g.o.recursive {
 			return // devices and FIFOs are skipped under -r

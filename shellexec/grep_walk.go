@@ -47,7 +47,7 @@ func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
 		switch t := e.Type(); {
 		case t.IsDir():
 			flush()
-			if g.excludedDir(name) {
+			if g.excludedDir(name) || isStateName(name) {
 				continue
 			}
 			disp := joinPath(shown, name)
@@ -59,7 +59,7 @@ func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
 			g.walkAt(sub, joinPath(dir, name), disp)
 			sub.close()
 		case t.IsRegular():
-			if g.included(name, false) && g.c.fs.refused(g.c.dir, joinPath(dir, name), true) == nil {
+			if g.included(name, false) && g.c.fs.refusedName(g.c.dir, joinPath(dir, name)) == nil {
 				batch = append(batch, grepJob{name: name, path: joinPath(dir, name), shown: joinPath(shown, name)})
 				if len(batch) == maxGrepBatch {
 					flush()
@@ -119,7 +119,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			if !ok {
 				// Not the plain file getdents listed (now a symlink, say):
 				// read it as a named file, through the os.Root.
-				data, err = g.c.fs.readFile(g.c.dir, j.path)
+				data, err = g.c.fs.readContent(g.c.dir, j.path)
 			}
 			if err != nil {
 				j.err = err

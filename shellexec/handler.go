@@ -246,10 +246,7 @@ func (c *cmd) readInput(name string) ([]byte, error) {
 	if name == "-" {
 		return readAllLimited(c.stdin, maxFileBytes)
 	}
-	if err := c.fs.refused(c.dir, name, false); err != nil {
-		return nil, err
-	}
-	return c.fs.readFile(c.dir, name)
+	return c.fs.readContent(c.dir, name)
 }
 
 func readAllLimited(r io.Reader, limit int64) ([]byte, error) {

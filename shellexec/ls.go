@@ -155,7 +155,8 @@ func (l *lsRun) list(dir string) {
 	}
 	if l.recursive {
 		for _, n := range names {
-			if types[n].IsDir() && n != "." && n != ".." {
+			// .git and .taskctl are listed but never entered.
+			if types[n].IsDir() && n != "." && n != ".." && !isStateName(n) {
 				l.list(joinPath(dir, n))
 			}
 		}

@@ -85,51 +85,61 @@ func (p *Project) readTarget(c Candidate) (string, *rootDir, string, *diag.Warni
 }
 
 // readRoot reads path, rel in r, through the root's *os.Root: the portable
-// way, and the authority on every refusal.
+// way, and the authority on every refusal. What it judges is what it opens:
+// a path that is a symlink now (swapped in since it was resolved, or a
+// Candidate made by hand) is resolved again and judged by its real path;
+// special files are refused on lstat, before any open; the last component
+// is opened with O_NOFOLLOW and the descriptor must be the file lstat saw
+// (os.SameFile), so a symlink or FIFO swapped in between is refused.
 func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *diag.Warning) {
-	// Special files are never opened: refuse what lstat already shows to be
-	// one (the fstat below stays the authority for what was opened).
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() && st.Mode()&fs.ModeSymlink == 0 {
-		return nil, fileKind(&resolved{real: path, info: st})
-	}
-	f, err := r.root.OpenFile(rel, openFlags, 0)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		// Perhaps a symlink os.Root will not follow (an absolute one):
-		// resolve it ourselves, check the real path, open that.
+	st, err := r.root.Lstat(rel)
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		res, w := p.resolve(r.dir, rel)
 		if w != nil {
 			return nil, w
 		}
-		if res.real != path {
-			path, r, rel = res.real, res.root, res.rel
-			f, err = r.root.OpenFile(rel, openFlags, 0)
-		}
+		path, r, rel = res.real, res.root, res.rel
+		st, err = r.root.Lstat(rel)
 	}
 	if err != nil {
 		code, msg := classifyErr(err)
 		if isEscape(err) {
-			code, msg = diag.PathOutsideProject, "resolves outside the project dir "+p.dir
+			code, msg = diag.PathOutsideProject, "outside the project dir "+p.dir
 		}
-		return nil, warnf(code, path, "%s", msg)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		code, msg := classifyErr(err)
 		return nil, warnf(code, path, "%s", msg)
 	}
 	res := &resolved{real: path, root: r, rel: rel, info: st}
 	if w := fileKind(res); w != nil {
-		return nil, w
+		return nil, w // special files are never opened
 	}
 	if w := p.checkName(res, given); w != nil {
 		return nil, w
 	}
-	max := p.policy.MaxFileBytes
-	if st.Size() > max {
-		return nil, warnf(diag.FileTooLarge, path, "%d bytes, over the %d-byte cap", st.Size(), max)
+	f, err := r.openNoFollow(rel)
+	if err != nil {
+		code, msg := classifyErr(err)
+		if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV) {
+			code, msg = diag.PathUnreadable, "changed while it was read (a symbolic link was swapped in)"
+		}
+		if isEscape(err) {
+			code, msg = diag.PathOutsideProject, "outside the project dir "+p.dir
+		}
+		return nil, warnf(code, path, "%s", msg)
 	}
-	data, err := readCapped(f, st.Size(), max)
+	defer f.Close()
+	fst, err := f.Stat()
+	if err != nil {
+		code, msg := classifyErr(err)
+		return nil, warnf(code, path, "%s", msg)
+	}
+	if !os.SameFile(st, fst) {
+		return nil, warnf(diag.PathUnreadable, path, "changed while it was read (another file was swapped in)")
+	}
+	max := p.policy.MaxFileBytes
+	if fst.Size() > max {
+		return nil, warnf(diag.FileTooLarge, path, "%d bytes, over the %d-byte cap", fst.Size(), max)
+	}
+	data, err := readCapped(f, fst.Size(), max)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, warnf(diag.FileTooLarge, path, "grew past the %d-byte cap while read", max)
@@ -137,7 +147,7 @@ func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *diag.Wa
 		code, msg := classifyErr(err)
 		return nil, warnf(code, path, "%s", msg)
 	}
-	file := &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: st.ModTime(), Mode: st.Mode(),
+	file := &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: fst.ModTime(), Mode: fst.Mode(),
 		Content: data, Binary: IsBinary(data)}
 	return file, nil
 }

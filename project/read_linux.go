@@ -120,6 +120,25 @@ func (r *rootDir) openBeneath(rel string) (int, error) {
 	}
 }
 
+// openNoFollow opens rel in r with no symbolic link anywhere on the way
+// (openat2 RESOLVE_NO_SYMLINKS from the root's descriptor), so a directory
+// swapped for a link since rel was resolved fails the open (ELOOP) instead
+// of being followed; without a descriptor, through the os.Root with
+// O_NOFOLLOW on the last component.
+func (r *rootDir) openNoFollow(rel string) (*os.File, error) {
+	if r.fd >= 0 {
+		fd, err := r.openBeneath(rel)
+		switch err {
+		case nil:
+			return os.NewFile(uintptr(fd), rel), nil
+		case unix.ENOSYS, unix.EPERM:
+		default:
+			return nil, &fs.PathError{Op: "open", Path: rel, Err: err}
+		}
+	}
+	return r.root.OpenFile(rel, openFlags|unix.O_NOFOLLOW, 0)
+}
+
 // readFD reads the regular file fd, which fstat said holds size bytes, into
 // one buffer of size+1: one read when the size still holds. A read that
 // returns size bytes is taken as the end (the file is as fstat said); one

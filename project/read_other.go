@@ -4,6 +4,7 @@ package project
 
 import (
 	"os"
+	"syscall"
 
 	"github.com/taskctl/taskctl/internal/diag"
 )
@@ -20,3 +21,8 @@ func (p *Project) readBeneath(*rootDir, string, string, string, []byte) (*File, 
 }
 
 func (r *rootDir) readIgnoreFile(name string) ([]byte, error) { return readSmall(r.root.FS(), name) }
+
+// openNoFollow opens rel in r with O_NOFOLLOW on its last component.
+func (r *rootDir) openNoFollow(rel string) (*os.File, error) {
+	return r.root.OpenFile(rel, openFlags|syscall.O_NOFOLLOW, 0)
+}

@@ -25,6 +25,13 @@
 //     must lie in the project dir or an extra root, compared by path
 //     components ("/p-evil" is not inside "/p"). Every path returned is that
 //     real, absolute path.
+//   - Nothing outside is looked at: a component outside the allowed roots
+//     is taken lexically and never lstat'ed or read as a link, so a path
+//     that ends outside gets one answer, PATH_OUTSIDE_PROJECT "is outside
+//     the project dir", whatever is there, and a link's target outside is
+//     never named; one that comes back in through ".." is resolved from
+//     there as if the outside part were plain directories (what is read is
+//     always a real path inside).
 //   - Reads open a file relative to its allowed root: on Linux with
 //     openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) from a descriptor of the
 //     root, which the kernel confines below it and which follows no
@@ -34,7 +41,11 @@
 //     Either way the file is opened with O_NONBLOCK|O_NOCTTY and accepted
 //     only if fstat says regular file, so a symlink or FIFO swapped in after
 //     the check can neither lead outside nor block, and both ways give the
-//     same file or the same warning. Content comes from the same
+//     same file or the same warning. The name rules are applied to the real
+//     path of the file opened: through the *os.Root, a path that has become
+//     a symlink is resolved again, a special file is refused on lstat before
+//     any open, the last component is opened with O_NOFOLLOW (openat2 with
+//     RESOLVE_NO_SYMLINKS where it exists) and must be the file lstat saw. Content comes from the same
 //     descriptor, capped at Policy.MaxFileBytes on the bytes read.
 //   - Walks list directories with openat(O_NOFOLLOW|O_DIRECTORY) relative
 //     to the already open parent (on Linux; elsewhere through the Root), so

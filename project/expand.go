@@ -48,19 +48,21 @@ func (p *Project) resolve(base, s string) (*resolved, *diag.Warning) {
 func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *diag.Warning) {
 	lexical := cleanJoin(base, s)
 	real, st, err := p.evalCached(base, s, lexical, typeOnly)
+	// One answer for every path that leads outside, whatever is there and
+	// wherever a link points: the target is never named.
+	outside := func() (*resolved, *diag.Warning) {
+		return nil, warnf(diag.PathOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
+	}
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
-			return nil, warnf(diag.PathOutsideProject, lexical, "%s resolves outside the project dir %s", quote(s), p.dir)
+			return outside()
 		}
 		code, msg := classifyErr(err)
 		return nil, warnf(code, lexical, "%s", msg)
 	}
 	r, rel := p.rootOf(real)
 	if r == nil {
-		if real != lexical {
-			return nil, warnf(diag.PathOutsideProject, lexical, "%s resolves to %s, outside the project dir %s", quote(s), real, p.dir)
-		}
-		return nil, warnf(diag.PathOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
+		return outside()
 	}
 	// st is an lstat of the real path, which holds no symlink; the
 	// authoritative check is Read's, through the os.Root.
@@ -154,7 +156,7 @@ func (p *Project) evalCached(baseDir, s, clean string, typeOnly bool) (string, f
 		if !strings.HasPrefix(s, "/") {
 			abs = baseDir + "/" + s
 		}
-		real, err := evalPath(abs)
+		real, err := p.evalPath(abs)
 		if err != nil {
 			return real, nil, err
 		}
@@ -282,6 +284,12 @@ type dirEval struct {
 }
 
 func (p *Project) evalDirOnce(dir string) (string, bool) {
+	switch p.where(dir) {
+	case 0:
+		return "", false // nothing outside is looked at: evalPath decides
+	case 2:
+		return dir, true // an ancestor of a root: a real directory
+	}
 	parent, name := splitDir(dir)
 	pr, ok := p.evalDir(parent)
 	if !ok {
@@ -302,7 +310,7 @@ func (p *Project) evalDirOnce(dir string) (string, bool) {
 	real := next
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		if real, err = evalPath(next); err != nil {
+		if real, err = p.evalPath(next); err != nil {
 			return "", false
 		}
 		if st, err := os.Stat(real); err != nil || !st.IsDir() {
@@ -524,7 +532,7 @@ func (p *Project) compileGlob(s string) (*globSpec, *diag.Warning) {
 		baseAbs = anchor + "/" + base
 	}
 	lexical := filepath.Clean(baseAbs)
-	real, err := evalPath(baseAbs)
+	real, err := p.evalPath(baseAbs)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
 			return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
@@ -534,7 +542,7 @@ func (p *Project) compileGlob(s string) (*globSpec, *diag.Warning) {
 	}
 	r, rel := p.rootOf(real)
 	if r == nil {
-		return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory %s lies outside the project dir %s", quote(s), real, p.dir)
+		return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
 	}
 	if st, err := os.Lstat(real); err != nil || !st.IsDir() {
 		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base is not a directory", quote(s))

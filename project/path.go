@@ -115,16 +115,43 @@ var (
 	errNotDir = errors.New("not a directory")
 )
 
-// evalPath resolves every symlink of the absolute path p the way the kernel
-// would: component by component, ".." applied to the directory reached so far
-// (not lexically), a relative link target relative to the link's directory,
-// an absolute one from "/". It returns the real path, which has no symlink
-// left at the time of the lookup. On failure it also returns how far it got:
-// the real path of the part resolved, joined lexically with the rest; the
-// caller uses it only to tell "outside" from "not found".
-func evalPath(p string) (real string, err error) {
+// where says how an absolute clean path p stands to the allowed roots:
+// inside one (1), a strict ancestor of one (2: a real directory, as the
+// roots' paths are real and were so when opened), or neither (0).
+func (p *Project) where(path string) int {
+	anc := false
+	for _, r := range p.roots {
+		if within(r.dir, path) {
+			return 1
+		}
+		if within(path, r.dir) {
+			anc = true
+		}
+	}
+	if anc {
+		return 2
+	}
+	return 0
+}
+
+// evalPath resolves every symlink of the absolute path path the way the
+// kernel would: component by component, ".." applied to the directory
+// reached so far (not lexically), a relative link target relative to the
+// link's directory, an absolute one from "/". It returns the real path,
+// which has no symlink left at the time of the lookup.
+//
+// Nothing outside the allowed roots is looked at (#21 point 6): a
+// component outside them (or an ancestor of one) is taken lexically, as
+// a directory, and never lstat'ed, so the answer for an outside path never
+// depends on what is there: a path ending outside is outside, and one that
+// comes back in through ".." (a link to an outside directory, then "..")
+// is resolved from there, as if the outside part were plain directories.
+// What is read is always the real path inside a root. On failure it also returns
+// how far it got: the real path of the part resolved, joined lexically with
+// the rest; the caller uses it only to tell "outside" from "not found".
+func (p *Project) evalPath(path string) (real string, err error) {
 	resolved := "/"
-	rest := p
+	rest := path
 	links := 0
 	for rest != "" {
 		comp, more := rest, false
@@ -141,6 +168,14 @@ func evalPath(p string) (real string, err error) {
 			continue
 		}
 		next := filepath.Join(resolved, comp)
+		if p.where(next) != 1 {
+			// An ancestor of a root, or outside: taken as it is
+			// written, never looked at. A ".." may still lead back
+			// inside (dir_link_out/../proj/x); if not, the path
+			// is outside whatever is there.
+			resolved = next
+			continue
+		}
 		st, err := os.Lstat(next)
 		if err != nil {
 			return filepath.Join(next, rest), err

@@ -74,7 +74,16 @@
 // The interpreter's environment is fixed: no PATH or HOME, TMPDIR naming a
 // directory that does not exist (the interpreter would otherwise create
 // FIFOs there, past the open handler), LC_ALL=C, plus Config.Vars as
-// variables whose values are never parsed as syntax.
+// variables whose values are never parsed as syntax. ~user is never
+// expanded (no user database is asked: ~root stays "~root", as bash
+// leaves an unknown user's), and a script naming the process's ids ($$,
+// $PPID, $BASHPID, $UID, $EUID, $GID, bare or in arithmetic) is denied.
+//
+// Outside the project, one answer: a path that leaves the project,
+// lexically or through a symlink, is refused as "outside the project"
+// whether or not anything is there, before anything outside is looked at;
+// a link's target is never named (Result.Outside lists the path as the
+// script named it).
 //
 // Limits: the run is cancelled after Config.Timeout; the bytes and lines
 // written to the top-level standard output and to every $(...) buffer

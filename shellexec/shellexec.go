@@ -197,6 +197,7 @@ var reservedVars = map[string]bool{
 	"PATH": true, "HOME": true, "TMPDIR": true, "IFS": true, "PWD": true, "OLDPWD": true,
 	"LANG": true, "SHELL": true, "ENV": true, "BASH_ENV": true, "CDPATH": true, "GLOBIGNORE": true,
 	"PS4": true, "OPTIND": true, "RANDOM": true, "SECONDS": true, "UID": true, "EUID": true, "PPID": true,
+	"GID": true, "BASHPID": true,
 }
 
 // fixedTempDir is where the interpreter believes temporary files live. It
@@ -269,7 +270,7 @@ func (s *session) runner() (*interp.Runner, error) {
 		env = append(env, k+"="+v)
 	}
 	return interp.New(
-		interp.Env(expand.ListEnviron(env...)),
+		interp.Env(noUsers{expand.ListEnviron(env...)}),
 		interp.Dir(s.cfg.Dir),
 		interp.StdIO(nil, s.sink, s.stderr),
 		interp.CallHandler(s.call),
@@ -282,6 +283,20 @@ func (s *session) runner() (*interp.Runner, error) {
 		interp.StatHandler(s.stat),
 		interp.AccessHandler(s.access),
 	)
+}
+
+// noUsers is the interpreter's environment with every other user's home
+// directory answered as "~name" itself: the interpreter asks the
+// environment for "HOME name" before it looks the user up (os/user, NSS),
+// so ~root stays ~root, as bash leaves an unknown user's, and nothing about
+// the system's users reaches a script.
+type noUsers struct{ expand.Environ }
+
+func (e noUsers) Get(name string) expand.Variable {
+	if user, ok := strings.CutPrefix(name, "HOME "); ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: "~" + user}
+	}
+	return e.Environ.Get(name)
 }
 
 // result makes the Result of a run that ended with runErr: what it

@@ -66,9 +66,12 @@ func (v *vetter) visit(node syntax.Node) bool {
 	case *syntax.File, *syntax.Comment, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted,
 		*syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WordIter,
 		*syntax.CaseClause, *syntax.CaseItem, *syntax.TestClause, *syntax.BinaryTest,
-		*syntax.UnaryTest, *syntax.ParenTest, *syntax.CmdSubst, *syntax.ArithmExp,
-		*syntax.ParenArithm:
+		*syntax.UnaryTest, *syntax.ParenTest, *syntax.CmdSubst:
 		return true
+	case *syntax.ArithmExp:
+		return v.arithNames(n.X)
+	case *syntax.ParenArithm:
+		return v.arithNames(n.X)
 	case *syntax.Stmt:
 		if n.Background {
 			return v.deny(n.Pos(), "background job (&)", "commands must finish before the script does")
@@ -119,7 +122,13 @@ func (v *vetter) visit(node syntax.Node) bool {
 		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
 			return v.deny(n.Pos(), "assignment ${x:=y}", "")
 		}
-		return true
+		if n.Param != nil && processIDs[n.Param.Value] {
+			return v.denyID(n.Pos(), n.Param.Value)
+		}
+		if n.Slice != nil && !(v.arithNames(n.Slice.Offset) && v.arithNames(n.Slice.Length)) {
+			return false
+		}
+		return v.arithNames(n.Index)
 	case *syntax.BinaryArithm:
 		if n.Op == syntax.Assgn || n.Op >= syntax.AddAssgn && n.Op <= syntax.PowAssgn {
 			return v.deny(n.OpPos, "arithmetic assignment", "")
@@ -159,6 +168,30 @@ func (v *vetter) visit(node syntax.Node) bool {
 		return v.deny(n.Pos(), "assignment", "variables are read-only; use the task's inputs")
 	}
 	return v.deny(node.Pos(), fmt.Sprintf("%T", node), "construct not in the allowlist")
+}
+
+// processIDs are the variables that would tell a script about the process
+// running it: commands see no process or user ids (#21).
+var processIDs = map[string]bool{"$": true, "PPID": true, "BASHPID": true, "UID": true, "EUID": true, "GID": true}
+
+func (v *vetter) denyID(pos syntax.Pos, name string) bool {
+	return v.deny(pos, "parameter $"+name, "commands see no process or user ids")
+}
+
+// arithNames denies the process ids named bare in arithmetic ($((PPID)),
+// ${x:UID}), where a word is a variable's name.
+func (v *vetter) arithNames(x syntax.ArithmExpr) bool {
+	if x == nil {
+		return true
+	}
+	ok := true
+	syntax.Walk(x, func(node syntax.Node) bool {
+		if w, is := node.(*syntax.Word); is && ok && processIDs[w.Lit()] {
+			ok = v.denyID(w.Pos(), w.Lit())
+		}
+		return ok
+	})
+	return ok
 }
 
 func pipelineLen(n *syntax.BinaryCmd) int {

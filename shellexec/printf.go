@@ -114,11 +114,19 @@ func printfSpec(format string, i int, a *printfArgs) (string, int) {
 		j++
 	}
 	spec := format[i:j]
-	readNum := func() {
+	readNum := func(prec bool) {
 		if j < len(format) && format[j] == '*' {
 			n, _ := strconv.Atoi(a.next())
-			spec += strconv.Itoa(max(min(n, maxWidth), -maxWidth))
 			j++
+			if n < 0 && prec {
+				// As bash: a negative precision is none at all (Go
+				// would print "%!-(...)").
+				spec = strings.TrimSuffix(spec, ".")
+				return
+			}
+			// A negative width is the "-" flag and its size, which Go
+			// reads as such ("%-5s").
+			spec += strconv.Itoa(max(min(n, maxWidth), -maxWidth))
 			return
 		}
 		k := j
@@ -129,11 +137,11 @@ func printfSpec(format string, i int, a *printfArgs) (string, int) {
 			spec += strconv.Itoa(min(n, maxWidth))
 		}
 	}
-	readNum()
+	readNum(false)
 	if j < len(format) && format[j] == '.' {
 		spec += "."
 		j++
-		readNum()
+		readNum(true)
 	}
 	return spec, j
 }

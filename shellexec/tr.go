@@ -101,17 +101,17 @@ func expandTrSet(s string) ([]byte, bool) {
 		}
 		if ch == '\\' && i+1 < len(s) {
 			i++
-			switch s[i] {
-			case 'n':
-				ch = '\n'
-			case 't':
-				ch = '\t'
-			case 'r':
-				ch = '\r'
-			case '0':
-				ch = 0
+			switch c := s[i]; {
+			case c >= '0' && c <= '7':
+				// \NNN: one to three octal digits, as GNU tr ("\000" is
+				// NUL, not NUL and two zeros).
+				n, k := 0, i
+				for ; k < len(s) && k < i+3 && s[k] >= '0' && s[k] <= '7' && n*8+int(s[k]-'0') <= 0xff; k++ {
+					n = n*8 + int(s[k]-'0')
+				}
+				ch, i = byte(n), k-1
 			default:
-				ch = s[i]
+				ch = trEscape(c)
 			}
 		}
 		if i+2 < len(s) && s[i+1] == '-' {
@@ -128,4 +128,25 @@ func expandTrSet(s string) ([]byte, bool) {
 		out = append(out, ch)
 	}
 	return out, true
+}
+
+// trEscape is the byte a backslash and c stand for in a tr set.
+func trEscape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	case 'a':
+		return '\a'
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'v':
+		return '\v'
+	}
+	return c
 }

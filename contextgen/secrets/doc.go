@@ -28,6 +28,8 @@
 //	openai-api-key         sk-… keys (also sk-proj-, sk-svcacct-, sk-admin-)
 //	npm-token              npm_… tokens
 //	jwt                    three base64url segments whose first decodes to a JSON header with "alg"
+//	url-credentials        the password of scheme://user:password@host (git remotes, database
+//	                       URLs), short ones too, unless a placeholder or a variable ($PASS, ${PASS})
 //	generic-secret         password, passwd, secret, token, api_key, access_key, auth_key and
 //	                       private_key assignments (=, :, :=, =>, in code, YAML, JSON, .env,
 //	                       INI) whose value looks random (see below)

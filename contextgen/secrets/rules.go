@@ -42,6 +42,7 @@ const (
 	RuleOpenAIAPIKey       = "openai-api-key"
 	RuleNPMToken           = "npm-token"
 	RuleJWT                = "jwt"
+	RuleURLCredentials     = "url-credentials"
 	RuleGenericSecret      = "generic-secret"
 )
 
@@ -143,6 +144,11 @@ var rules = []*rule{
 	{id: RuleJWT, kind: prefixRule, keywords: []string{"eyJ"}, boundary: true, maxLen: 16 << 10,
 		re:    lazy(`^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*`),
 		valid: validJWT},
+	// scheme://user:password@host: the secret is the password. The match
+	// takes the host too, so that it ends where the URL's authority does.
+	{id: RuleURLCredentials, kind: prefixRule, keywords: []string{"://"}, maxLen: 3 + 2*256 + 2 + 256,
+		re: lazy(`^://[A-Za-z0-9._~%!$&'()*+,;=\-]{1,256}:([^\s/?#@"'<>\[\]\\{}|^` + "`" + `]{1,256})@[A-Za-z0-9_.\-\[\]]+`), group: 1,
+		valid: validURLPassword},
 	{id: RuleAWSSecretAccessKey, kind: lineRule, keywords: []string{"secret"}, fold: true,
 		re: awsSecretRe, group: 2, valid: func(s, _ []byte) bool { return plausibleToken(s, 3.5) }},
 	{id: RuleGenericSecret, kind: lineRule, keywords: genericKeywords, fold: true,
@@ -181,4 +187,18 @@ func validJWT(tok, _ []byte) bool {
 	}
 	alg, ok := h["alg"].(string)
 	return ok && alg != ""
+}
+
+// validURLPassword vets the password of a URL's user information: any real
+// value counts, short ones too (user:pass@), but not a placeholder
+// (password, changeme, xxxx, <pass>, ${PASS}), a variable ($PASS, %s,
+// :pass in a template) or a run of one character (***).
+func validURLPassword(v, _ []byte) bool {
+	switch {
+	case isPlaceholder(v), v[0] == '$', v[0] == '%', v[0] == ':':
+		return false
+	case bytes.Count(v, v[:1]) == len(v):
+		return false
+	}
+	return true
 }

@@ -279,7 +279,7 @@ func TestRules(t *testing.T) {
 	want := []string{"private-key", "gcp-service-account", "aws-access-key-id", "aws-secret-access-key",
 		"gcp-api-key", "azure-storage-key", "azure-shared-access-key", "github-token", "gitlab-token",
 		"slack-token", "slack-webhook", "stripe-key", "anthropic-api-key", "openai-api-key", "npm-token",
-		"jwt", "generic-secret"}
+		"jwt", "url-credentials", "generic-secret"}
 	seen := map[string]bool{}
 	for _, id := range secrets.Rules() {
 		seen[id] = true

@@ -300,6 +300,12 @@ func (a *assembler) add(c candidate) {
 	if a.seen[c.c.Path] {
 		return
 	}
+	if !a.opt.AllowSecrets && NameHoldsSecret(c.c.Rel) {
+		a.seen[c.c.Path] = true
+		a.warn(diag.Warning{Code: diag.SecretDetected, Path: redactText(c.c.Path),
+			Message: "its path holds a secret: file left out"})
+		return
+	}
 	a.seen[c.c.Path] = true
 	a.candidates = append(a.candidates, c)
 }
@@ -661,6 +667,13 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
 	}
 	return res, ws, nil
+}
+
+// NameHoldsSecret reports whether the scanner finds a secret in a path (a
+// key ID used as a file or directory name): such a name is content, kept
+// out of documents, listings and the index like the secret it holds.
+func NameHoldsSecret(rel string) bool {
+	return len(secrets.Scan([]byte(rel))) > 0
 }
 
 // redactText replaces each secret the scanner finds in s by its

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/taskctl/taskctl/contextgen"
@@ -29,6 +30,32 @@ import (
 type textSource struct {
 	memory.CachingSource
 	redact bool
+}
+
+// Walk is the project's walk without the files whose path holds a secret
+// (a key ID as a file name): a name is content too, and a file the index
+// never holds is a name search never prints (#21).
+func (s textSource) Walk(ctx context.Context, fn func(rel string, size int64, mtime time.Time) error) error {
+	return s.CachingSource.Walk(ctx, s.names(fn))
+}
+
+// WalkCached is Walk given an earlier walk's state.
+func (s textSource) WalkCached(ctx context.Context, prev []byte, fn func(rel string, size int64, mtime time.Time) error) ([]byte, error) {
+	return s.CachingSource.WalkCached(ctx, prev, s.names(fn))
+}
+
+// names wraps fn to pass over paths holding a secret, when secrets are
+// scanned.
+func (s textSource) names(fn func(string, int64, time.Time) error) func(string, int64, time.Time) error {
+	if !s.redact {
+		return fn
+	}
+	return func(rel string, size int64, mtime time.Time) error {
+		if contextgen.NameHoldsSecret(rel) {
+			return nil
+		}
+		return fn(rel, size, mtime)
+	}
 }
 
 func (s textSource) ReadFileInto(rel string, size int64, buf []byte) ([]byte, error) {

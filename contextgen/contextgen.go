@@ -463,7 +463,7 @@ func (a *assembler) command(s *template.FileSource) {
 		return
 	}
 	var cands []project.Candidate
-	resolved, warns := ResolveRecords(p, res.Records)
+	resolved, warns := ResolveOutput(p, res)
 	a.warnings = append(a.warnings, SummarizeNotFound(warns)...)
 	for _, w := range warns {
 		if w.Code == diag.PathNotFound && w.Path != "" {
@@ -516,7 +516,7 @@ func SummarizeNotFound(ws []diag.Warning) []diag.Warning {
 				first = w.Path
 			}
 			n++
-			if strings.Contains(filepath.Base(w.Path), ":") {
+			if strings.Contains(filepath.Base(w.Path), ":") || strings.Contains(w.Message, grepLikeNote) {
 				grepLike++
 			}
 		}
@@ -524,7 +524,12 @@ func SummarizeNotFound(ws []diag.Warning) []diag.Warning {
 	if n <= notFoundSummary {
 		return ws
 	}
-	msg := fmt.Sprintf("%d lines the command printed name no file (the first: %s)", n, short(first, 120))
+	// A line that may be text the command read is not quoted (see
+	// ResolveOutput): then neither is the first.
+	msg := fmt.Sprintf("%d lines the command printed name no file (not shown: they may be text it read)", n)
+	if first != "" {
+		msg = fmt.Sprintf("%d lines the command printed name no file (the first: %s)", n, short(first, 120))
+	}
 	if grepLike*2 > n {
 		msg += `; they look like grep's "FILE:TEXT" lines: grep -l (or -rl) prints the names of the files that match`
 	}
@@ -542,11 +547,27 @@ func SummarizeNotFound(ws []diag.Warning) []diag.Warning {
 	return out
 }
 
+// ResolveOutput is ResolveRecords for what res printed, quoting its lines
+// that are not paths (with their secrets redacted) only when they cannot be
+// a file's content: no command of the run read one (res.ReadContent is
+// false: echo of inputs, find, ls), or the policy allows sensitive files
+// (the user's own config said content may be shown). A line in which the
+// output, scanned as one document, holds a secret is never quoted.
+func ResolveOutput(p *project.Project, res *shellexec.Result) ([]project.Candidate, []diag.Warning) {
+	return resolveRecords(p, res.Records, !res.ReadContent || p.Policy().AllowSensitive)
+}
+
 // ResolveRecords resolves what a command printed, each record against the
 // directory of the command that printed it, on all cores. It keeps the
 // records' order, drops duplicates (by real path) and returns a warning for
-// each record the resolver refused.
+// each record the resolver refused. A record that is not a path of the
+// project (no such file, not a path, outside) may be text the command read:
+// its warning gives its line number, never its text (see ResolveOutput).
 func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Candidate, []diag.Warning) {
+	return resolveRecords(p, recs, false)
+}
+
+func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]project.Candidate, []diag.Warning) {
 	type result struct {
 		c project.Candidate
 		w *diag.Warning
@@ -574,8 +595,20 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 		first string
 	}
 	inside := map[string]*excluded{}
+	rules := make([][]string, len(recs)) // the secret rules found in each record, scanned as one document
 	for _, r := range out {
+		if r.w != nil && !projectPath(r.w.Code) {
+			rules = outputSecrets(recs)
+			break
+		}
+	}
+	for i, r := range out {
 		switch {
+		case r.w != nil && !projectPath(r.w.Code) && (!quote || len(rules[i]) > 0):
+			// A line that is not a path of the project may be any text
+			// the command read (cat, grep without -l, tr, cut): it is
+			// counted, never quoted, whole or in part.
+			warns = append(warns, outputLineWarning(i, r.w.Code, recs, rules))
 		case r.w != nil && r.w.Code == diag.PathIgnored:
 			if rel, err := filepath.Rel(p.Dir(), r.w.Path); err == nil {
 				if dir := project.AlwaysExcludedDir(filepath.ToSlash(rel)); dir != "" {
@@ -588,9 +621,8 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 			}
 			fallthrough
 		case r.w != nil:
-			// A warning quotes the line the command printed, which is
-			// any text the command read (cat, grep without -l): never a
-			// secret in it, as the content of a file is scanned.
+			// A path of the project (ignored, sensitive, a directory):
+			// quoted, as a name the project holds, never a secret in it.
 			w := *r.w
 			w.Path, w.Message = redactText(w.Path), redactText(w.Message)
 			warns = append(warns, w)
@@ -658,6 +690,11 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 	if err != nil {
 		return nil, []diag.Warning{shellexec.WarningFor(err)}, err
 	}
+	// Warnings quote the head of stderr: it is scanned whole first, as a
+	// document is, so a secret the head would cut is still found.
+	if fs := secrets.Scan(res.Stderr); len(fs) > 0 {
+		res.Stderr = secrets.Redact(res.Stderr, fs)
+	}
 	ws := res.Warnings()
 	for i := range ws {
 		ws[i].Message = redactText(ws[i].Message)
@@ -667,6 +704,69 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
 	}
 	return res, ws, nil
+}
+
+// projectPath reports whether a record refused with code was a path of the
+// project (a file or directory there that the policy refuses), whose name
+// a warning may quote; any other record (no such file, not a path, outside)
+// may be text the command read.
+func projectPath(code diag.Code) bool {
+	switch code {
+	case diag.PathNotFound, diag.PathInvalid, diag.PathOutsideProject:
+		return false
+	}
+	return true
+}
+
+// outputSecrets scans what a command printed as one document, as a file's
+// content is scanned (a secret may span records), and returns for each
+// record the rules of the findings that overlap it.
+func outputSecrets(recs []shellexec.Record) [][]string {
+	var b strings.Builder
+	starts := make([]int, len(recs))
+	for i, r := range recs {
+		starts[i] = b.Len()
+		b.WriteString(r.Text)
+		b.WriteByte('\n')
+	}
+	rules := make([][]string, len(recs))
+	for _, f := range secrets.Scan([]byte(b.String())) {
+		for i := sort.SearchInts(starts, f.Start+1) - 1; i >= 0 && i < len(recs) && starts[i] < f.End; i++ {
+			if !slices.Contains(rules[i], f.Rule) {
+				rules[i] = append(rules[i], f.Rule)
+			}
+		}
+	}
+	return rules
+}
+
+// grepLikeNote marks a line of output shaped as grep's "FILE:TEXT" (it
+// holds a colon) without quoting it.
+const grepLikeNote = `it has grep's "FILE:TEXT" form`
+
+// outputLineWarning is the warning for record i, which is not a path of
+// the project: its number and why, never its text; and which secret rules
+// matched it, as markers.
+func outputLineWarning(i int, code diag.Code, recs []shellexec.Record, rules [][]string) diag.Warning {
+	why := "names no file"
+	switch code {
+	case diag.PathInvalid:
+		why = "is not a valid path"
+	case diag.PathOutsideProject:
+		why = "is outside the project"
+	}
+	msg := fmt.Sprintf("line %d of the command's output %s; not shown, as it may be text the command read (run the command in a shell to see it)", i+1, why)
+	if code == diag.PathNotFound && strings.Contains(recs[i].Text, ":") {
+		msg += "; " + grepLikeNote
+	}
+	if i < len(rules) && len(rules[i]) > 0 {
+		var marks []string
+		for _, r := range rules[i] {
+			marks = append(marks, "[REDACTED:"+r+"]")
+		}
+		msg += "; it holds a secret: " + strings.Join(marks, " ")
+	}
+	return diag.Warning{Code: code, Message: msg}
 }
 
 // NameHoldsSecret reports whether the scanner finds a secret in a path (a

@@ -14,6 +14,20 @@
 //     real path) keep their first provenance.
 //   - Nothing is skipped silently: every candidate that is not included is
 //     reported as a [diag.Warning] with a stable code and, where known, its path.
+//   - What a command may say about a file's content: only the paths of the
+//     project it prints. A line of its output that is not one (no such
+//     file, not a path, outside) may be text it read (cat, grep without -l,
+//     tr, cut): it is one warning that gives its line number and, if the
+//     output scanned as one document holds a secret there, the rule as a
+//     [REDACTED:rule] marker, never its text, whole or in part. Lines that
+//     are paths of the project the policy refuses are quoted (names the
+//     project holds). Standard error is scanned whole and its secrets
+//     redacted before a warning quotes its head; tracing (set -x) is
+//     denied. A file whose path holds a secret is left out
+//     (SECRET_DETECTED), its path redacted. Not guaranteed: a command's
+//     error messages name its operands, which xargs can take from a file,
+//     so a transformed secret (tr) passed as an operand can reach a
+//     warning through stderr.
 //   - The rendered document itself lists the files left out, by path and
 //     warning code (never their content), after the files: an <omitted>
 //     element of <omitted_file path="…" code="…"/> in XML, a "Left out"

@@ -65,7 +65,7 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 		e.Warn(w)
 	}
 	out := &ExecResult{Command: req.Command, ExitStatus: res.ExitStatus, Paths: []string{}}
-	cands, warns := contextgen.ResolveRecords(p, res.Records)
+	cands, warns := contextgen.ResolveOutput(p, res)
 	for _, w := range contextgen.SummarizeNotFound(warns) {
 		e.Warn(w)
 	}

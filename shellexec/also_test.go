@@ -1,6 +1,11 @@
 package shellexec_test
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"github.com/taskctl/taskctl/shellexec"
+)
 
 // TestBashEdgeCases: printf's "*" with a negative value and tr's octal
 // escapes behave as in bash and GNU tr (#21 Also): negative precision is
@@ -23,5 +28,24 @@ func TestBashEdgeCases(t *testing.T) {
 		if err != nil || string(res.Stdout) != tc.want {
 			t.Errorf("%s: %v, stdout %q, want %q (stderr %q)", tc.script, err, res.Stdout, tc.want, res.Stderr)
 		}
+	}
+}
+
+// TestNoTrace: set -x and set -v are denied: a trace quotes every expanded
+// word on stderr, file content included (#21 point 3).
+func TestNoTrace(t *testing.T) {
+	_, cfg := project(t, map[string]string{"k.txt": "KEYMATERIAL\n"})
+	for _, script := range []string{"set -x; echo \"$(<k.txt)\" >/dev/null", "set -ex; true", "set -o xtrace; true", "set -v; true", "set -o verbose; true"} {
+		res, err := run(t, script, cfg)
+		var d *shellexec.DeniedError
+		if !errors.As(err, &d) {
+			t.Errorf("%s: %v, want a denial", script, err)
+		}
+		if res != nil && len(res.Stderr) > 0 {
+			t.Errorf("%s: stderr %q", script, res.Stderr)
+		}
+	}
+	if res, err := run(t, "set +x; set -e; echo ok", cfg); err != nil || string(res.Stdout) != "ok\n" {
+		t.Errorf("set +x; set -e: %v %q", err, res.Stdout)
 	}
 }

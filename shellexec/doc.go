@@ -21,7 +21,8 @@
 //  2. A call handler that sees every simple command after expansion,
 //     builtins included. Only :, true, false, test, [, cd (one directory
 //     inside the project), exit, break, continue, shift and set (options
-//     only) run as builtins; echo, printf and pwd are routed to our own
+//     only, not -x/-v: a trace would quote what commands read) run as
+//     builtins; echo, printf and pwd are routed to our own
 //     implementations so their output is capped; eval, source, ., exec,
 //     command, builtin, trap, read, job control, ulimit, umask, alias and
 //     the rest are denied. Any other name must be one of the in-process

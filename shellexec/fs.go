@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -29,6 +30,9 @@ type projectFS struct {
 	refuse  func(dir, name string, resolve bool) string
 	fdOnce  sync.Once // fd: a descriptor of rootDir for openat2 (Linux)
 	fd      int
+	// content is set once a command has read a file's content (not a
+	// listing, not git's own reads): its output may hold that content.
+	content atomic.Bool
 }
 
 // outsideLog keeps the first paths outside the project a run tried to

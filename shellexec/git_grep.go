@@ -71,7 +71,7 @@ func gitGrep(c *cmd, args []string) int {
 		if fi, err := c.fs.lstat(top, e.Name); err != nil || !fi.Mode().IsRegular() {
 			continue // deleted in the worktree, or a symlink: git grep skips it
 		}
-		if c.fs.refused(top, e.Name, true) != nil {
+		if c.fs.refusedName(top, e.Name) != nil {
 			// A file commands may not read (a sensitive .env): passed
 			// over, as grep -r passes over it. Before, grep's -s hid
 			// its refusal and git grep exited 2 with no reason given.

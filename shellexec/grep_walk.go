@@ -90,6 +90,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	if len(jobs) == 0 {
 		return
 	}
+	g.c.fs.content.Store(true)
 	var next atomic.Int64
 	// For -l, -L and -q one selected line decides, so files are scanned
 	// in chunks and a file is read only up to its first selected line, as

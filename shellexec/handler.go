@@ -37,7 +37,12 @@ func checkName(name string, args []string) *DeniedError {
 	if allowedBuiltins[name] || routedBuiltins[name] {
 		if name == "set" {
 			for _, a := range args {
-				if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") && a != "pipefail" && a != "errexit" && a != "nounset" && a != "xtrace" && a != "noglob" {
+				if a == "xtrace" || a == "verbose" || strings.HasPrefix(a, "-") && strings.ContainsAny(a, "xv") {
+					// A trace quotes every expanded word, file content
+					// included, on stderr, which warnings quote.
+					return &DeniedError{Construct: "set " + a, Msg: "tracing would print what commands read"}
+				}
+				if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") && a != "pipefail" && a != "errexit" && a != "nounset" && a != "noglob" {
 					return &DeniedError{Construct: "set " + a, Msg: "only option flags"}
 				}
 			}

@@ -85,6 +85,10 @@ type Result struct {
 	// read and was refused (the first few, once each), whatever its exit
 	// status.
 	Outside []string
+	// ReadContent says a command read a file's content (cat, grep, sed,
+	// a redirection, $(<...)), not only listings and names: what the
+	// script printed may then be text of a file, not paths.
+	ReadContent bool
 }
 
 // DeniedError reports a construct or command the policy does not allow.
@@ -308,6 +312,7 @@ func (s *session) result(ctx context.Context, runErr error) (*Result, error) {
 	res.TimedOut = !res.Truncated && errors.Is(context.Cause(ctx), errTimeout)
 	res.LastGrep = s.lastTopGrep()
 	res.Outside = s.fs.outside.list()
+	res.ReadContent = s.fs.content.Load()
 	var denied *DeniedError
 	switch {
 	case runErr == nil:

@@ -195,13 +195,17 @@ func (d *walkDir) openIn(name, shown string, capped bool) (fd int, size int64, o
 // O_NOFOLLOW relative to d, fstat, read. It skips what an *os.File costs
 // per file (poller registration, finalizer). ok is false when the fast
 // path does not apply (see openIn).
-func (d *walkDir) readFile(name, shown string, buf []byte) (data []byte, ok bool, err error) {
+// charge is asked for a buffer larger than buf before it is allocated.
+func (d *walkDir) readFile(name, shown string, buf []byte, charge func(int64) error) (data []byte, ok bool, err error) {
 	fd, size, ok, err := d.openIn(name, shown, true)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	defer syscall.Close(fd)
 	if int64(cap(buf)) < size+1 {
+		if err := charge(size + 1); err != nil {
+			return nil, true, &fs.PathError{Op: "read", Path: shown, Err: err}
+		}
 		buf = make([]byte, size+1, max(size+1, 64<<10))
 	}
 	buf = buf[:cap(buf)]

@@ -55,12 +55,18 @@ func (d *walkDir) list(shown string, _ func(string) (fs.FileMode, error)) ([]den
 }
 
 // readFile reads the regular file name of d into buf (grown as needed).
-func (d *walkDir) readFile(name, shown string, buf []byte) ([]byte, bool, error) {
+// charge is asked for the file's size before it is read.
+func (d *walkDir) readFile(name, shown string, buf []byte, charge func(int64) error) ([]byte, bool, error) {
 	fh, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, true, pathErr("open", shown, err)
 	}
 	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && int64(cap(buf)) <= fi.Size() {
+		if err := charge(fi.Size() + 1); err != nil {
+			return nil, true, &fs.PathError{Op: "read", Path: shown, Err: err}
+		}
+	}
 	data, err := readOpened(fh, shown, buf)
 	return data, true, err
 }

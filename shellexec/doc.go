@@ -88,16 +88,23 @@
 //
 // Limits: the run is cancelled after Config.Timeout; the bytes and lines
 // written to the top-level standard output and to every $(...) buffer
-// count against one budget (MaxStdoutBytes, MaxStdoutLines), and crossing
-// it stops the run; standard error keeps its first 64 KiB. A file read
-// into memory is at most 256 MiB; grep -l, -L and -q scan the files of
-// grep -r in chunks instead, so for them only a line is held to that.
+// ($(<file) included: it runs as $(cat <file)) count against one budget
+// (MaxStdoutBytes, MaxStdoutLines), and crossing it stops the run;
+// standard error keeps its first 64 KiB. What the run holds at once counts
+// against one memory budget (Config.MaxMemory, 256 MiB by default): each
+// command charges a file or standard input it reads whole before the
+// buffer is allocated (and gives it back when done with it), its expanded
+// arguments while it runs, and sort its lines; crossing the budget stops
+// the run with COMMAND_MEMORY_EXCEEDED. Task inputs larger than the budget
+// are refused. A file read into memory is at most 256 MiB; grep -l, -L and
+// -q scan the files of grep -r in chunks instead, so for them only a line
+// is held to that.
 //
 // Guarantees: nothing is written anywhere (the only writable target is
 // /dev/null), no process is started, and no byte from outside the project
-// is read. Not guaranteed: memory is bounded only by the limits above (a
-// script can hold several copies of a $(...) result or of a large project
-// file); CPU is bounded by the timeout, not by a quota; paths printed by a
+// is read. Not guaranteed: memory is bounded by the budgets above up to
+// small multiples (the interpreter's own copies of a $(...) result, a
+// pipe's write buffers, a grep worker's buffer kept between files); CPU is bounded by the timeout, not by a quota; paths printed by a
 // command are not checked here (the caller's path resolver does that);
 // the names of files outside the project may still appear in error
 // messages when a script names them.

@@ -145,6 +145,15 @@ func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
 		return nil, err
 	}
 	defer fh.Close()
+	if o.charge != nil {
+		fi, err := fh.Stat()
+		if err != nil {
+			return nil, pathErr("read", name, err)
+		}
+		if err := o.charge(fi.Size() + 1); err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+	}
 	return readOpened(fh, name, nil)
 }
 

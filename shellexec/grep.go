@@ -224,7 +224,7 @@ func (g *grepRun) setOption(op opt, syn *grepSyntax) (status int, ok bool) {
 func (g *grepRun) searchOperand(name string, implicitDot bool) {
 	c := g.c
 	if name == "-" {
-		data, err := readAllLimited(c.stdin, maxFileBytes)
+		data, err := c.readStdin()
 		if err != nil {
 			g.fileErr("(standard input)", err)
 			return

@@ -7,7 +7,9 @@ import (
 )
 
 func (g *grepRun) searchFile(path, shown string) {
-	data, err := g.c.fs.readContent(g.c.dir, path)
+	held := g.c.held
+	defer func() { g.c.uncharge(g.c.held - held) }()
+	data, err := g.c.readInput(path)
 	if isRefused(err) && g.o.recursive {
 		return // grep -r passes over a file the policy keeps from it
 	}

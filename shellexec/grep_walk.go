@@ -116,18 +116,29 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 					continue
 				}
 			}
-			data, ok, err := d.readFile(j.name, j.shown, buf)
+			// A buffer larger than the worker's is charged to the
+			// run's memory budget while the file is searched.
+			var charged int64
+			data, ok, err := d.readFile(j.name, j.shown, buf, func(n int64) error {
+				if err := g.c.s.mem.acquire(n); err != nil {
+					return err
+				}
+				charged = n
+				return nil
+			})
 			if !ok {
 				// Not the plain file getdents listed (now a symlink, say):
 				// read it as a named file, through the os.Root.
 				data, err = g.c.fs.readContent(g.c.dir, j.path)
 			}
 			if err != nil {
+				g.c.s.mem.release(charged)
 				j.err = err
 				continue
 			}
 			buf = data[:0]
 			j.matched = g.search(&j.out, j.shown, data)
+			g.c.s.mem.release(charged)
 			if j.matched && g.o.quiet {
 				g.quietHit.Store(true)
 			}

@@ -131,10 +131,16 @@ func (s *session) exec(ctx context.Context, args []string) error {
 		return s.deny(deniedAt(hc.Pos, "command "+name, "not in the read-only command set"))
 	}
 	c := s.newCmd(ctx, hc, name)
-	status := c.runSafely(run, args[1:])
+	status := 1
+	if err := c.charge(argBytes(args)); err != nil {
+		c.errorf("%v", err)
+	} else {
+		status = c.runSafely(run, args[1:])
+	}
 	if err := c.finish(); err != nil && status == 0 {
 		status = 1
 	}
+	c.releaseAll()
 	if c.denied != nil {
 		if hc.Pos.IsValid() {
 			c.denied.Line, c.denied.Col = int(hc.Pos.Line()), int(hc.Pos.Col())
@@ -162,6 +168,10 @@ type cmd struct {
 	stderr io.Writer
 	denied *DeniedError
 	pos    syntax.Pos
+	held   int64 // bytes charged to the run's memory budget
+	// keepInput says the command keeps what inputs read (sort): the
+	// charge stays until it ends.
+	keepInput bool
 }
 
 func (s *session) newCmd(ctx context.Context, hc interp.HandlerContext, name string) *cmd {
@@ -246,12 +256,22 @@ func (c *cmd) pathMsg(err error) string {
 	return err.Error()
 }
 
-// readInput reads stdin or a file operand ("-" is stdin), bounded.
+// readInput reads stdin or a file operand ("-" is stdin), bounded, and
+// charged to the run's memory budget before it is allocated.
 func (c *cmd) readInput(name string) ([]byte, error) {
 	if name == "-" {
-		return readAllLimited(c.stdin, maxFileBytes)
+		return c.readStdin()
 	}
-	return c.fs.readContent(c.dir, name)
+	return c.fs.readWith(c.dir, name, openOpts{content: true, charge: c.charge})
+}
+
+// argBytes is what a command's arguments hold.
+func argBytes(args []string) int64 {
+	n := int64(0)
+	for _, a := range args {
+		n += int64(len(a)) + 16
+	}
+	return n
 }
 
 func readAllLimited(r io.Reader, limit int64) ([]byte, error) {

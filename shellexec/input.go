@@ -26,6 +26,7 @@ func (c *cmd) inputs(operands []string, fn func(name string, data []byte)) int {
 		if c.writeErr() {
 			break
 		}
+		held := c.held
 		data, err := c.readInput(name)
 		if err != nil {
 			c.errorf("%s", c.pathMsg(err))
@@ -36,6 +37,9 @@ func (c *cmd) inputs(operands []string, fn func(name string, data []byte)) int {
 			continue
 		}
 		fn(name, data)
+		if !c.keepInput {
+			c.uncharge(c.held - held) // the operand is done with
+		}
 	}
 	return status
 }

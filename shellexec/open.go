@@ -137,6 +137,9 @@ func splitRel(p string, rest []string) []string {
 type openOpts struct {
 	state   bool // may open inside .git/ (git's own reads)
 	content bool // the content will be read: ask Config.Refuse
+	// charge, if set, is asked for the size of a file read whole before
+	// its buffer is allocated (the run's memory budget).
+	charge func(int64) error
 }
 
 // open opens name (relative to dir) for reading, as the steps above say.

@@ -61,6 +61,10 @@ type Config struct {
 	MaxStdoutLines int   // counts top-level stdout and all $(...) output
 	MaxPipeline    int   // commands in one pipeline
 	MaxCommands    int   // simple commands in the script
+	// MaxMemory bounds what the run holds in memory at once: the files and
+	// standard input commands read whole, the arguments expansions make,
+	// sort's and uniq's lines (see memory.go).
+	MaxMemory int64
 }
 
 // Record is one candidate path printed by the script.
@@ -85,6 +89,9 @@ type Result struct {
 	// read and was refused (the first few, once each), whatever its exit
 	// status.
 	Outside []string
+	// MemoryExceeded: the run would have passed Config.MaxMemory and was
+	// stopped.
+	MemoryExceeded bool
 	// ReadContent says a command read a file's content (cat, grep, sed,
 	// a redirection, $(<...)), not only listings and names: what the
 	// script printed may then be text of a file, not paths.
@@ -135,8 +142,11 @@ func (r *Result) Warnings() []diag.Warning {
 	if r.Truncated {
 		ws = append(ws, diag.Warning{Code: diag.CommandOutputTruncated, Message: "command output hit a cap and the command was stopped; output so far is kept"})
 	}
+	if r.MemoryExceeded {
+		ws = append(ws, diag.Warning{Code: diag.CommandMemoryExceeded, Message: "the command would hold more in memory than its budget and was stopped; output so far is kept"})
+	}
 	switch {
-	case r.TimedOut || r.Truncated:
+	case r.TimedOut || r.Truncated || r.MemoryExceeded:
 	case r.ExitStatus != 0 && !(r.LastGrep && r.ExitStatus == 1):
 		msg := fmt.Sprintf("command exited with status %d", r.ExitStatus)
 		if head != "" {
@@ -249,6 +259,8 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 	s.budget.maxBytes = cfg.MaxStdoutBytes
 	s.budget.maxLines = int64(cfg.MaxStdoutLines)
 	s.budget.cancel = cancel
+	s.mem.max = cfg.MaxMemory
+	s.mem.cancel = cancel
 	s.sink = &sink{budget: &s.budget}
 	s.stderr = &limitedBuffer{max: maxStderrBytes}
 	runner, err := s.runner()
@@ -309,7 +321,8 @@ func (e noUsers) Get(name string) expand.Variable {
 func (s *session) result(ctx context.Context, runErr error) (*Result, error) {
 	res := &Result{Stdout: s.sink.buf.Bytes(), Stderr: s.stderr.buf.Bytes()}
 	res.Truncated = errors.Is(context.Cause(ctx), errTruncated)
-	res.TimedOut = !res.Truncated && errors.Is(context.Cause(ctx), errTimeout)
+	res.MemoryExceeded = errors.Is(context.Cause(ctx), errMemory)
+	res.TimedOut = !res.Truncated && !res.MemoryExceeded && errors.Is(context.Cause(ctx), errTimeout)
 	res.LastGrep = s.lastTopGrep()
 	res.Outside = s.fs.outside.list()
 	res.ReadContent = s.fs.content.Load()
@@ -321,7 +334,7 @@ func (s *session) result(ctx context.Context, runErr error) (*Result, error) {
 	default:
 		if st, ok := errors.AsType[interp.ExitStatus](runErr); ok {
 			res.ExitStatus = int(st)
-		} else if res.TimedOut || res.Truncated || ctx.Err() != nil {
+		} else if res.TimedOut || res.Truncated || res.MemoryExceeded || ctx.Err() != nil {
 			if res.ExitStatus == 0 {
 				res.ExitStatus = 124
 			}
@@ -379,6 +392,16 @@ func (c *Config) setDefaults() error {
 	if c.MaxCommands <= 0 {
 		c.MaxCommands = DefaultMaxCommands
 	}
+	if c.MaxMemory <= 0 {
+		c.MaxMemory = DefaultMaxMemory
+	}
+	vars := int64(0)
+	for k, v := range c.Vars {
+		vars += int64(len(k) + len(v))
+	}
+	if vars > c.MaxMemory {
+		return &DeniedError{Construct: "variables", Msg: fmt.Sprintf("the task's inputs hold %d bytes, more than the memory budget of %d", vars, c.MaxMemory)}
+	}
 	return nil
 }
 
@@ -388,6 +411,7 @@ type session struct {
 	fs     *projectFS
 	cancel context.CancelCauseFunc
 	budget budget
+	mem    memBudget
 	sink   *sink
 	stderr *limitedBuffer
 

@@ -28,8 +28,15 @@ func runSort(c *cmd, args []string) int {
 		}
 	}
 	var lines [][]byte
+	c.keepInput = true
 	status := c.inputs(operands, func(_ string, data []byte) {
-		lines = append(lines, splitLines(data, s.sep)...)
+		part := splitLines(data, s.sep)
+		// Each line is a slice header besides its bytes.
+		if err := c.charge(int64(len(part)) * 24); err != nil {
+			c.errorf("%v", err)
+			return
+		}
+		lines = append(lines, part...)
 	})
 	if len(s.keys) == 0 {
 		s.keys = []sortKey{{startField: 1, endField: 0}}

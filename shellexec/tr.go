@@ -61,7 +61,7 @@ func runTr(c *cmd, args []string) int {
 	} else if squeeze {
 		squeezeSet = in1
 	}
-	data, err := readAllLimited(c.stdin, maxFileBytes)
+	data, err := c.readStdin()
 	if err != nil {
 		return c.usage("%v", err)
 	}

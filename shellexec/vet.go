@@ -66,7 +66,10 @@ func (v *vetter) visit(node syntax.Node) bool {
 	case *syntax.File, *syntax.Comment, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted,
 		*syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WordIter,
 		*syntax.CaseClause, *syntax.CaseItem, *syntax.TestClause, *syntax.BinaryTest,
-		*syntax.UnaryTest, *syntax.ParenTest, *syntax.CmdSubst:
+		*syntax.UnaryTest, *syntax.ParenTest:
+		return true
+	case *syntax.CmdSubst:
+		catShortcut(n)
 		return true
 	case *syntax.ArithmExp:
 		return v.arithNames(n.X)
@@ -168,6 +171,23 @@ func (v *vetter) visit(node syntax.Node) bool {
 		return v.deny(n.Pos(), "assignment", "variables are read-only; use the task's inputs")
 	}
 	return v.deny(node.Pos(), fmt.Sprintf("%T", node), "construct not in the allowlist")
+}
+
+// catShortcut makes $(<file) the $(cat <file) it means. The interpreter
+// copies the file of $(<file) into the substitution itself, past every
+// command, so its bytes escaped the output budget that bounds each $(...)
+// (echo "$(<5MB)" | wc -c printed 5000001, twenty of them on a 50 MB file
+// took gigabytes); through cat they are counted like any command's.
+func catShortcut(cs *syntax.CmdSubst) {
+	if len(cs.Stmts) != 1 {
+		return
+	}
+	st := cs.Stmts[0]
+	if st.Cmd != nil || st.Negated || st.Background || st.Coprocess || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn {
+		return
+	}
+	cat := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: st.Pos(), ValueEnd: st.Pos(), Value: "cat"}}}
+	st.Cmd = &syntax.CallExpr{Args: []*syntax.Word{cat}}
 }
 
 // processIDs are the variables that would tell a script about the process

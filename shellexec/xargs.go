@@ -51,7 +51,7 @@ func runXargs(c *cmd, args []string) int {
 		return c.refuse(x.name, "xargs may only run the read-only commands ("+commandList()+") except xargs")
 	}
 	x.run = run
-	input, err := readAllLimited(c.stdin, maxFileBytes)
+	input, err := c.readStdin()
 	if err != nil {
 		return c.usage("%v", err)
 	}

@@ -105,6 +105,8 @@ const (
 	CommandTimeout Code = "COMMAND_TIMEOUT"
 	// CommandOutputTruncated: a command's output hit a cap and the command was stopped.
 	CommandOutputTruncated Code = "COMMAND_OUTPUT_TRUNCATED"
+	// CommandMemoryExceeded: a command's run would pass its memory budget and was stopped.
+	CommandMemoryExceeded Code = "COMMAND_MEMORY_EXCEEDED"
 	// DescriptionNoMatch: a description source matched no file.
 	DescriptionNoMatch Code = "DESCRIPTION_NO_MATCH"
 	// IndexUnavailable: the index could not be opened or built, so a description source selected nothing.
@@ -202,6 +204,7 @@ var registry = []Info{
 	{CommandNoMatch, "a command source selected no file, and no other warning said why."},
 	{CommandTimeout, "a command ran out of time; its output so far is kept."},
 	{CommandOutputTruncated, "a command's output hit a cap and the command was stopped."},
+	{CommandMemoryExceeded, "a command's run would pass its memory budget and was stopped."},
 	{DescriptionNoMatch, "a description source matched no file."},
 	{IndexUnavailable, "the index could not be opened or built, so a description source selected nothing."},
 	{EmptyContext, "a task inherits nothing, accumulates nothing, has fresh context disabled and no file sources."},

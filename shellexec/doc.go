@@ -98,7 +98,12 @@
 // the run with COMMAND_MEMORY_EXCEEDED. Task inputs larger than the budget
 // are refused. A file read into memory is at most 256 MiB; grep -l, -L and
 // -q scan the files of grep -r in chunks instead, so for them only a line
-// is held to that.
+// is held to that. grep looks at the time limit between chunks of whole
+// lines, and a regular expression call on 64 KiB or more runs where the
+// limit can abandon it (RE2 cannot be interrupted; an abandoned call
+// finishes alone, in time linear in its input), so a long match on a long
+// line (a.{1,1000}x on 1 MB) stops near the limit. sed's expressions are
+// not abandoned.
 //
 // Guarantees: nothing is written anywhere (the only writable target is
 // /dev/null), no process is started, and no byte from outside the project

@@ -69,6 +69,9 @@ func runGrep(c *cmd, args []string) int {
 		operands = operands[1:]
 	}
 	g.m, err = newMatcher(syn.patterns, syn.fixed, syn.ere, g.o)
+	if err == nil {
+		g.m.ctx = c.ctx
+	}
 	if err != nil {
 		return c.usage("%v", err)
 	}

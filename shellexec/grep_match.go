@@ -2,8 +2,10 @@ package shellexec
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
 // matcher finds lines matching any of the patterns.
@@ -13,10 +15,14 @@ type matcher struct {
 	re    *regexp.Regexp // matches within one line
 	bufRe *regexp.Regexp // (?m) form for scanning a whole buffer, or nil
 	group bool           // -w: the match is submatch 1
+	// ctx is the run's: a long match is abandoned when it ends (see
+	// abandonable); done records that one was.
+	ctx  context.Context
+	done atomic.Bool
 }
 
 func newMatcher(patterns []string, fixed, ere bool, o grepOpts) (*matcher, error) {
-	m := &matcher{}
+	m := &matcher{ctx: context.Background()}
 	if len(patterns) == 1 && !o.word && !o.line {
 		p := patterns[0]
 		isLit := fixed || !strings.ContainsAny(p, `\.[]*^$`) && (!ere || !strings.ContainsAny(p, `+?(){}|`))
@@ -80,14 +86,68 @@ func (m *matcher) match(line []byte) bool {
 	if m.lit != nil {
 		return bytes.Contains(line, m.lit)
 	}
-	return m.re.Match(line)
+	ok, _ := m.matchCtx(line)
+	return ok
+}
+
+// matchCtx is re.Match(line) that the run's time limit can abandon;
+// completed is false when it was.
+func (m *matcher) matchCtx(line []byte) (matched, completed bool) {
+	return abandonable(m, len(line), func() bool { return m.re.Match(line) })
+}
+
+// cancelled reports whether a match was abandoned.
+func (m *matcher) cancelled() bool { return m.done.Load() }
+
+// abandonMin is the input size from which a regular expression runs where
+// the time limit can abandon it: RE2 is linear in the input, but times the
+// size of the program, which counted repetitions make large
+// (a.{1,1000}x on a 1 MB line runs for seconds), and a match cannot be
+// interrupted.
+const abandonMin = 64 << 10
+
+// abandonable runs f, a regular expression call on size bytes, so that
+// the run's time limit can interrupt it: a small input runs here; a large
+// one on a goroutine, and when the context ends first, f is left to finish
+// alone (it ends: RE2 is linear) and completed is false. A context already
+// done runs nothing.
+func abandonable[T any](m *matcher, size int, f func() T) (result T, completed bool) {
+	if m.ctx.Err() != nil {
+		m.done.Store(true)
+		return result, false
+	}
+	if size < abandonMin {
+		return f(), true
+	}
+	ch := make(chan T, 1)
+	go func() { ch <- f() }()
+	select {
+	case r := <-ch:
+		return r, true
+	case <-m.ctx.Done():
+		m.done.Store(true)
+		return result, false
+	}
+}
+
+// chunkEnd is where the search of data from from stops for a check of the
+// time limit: a line boundary at least abandonMin bytes on, or the end.
+func chunkEnd(data []byte, from int, sep byte) int {
+	end := from + abandonMin
+	if end >= len(data) {
+		return len(data)
+	}
+	if i := bytes.IndexByte(data[end:], sep); i >= 0 {
+		return end + i + 1
+	}
+	return len(data)
 }
 
 // all returns the non-empty matches in line (for -o).
 func (m *matcher) all(line []byte) [][2]int {
 	var out [][2]int
 	for from := 0; from <= len(line); {
-		loc := m.re.FindSubmatchIndex(line[from:])
+		loc, _ := abandonable(m, len(line)-from, func() []int { return m.re.FindSubmatchIndex(line[from:]) })
 		if loc == nil {
 			break
 		}
@@ -121,9 +181,20 @@ func (m *matcher) next(data []byte, from int, sep byte) (int, int) {
 			}
 			at = from + i
 		case m.bufRe != nil:
-			loc := m.bufRe.FindIndex(data[from:])
-			if loc == nil {
+			// Whole lines at a time, so that the time limit is looked
+			// at between them; a line matches within itself, so no
+			// match is lost at a chunk's end.
+			end := chunkEnd(data, from, sep)
+			loc, ok := abandonable(m, end-from, func() []int { return m.bufRe.FindIndex(data[from:end]) })
+			if !ok {
 				return -1, -1
+			}
+			if loc == nil {
+				if end >= len(data) {
+					return -1, -1
+				}
+				from = end
+				continue
 			}
 			at = from + loc[0]
 		default:
@@ -139,7 +210,14 @@ func (m *matcher) next(data []byte, from int, sep byte) (int, int) {
 		} else {
 			end += at
 		}
-		if m.lit != nil || m.re.Match(data[start:end]) {
+		if m.lit != nil {
+			return start, end
+		}
+		ok, completed := m.matchCtx(data[start:end])
+		if !completed {
+			return -1, -1
+		}
+		if ok {
 			return start, end
 		}
 		from = end + 1

@@ -84,6 +84,9 @@ func (s *fileSearch) scanMatches() bool {
 	for from := 0; from < len(s.data); {
 		start, end := s.g.m.next(s.data, from, s.sep)
 		if start < 0 {
+			if s.g.m.cancelled() {
+				return false
+			}
 			break
 		}
 		if !s.emit(start, end) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/xmltext"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
 )
 
@@ -63,10 +64,22 @@ func readConfigValues(data []byte) (map[string][]fileValue, error) {
 // the file's content is trusted ([Settings.apply]); each setting it did
 // not take is a CONFIG_UNTRUSTED warning, given to warn.
 func loadConfig(s *Settings, path string, required bool, trusted func(data []byte) (bool, string), warn func(diag.Warning)) error {
+	return loadConfigWith(s, path, required, trusted, warn, ReadInput)
+}
+
+// loadConfigWith is loadConfig reading the file with read. A file read
+// refuses as a symbolic link leading outside the project is ignored with a
+// CONFIG_UNTRUSTED warning that says so and nothing of what it holds.
+func loadConfigWith(s *Settings, path string, required bool, trusted func(data []byte) (bool, string), warn func(diag.Warning),
+	read func(string) ([]byte, error)) error {
 	if path == "" {
 		return nil
 	}
-	data, err := ReadInput(path)
+	data, err := read(path)
+	if errors.Is(err, project.ErrLeavesRoot) {
+		warn(diag.Warning{Code: diag.ConfigUntrusted, Path: path, Message: "ignored: it is a symbolic link leading outside the project, which is never followed"})
+		return nil
+	}
 	if p, ok := InputProblem(path, err); ok {
 		return configInvalid(path, []diag.Problem{p})
 	}

@@ -164,7 +164,8 @@ func (e *Engine) Settings() (*Settings, error) {
 		// (DESIGN §3): trusted only as 'taskctl trust' recorded it.
 		path := filepath.Join(projDir, ".taskctl", "config.xml")
 		trusted := func(data []byte) (bool, string) { return e.trusted(path, data) }
-		if err := loadConfig(s, path, false, trusted, e.Warn); err != nil {
+		read := func(path string) ([]byte, error) { return readIn(projDir, path) }
+		if err := loadConfigWith(s, path, false, trusted, e.Warn, read); err != nil {
 			return nil, err
 		}
 	}

@@ -41,6 +41,18 @@ func ReadInput(path string) ([]byte, error) {
 	return data, err
 }
 
+// readIn is ReadInput for a file of the project at dir (its config, its
+// task library): read through the project (project.ReadIn), so a symbolic
+// link the repository commits there to a file outside is not followed
+// (project.ErrLeavesRoot).
+func readIn(dir, path string) ([]byte, error) {
+	data, err := project.ReadIn(dir, path, schema.MaxInput)
+	if tl := (*project.TooLargeError)(nil); errors.As(err, &tl) {
+		return nil, &tooLargeError{size: tl.Size}
+	}
+	return data, err
+}
+
 // InputProblem turns the error of a file too large for [ReadInput] into a
 // problem at 1:1, as the validator reports a document over its limit.
 func InputProblem(path string, err error) (diag.Problem, bool) {

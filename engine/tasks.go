@@ -48,7 +48,7 @@ func (e *Engine) ListTasks() (*ListTasksResult, error) {
 	sort.Strings(files)
 	res := &ListTasksResult{Tasks: []TaskInfo{}}
 	for _, f := range files {
-		data, err := ReadInput(f)
+		data, err := readIn(p.Dir(), f)
 		var tf *template.File
 		var probs []diag.Problem
 		if pr, ok := InputProblem(f, err); ok {

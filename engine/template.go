@@ -183,7 +183,7 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 	var broken []string
 	var brokenProbs []diag.Problem
 	for _, f := range files {
-		data, err := ReadInput(f)
+		data, err := readIn(p.Dir(), f)
 		var tf *template.File
 		var probs []diag.Problem
 		if p, ok := InputProblem(f, err); ok {
@@ -237,11 +237,15 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 // is found.
 func (e *Engine) alsoDefined(name, first string, t *template.Task, files []string) []diag.Problem {
 	var probs []diag.Problem
+	p, err := e.Project()
+	if err != nil {
+		return nil
+	}
 	for _, f := range files {
 		if f <= first {
 			continue
 		}
-		data, err := ReadInput(f)
+		data, err := readIn(p.Dir(), f)
 		if err != nil {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
 )
 
 // The trust store is a file in the user's config dir: one line a trusted
@@ -78,7 +79,10 @@ func (e *Engine) Trust() (*TrustResult, error) {
 		return nil, err
 	}
 	path := filepath.Join(p.Dir(), ".taskctl", "config.xml")
-	data, err := ReadInput(path)
+	data, err := readIn(p.Dir(), path)
+	if errors.Is(err, project.ErrLeavesRoot) {
+		return nil, codedErr(diag.ArgInvalid, ClassUsage, "trust: %s is a symbolic link leading outside the project: not followed, nothing trusted", path)
+	}
 	if pr, ok := InputProblem(path, err); ok {
 		return nil, configInvalid(path, []diag.Problem{pr})
 	}

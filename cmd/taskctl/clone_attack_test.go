@@ -1,0 +1,149 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/internal/hostile"
+)
+
+// Markers of what lies outside the clone: none may appear in any output.
+var outsideMarks = []string{"OUTSIDE-CONFIG-MARK", "OUTSIDE-TASK-MARK", "OUTSIDE-VICTIM-MARK", "OUTSIDE-SECRET-MARK",
+	// and what lies in the clone's .git/ and .taskctl/, which commands
+	// never read: the remote's credentials, an earlier run's record
+	"CLONE-GIT-PASS", "CLONE-RUN-TOKEN"}
+
+// hostileClone is #21's acceptance fixture: a cloned repository that
+// commits a hostile .taskctl/, with symbolic links to a directory outside
+// the clone wherever taskctl reads its configuration and tasks or keeps its
+// state, a widening configuration and an executor of its own. It returns
+// the clone and the directory outside.
+func hostileClone(t *testing.T, committedConfig bool) (proj, out string) {
+	out = hostile.Dir(t, map[string]string{
+		"config.xml": "<config><!-- OUTSIDE-CONFIG-MARK --><policy><allowed_root>/</allowed_root>" +
+			"<allow_sensitive>true</allow_sensitive></policy><run><executor>" + "/bin/sh -c 'touch pwned'" + "</executor></run></config>\n",
+		"task.xml":   "<task name=\"outside\"><description>OUTSIDE-TASK-MARK</description><file_paths><path>src/auth.go</path></file_paths></task>\n",
+		"victim.txt": "OUTSIDE-VICTIM-MARK\n",
+		"secret.txt": "OUTSIDE-SECRET-MARK\n",
+		"runs/keep":  "x\n",
+		"ws/keep":    "x\n",
+		"state/keep": "x\n",
+	})
+	files := map[string]string{
+		"src/auth.go":  "package auth\n\n// Login checks a password.\nfunc Login() {}\n",
+		"docs/read.md": "# Login\n",
+		".env":         "DB_PASSWORD=hunter2-in-the-clone\n",
+		"evil.sh":      "#!/bin/sh\ntouch \"$(dirname \"$0\")/pwned\"\necho EVIL-RAN\n",
+		"t.xml":        "<task name=\"t\"><description>login</description><file_paths><path>src/auth.go</path></file_paths></task>\n",
+		".taskctl/tasks/in.xml": "<task name=\"in\"><description>login</description><file_paths source=\"command\">" +
+			"<command>cat " + out + "/secret.txt; ls ../; echo src/auth.go</command></file_paths></task>\n",
+	}
+	links := map[string]string{
+		".taskctl/tasks/x.xml":      out + "/task.xml",
+		".taskctl/tasks/rel.xml":    "../../../" + filepath.Base(out) + "/task.xml",
+		".taskctl/index/lock":       out + "/lock",
+		".taskctl/index/index.bin":  out + "/victim.txt",
+		".taskctl/index/.gitignore": out + "/gitignore",
+		".taskctl/runs":             out + "/runs",
+		".taskctl/workspace":        out + "/ws",
+		".taskctl/cache":            out + "/state",
+		".taskctl/audit.jsonl":      out + "/victim.txt",
+		"src/outside.go":            out + "/secret.txt",
+		"docs/outdir":               out,
+	}
+	if committedConfig {
+		files[".taskctl/config.xml"] = "<config><policy><allowed_root>/</allowed_root><allow_sensitive>true</allow_sensitive>" +
+			"<scan_secrets>false</scan_secrets></policy><run><executor>./evil.sh</executor></run></config>\n"
+	} else {
+		links[".taskctl/config.xml"] = out + "/config.xml"
+	}
+	files[".taskctl/old/vars.json"] = "{\"token\": \"CLONE-RUN-TOKEN\"}\n"
+	proj = hostile.Clone(t, files, links)
+	if err := os.Chmod(filepath.Join(proj, "evil.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The user cloned with credentials in the remote's URL.
+	cfg := filepath.Join(proj, ".git", "config")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "[remote \"creds\"]\n\turl = https://user:CLONE-GIT-PASS@example.com/r.git\n"...)
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return proj, out
+}
+
+// TestHostileCloneAcceptance runs every command, without trust, in a clone
+// of a hostile repository and checks that nothing outside the clone
+// changed (a snapshot of the directory its links point into, and of the
+// origin it was cloned from) and that nothing outside was read into any
+// output; the repository's executor never runs.
+func TestHostileCloneAcceptance(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	t.Setenv("HOME", filepath.Join(t.TempDir(), "home"))
+	commands := [][]string{
+		{"root"},
+		{"config"},
+		{"validate", "t.xml"},
+		{"validate"},
+		{"assemble", "t.xml"},
+		{"assemble", "x"},
+		{"assemble", "outside"},
+		{"assemble", "in"},
+		{"assemble", "--path", "src/**", "--path", "docs", "--path", ".env"},
+		{"assemble", "--command", "cat src/outside.go; ls docs/outdir; cat .git/config; cat .taskctl/config.xml"},
+		{"assemble", "--describe", "login password"},
+		{"search", "login"},
+		{"index"},
+		{"exec", "cat src/outside.go docs/outdir/victim.txt; find . -type f; ls -R docs"},
+		{"exec", "cat .taskctl/tasks/x.xml; grep -r MARK .taskctl; cat .taskctl/config.xml"},
+		{"exec", "cat .git/config; grep -rh PASS .git; cat .taskctl/old/*; grep -rh TOKEN ."},
+		{"assemble", "--command", "grep -rh -e PASS -e TOKEN .; cat .git/config .taskctl/old/vars.json"},
+		{"run", "t.xml"},
+		{"run", "t.xml", "--executor", "cat"},
+		{"init"},
+		// Last: trust reads the config it records (the committed one; it
+		// refuses one linked outside). Nothing after it runs trusted.
+		{"trust"},
+	}
+	for _, committed := range []bool{false, true} {
+		name := "config symlinked out"
+		if committed {
+			name = "widening config committed"
+		}
+		t.Run(name, func(t *testing.T) {
+			proj, out := hostileClone(t, committed)
+			origin := filepath.Join(filepath.Dir(proj), "origin")
+			for _, args := range commands {
+				beforeOut, beforeOrigin := hostile.Snapshot(t, out), hostile.Snapshot(t, origin)
+				code, stdout, stderr := taskctl(t, append([]string{"--project-dir", proj, "--cwd", proj, "--output", "json"}, args...)...)
+				what := "taskctl " + strings.Join(args, " ")
+				hostile.Unchanged(t, out, beforeOut, what)
+				hostile.Unchanged(t, origin, beforeOrigin, what)
+				for _, m := range outsideMarks {
+					if strings.Contains(stdout+stderr, m) {
+						t.Errorf("%s (exit %d): output holds %s from outside the clone:\n%s\n%s", what, code, m, stdout, stderr)
+					}
+				}
+				// The config linked outside is not read at all: no
+				// warning names a setting only it holds.
+				if !committed && strings.Contains(stdout+stderr, "<policy><allowed_root>") {
+					t.Errorf("%s: the config linked outside the clone was read:\n%s", what, stdout+stderr)
+				}
+				if strings.Contains(stdout+stderr, "EVIL-RAN") {
+					t.Errorf("%s: the repository's executor ran", what)
+				}
+				if _, err := os.Lstat(filepath.Join(proj, "pwned")); err == nil {
+					t.Fatalf("%s: the repository's executor ran (pwned exists)", what)
+				}
+				if strings.Contains(stdout, "hunter2-in-the-clone") {
+					t.Errorf("%s: the clone's .env reached the output (its config widened the policy)", what)
+				}
+			}
+		})
+	}
+}

@@ -168,8 +168,8 @@ func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d := stateDir(r, false); d != "" {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: &stateError{dir: d}}
+	if r, err = f.statPath(r); err != nil {
+		return nil, f.pathErr("stat", dir, name, err)
 	}
 	fi, err := f.root.Lstat(r)
 	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -198,8 +198,8 @@ func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d := stateDir(r, false); d != "" {
-		return nil, &fs.PathError{Op: "lstat", Path: name, Err: &stateError{dir: d}}
+	if r, err = f.statPath(r); err != nil {
+		return nil, f.pathErr("lstat", dir, name, err)
 	}
 	fi, err := f.root.Lstat(r)
 	if err != nil {

@@ -237,3 +237,30 @@ func openNoLinksPortable(root *os.Root, rel string) (*os.File, error) {
 	}
 	return fh, nil
 }
+
+// statPath checks the root-relative path r that stat or lstat is about to
+// look up: nothing inside .git/ or .taskctl/, by name or through a symlink
+// in a directory component (the os.Root follows those while they stay
+// inside). It returns the path to look up: r, or r with its directory
+// resolved.
+func (f *projectFS) statPath(r string) (string, error) {
+	if d := stateDir(r, false); d != "" {
+		return "", &stateError{dir: d}
+	}
+	i := strings.LastIndexByte(r, '/')
+	if i < 0 {
+		return r, nil
+	}
+	dir, base := r[:i], r[i+1:]
+	if !f.dirHasLinks(dir) {
+		return r, nil
+	}
+	real, err := f.realRel(dir)
+	if err != nil {
+		return "", err
+	}
+	if d := stateDir(real, true); d != "" {
+		return "", &stateError{dir: d}
+	}
+	return real + "/" + base, nil
+}

@@ -117,3 +117,19 @@ func openat2(dirfd int, rel string, flags int) (int, error) {
 func (f *projectFS) openNoLinksRoot(rel string) (*os.File, error) {
 	return openNoLinksPortable(f.root, rel)
 }
+
+// dirHasLinks reports whether the root-relative directory dir holds a
+// symbolic link (or cannot be told not to): one openat2 of it with
+// RESOLVE_NO_SYMLINKS.
+func (f *projectFS) dirHasLinks(dir string) bool {
+	rfd := f.rootFD()
+	if rfd < 0 {
+		return true
+	}
+	fd, err := openat2(rfd, dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	if err != nil {
+		return err != unix.ENOENT && err != unix.ENOTDIR
+	}
+	unix.Close(fd)
+	return false
+}

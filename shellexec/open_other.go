@@ -15,3 +15,7 @@ func (f *projectFS) openNoLinks(rel string) (*os.File, error) {
 }
 
 func (f *projectFS) close() {}
+
+// dirHasLinks reports whether the root-relative directory dir may hold a
+// symbolic link: without openat2, always (realRel then lstats each part).
+func (f *projectFS) dirHasLinks(string) bool { return true }

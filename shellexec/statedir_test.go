@@ -97,6 +97,14 @@ func TestStateDirsUnreadable(t *testing.T) {
 			}
 		}
 	}
+	// Not even whether a name exists inside them, through a symlink.
+	for _, script := range []string{"[ -e gd/config ] && echo LEAKED", "test -s sub/up/r1/vars && echo LEAKED", "ls -d gd/objects && echo LEAKED",
+		"[ -e .git/config ] && echo LEAKED", "find gd/config && echo LEAKED"} {
+		res, _ := run(t, script, cfg)
+		if res != nil && strings.Contains(string(res.Stdout), "LEAKED") {
+			t.Errorf("%s: told that a name exists inside a state directory", script)
+		}
+	}
 	// Naming them is not reading them: ls -a lists .git and .taskctl.
 	res, err := run(t, "ls -a", cfg)
 	if err != nil || !strings.Contains(string(res.Stdout), ".git\n") || !strings.Contains(string(res.Stdout), ".taskctl\n") {

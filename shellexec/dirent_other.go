@@ -75,3 +75,17 @@ func (d *walkDir) readFile(name, shown string, buf []byte, charge func(int64) er
 func (d *walkDir) scanFile(_, _ string, buf []byte, _ byte, _ func([]byte) bool) (bool, []byte, bool, error) {
 	return false, buf, false, nil
 }
+
+// openDir opens the directory name (relative to dir) as a Root.
+func (f *projectFS) openDir(dir, name string) (*os.Root, error) {
+	fh, real, err := f.open(dir, name, openOpts{})
+	if err != nil {
+		return nil, err
+	}
+	fh.Close()
+	d, err := f.root.OpenRoot(real)
+	if err != nil {
+		return nil, f.pathErr("open", dir, name, err)
+	}
+	return d, nil
+}

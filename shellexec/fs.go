@@ -276,20 +276,6 @@ func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // dirent_linux.go), so opening an entry costs one openat instead of one
 // per path component.
 
-// openDir opens the directory name (relative to dir) as a Root.
-func (f *projectFS) openDir(dir, name string) (*os.Root, error) {
-	fh, real, err := f.open(dir, name, openOpts{})
-	if err != nil {
-		return nil, err
-	}
-	fh.Close()
-	d, err := f.root.OpenRoot(real)
-	if err != nil {
-		return nil, f.pathErr("open", dir, name, err)
-	}
-	return d, nil
-}
-
 // dent is a directory entry: its name and type bits (as lstat gives).
 type dent struct {
 	name string

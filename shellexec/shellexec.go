@@ -256,6 +256,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse},
 		cancel: cancel,
 	}
+	defer s.fs.close() // the descriptor openat2 works from
 	s.budget.maxBytes = cfg.MaxStdoutBytes
 	s.budget.maxLines = int64(cfg.MaxStdoutLines)
 	s.budget.cancel = cancel

@@ -690,9 +690,29 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 	if err != nil {
 		return nil, []diag.Warning{shellexec.WarningFor(err)}, err
 	}
-	// Warnings quote the head of stderr: it is scanned whole first, as a
-	// document is, so a secret the head would cut is still found.
-	if fs := secrets.Scan(res.Stderr); len(fs) > 0 {
+	// Warnings quote the head of stderr. A command's error messages name
+	// its operands, which xargs can take from a file it read: once a
+	// command read a file's content, stderr is counted, not quoted (as the
+	// lines of stdout that are not paths are), unless the policy allows
+	// sensitive files. Else it is scanned whole first, as a document is,
+	// so that a secret the head would cut is still found.
+	if res.ReadContent && !p.Policy().AllowSensitive && len(res.Stderr) > 0 {
+		n := bytes.Count(res.Stderr, []byte("\n")) + 1
+		if bytes.HasSuffix(res.Stderr, []byte("\n")) {
+			n--
+		}
+		msg := fmt.Appendf(nil, "%d line(s) of standard error not shown, as a command read file content they may quote (run the command in a shell to see them)", n)
+		var marks []string
+		for _, f := range secrets.Scan(res.Stderr) {
+			if m := "[REDACTED:" + f.Rule + "]"; !slices.Contains(marks, m) {
+				marks = append(marks, m)
+			}
+		}
+		if len(marks) > 0 {
+			msg = fmt.Appendf(msg, "; they hold a secret: %s", strings.Join(marks, " "))
+		}
+		res.Stderr = msg
+	} else if fs := secrets.Scan(res.Stderr); len(fs) > 0 {
 		res.Stderr = secrets.Redact(res.Stderr, fs)
 	}
 	ws := res.Warnings()

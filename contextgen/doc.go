@@ -21,13 +21,14 @@
 //     output scanned as one document holds a secret there, the rule as a
 //     [REDACTED:rule] marker, never its text, whole or in part. Lines that
 //     are paths of the project the policy refuses are quoted (names the
-//     project holds). Standard error is scanned whole and its secrets
-//     redacted before a warning quotes its head; tracing (set -x) is
-//     denied. A file whose path holds a secret is left out
-//     (SECRET_DETECTED), its path redacted. Not guaranteed: a command's
-//     error messages name its operands, which xargs can take from a file,
-//     so a transformed secret (tr) passed as an operand can reach a
-//     warning through stderr.
+//     project holds). A command's error messages name its operands, which
+//     xargs can take from a file: once a command of the run read a file's
+//     content, standard error is counted, not quoted (with the markers of
+//     the secrets in it); otherwise it is scanned whole and its secrets
+//     redacted before a warning quotes its head. Both kinds of lines are
+//     quoted as before when the policy allows sensitive files. Tracing
+//     (set -x) is denied. A file whose path holds a secret is left out
+//     (SECRET_DETECTED), its path redacted.
 //   - The rendered document itself lists the files left out, by path and
 //     warning code (never their content), after the files: an <omitted>
 //     element of <omitted_file path="…" code="…"/> in XML, a "Left out"

@@ -46,6 +46,10 @@ func TestCommandOutputNeverQuoted(t *testing.T) {
 		"grep -h AKIA keys.tsv; echo a.go",
 		"sed 's/^/x/' keys.tsv",
 		"sort keys.tsv | uniq",
+		// Operands taken from a file: error messages name them.
+		"tr A-Za-z N-ZA-Mn-za-m < keys.tsv | xargs cat",
+		"cut -f2 keys.tsv | cut -c1-6 | xargs ls",
+		"cat keys.tsv | xargs grep -l x",
 	} {
 		task := &template.Task{Name: "t", Description: "t",
 			Sources: []template.FileSource{{Kind: template.SourceCommand, Command: cmd}}}

@@ -166,9 +166,6 @@ func (f *projectFS) open(dir, name string, o openOpts) (*os.File, string, error)
 	if err != nil {
 		return nil, "", f.pathErr("open", dir, name, err)
 	}
-	if o.content {
-		f.content.Store(true)
-	}
 	if o.content && f.refuse != nil {
 		why := f.refuse(dir, name, false)
 		if why == "" && real != rel {
@@ -178,6 +175,9 @@ func (f *projectFS) open(dir, name string, o openOpts) (*os.File, string, error)
 			fh.Close()
 			return nil, "", &fs.PathError{Op: "open", Path: name, Err: refusedError(why)}
 		}
+	}
+	if o.content {
+		f.content.Store(true)
 	}
 	return fh, real, nil
 }

@@ -102,8 +102,8 @@
 // lines, and a regular expression call on 64 KiB or more runs where the
 // limit can abandon it (RE2 cannot be interrupted; an abandoned call
 // finishes alone, in time linear in its input), so a long match on a long
-// line (a.{1,1000}x on 1 MB) stops near the limit. sed's expressions are
-// not abandoned.
+// line (a.{1,1000}x on 1 MB) stops near the limit; so do sed's addresses
+// and substitutions.
 //
 // Guarantees: nothing is written anywhere (the only writable target is
 // /dev/null), no process is started, and no byte from outside the project

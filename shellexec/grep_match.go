@@ -112,8 +112,17 @@ const abandonMin = 64 << 10
 // alone (it ends: RE2 is linear) and completed is false. A context already
 // done runs nothing.
 func abandonable[T any](m *matcher, size int, f func() T) (result T, completed bool) {
-	if m.ctx.Err() != nil {
+	result, completed = abandonableCtx(m.ctx, size, f)
+	if !completed {
 		m.done.Store(true)
+	}
+	return result, completed
+}
+
+// abandonableCtx is abandonable for any regular expression call under ctx
+// (sed's).
+func abandonableCtx[T any](ctx context.Context, size int, f func() T) (result T, completed bool) {
+	if ctx.Err() != nil {
 		return result, false
 	}
 	if size < abandonMin {
@@ -124,8 +133,7 @@ func abandonable[T any](m *matcher, size int, f func() T) (result T, completed b
 	select {
 	case r := <-ch:
 		return r, true
-	case <-m.ctx.Done():
-		m.done.Store(true)
+	case <-ctx.Done():
 		return result, false
 	}
 }

@@ -3,6 +3,7 @@ package shellexec
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"testing"
 )
 
@@ -34,4 +35,32 @@ func TestLongMatchAbandoned(t *testing.T) {
 	if start, end := m.next([]byte("zz\naaxb\n"), 0, '\n'); start != 3 || end != 7 {
 		t.Errorf("next = %d, %d; want 3, 7", start, end)
 	}
+}
+
+// TestSedLongMatchAbandoned: sed's address and substitution give up with
+// the run's context done instead of matching a long line to its end.
+func TestSedLongMatchAbandoned(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	re := mustSedRegex(t, "a.{1,1000}x")
+	line := bytes.Repeat([]byte("a"), 1<<20)
+	r := &sedRun{c: &cmd{ctx: ctx}}
+	if r.matchAddr(&sedAddr{kind: '/', re: re}, line) {
+		t.Errorf("the address matched a line without x")
+	}
+	if _, did := r.subst(&sedCmd{re: re, nth: 1}, line); did {
+		t.Errorf("the substitution matched a line without x")
+	}
+	if _, ok := abandonableCtx(ctx, len(line), func() bool { return re.Match(line) }); ok {
+		t.Errorf("a call with the context done ran to its end")
+	}
+}
+
+func mustSedRegex(t *testing.T, s string) *regexp.Regexp {
+	t.Helper()
+	re, err := compileSedRegex(s, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
 }

@@ -141,7 +141,8 @@ func (r *sedRun) matchAddr(a *sedAddr, ps []byte) bool {
 	case '$':
 		return r.last()
 	}
-	return a.re.Match(ps)
+	ok, _ := abandonableCtx(r.c.ctx, len(ps), func() bool { return a.re.Match(ps) })
+	return ok
 }
 
 func (r *sedRun) selected(c *sedCmd, ps []byte) bool {
@@ -261,7 +262,7 @@ func (r *sedRun) exec(prog []*sedCmd, ps []byte) ([]byte, bool) {
 }
 
 func (r *sedRun) subst(c *sedCmd, ps []byte) ([]byte, bool) {
-	matches := c.re.FindAllSubmatchIndex(ps, -1)
+	matches, _ := abandonableCtx(r.c.ctx, len(ps), func() [][]int { return c.re.FindAllSubmatchIndex(ps, -1) })
 	if len(matches) == 0 {
 		return ps, false
 	}

@@ -33,7 +33,7 @@ type gitDirFS struct {
 }
 
 func (g gitDirFS) Open(name string) (billy.File, error) {
-	f, err := g.fs.openFile(g.base, filepath.FromSlash(name))
+	f, err := g.fs.gitOpen(g.base, filepath.FromSlash(name))
 	if err != nil {
 		return nil, err
 	}
@@ -48,16 +48,16 @@ func (g gitDirFS) OpenFile(name string, flag int, _ os.FileMode) (billy.File, er
 }
 
 func (g gitDirFS) Stat(name string) (os.FileInfo, error) {
-	return g.fs.stat(g.base, filepath.FromSlash(name))
+	return g.fs.gitStat(g.base, filepath.FromSlash(name), true)
 }
 func (g gitDirFS) Lstat(name string) (os.FileInfo, error) {
-	return g.fs.lstat(g.base, filepath.FromSlash(name))
+	return g.fs.gitStat(g.base, filepath.FromSlash(name), false)
 }
 func (g gitDirFS) Readlink(name string) (string, error) {
-	return g.fs.readlink(g.base, filepath.FromSlash(name))
+	return g.fs.gitReadlink(g.base, filepath.FromSlash(name))
 }
 func (g gitDirFS) ReadDir(name string) ([]os.FileInfo, error) {
-	ents, err := g.fs.readDir(g.base, filepath.FromSlash(name))
+	ents, err := g.fs.gitReadDir(g.base, filepath.FromSlash(name))
 	if err != nil {
 		return nil, err
 	}

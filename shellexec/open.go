@@ -264,3 +264,54 @@ func (f *projectFS) statPath(r string) (string, error) {
 	}
 	return real + "/" + base, nil
 }
+
+// The git directory as go-git reads it (git diff's and git status's
+// object store, through gitDirFS): the read-policy hook that lets git's own
+// reads, and only them, inside .git/. Paths still stay in the project.
+
+func (f *projectFS) gitOpen(dir, name string) (*os.File, error) {
+	fh, _, err := f.open(dir, name, openOpts{state: true})
+	return fh, err
+}
+
+func (f *projectFS) gitStat(dir, name string, follow bool) (fs.FileInfo, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	var fi fs.FileInfo
+	if follow {
+		fi, err = f.root.Stat(r)
+	} else {
+		fi, err = f.root.Lstat(r)
+	}
+	if err != nil {
+		return nil, f.pathErr("stat", dir, name, err)
+	}
+	return fi, nil
+}
+
+func (f *projectFS) gitReadlink(dir, name string) (string, error) {
+	r, err := f.rel(dir, name)
+	if err != nil {
+		return "", err
+	}
+	t, err := f.root.Readlink(r)
+	if err != nil {
+		return "", f.pathErr("readlink", dir, name, err)
+	}
+	return t, nil
+}
+
+func (f *projectFS) gitReadDir(dir, name string) ([]fs.DirEntry, error) {
+	fh, err := f.gitOpen(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	ents, err := fh.ReadDir(-1)
+	if err != nil {
+		return nil, f.pathErr("readdir", dir, name, err)
+	}
+	return ents, nil
+}

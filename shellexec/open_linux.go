@@ -4,6 +4,7 @@ package shellexec
 
 import (
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -85,7 +86,9 @@ func (f *projectFS) openNoLinks(rel string) (*os.File, error) {
 		unix.Close(fd)
 		return nil, errSwapped
 	}
-	return os.NewFile(uintptr(fd), rel), nil
+	// Named by its absolute path: a directory's DirEntry.Info lstats
+	// entries by the file's name joined with theirs.
+	return os.NewFile(uintptr(fd), filepath.Join(f.rootDir, rel)), nil
 }
 
 // linkErr maps openat2's refusals: ELOOP is a symbolic link on the way,

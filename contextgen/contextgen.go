@@ -300,14 +300,23 @@ func (a *assembler) add(c candidate) {
 	if a.seen[c.c.Path] {
 		return
 	}
-	if !a.opt.AllowSecrets && NameHoldsSecret(c.c.Rel) {
-		a.seen[c.c.Path] = true
-		a.warn(diag.Warning{Code: diag.SecretDetected, Path: redactText(c.c.Path),
-			Message: "its path holds a secret: file left out"})
+	a.seen[c.c.Path] = true
+	if a.secretName(c) {
 		return
 	}
-	a.seen[c.c.Path] = true
 	a.candidates = append(a.candidates, c)
+}
+
+// secretName leaves c out, with SECRET_DETECTED and its path redacted, when
+// its path holds a secret (a key ID as a file name), unless secrets are
+// allowed: a name is content too.
+func (a *assembler) secretName(c candidate) bool {
+	if a.opt.AllowSecrets || !NameHoldsSecret(c.c.Rel) {
+		return false
+	}
+	a.warn(diag.Warning{Code: diag.SecretDetected, Path: redactText(c.c.Path),
+		Message: "its path holds a secret: file left out"})
+	return true
 }
 
 // addExpanded adds the candidates of one Expand call. The first source's
@@ -319,7 +328,9 @@ func (a *assembler) addExpanded(cands []project.Candidate, ro readOptions) {
 	a.candidates = slices.Grow(a.candidates, len(cands))
 	if len(a.candidates) == 0 && a.seen == nil {
 		for _, c := range cands {
-			a.candidates = append(a.candidates, candidate{c: c, source: template.SourceLiteral, read: ro})
+			if cd := (candidate{c: c, source: template.SourceLiteral, read: ro}); !a.secretName(cd) {
+				a.candidates = append(a.candidates, cd)
+			}
 		}
 		return
 	}

@@ -126,7 +126,7 @@ func (p *Project) checkWriteRoot(dir string) *diag.Warning {
 	if d := AlwaysExcludedDir(p.relToProject(dir)); d != "" {
 		return warnf(diag.ConfigIgnored, dir, "write root inside %s/: ignored", d)
 	}
-	real, err := evalPath(dir)
+	real, err := p.evalPath(dir)
 	if err != nil {
 		return warnf(diag.ConfigIgnored, dir, "write root: %v: ignored", err)
 	}

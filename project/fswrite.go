@@ -73,6 +73,21 @@ func (f *FS) writeAt(t *target, data []byte, overwrite, backup bool) (*WriteResu
 	return res, nil
 }
 
+// targetIn resolves s as a write target and opens the directory that
+// holds it (made first, with create): the first steps of every operation
+// on one file of the write area.
+func (f *FS) targetIn(s string, create bool) (*target, *StateDir, *diag.Warning) {
+	t, w := f.writeTarget(s)
+	if w != nil {
+		return nil, nil, w
+	}
+	d, err := f.openParent(t, create)
+	if err != nil {
+		return nil, nil, refusal(t.abs, err)
+	}
+	return t, d, nil
+}
+
 // backupCopy copies name in d (abs) to a new file of .taskctl/backups/
 // and returns the copy's path.
 func (f *FS) backupCopy(d *StateDir, name, abs string) (string, *diag.Warning) {
@@ -95,13 +110,9 @@ func (f *FS) backupCopy(d *StateDir, name, abs string) (string, *diag.Warning) {
 // Mkdir makes the directory s and the missing directories above it
 // (Created false when it was there already).
 func (f *FS) Mkdir(s string) (*WriteResult, *diag.Warning) {
-	t, w := f.writeTarget(s)
+	t, d, w := f.targetIn(s, true)
 	if w != nil {
 		return nil, w
-	}
-	d, err := f.openParent(t, true)
-	if err != nil {
-		return nil, refusal(t.abs, err)
 	}
 	defer d.Close()
 	sub, made, err := d.SubDir(t.name(), true)
@@ -177,13 +188,9 @@ func (f *FS) Move(src, dst string, overwrite, backup bool) (*WriteResult, *diag.
 // Delete removes the file s, moving it to .taskctl/backups/ (copied
 // there, then removed, across file systems), or the empty directory s.
 func (f *FS) Delete(s string) (*WriteResult, *diag.Warning) {
-	t, w := f.writeTarget(s)
+	t, d, w := f.targetIn(s, false)
 	if w != nil {
 		return nil, w
-	}
-	d, err := f.openParent(t, false)
-	if err != nil {
-		return nil, refusal(t.abs, err)
 	}
 	defer d.Close()
 	st, err := d.Lstat(t.name())
@@ -225,13 +232,9 @@ func (f *FS) Delete(s string) (*WriteResult, *diag.Warning) {
 // it: the path resolved as for a write, no symbolic link followed, a
 // regular file of one link.
 func (f *FS) ReadWritable(s string) (*File, *diag.Warning) {
-	t, w := f.writeTarget(s)
+	t, d, w := f.targetIn(s, false)
 	if w != nil {
 		return nil, w
-	}
-	d, err := f.openParent(t, false)
-	if err != nil {
-		return nil, refusal(t.abs, err)
 	}
 	defer d.Close()
 	return f.readIn(d, t.name(), t.abs)

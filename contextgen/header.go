@@ -23,11 +23,16 @@ func (d *Document) Tree() string {
 }
 
 func tree(rels []string) string {
-	slices.SortFunc(rels, treeOrder)
+	// Each path is split once: a comparison that split its two paths
+	// would allocate on every call of the sort.
+	paths := make([][]string, len(rels))
+	for i, rel := range rels {
+		paths[i] = strings.Split(rel, "/")
+	}
+	slices.SortFunc(paths, treeOrder)
 	var b strings.Builder
 	var open []string // the directories of the previous path
-	for _, rel := range rels {
-		parts := strings.Split(rel, "/")
+	for _, parts := range paths {
 		dirs := parts[:len(parts)-1]
 		same := 0
 		for same < len(open) && same < len(dirs) && open[same] == dirs[same] {
@@ -46,10 +51,10 @@ func tree(rels []string) string {
 	return b.String()
 }
 
-// treeOrder sorts paths so that a directory's files come together, its
-// subdirectories before its own files (as tree(1) with --dirsfirst).
-func treeOrder(a, b string) int {
-	pa, pb := strings.Split(a, "/"), strings.Split(b, "/")
+// treeOrder sorts paths, split at their slashes, so that a directory's
+// files come together, its subdirectories before its own files (as
+// tree(1) with --dirsfirst).
+func treeOrder(pa, pb []string) int {
 	for i := 0; i < len(pa) && i < len(pb); i++ {
 		if pa[i] == pb[i] {
 			continue

@@ -304,14 +304,5 @@ func (f *projectFS) gitReadlink(dir, name string) (string, error) {
 }
 
 func (f *projectFS) gitReadDir(dir, name string) ([]fs.DirEntry, error) {
-	fh, err := f.gitOpen(dir, name)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	ents, err := fh.ReadDir(-1)
-	if err != nil {
-		return nil, f.pathErr("readdir", dir, name, err)
-	}
-	return ents, nil
+	return f.listDir(f.gitOpen, dir, name)
 }

@@ -118,9 +118,13 @@ type copies struct {
 	kept  map[copyKey]*savedTerms
 }
 
+// copyKey identifies the content of a file and the language its
+// definitions are found by (defLangOf: files with the same content of two
+// languages have other definitions, and must not share them).
 type copyKey struct {
 	hash  [16]byte
 	keyed uint64
+	lang  *defLang
 }
 
 // shareCopies is whether a build analyses copies once (tests compare both
@@ -148,7 +152,7 @@ func (c *copies) find(w *work, data []byte) (s *savedTerms, maybe bool, k copyKe
 	if !c.sizes[int64(len(data))] {
 		return nil, false, k
 	}
-	k = copyKey{w.result.hash, maphash.Bytes(c.seed, data)}
+	k = copyKey{w.result.hash, maphash.Bytes(c.seed, data), defLangOf(w.e.rel)}
 	c.mu.Lock()
 	s = c.kept[k]
 	c.mu.Unlock()

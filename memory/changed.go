@@ -11,21 +11,23 @@ import (
 	"sync"
 )
 
-// analyse reads and analyses r.todo on GOMAXPROCS workers, each with its
-// own analyser and posting lists, absorbed into r.fl at the end. One
+// analyse reads and analyses todo (r.todo, or a batch of it) on
+// GOMAXPROCS workers, each with its own analyser and posting lists,
+// absorbed into r.fl at the end; progress, if not nil, is called with the
+// files of todo done. One
 // worker takes files from the front of todo, the next from the back (todo
 // is in walk order), so that each meets the vocabulary of fewer
 // directories and analyses fewer words for the first time.
-func (r *refresh) analyse(ctx context.Context, src Source, progress func(int, int)) error {
-	q := &todoQueue{ctx: ctx, todo: r.todo, back: len(r.todo)}
+func (r *refresh) analyse(ctx context.Context, src Source, todo []*work, progress func(done int)) error {
+	q := &todoQueue{ctx: ctx, todo: todo, back: len(todo)}
 	// each file done, for progress: without it, the workers do not wake
 	// this goroutine for each file
 	var done chan struct{}
 	if progress != nil {
 		done = make(chan struct{}, 64)
 	}
-	copies := newCopies(r.todo)
-	as := make([]*analyzer, min(runtime.GOMAXPROCS(0), max(len(r.todo), 1)))
+	copies := newCopies(todo)
+	as := make([]*analyzer, min(runtime.GOMAXPROCS(0), max(len(todo), 1)))
 	var wg sync.WaitGroup
 	for k := range as {
 		wg.Go(func() { as[k] = r.analyseWorker(src, q, k%2 == 1, copies, done) })
@@ -40,7 +42,7 @@ func (r *refresh) analyse(ctx context.Context, src Source, progress func(int, in
 		n := 0
 		for range done {
 			n++
-			progress(n, len(r.todo))
+			progress(n)
 		}
 	}
 	for _, a := range as {

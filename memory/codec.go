@@ -515,6 +515,17 @@ func encode(docs []docInfo, text, path []byte, filter uint32) ([][]byte, error) 
 	if uint64(len(text)) > math.MaxUint32 || uint64(len(path)) > math.MaxUint32 {
 		return nil, errors.New("index too large")
 	}
+	b := encodeDocs(docs)
+	crc := crc32.Update(0, crc32.MakeTable(crc32.Castagnoli), b[headerSize:])
+	crc = crc32.Update(crc, crc32.MakeTable(crc32.Castagnoli), text)
+	crc = crc32.Update(crc, crc32.MakeTable(crc32.Castagnoli), path)
+	finishHeader(b, int64(len(b)-headerSize+len(text)+len(path)), crc, filter)
+	return [][]byte{b, text, path}, nil
+}
+
+// encodeDocs returns the start of an index file: its header, to be
+// completed by finishHeader, and its documents.
+func encodeDocs(docs []docInfo) []byte {
 	b := make([]byte, headerSize, headerSize+len(docs)*40)
 	copy(b, magic)
 	binary.LittleEndian.PutUint32(b[8:], formatVersion)
@@ -537,13 +548,15 @@ func encode(docs []docInfo, text, path []byte, filter uint32) ([][]byte, error) 
 		}
 		prev = d.rel
 	}
-	crc := crc32.Update(0, crc32.MakeTable(crc32.Castagnoli), b[headerSize:])
-	crc = crc32.Update(crc, crc32.MakeTable(crc32.Castagnoli), text)
-	crc = crc32.Update(crc, crc32.MakeTable(crc32.Castagnoli), path)
-	binary.LittleEndian.PutUint64(b[16:], uint64(len(b)-headerSize+len(text)+len(path)))
+	return b
+}
+
+// finishHeader completes the header at the start of b with the length of
+// the body, its CRC-32C and the source's filter.
+func finishHeader(b []byte, body int64, crc, filter uint32) {
+	binary.LittleEndian.PutUint64(b[16:], uint64(body))
 	binary.LittleEndian.PutUint32(b[24:], crc)
 	binary.LittleEndian.PutUint32(b[28:], filter)
-	return [][]byte{b, text, path}, nil
 }
 
 // section reads one dictionary section that fills b.

@@ -71,6 +71,13 @@
 // of time), until an index written later settles it. On Unix the
 // index file is memory-mapped read-only.
 //
+// A refresh that reads more than fits in memory (a first build of a large
+// tree) analyses the files in batches and flushes each batch's postings to
+// a segment, a scratch file of the index directory; the old index and the
+// segments are then merged term by term, each read front to back, into the
+// new index file (segment.go). What a refresh keeps in memory for its whole
+// length is a record of some hundreds of bytes a file, not its postings.
+//
 // A Source that is a FilteringSource (the command line's redacts secrets)
 // has its files indexed as its Filter makes them. Refresh hashes a file as
 // read, so a file touched but not changed is not filtered again, and the

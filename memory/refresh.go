@@ -84,7 +84,8 @@ type refresh struct {
 	fsum     uint32          // the filter of src (filterSum)
 
 	entries []walkEntry        // the files walked
-	fl      *freshLists        // the postings of the files analysed
+	fl      *freshLists        // the postings of the files analysed (the last batch's)
+	segs    *segments          // the earlier batches', when there are several
 	slots   []slot             // one for each file walked
 	todo    []*work            // the files to read
 	seen    []bool             // by old ID: a file walked has its path
@@ -150,6 +151,9 @@ func (r *refresh) end() {
 		r.fl.prepare()
 	}
 	runtime.KeepAlive(r.old) // its posting lists may be a memory mapping
+	if r.segs != nil {
+		r.segs.close()
+	}
 	if r.unlock != nil {
 		r.unlock()
 		r.dir.Close()
@@ -218,7 +222,8 @@ func (r *refresh) walkCached(ctx context.Context, cs CachingSource, add func(str
 }
 
 // startTables makes the analysers' tables (megabytes, mapped up front)
-// for the files walked, on other goroutines, while this one goes on.
+// for the files walked (for the first batch of them, when they are more
+// than one), on other goroutines, while this one goes on.
 func (r *refresh) startTables() {
 	var n int
 	var bytes int64
@@ -226,6 +231,10 @@ func (r *refresh) startTables() {
 		if e.size <= MaxFileSize {
 			n, bytes = n+1, bytes+e.size
 		}
+	}
+	if size := batchBytes(len(r.entries)); !r.inMemory && bytes > size {
+		n = int(int64(n) * size / bytes)
+		bytes = size
 	}
 	r.fl = lazyFreshLists(termEstimate(n, bytes), bytes)
 	r.fl.early = true
@@ -298,6 +307,7 @@ func (r *refresh) matchWalked() {
 		}
 		r.slots = append(r.slots, slot{old: -1, w: w})
 	}
+	r.entries = nil // (slots have what is needed of them)
 	r.gone = make(map[[16]byte][]int)
 	for i, d := range old.docs {
 		if !r.seen[i] && d.flags == 0 {
@@ -307,19 +317,104 @@ func (r *refresh) matchWalked() {
 }
 
 // analyseChanged reads, hashes and analyses the files that may have
-// changed, in parallel; settles which old document each file whose
-// content is already indexed reuses; and frees the analysis's tables.
+// changed, in parallel, in batches (see segmentBytes) whose postings all
+// but the last are flushed to segments; settles which old document each
+// file whose content is already indexed reuses; and frees the analysis's
+// tables.
 func (r *refresh) analyseChanged(ctx context.Context, src Source, progress func(done, total int)) error {
-	if r.fl == nil {
-		r.fl = lazyFreshLists(termEstimate(len(r.todo), r.bytes), r.bytes)
+	batches := r.batches()
+	if len(batches) > 1 {
+		runtime.GC() // what the walk left, before the first batch adds to it
 	}
-	if len(r.todo) > 0 {
-		if err := r.analyse(ctx, src, progress); err != nil {
+	done := 0
+	for k, todo := range batches {
+		var base uint32
+		if k > 0 {
+			base = r.fl.n
+			if err := r.flushSegment(); err != nil {
+				return err
+			}
+		}
+		if r.fl == nil {
+			r.fl = lazyFreshLists(termEstimate(len(todo), workBytes(todo)), workBytes(todo))
+			r.fl.n = base // fresh indices follow the last batch's
+		}
+		var each func(int)
+		if progress != nil {
+			each = func(n int) { progress(done+n, len(r.todo)) }
+		}
+		if err := r.analyse(ctx, src, todo, each); err != nil {
 			return err
 		}
+		done += len(todo)
+	}
+	if r.fl == nil { // nothing to read
+		r.fl = lazyFreshLists(termEstimate(0, 0), 0)
 	}
 	r.claimReused(src)
 	r.dropTables()
+	return nil
+}
+
+// batches splits r.todo into batches of about batchBytes bytes, in
+// order (one batch for an index in memory, or none when there is nothing
+// to read).
+func (r *refresh) batches() [][]*work {
+	size := batchBytes(len(r.slots))
+	if r.inMemory || r.bytes <= size {
+		if len(r.todo) == 0 {
+			return nil
+		}
+		return [][]*work{r.todo}
+	}
+	var out [][]*work
+	start, bytes := 0, int64(0)
+	for k, w := range r.todo {
+		if bytes > 0 && bytes+w.e.size > size {
+			out = append(out, r.todo[start:k])
+			start, bytes = k, 0
+		}
+		bytes += w.e.size
+	}
+	return append(out, r.todo[start:])
+}
+
+// batchBytes is how many bytes of files a batch of a refresh of n files
+// analyses: segmentBytes, or less when the records the refresh keeps of
+// every file (perFileBytes each) leave less of buildMemory for the
+// analysis (about analysisFactor bytes a byte), down to a floor.
+func batchBytes(n int) int64 {
+	const (
+		buildMemory    = 400 << 20
+		perFileBytes   = 300
+		analysisFactor = 4
+		minBatch       = 8 << 20
+	)
+	left := (buildMemory - int64(n)*perFileBytes) / analysisFactor
+	return min(segmentBytes, max(minBatch, left))
+}
+
+func workBytes(todo []*work) (n int64) {
+	for _, w := range todo {
+		n += w.e.size
+	}
+	return n
+}
+
+// flushSegment writes the postings of the batch analysed to a segment and
+// drops them and its tables.
+func (r *refresh) flushSegment() error {
+	if r.segs == nil {
+		r.segs = &segments{d: r.dir}
+	}
+	if r.fl.early {
+		r.fl.prepare()
+	}
+	if err := r.segs.flush(r.fl); err != nil {
+		return err
+	}
+	r.fl = nil
+	runtime.GC() // the batch's memory, for the next to reuse
 	return nil
 }
 
@@ -544,6 +639,9 @@ func (r *refresh) worthWriting() bool {
 // write makes the sections of the new index, writes it to the index
 // directory (unless it lives in memory) and installs it.
 func (r *refresh) write(ctx context.Context) (Stats, error) {
+	if r.segs != nil {
+		return r.writeSegmented(ctx)
+	}
 	text, paths := r.sections()
 	if err := ctx.Err(); err != nil {
 		return r.stats, err

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
@@ -39,6 +40,10 @@ type work struct {
 // killed writer always leave a complete index behind. progress, if not nil,
 // is called with the files done and the files to read.
 func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
+	if prev := debug.SetMemoryLimit(-1); prev > refreshMemoryLimit {
+		debug.SetMemoryLimit(refreshMemoryLimit)
+		defer debug.SetMemoryLimit(prev)
+	}
 	r, err := ix.beginRefresh() // lock, and load the old index meanwhile
 	if err != nil {
 		return Stats{}, err
@@ -64,6 +69,14 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	}
 	return r.write(ctx)
 }
+
+// refreshMemoryLimit is the soft memory limit (debug.SetMemoryLimit) that
+// Refresh holds the program to while it runs, if the program's is larger.
+// A refresh of a large tree is made in batches (see segmentBytes) so that
+// what it keeps stays well under it; but a program that collects only near
+// its limit, as the command line does, would otherwise keep all the
+// garbage the walk and the batches leave until it reached its own.
+const refreshMemoryLimit = 448 << 20
 
 // refresh is one Refresh under way: what its phases share.
 type refresh struct {

@@ -33,7 +33,7 @@ import (
 // segmentBytes is how many bytes of files a batch analyses at most (a
 // variable for tests; see batchBytes). The analysis takes about four bytes
 // of memory for each byte of its files.
-var segmentBytes int64 = 64 << 20
+var segmentBytes int64 = 32 << 20
 
 // scratchFile names the scratch files of a segmented build, in the index
 // directory (as temporary files of that name, which a later writer removes

@@ -113,12 +113,22 @@ func (r *refresh) analyseWorker(src Source, q *todoQueue, fromBack bool, copies 
 // analysis of those is kept for the others by contentHash and a hash keyed
 // with a seed drawn for each build (contentHash alone could be crafted to
 // be another file's, so that this file's terms went to that file).
+//
+// Every file whose size another shares is kept, whether a copy turns up or
+// not: on a tree of many small files most sizes are shared, so what is kept
+// is held to keptBytes a build (a batch); past it, copies are analysed
+// each.
 type copies struct {
 	sizes map[int64]bool // sizes more than one file has
 	seed  maphash.Seed
 	mu    sync.Mutex
 	kept  map[copyKey]*savedTerms
+	room  int // bytes left to keep analyses in
 }
+
+// keptBytes is how many bytes of analyses copies keeps at most (a
+// variable for tests).
+var keptBytes = 16 << 20
 
 // copyKey identifies the content of a file and the language its
 // definitions are found by (defLangOf: files with the same content of two
@@ -135,7 +145,7 @@ var shareCopies = true
 
 func newCopies(todo []*work) *copies {
 	seen := make(map[int64]bool, len(todo))
-	c := &copies{sizes: map[int64]bool{}, seed: maphash.MakeSeed(), kept: map[copyKey]*savedTerms{}}
+	c := &copies{sizes: map[int64]bool{}, seed: maphash.MakeSeed(), kept: map[copyKey]*savedTerms{}, room: keptBytes}
 	if !shareCopies {
 		return c
 	}
@@ -161,9 +171,17 @@ func (c *copies) find(w *work, data []byte) (s *savedTerms, maybe bool, k copyKe
 	return s, true, k
 }
 
+// hasRoom reports whether there is room to keep another analysis.
+func (c *copies) hasRoom() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.room > 0
+}
+
 func (c *copies) keep(sum copyKey, s *savedTerms) {
 	c.mu.Lock()
 	c.kept[sum] = s
+	c.room -= 64 + 12*len(s.dt.ids) // the entry, and the term IDs and frequencies
 	c.mu.Unlock()
 }
 
@@ -175,7 +193,7 @@ func (c *copies) post(a *analyzer, w *work, data []byte) {
 	switch s, maybe, key := c.find(w, data); {
 	case s != nil:
 		lens = a.postSaved(s, doc)
-	case maybe:
+	case maybe && c.hasRoom():
 		s = a.postSaving(data, doc, w.e.rel)
 		c.keep(key, s)
 		lens = s.dt.lens

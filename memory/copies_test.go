@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -39,4 +40,25 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestCopiesBeyondRoom: once the analyses kept for copies fill their room,
+// copies are analysed each, and the index is the same.
+func TestCopiesBeyondRoom(t *testing.T) {
+	root := t.TempDir()
+	goldenTree(t, root)
+	for i := range 20 {
+		writeFile(t, root, fmt.Sprintf("vendor/v%d/auth.go", i), "package auth\n\nfunc VerifyToken() {}\n")
+		writeFile(t, root, fmt.Sprintf("vendor/v%d/other.go", i), fmt.Sprintf("package auth\n\nfunc Verify%03d() {}\n", i))
+	}
+	_, dir := buildIndex(t, root)
+	whole := canonicalDump(t, dir)
+	defer func(n int) { keptBytes = n }(keptBytes)
+	for _, n := range []int{1, 500, 5000} {
+		keptBytes = n
+		_, dir := buildIndex(t, root)
+		if diff := dumpDiff(whole, canonicalDump(t, dir), 20); diff != "" {
+			t.Errorf("room for %d bytes of copies: the index differs:\n%s", n, diff)
+		}
+	}
 }

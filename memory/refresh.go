@@ -369,12 +369,12 @@ func (r *refresh) analyseChanged(ctx context.Context, src Source, progress func(
 	return nil
 }
 
-// batches splits r.todo into batches of about batchBytes bytes, in
-// order (one batch for an index in memory, or none when there is nothing
-// to read).
+// batches splits r.todo into batches of about batchBytes bytes and at
+// most batchFiles files, in order (one batch for an index in memory, or
+// none when there is nothing to read).
 func (r *refresh) batches() [][]*work {
 	size := batchBytes(len(r.slots))
-	if r.inMemory || r.bytes <= size {
+	if r.inMemory || r.bytes <= size && len(r.todo) <= batchFiles {
 		if len(r.todo) == 0 {
 			return nil
 		}
@@ -383,7 +383,7 @@ func (r *refresh) batches() [][]*work {
 	var out [][]*work
 	start, bytes := 0, int64(0)
 	for k, w := range r.todo {
-		if bytes > 0 && bytes+w.e.size > size {
+		if k > start && (bytes+w.e.size > size || k-start == batchFiles) {
 			out = append(out, r.todo[start:k])
 			start, bytes = k, 0
 		}
@@ -391,6 +391,11 @@ func (r *refresh) batches() [][]*work {
 	}
 	return append(out, r.todo[start:])
 }
+
+// batchFiles is how many files a batch analyses at most: what the analysis
+// keeps grows with the files as well as with their bytes (a variable for
+// tests).
+var batchFiles = 32 << 10
 
 // batchBytes is how many bytes of files a batch of a refresh of n files
 // analyses: segmentBytes, or less when the records the refresh keeps of

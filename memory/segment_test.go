@@ -29,6 +29,16 @@ func TestSegmentedBuild(t *testing.T) {
 		}
 		assertNoScratch(t, dir)
 	}
+	segmentBytes = 1 << 30
+	defer func(n int) { batchFiles = n }(batchFiles)
+	for _, n := range []int{1, 7} {
+		batchFiles = n
+		_, dir := buildIndex(t, root)
+		if diff := dumpDiff(whole, canonicalDump(t, dir), 20); diff != "" {
+			t.Errorf("batches of %d files: the index differs (-whole +segmented):\n%s", n, diff)
+		}
+	}
+	batchFiles = 1 << 30
 
 	// refreshed in segments: files changed, added and removed
 	segmentBytes = 1 << 30

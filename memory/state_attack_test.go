@@ -18,12 +18,13 @@ import (
 // clone is created, written or locked: the first refresh of the issue's
 // clone (lock -> OUTSIDE/a, .gitignore -> OUTSIDE/b) created both.
 func TestHostileIndexDir(t *testing.T) {
-	files := map[string]string{"src/a.go": "package a\n\nfunc Login() {}\n"}
+	files := map[string]string{"src/a.go": "package a\n\nfunc Login() {}\n", "src/b.go": "package a\n\nfunc Logout() {}\n"}
 	cases := []struct {
 		name      string
 		links     func(out string) map[string]string
 		plant     func(t *testing.T, dir, out string)
 		openFails bool // Open, which reads only the index file, refuses too
+		segmented bool // the refresh is made in segments (scratch files)
 	}{
 		{name: "lock and .gitignore", links: func(out string) map[string]string {
 			return map[string]string{".taskctl/index/lock": out + "/a", ".taskctl/index/.gitignore": out + "/b"}
@@ -39,6 +40,9 @@ func TestHostileIndexDir(t *testing.T) {
 		{name: "walk.bin", links: func(out string) map[string]string {
 			return map[string]string{".taskctl/index/walk.bin": out + "/victim"}
 		}},
+		{name: "index.scratch, a segmented build's scratch files", links: func(out string) map[string]string {
+			return map[string]string{".taskctl/index/index.scratch": out + "/victim"}
+		}, segmented: true},
 		{name: "FIFO lock", plant: func(t *testing.T, dir, out string) {
 			if err := syscall.Mkfifo(filepath.Join(dir, "lock"), 0o644); err != nil {
 				t.Fatal(err)
@@ -64,6 +68,9 @@ func TestHostileIndexDir(t *testing.T) {
 					t.Fatal(err)
 				}
 				tc.plant(t, dir, out)
+			}
+			if tc.segmented {
+				defer memory.SetSegmentBytes(1)()
 			}
 			before := hostile.Snapshot(t, out)
 			_, _, err := memory.Update(context.Background(), dir, memory.DirSource(proj), false, nil)

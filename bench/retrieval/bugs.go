@@ -37,6 +37,7 @@ type bugOptions struct {
 	mirror  string // directory of git mirrors, one OWNER+NAME per repository
 	sample  int    // the first sample items in SHA-256 order; 0 for all
 	verbose bool
+	explain string // comma-separated instance_ids whose rankings are printed with their reasons
 }
 
 // readBugs reads a JSON Lines set of bug reports. An item without an id,
@@ -201,7 +202,7 @@ func runBugs(o bugOptions, stdout, stderr io.Writer) error {
 	ctx := context.Background()
 	start := time.Now()
 	for _, r := range runs {
-		if err := r.evaluate(ctx, stderr, o.verbose); err != nil {
+		if err := r.evaluate(ctx, stderr, o); err != nil {
 			return fmt.Errorf("%s: %w", r.repo, err)
 		}
 	}
@@ -345,7 +346,7 @@ func commitTime(cat *catFile, commit string) (int64, error) {
 }
 
 // evaluate ranks r's items with both rankers, each at its base commit.
-func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, verbose bool) error {
+func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, o bugOptions) error {
 	rk, err := newRankers(r.gitDir)
 	if err != nil {
 		return err
@@ -370,15 +371,38 @@ func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, verbose bool) 
 		ro, rb := firstGold(ours, b.Gold), firstGold(base, b.Gold)
 		r.ours.add(ro, dOurs)
 		r.base.add(rb, dBase)
-		if verbose {
+		if slices.Contains(strings.Split(o.explain, ","), b.ID) {
+			explainBug(stderr, rk.ix, b)
+		}
+		if o.verbose {
 			fmt.Fprintf(stderr, "%-36s ours=%2d base=%2d gold=%v top=%v\n", b.ID, ro, rb, b.Gold, ours[:min(3, len(ours))])
 		}
 	}
-	if verbose {
+	if o.verbose {
 		fmt.Fprintf(stderr, "%s: %d items, refresh %v, %d blobs missing from trees\n",
 			r.repo, len(r.items), r.refresh.Round(time.Millisecond), r.missing)
 	}
 	return nil
+}
+
+// explainBug prints taskctl's first ten files for b, tests' left out, with
+// their scores and reasons, gold files marked.
+func explainBug(w io.Writer, ix *memory.Index, b bug) {
+	fmt.Fprintf(w, "%s: gold %v\n", b.ID, b.Gold)
+	n := 0
+	for _, m := range ix.Search(b.Problem, memory.SearchOptions{Limit: 200, Explain: true}) {
+		if isBugTestPath(m.Rel) {
+			continue
+		}
+		if n++; n > 10 {
+			break
+		}
+		mark := " "
+		if slices.Contains(b.Gold, m.Rel) {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s%2d %.4f %s\n      %s\n", mark, n, m.Score, m.Rel, m.Reason)
+	}
 }
 
 // rankOurs is taskctl's first ten files for query, tests' left out: it asks

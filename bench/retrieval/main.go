@@ -40,7 +40,7 @@
 //
 //	go run ./bench/retrieval -repo REPO [-rev REV] [-n 100] [-max-files 5] [-v] [-dump FILE]
 //	go run ./bench/retrieval -jsonl FILE [-v]
-//	go run ./bench/retrieval -bugs FILE [-sample N] [-repo NAME,...] [-mirror DIR] [-v]
+//	go run ./bench/retrieval -bugs FILE [-sample N] [-repo NAME,...] [-mirror DIR] [-v] [-explain ID,...]
 //	go run ./bench/retrieval -perf DIR
 package main
 
@@ -87,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	jsonl := fs.String("jsonl", "", "evaluate the queries in this JSON Lines file instead")
 	dump := fs.String("dump", "", "write the queries built from -repo to this JSON Lines file")
 	verbose := fs.Bool("v", false, "print every query's ranks")
+	explain := fs.String("explain", "", "with -bugs: print the first ten matches and their reasons for these instance_ids (comma-separated)")
 	perf := fs.String("perf", "", "measure index build, search and refresh on this directory")
 	bugs := fs.String("bugs", "", "evaluate this JSON Lines set of bug reports (instance_id, repo, base_commit, problem_statement, gold_files)")
 	sample := fs.Int("sample", 0, "with -bugs: only the first N items in order of the SHA-256 of their instance_id (0: all)")
@@ -101,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runPerf(*perf, stdout)
 	}
 	if *bugs != "" {
-		return runBugs(bugOptions{file: *bugs, repos: *repo, mirror: *mirror, sample: *sample, verbose: *verbose}, stdout, stderr)
+		return runBugs(bugOptions{file: *bugs, repos: *repo, mirror: *mirror, sample: *sample, verbose: *verbose, explain: *explain}, stdout, stderr)
 	}
 	if strings.HasPrefix(*rev, "-") {
 		return fmt.Errorf("-rev %q: not a revision", *rev)

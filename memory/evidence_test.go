@@ -76,6 +76,34 @@ ValueError: bad batch`
 	}
 }
 
+// TestSearchMentionsWithLineSuffix checks that a path printed as warnings,
+// compilers and pytest print locations ("x.py:470:", "x.c:12:5:") and a
+// Windows path are mentions of the file.
+func TestSearchMentionsWithLineSuffix(t *testing.T) {
+	ix, _ := build(t, writeTree(t, map[string]string{
+		"pkg/raw_building.py": "def build(module):\n    return getattr(module, 'name')\n",
+		"pkg/brain/numpy.py":  strings.Repeat("# numpy random seed: numpy random numbers, numpy warnings\n", 5),
+		"pkg/loader.py":       "def load(path):\n    return open(path).read()\n",
+	}))
+	tests := []struct{ report, file, note string }{
+		{"Deprecation warnings from numpy random seed\n\n/home/u/lib/python3.10/site-packages/pkg/raw_building.py:470: FutureWarning: In the future numpy will warn\n  getattr(sys.modules[modname], name)\n",
+			"pkg/raw_building.py", "mentioned as /home/u/lib/python3.10/site-packages/pkg/raw_building.py"},
+		{"numpy random seed fails\n\npkg/raw_building.py:12:5: error: numpy", "pkg/raw_building.py", "mentioned as pkg/raw_building.py"},
+		{`Unable to load file C:\src\pkg\loader.py with numpy random seed`, "pkg/loader.py", "mentioned as C:/src/pkg/loader.py"},
+	}
+	for _, tt := range tests {
+		ms := ix.Search(tt.report, memory.SearchOptions{})
+		i := slices.Index(rels(ms), tt.file)
+		if i < 0 {
+			t.Errorf("Search(%q) = %q, want %s in it", tt.report, rels(ms), tt.file)
+			continue
+		}
+		if !slices.Contains(ms[i].Reason.Notes, tt.note) {
+			t.Errorf("Search(%q): %s has notes %q, want %q", tt.report, tt.file, ms[i].Reason.Notes, tt.note)
+		}
+	}
+}
+
 // TestSearchShortRequests checks short requests: a format word that
 // would leave nothing is searched without, a compound matches its words,
 // a file named after the subject ranks high.

@@ -354,20 +354,25 @@ func dropLabel(q string) string {
 }
 
 // cleanPathToken strips quotes, brackets, trailing punctuation and line
-// suffixes (":12", ":12:3", "#L12") from a whitespace field.
+// suffixes (":12", ":12:3", "#L12", and ":12:" as warnings and compilers
+// print them: "x/y.py:470: FutureWarning") from a whitespace field, and
+// turns a Windows path's backslashes into slashes.
 func cleanPathToken(f string) string {
 	f = strings.Trim(f, "\"'`()[]{}<>,;")
 	if i := strings.Index(f, "#L"); i > 0 {
 		f = f[:i]
 	}
 	for {
+		f = strings.TrimRight(f, ".:")
 		i := strings.LastIndexByte(f, ':')
 		if i <= 0 || !allDigits([]byte(f[i+1:])) {
 			break
 		}
 		f = f[:i]
 	}
-	f = strings.TrimRight(f, ".:")
+	if strings.Contains(f, "\\") && !strings.Contains(f, "/") {
+		f = strings.ReplaceAll(f, "\\", "/")
+	}
 	if strings.Contains(f, "://") {
 		return ""
 	}

@@ -104,6 +104,50 @@ func TestSearchMentionsWithLineSuffix(t *testing.T) {
 	}
 }
 
+// TestSearchFramesOfInstalledPackage checks that a traceback's path into
+// an installed package (site-packages/pkg/mod.py) names the file that the
+// project keeps under a source root (lib/pkg/mod.py), and no file that only
+// shares its last components.
+func TestSearchFramesOfInstalledPackage(t *testing.T) {
+	ix, _ := build(t, writeTree(t, map[string]string{
+		"lib/plotlib/stackplot.py":                 "def stackplot(axes, *args, colors=None):\n    axes.set_prop_cycle(color=colors)\n",
+		"lib/plotlib/axes/base.py":                 "class Axes:\n    def set_prop_cycle(self, *args, **kwargs):\n        return cycler(*args, **kwargs)\n",
+		"lib/plotlib/rcsetup.py":                   "def cycler(*args, **kwargs):\n    return validate(args)\n",
+		"lib/plotlib/contrib/axes/base.py":         "# axes base of contrib: cycler cycle colors\n",
+		"lib/plotlib/management/__init__.py":       "def run():\n    pass\n",
+		"lib/plotlib/other/management/__init__.py": "def run():\n    pass\n",
+	}))
+	report := `stackplot should not change the Axes cycler
+
+Traceback (most recent call last):
+  File "/home/u/.local/lib/python3.9/site-packages/plotlib/management/__init__.py", line 3, in run
+  File "/home/u/.local/lib/python3.9/site-packages/plotlib/stackplot.py", line 2, in stackplot
+    axes.set_prop_cycle(color=colors)
+  File "/home/u/.local/lib/python3.9/site-packages/plotlib/axes/base.py", line 3, in set_prop_cycle
+    return cycler(*args, **kwargs)
+  File "/home/u/.local/lib/python3.9/site-packages/plotlib/rcsetup.py", line 2, in cycler
+ValueError: cannot cycle colors`
+	ms := ix.Search(report, memory.SearchOptions{Limit: -1})
+	mentioned := map[string]bool{}
+	for _, m := range ms {
+		for _, n := range m.Reason.Notes {
+			if strings.HasPrefix(n, "mentioned as ") {
+				mentioned[m.Rel] = true
+			}
+		}
+	}
+	for _, rel := range []string{"lib/plotlib/stackplot.py", "lib/plotlib/axes/base.py", "lib/plotlib/rcsetup.py", "lib/plotlib/management/__init__.py"} {
+		if !mentioned[rel] {
+			t.Errorf("%s is not mentioned by its frame; mentioned: %v", rel, mentioned)
+		}
+	}
+	for _, rel := range []string{"lib/plotlib/contrib/axes/base.py", "lib/plotlib/other/management/__init__.py"} {
+		if mentioned[rel] {
+			t.Errorf("%s is taken for another file's frame", rel)
+		}
+	}
+}
+
 // TestSearchShortRequests checks short requests: a format word that
 // would leave nothing is searched without, a compound matches its words,
 // a file named after the subject ranks high.

@@ -645,7 +645,9 @@ func globMatch(g, rel string) bool {
 
 // pathMentioned reports whether mention m names rel: the same path, a
 // suffix of it on a component boundary, or a longer path (from a stack
-// trace) that ends with it.
+// trace) that ends with it, or with rel but for its first component: a
+// package kept under a source root (lib/pkg/mod.py, src/pkg/mod.py) is
+// installed without it (site-packages/pkg/mod.py).
 func pathMentioned(rel, m string) bool {
 	if m == "" {
 		return false
@@ -653,7 +655,11 @@ func pathMentioned(rel, m string) bool {
 	if !strings.Contains(m, "/") {
 		return path.Base(rel) == m
 	}
-	return rel == m || strings.HasSuffix(rel, "/"+m) || strings.HasSuffix(m, "/"+rel)
+	if rel == m || strings.HasSuffix(rel, "/"+m) || strings.HasSuffix(m, "/"+rel) {
+		return true
+	}
+	_, inRoot, ok := strings.Cut(rel, "/")
+	return ok && strings.Contains(inRoot, "/") && strings.HasSuffix(m, "/"+inRoot)
 }
 
 // alternates returns the abbreviation partners of terms (built once per

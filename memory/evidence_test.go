@@ -148,6 +148,40 @@ ValueError: cannot cycle colors`
 	}
 }
 
+// TestSearchReportLayout checks what a report's links and layout say: a
+// link into the repository's tree mentions the file, a code fence's
+// language is no language word, and a licence or change log is prose.
+func TestSearchReportLayout(t *testing.T) {
+	ix, _ := build(t, writeTree(t, map[string]string{
+		"pkg/lint/run.py":      "def query_cpu():\n    return cpu_shares / 1024\n",
+		"pkg/lint/parallel.py": "def check_parallel(jobs):\n    # jobs: the number of cpu to use, cpu shares of the cgroup\n    return Pool(jobs)\n",
+		"scripts/jobs.sh":      "#!/bin/sh\n# run the jobs on every cpu\nexec lint --jobs 0\n",
+		"LICENSE":              strings.Repeat("Permission is granted to use the number of copies of the software, jobs and cpu time.\n", 3),
+	}))
+	report := "Running lint with --jobs=0 fails in a pod\n\n" +
+		"The function [query_cpu](https://github.com/org/lint/blob/main/pkg/lint/run.py#L34) is called to find the number of cpus to use " +
+		"and returns 0 when the shares of the cgroup are small, so the pool of jobs gets no process at all and the run fails.\n\n" +
+		"```shell\nlint --jobs 0 my_package\n```\n"
+	ms := ix.Search(report, memory.SearchOptions{Limit: -1})
+	got := rels(ms)
+	if len(ms) == 0 || ms[0].Rel != "pkg/lint/run.py" {
+		t.Fatalf("Search(report) = %q, want pkg/lint/run.py first", got)
+	}
+	if !slices.Contains(ms[0].Reason.Notes, "mentioned as pkg/lint/run.py") {
+		t.Errorf("pkg/lint/run.py has notes %q, want it mentioned by the link", ms[0].Reason.Notes)
+	}
+	for _, m := range ms {
+		for _, n := range m.Reason.Notes {
+			if strings.HasPrefix(n, "language") {
+				t.Errorf("%s: note %q: a code fence's info string is no language word", m.Rel, n)
+			}
+		}
+		if m.Rel == "LICENSE" && !slices.Contains(m.Reason.Notes, "documentation demoted") {
+			t.Errorf("LICENSE has notes %q, want it demoted as documentation", m.Reason.Notes)
+		}
+	}
+}
+
 // TestSearchShortRequests checks short requests: a format word that
 // would leave nothing is searched without, a compound matches its words,
 // a file named after the subject ranks high.

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -172,8 +174,19 @@ func isDoc(rel string) bool {
 	switch strings.ToLower(extOf(rel)) {
 	case ".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt", ".org":
 		return true
+	case "":
+		if proseNames[strings.ToLower(baseName(rel))] {
+			return true
+		}
 	}
 	return dirHas(rel, "doc", "docs", "documentation", "website")
+}
+
+// proseNames are the names of a project's prose files that have no
+// extension: its licence, its change log, its authors.
+var proseNames = map[string]bool{
+	"license": true, "licence": true, "copying": true, "notice": true, "authors": true, "contributors": true,
+	"changelog": true, "changes": true, "history": true, "news": true, "readme": true, "contributing": true,
 }
 
 func isConfig(rel string) bool {
@@ -222,7 +235,7 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 	// "docs(api):") says what kind of change a text describes, not what
 	// kind of file is wanted; it is dropped.
 	var words []string
-	a.words(dropLabel(q), func(w string) { words = append(words, strings.ToLower(w)) })
+	a.words(fenceInfo.ReplaceAllString(dropLabel(q), "```"), func(w string) { words = append(words, strings.ToLower(w)) })
 	consumed := p.findTypes(words, dirExists)
 	for i, w := range words {
 		if !consumed[i] && !queryNoise[w] {
@@ -232,12 +245,19 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 	return p
 }
 
+// fenceInfo is a markdown code fence with its info string ("```shell",
+// "```python"): how a report is laid out, not what it asks for.
+var fenceInfo = regexp.MustCompile("```[\\w+-]*")
+
 // findPaths finds, in the whitespace fields of q, the path scopes ("in
 // src/api/") and the files the query mentions ("head.go", "tsdb/head.go").
 func (p *parsed) findPaths(q string, dirExists func(string) bool) {
 	fields := strings.Fields(q)
 	for i, f := range fields {
 		t := cleanPathToken(f)
+		if t == "" {
+			t = linkedPath(f)
+		}
 		if t == "" {
 			continue
 		}
@@ -319,8 +339,10 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 		}
 		_, roleNext := roleWords[next]
 		if exts, ok := langExts[w]; ok && (!ambiguous[w] && !formats[w] || typeNouns[next] || formats[w] && roleNext) {
-			p.langs = append(p.langs, exts...)
-			p.langWord = append(p.langWord, w)
+			if !slices.Contains(p.langWord, w) {
+				p.langs = append(p.langs, exts...)
+				p.langWord = append(p.langWord, w)
+			}
 			consumed[i] = true
 		}
 	}
@@ -377,6 +399,31 @@ func cleanPathToken(f string) string {
 		return ""
 	}
 	return f
+}
+
+// linkedPath returns the path of a file that a link in field f shows in a
+// repository's tree, "" if it has none: GitHub's and GitLab's
+// https://host/owner/repo/blob/REF/a/b.py#L34 (also /tree/, /-/blob/,
+// and inside a markdown link "[text](url)") is a/b.py.
+func linkedPath(f string) string {
+	i := strings.Index(f, "://")
+	if i < 0 {
+		return ""
+	}
+	u := f[i+3:]
+	for _, seg := range []string{"/blob/", "/tree/"} {
+		if j := strings.Index(u, seg); j >= 0 {
+			_, rest, ok := strings.Cut(u[j+len(seg):], "/") // after the ref
+			if !ok {
+				return ""
+			}
+			if k := strings.IndexAny(rest, "?#"); k >= 0 {
+				rest = rest[:k]
+			}
+			return cleanPathToken(rest)
+		}
+	}
+	return ""
 }
 
 // looksLikeFile reports whether t is a bare file name with a known extension.

@@ -25,6 +25,15 @@ const (
 
 var evidenceWeight = map[string]float64{evFrame: 1.0, evImport: 1.0, evDotted: 1.0, evIdent: 0.6}
 
+// A name that more than commonDefShare of the files define, and more than
+// commonDefDF, is no evidence: __init__, get, run are defined everywhere.
+// Its weight would be small beside a rarer name's, but a report that gives
+// no other would lift every file that defines it by the whole defShare.
+const (
+	commonDefShare = 0.02
+	commonDefDF    = 5
+)
+
 // maxEvidence bounds the names of a query looked up.
 const maxEvidence = 48
 
@@ -201,6 +210,9 @@ func (st *state) defScores(evs []evidence) (acc map[uint32]float64, hits map[uin
 			continue
 		}
 		df := float64(len(docs))
+		if df > max(commonDefDF, commonDefShare*N) {
+			continue // __init__, get, run: a name this common names no file
+		}
 		idf := math.Log(1 + (N-df+0.5)/(df+0.5))
 		w := evidenceWeight[e.kind] * idf * (1 + math.Log(e.tf))
 		total += w

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -178,6 +179,63 @@ func TestSearchReportLayout(t *testing.T) {
 		}
 		if m.Rel == "LICENSE" && !slices.Contains(m.Reason.Notes, "documentation demoted") {
 			t.Errorf("LICENSE has notes %q, want it demoted as documentation", m.Reason.Notes)
+		}
+	}
+}
+
+// TestSearchReportIsAboutCode checks how a long report weighs files that
+// are not code: documentation is demoted even when the report names its
+// language ("Python 3.8" in its environment), a file of no programming
+// language a little, and a name that many files define is no evidence.
+func TestSearchReportIsAboutCode(t *testing.T) {
+	files := map[string]string{
+		"docs/usage.rst":      strings.Repeat("The default value of a positional only argument is shown in the signature of a function.\n", 4),
+		"ci/workflow.yml":     strings.Repeat("# default value positional only argument signature function\n", 4),
+		"pkg/inspect.py":      "def signature(func):\n    # the default value of each positional only argument\n    return params\n",
+		"pkg/modutils.py":     "def load_module(path):\n    # a package without its __init__.py file\n    return path\n",
+		"pkg/__init__.py":     "",
+		"setup.py":            "def main():\n    pass\n",
+		"pkg/loader.py":       "def load_module(path):\n    return path\n",
+		"pkg/sub/__init__.py": "",
+	}
+	for i := 0; i < 7; i++ {
+		files[fmt.Sprintf("pkg/classes%d.py", i)] = "class C:\n    def __init__(self):\n        self.x = 1\n"
+	}
+	ix, _ := build(t, writeTree(t, files))
+	report := `The default value for positional only argument has vanished
+
+Build a document with a function whose positional only argument has a default value: the signature shows
+no default value for it, where the keyword arguments keep theirs.
+
+Environment info
+- Python version: 3.8.2`
+	ms := ix.Search(report, memory.SearchOptions{Limit: -1})
+	if len(ms) == 0 || ms[0].Rel != "pkg/inspect.py" {
+		t.Fatalf("Search(report) = %q, want pkg/inspect.py first", rels(ms))
+	}
+	for _, m := range ms {
+		switch m.Rel {
+		case "docs/usage.rst":
+			if !slices.Contains(m.Reason.Notes, "documentation demoted") {
+				t.Errorf("docs/usage.rst has notes %q, want it demoted though the report names Python", m.Reason.Notes)
+			}
+		case "ci/workflow.yml":
+			if !slices.Contains(m.Reason.Notes, "not code: demoted") {
+				t.Errorf("ci/workflow.yml has notes %q, want it demoted as no code", m.Reason.Notes)
+			}
+		}
+	}
+
+	report = `Loading fails with a missing __init__ file in a namespace package
+
+A package directory whose __init__ file is missing cannot be loaded any more: the module path of each
+file in it is taken from the wrong directory, and loading the module fails with an error since the
+last release. It worked before it.`
+	for _, m := range ix.Search(report, memory.SearchOptions{Limit: -1}) {
+		for _, n := range m.Reason.Notes {
+			if strings.HasPrefix(n, "defines __init__") {
+				t.Errorf("%s: note %q: a name most classes define is no evidence", m.Rel, n)
+			}
 		}
 	}
 }

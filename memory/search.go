@@ -39,7 +39,8 @@ const (
 	boostLang        = 1.1  // a long query names the file's language
 	demoteRole       = 0.75 // a test file when the query does not ask for tests
 	demoteDoc        = 0.85 // documentation when the query does not ask for docs
-	demoteDocLong    = 0.6  // documentation, for a long text: a report is about the code
+	demoteDocLong    = 0.4  // documentation, for a long text: a report is about the code
+	demoteOtherLong  = 0.8  // a file in no programming language (config, data, templates), for a long text
 )
 
 type qterm struct {
@@ -518,17 +519,23 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		return c, false
 	}
 	demoted := true
-	if p.roles&roleTest == 0 && isTest(rel) {
+	switch {
+	case p.roles&roleTest == 0 && isTest(rel):
 		c.score *= demoteRole
 		c.notes = append(c.notes, "test file demoted")
-	} else if p.roles&roleDoc == 0 && role&roleDoc != 0 && len(p.langs) == 0 {
+	case p.roles&roleDoc == 0 && role&roleDoc != 0 && !hasExt(rel, p.langs):
+		// a doc in a language the query names ("markdown docs", or
+		// "rst" in a report) is not demoted
 		if p.long {
 			c.score *= demoteDocLong
 		} else {
 			c.score *= demoteDoc
 		}
 		c.notes = append(c.notes, "documentation demoted")
-	} else {
+	case p.long && defLangOf(rel) == nil && !hasExt(rel, p.langs):
+		c.score *= demoteOtherLong
+		c.notes = append(c.notes, "not code: demoted")
+	default:
 		demoted = false
 	}
 	if len(p.scopes) > 0 {

@@ -240,6 +240,42 @@ last release. It worked before it.`
 	}
 }
 
+// TestSearchDropsEnvironmentListing checks that the versions a report
+// lists (show_versions' output) do not lift the file that prints them.
+func TestSearchDropsEnvironmentListing(t *testing.T) {
+	ix, _ := build(t, writeTree(t, map[string]string{
+		"pkg/util/print_versions.py": "def show_versions():\n    deps = ['numpy', 'pandas', 'scipy', 'netCDF4', 'dask', 'distributed', 'matplotlib', 'setuptools', 'pip']\n    print('INSTALLED VERSIONS: python, python-bits, OS, machine, processor, LOCALE')\n",
+		"pkg/core/variable.py":       "def quantile(self, q):\n    # q must be in the range [0, 1]: percentiles are q * 100\n    return np.nanpercentile(self.data, q * 100)\n",
+	}))
+	report := `quantile raises ValueError: Percentiles must be in the range [0, 100]
+
+Calling quantile with a value above 1 raises an error about percentiles from numpy instead of a
+clear message that q must be in the range [0, 1].
+
+INSTALLED VERSIONS
+------------------
+commit: None
+python: 3.7.3
+python-bits: 64
+OS: Linux
+machine: x86_64
+processor: x86_64
+LOCALE: en_US.UTF-8
+numpy: 1.17.3
+pandas: 0.25.3
+scipy: None
+netCDF4: 1.5.1.2
+dask: 2.9.0
+distributed: 2.9.0
+matplotlib: 3.1.1
+setuptools: 41.0.1
+pip: 19.1.1`
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "pkg/core/variable.py" {
+		t.Errorf("Search(report) = %q, want pkg/core/variable.py first", rels(ms))
+	}
+}
+
 // TestSearchShortRequests checks short requests: a format word that
 // would leave nothing is searched without, a compound matches its words,
 // a file named after the subject ranks high.

@@ -3,6 +3,7 @@ package memory
 import (
 	"math"
 	"path"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -77,6 +78,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		return nil
 	}
 	a := newAnalyzer()
+	query = dropListings(query)
 	p := parseQuery(query, a, st.dirExists)
 	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
@@ -708,4 +710,42 @@ func reportTitle(q string) string {
 		}
 	}
 	return ""
+}
+
+// listingLine is a line of an environment listing: "numpy: 1.17.3",
+// "python-bits: 64", "scipy: None", "- Python version: 3.8.2".
+var listingLine = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w .()/-]{0,40}:\s*(None|[vV]?\d[\w.+-]*|\S+ \d[\w.+-]*)?\s*$`)
+
+// minListing is the number of consecutive listing lines that make a
+// listing.
+const minListing = 5
+
+// dropListings removes from q the environment listings a report pastes
+// (the versions of Python and of every package installed): they name the
+// report's setting, not its subject, and match the file that prints them.
+func dropListings(q string) string {
+	lines := strings.Split(q, "\n")
+	keep := make([]bool, len(lines))
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && listingLine.MatchString(lines[j]) {
+			j++
+		}
+		if j-i < minListing {
+			for k := i; k < max(j, i+1); k++ {
+				keep[k] = true
+			}
+			i = max(j, i+1)
+			continue
+		}
+		i = j
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if keep[i] {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

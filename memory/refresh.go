@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
@@ -40,10 +41,7 @@ type work struct {
 // killed writer always leave a complete index behind. progress, if not nil,
 // is called with the files done and the files to read.
 func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
-	if prev := debug.SetMemoryLimit(-1); prev > refreshMemoryLimit {
-		debug.SetMemoryLimit(refreshMemoryLimit)
-		defer debug.SetMemoryLimit(prev)
-	}
+	defer holdMemory()()
 	r, err := ix.beginRefresh() // lock, and load the old index meanwhile
 	if err != nil {
 		return Stats{}, err
@@ -70,13 +68,34 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 	return r.write(ctx)
 }
 
-// refreshMemoryLimit is the soft memory limit (debug.SetMemoryLimit) that
-// Refresh holds the program to while it runs, if the program's is larger.
-// A refresh of a large tree is made in batches (see segmentBytes) so that
-// what it keeps stays well under it; but a program that collects only near
-// its limit, as the command line does, would otherwise keep all the
-// garbage the walk and the batches leave until it reached its own.
-const refreshMemoryLimit = 448 << 20
+// refreshMemoryLimit is the soft memory limit a Refresh holds a program
+// to, and refreshHeadroom how much it lets a program that already holds
+// more than that grow by (see holdMemory).
+const (
+	refreshMemoryLimit = 448 << 20
+	refreshHeadroom    = 256 << 20
+)
+
+// holdMemory lowers the program's soft memory limit (debug.SetMemoryLimit)
+// to refreshMemoryLimit, or to refreshHeadroom above the memory the
+// program holds now if that is more, when its limit is higher; it returns
+// what restores it. A refresh of a large tree is made in batches (see
+// segmentBytes) so that what it keeps stays well under that; but a program
+// that collects only near its limit, as the command line does, would
+// otherwise keep all the garbage the walk and the batches leave until it
+// reached its own. A program with a large heap (a server with other work)
+// gets room to refresh without collecting all the time.
+func holdMemory() (restore func()) {
+	held := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(held)
+	limit := max(refreshMemoryLimit, int64(held[0].Value.Uint64()-held[1].Value.Uint64())+refreshHeadroom)
+	prev := debug.SetMemoryLimit(-1)
+	if prev <= limit {
+		return func() {}
+	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(prev) }
+}
 
 // refresh is one Refresh under way: what its phases share.
 type refresh struct {

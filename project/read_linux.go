@@ -106,7 +106,7 @@ func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (
 		return nil, warnf(code, path, "%s", msg), true
 	}
 	return &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: time.Unix(st.Mtim.Unix()),
-		Mode: regularMode(st.Mode), Content: data, Binary: IsBinary(data)}, nil, true
+		Mode: unixMode(st.Mode), Content: data, Binary: IsBinary(data)}, nil, true
 }
 
 // openBeneath opens rel (relative to the root, slash-separated) with
@@ -186,21 +186,6 @@ func readFD(fd int, size, max int64, buf []byte) ([]byte, error) {
 			return buf[:n], nil
 		}
 	}
-}
-
-// regularMode is the fs.FileMode os.Stat gives a regular file of mode m.
-func regularMode(m uint32) fs.FileMode {
-	mode := fs.FileMode(m & 0o777)
-	if m&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if m&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if m&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
-	}
-	return mode
 }
 
 func retryEINTR(f func() error) error {

@@ -91,7 +91,7 @@ func lstatIn(r *rootDir, full, rel string, into *statInfo, buf *[]byte) (fs.File
 	fi := into
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		fi.mode = regularMode(st.Mode)
+		fi.mode = unixMode(st.Mode)
 	case unix.S_IFDIR:
 		fi.mode = fs.ModeDir | fs.FileMode(st.Mode&0o777)
 	case unix.S_IFLNK:

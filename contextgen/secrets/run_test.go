@@ -81,3 +81,59 @@ func TestMayAssignKeepsEveryMatch(t *testing.T) {
 		t.Fatalf("%d windows matched, %d refused: the lines do not test mayAssign", matched, refused)
 	}
 }
+
+// TestWalkFindsEveryKeyword checks the automaton against the plain search
+// it stands for: every occurrence of every keyword, ASCII case folded, and
+// nothing else, on data of keywords in random case cut by bytes inside and
+// outside the keywords' classes (control bytes, UTF-8, punctuation).
+func TestWalkFindsEveryKeyword(t *testing.T) {
+	m := loadMatcher()
+	r := rand.New(rand.NewSource(3))
+	filler := []byte("aAzZ09_- .:=\"'\n\t\x00\xff\xc3\xa9{}/+")
+	for n := 0; n < 5000; n++ {
+		var data []byte
+		for size := r.Intn(400); len(data) < size; {
+			if r.Intn(3) > 0 {
+				data = append(data, filler[r.Intn(len(filler))])
+				continue
+			}
+			for _, c := range m.keywords[r.Intn(len(m.keywords))].text {
+				if r.Intn(2) == 0 {
+					c = lower(c)
+				} else if 'a' <= c && c <= 'z' {
+					c -= 'a' - 'A'
+				}
+				data = append(data, c)
+			}
+		}
+		var got, want [][2]int
+		m.walk(data, 0, 0, func(kw, end int) { got = append(got, [2]int{kw, end}) })
+		for kw, k := range m.keywords {
+			for end := len(k.text); end <= len(data); end++ {
+				if foldEqual(data[end-len(k.text):end], k.text) {
+					want = append(want, [2]int{kw, end})
+				}
+			}
+		}
+		order := func(a, b [2]int) int {
+			if a[1] != b[1] {
+				return a[1] - b[1]
+			}
+			return a[0] - b[0]
+		}
+		slices.SortFunc(got, order)
+		slices.SortFunc(want, order)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q:\nautomaton found %v (keyword, end)\nsearch found    %v", data, got, want)
+		}
+	}
+}
+
+func foldEqual(a, b []byte) bool {
+	for i := range a {
+		if lower(a[i]) != lower(b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}

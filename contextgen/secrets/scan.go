@@ -390,12 +390,19 @@ func (s *scanner) finish() []Finding {
 }
 
 // matcher finds all keywords in one pass: an Aho-Corasick automaton over
-// ASCII-case-folded bytes, compiled to a full transition table.
+// ASCII-case-folded bytes, compiled to a full transition table. The table's
+// columns are byte classes, not bytes: the keywords use a few dozen distinct
+// bytes, and every other byte acts alike (class 0), so a row of 256 columns
+// would repeat itself. The table stays small enough that building it, once
+// per process and before the first name is checked, touches a few pages of
+// memory, not hundreds.
 type matcher struct {
 	keywords []keyword
-	delta    []uint32 // state*256+byte → next state*256 | acceptFlag
-	out      [][]int  // state → keywords ending here
-	longest  int      // bytes of the longest keyword
+	class    [256]byte // byte → its column
+	shift    uint      // a row is 1<<shift columns
+	delta    []uint32  // state<<shift | class → next state<<shift | acceptFlag
+	out      [][]int   // state → keywords ending here
+	longest  int       // bytes of the longest keyword
 }
 
 type keyword struct {
@@ -417,6 +424,15 @@ func lower(c byte) byte {
 
 func buildMatcher() *matcher {
 	m := &matcher{}
+	m.collectKeywords()
+	m.assignClasses()
+	m.compile(m.trie())
+	return m
+}
+
+// collectKeywords lists every rule's keywords once (a keyword several rules
+// share is one entry naming all of them).
+func (m *matcher) collectKeywords() {
 	byText := map[string]int{}
 	for ri, r := range rules {
 		for _, kw := range r.keywords {
@@ -433,32 +449,60 @@ func buildMatcher() *matcher {
 			m.keywords[i].rules = append(m.keywords[i].rules, ri)
 		}
 	}
-	// Trie over folded bytes.
-	type node struct {
-		next [256]int32
-		fail int32
-		out  []int
+	for _, kw := range m.keywords {
+		m.longest = max(m.longest, len(kw.text))
 	}
-	nodes := []*node{{}}
-	newNode := func() int32 {
-		nodes = append(nodes, &node{})
-		return int32(len(nodes) - 1)
+}
+
+// assignClasses gives each folded byte that occurs in a keyword a column of
+// its own, both cases of a letter the same one, and every other byte
+// column 0.
+func (m *matcher) assignClasses() {
+	n := 1
+	for _, kw := range m.keywords {
+		for _, c := range kw.text {
+			if c = lower(c); m.class[c] == 0 {
+				m.class[c] = byte(n)
+				n++
+			}
+		}
 	}
+	for c := 'A'; c <= 'Z'; c++ {
+		m.class[c] = m.class[c+'a'-'A']
+	}
+	for 1<<m.shift < n {
+		m.shift++
+	}
+}
+
+// node is a state of the automaton while it is built.
+type node struct {
+	next []int32 // class → state (0: none yet)
+	fail int32
+	out  []int
+}
+
+// trie builds the keywords' trie over byte classes, then its failure links
+// and the transitions they imply, breadth-first: every state gets a
+// transition for every class.
+func (m *matcher) trie() []*node {
+	cols := 1 << m.shift
+	nodes := []*node{{next: make([]int32, cols)}}
 	for i, kw := range m.keywords {
 		s := int32(0)
 		for _, c := range kw.text {
-			c = lower(c)
-			if nodes[s].next[c] == 0 {
-				nodes[s].next[c] = newNode()
+			k := m.class[c]
+			if nodes[s].next[k] == 0 {
+				nodes = append(nodes, &node{next: make([]int32, cols)})
+				nodes[s].next[k] = int32(len(nodes) - 1)
 			}
-			s = nodes[s].next[c]
+			s = nodes[s].next[k]
 		}
 		nodes[s].out = append(nodes[s].out, i)
 	}
-	// Breadth-first: failure links and the full DFA.
 	var queue []int32
-	for c := range 256 {
-		if t := nodes[0].next[c]; t != 0 {
+	for _, t := range nodes[0].next {
+		if t != 0 {
 			queue = append(queue, t)
 		}
 	}
@@ -466,33 +510,33 @@ func buildMatcher() *matcher {
 		s := queue[0]
 		queue = queue[1:]
 		nodes[s].out = append(nodes[s].out, nodes[nodes[s].fail].out...)
-		for c := range 256 {
-			t := nodes[s].next[c]
+		for k, t := range nodes[s].next {
 			if t == 0 {
-				nodes[s].next[c] = nodes[nodes[s].fail].next[c]
+				nodes[s].next[k] = nodes[nodes[s].fail].next[k]
 				continue
 			}
-			nodes[t].fail = nodes[nodes[s].fail].next[c]
+			nodes[t].fail = nodes[nodes[s].fail].next[k]
 			queue = append(queue, t)
 		}
 	}
-	for _, kw := range m.keywords {
-		m.longest = max(m.longest, len(kw.text))
-	}
-	m.delta = make([]uint32, len(nodes)*256)
+	return nodes
+}
+
+// compile lays the states out as the table run walks.
+func (m *matcher) compile(nodes []*node) {
+	cols := 1 << m.shift
+	m.delta = make([]uint32, len(nodes)*cols)
 	m.out = make([][]int, len(nodes))
 	for s, n := range nodes {
 		m.out[s] = n.out
-		for c := range 256 {
-			t := n.next[lower(byte(c))]
-			v := uint32(t) << 8
+		for k, t := range n.next {
+			v := uint32(t) << m.shift
 			if len(nodes[t].out) > 0 {
 				v |= acceptFlag
 			}
-			m.delta[s*256+c] = v
+			m.delta[s*cols+k] = v
 		}
 	}
-	return m
 }
 
 // run calls hit(keyword, end) for every keyword occurrence, in order of end.
@@ -519,16 +563,16 @@ func (m *matcher) run(data []byte, hit func(kw, end int)) {
 	}
 	end[walks-1] = len(data)
 	var late [walks][]int // keyword, end pairs of walks 1..3
-	delta := m.delta
+	delta, class := m.delta, &m.class
 	// The side-by-side part: as many bytes of each walk as the first has.
 	d0 := data[start[0]:end[0]]
 	d1, d2, d3 := data[start[1]:][:len(d0)], data[start[2]:][:len(d0)], data[start[3]:][:len(d0)]
 	var s0, s1, s2, s3 uint32
 	for i := range d0 {
-		v0 := delta[s0|uint32(d0[i])]
-		v1 := delta[s1|uint32(d1[i])]
-		v2 := delta[s2|uint32(d2[i])]
-		v3 := delta[s3|uint32(d3[i])]
+		v0 := delta[s0|uint32(class[d0[i]])]
+		v1 := delta[s1|uint32(class[d1[i]])]
+		v2 := delta[s2|uint32(class[d2[i]])]
+		v3 := delta[s3|uint32(class[d3[i]])]
 		s0, s1, s2, s3 = v0&^acceptFlag, v1&^acceptFlag, v2&^acceptFlag, v3&^acceptFlag
 		if (v0|v1|v2|v3)&acceptFlag == 0 {
 			continue
@@ -538,7 +582,7 @@ func (m *matcher) run(data []byte, hit func(kw, end int)) {
 				continue
 			}
 			e := start[j] + i + 1
-			for _, kw := range m.out[(v&^acceptFlag)>>8] {
+			for _, kw := range m.out[(v&^acceptFlag)>>m.shift] {
 				if j == 0 {
 					hit(kw, e)
 				} else if e > keep[j] {
@@ -567,12 +611,12 @@ func (m *matcher) run(data []byte, hit func(kw, end int)) {
 // walk runs the automaton over data from state s; base is data's offset in
 // the scanned content.
 func (m *matcher) walk(data []byte, s uint32, base int, hit func(kw, end int)) {
-	delta := m.delta
+	delta, class := m.delta, &m.class
 	for i, c := range data {
-		v := delta[s|uint32(c)]
+		v := delta[s|uint32(class[c])]
 		s = v &^ acceptFlag
 		if v&acceptFlag != 0 {
-			for _, kw := range m.out[s>>8] {
+			for _, kw := range m.out[s>>m.shift] {
 				hit(kw, base+i+1)
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
 
 // Evidence is what a query names exactly: a function in a traceback frame,
@@ -47,15 +49,15 @@ type evidence struct {
 
 var (
 	// File "/x/django/db/models/query.py", line 12, in bulk_create
-	frameRe = regexp.MustCompile(`File "([^"]+)", line \d+, in ([A-Za-z_<][A-Za-z0-9_>]*)`)
+	frameRe = lazyregexp.New(`File "([^"]+)", line \d+, in ([A-Za-z_<][A-Za-z0-9_>]*)`)
 	// pytest: src/_pytest/python.py:123: in collect
-	pytestFrameRe = regexp.MustCompile(`(?m)^([\w./\\-]+\.py):\d+: in ([A-Za-z_<][A-Za-z0-9_>]*)`)
+	pytestFrameRe = lazyregexp.New(`(?m)^([\w./\\-]+\.py):\d+: in ([A-Za-z_<][A-Za-z0-9_>]*)`)
 	// from a.b import C, D as E / import a.b.c
-	fromRe   = regexp.MustCompile(`(?m)^[ \t>]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)`)
-	importRe = regexp.MustCompile(`(?m)^[ \t>]*import[ \t]+([A-Za-z_][\w.]*)`)
+	fromRe   = lazyregexp.New(`(?m)^[ \t>]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)`)
+	importRe = lazyregexp.New(`(?m)^[ \t>]*import[ \t]+([A-Za-z_][\w.]*)`)
 	// a.b.C.meth, not a file name (x.py) nor a number
-	dottedRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
-	identRe  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	dottedRe = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
+	identRe  = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*`)
 )
 
 // receivers are the first words of dotted names that name a local value,
@@ -96,7 +98,7 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			chains = append(chains, strings.Split(dotted, "."))
 		}
 	}
-	for _, re := range []*regexp.Regexp{frameRe, pytestFrameRe} {
+	for _, re := range []*regexp.Regexp{frameRe.Re(), pytestFrameRe.Re()} {
 		for _, m := range re.FindAllStringSubmatch(q, -1) {
 			if len(frames) < 64 {
 				frames = append(frames, strings.ReplaceAll(m[1], "\\", "/"))
@@ -106,7 +108,7 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			}
 		}
 	}
-	for _, m := range fromRe.FindAllStringSubmatch(q, -1) {
+	for _, m := range fromRe.Re().FindAllStringSubmatch(q, -1) {
 		for _, name := range strings.Split(m[2], ",") {
 			if f := strings.Fields(name); len(f) > 0 {
 				add(f[0], evImport)
@@ -114,10 +116,10 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			}
 		}
 	}
-	for _, m := range importRe.FindAllStringSubmatch(q, -1) {
+	for _, m := range importRe.Re().FindAllStringSubmatch(q, -1) {
 		addModule(m[1])
 	}
-	for _, d := range dottedRe.FindAllString(q, -1) {
+	for _, d := range dottedRe.Re().FindAllString(q, -1) {
 		parts := strings.Split(d, ".")
 		if looksLikeFile(d) || receivers[parts[0]] && len(parts) == 2 {
 			if len(parts) == 2 && receivers[parts[0]] && isIdentifierLike(parts[1]) {
@@ -135,7 +137,7 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			addModule(strings.Join(parts, "."))
 		}
 	}
-	for _, w := range identRe.FindAllString(q, -1) {
+	for _, w := range identRe.Re().FindAllString(q, -1) {
 		if isIdentifierLike(w) {
 			add(w, evIdent)
 		}

@@ -2,9 +2,10 @@ package memory
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
 
 // longQuery is the number of content words above which a query is read as
@@ -235,7 +236,7 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 	// "docs(api):") says what kind of change a text describes, not what
 	// kind of file is wanted; it is dropped.
 	var words []string
-	a.words(fenceInfo.ReplaceAllString(dropLabel(q), "```"), func(w string) { words = append(words, strings.ToLower(w)) })
+	a.words(fenceInfo.Re().ReplaceAllString(dropLabel(q), "```"), func(w string) { words = append(words, strings.ToLower(w)) })
 	consumed := p.findTypes(words, dirExists)
 	for i, w := range words {
 		if !consumed[i] && !queryNoise[w] {
@@ -247,7 +248,7 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 
 // fenceInfo is a markdown code fence with its info string ("```shell",
 // "```python"): how a report is laid out, not what it asks for.
-var fenceInfo = regexp.MustCompile("```[\\w+-]*")
+var fenceInfo = lazyregexp.New("```[\\w+-]*")
 
 // findPaths finds, in the whitespace fields of q, the path scopes ("in
 // src/api/") and the files the query mentions ("head.go", "tsdb/head.go").

@@ -3,12 +3,12 @@ package memory
 import (
 	"math"
 	"path"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
 
 // SearchOptions tune Search.
@@ -714,7 +714,7 @@ func reportTitle(q string) string {
 
 // listingLine is a line of an environment listing: "numpy: 1.17.3",
 // "python-bits: 64", "scipy: None", "- Python version: 3.8.2".
-var listingLine = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w .()/-]{0,40}:\s*(None|[vV]?\d[\w.+-]*|\S+ \d[\w.+-]*)?\s*$`)
+var listingLine = lazyregexp.New(`^\s*[-*]?\s*[A-Za-z][\w .()/-]{0,40}:\s*(None|[vV]?\d[\w.+-]*|\S+ \d[\w.+-]*)?\s*$`)
 
 // minListing is the number of consecutive listing lines that make a
 // listing.
@@ -728,7 +728,7 @@ func dropListings(q string) string {
 	keep := make([]bool, len(lines))
 	for i := 0; i < len(lines); {
 		j := i
-		for j < len(lines) && listingLine.MatchString(lines[j]) {
+		for j < len(lines) && listingLine.Re().MatchString(lines[j]) {
 			j++
 		}
 		if j-i < minListing {

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"github.com/lestrrat-go/libxml2/xsd"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 	"github.com/taskctl/taskctl/internal/xmltext"
 )
 
@@ -176,7 +176,7 @@ func place(file string, text []byte, sc scanResult, raw []rawProblem, dropped in
 		if !r.parse && r.elem >= 0 && r.elem < len(sc.starts) {
 			off := sc.starts[r.elem]
 			if r.attr == "" {
-				if m := attrInMsg.FindStringSubmatch(r.msg); m != nil {
+				if m := attrInMsg.Re().FindStringSubmatch(r.msg); m != nil {
 					r.attr = m[1]
 				}
 			}
@@ -199,7 +199,7 @@ func place(file string, text []byte, sc scanResult, raw []rawProblem, dropped in
 }
 
 // attrInMsg finds the attribute a libxml2 validity message is about.
-var attrInMsg = regexp.MustCompile(`^Element '[^']*', attribute '([^']+)'`)
+var attrInMsg = lazyregexp.New(`^Element '[^']*', attribute '([^']+)'`)
 
 // scanResult holds the offset of the '<' of every start tag in document
 // order, and of a DOCTYPE (or -1).

@@ -153,8 +153,8 @@ func (sub *substituter) text(s string, value func(name string) (string, bool)) (
 		return s, nil
 	}
 	over := false
-	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
-		v, ok := value(varRE.FindStringSubmatch(m)[1])
+	out := varRE.Re().ReplaceAllStringFunc(s, func(m string) string {
+		v, ok := value(varRE.Re().FindStringSubmatch(m)[1])
 		if !ok || over {
 			return m
 		}

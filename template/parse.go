@@ -3,9 +3,9 @@ package template
 import (
 	"errors"
 	"fmt"
-	"regexp"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 	"github.com/taskctl/taskctl/internal/xmltext"
 )
 
@@ -59,9 +59,9 @@ func Parse(filename string, data []byte) (*File, error) {
 	return f, nil
 }
 
-var varRE = regexp.MustCompile(`\{\{\s*([^{}\s]*)\s*\}\}`)
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-var fromRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\.(output|files|notes(\.[^.\s]+)*|parsed(\.[^.\s]+)*)$`)
+var varRE = lazyregexp.New(`\{\{\s*([^{}\s]*)\s*\}\}`)
+var identRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var fromRE = lazyregexp.New(`^([A-Za-z_][A-Za-z0-9_-]*)\.(output|files|notes(\.[^.\s]+)*|parsed(\.[^.\s]+)*)$`)
 
 func (d *decoder) check(f *File) {
 	names := map[string]Pos{}
@@ -147,7 +147,7 @@ func (d *decoder) checkTask(t *Task) {
 	}
 	seen := map[string]bool{}
 	for _, in := range t.Inputs {
-		if !identRE.MatchString(in.Name) {
+		if !identRE.Re().MatchString(in.Name) {
 			d.errorAt(d.attrOff(in.Pos, "name"), "input name %q: want a letter or _ then letters, digits, _ or -", in.Name)
 		}
 		if seen[in.Name] {
@@ -161,7 +161,7 @@ func (d *decoder) checkTask(t *Task) {
 		if in.HasDefault {
 			d.errorAt(d.attrOff(in.Pos, "default"), "input %q has both from and default: a bound input takes its value from the step", in.Name)
 		}
-		m := fromRE.FindStringSubmatch(in.From)
+		m := fromRE.Re().FindStringSubmatch(in.From)
 		if m == nil {
 			d.errorAt(from, "input %q: from=%q: want STEP.output, STEP.files, STEP.notes.KEY or STEP.parsed.a.b", in.Name, in.From)
 			continue
@@ -182,9 +182,9 @@ func (d *decoder) checkTask(t *Task) {
 	// checkVars reports the {{...}} of text that name no visible input;
 	// off gives the offset in the data of byte i of text.
 	checkVars := func(text string, off func(i int) int64, where string) {
-		for _, m := range varRE.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range varRE.Re().FindAllStringSubmatchIndex(text, -1) {
 			name := text[m[2]:m[3]]
-			if !identRE.MatchString(name) {
+			if !identRE.Re().MatchString(name) {
 				d.errorAt(off(m[0]), "%s: {{%s}} is not a valid variable name", where, name)
 				continue
 			}
@@ -210,10 +210,10 @@ func (d *decoder) checkTask(t *Task) {
 		}
 		if s.Kind == SourceCommand {
 			at := d.textAt(s.CommandPos)
-			for _, m := range varRE.FindAllStringSubmatchIndex(s.Command, -1) {
+			for _, m := range varRE.Re().FindAllStringSubmatchIndex(s.Command, -1) {
 				name := s.Command[m[2]:m[3]]
 				hint := fmt.Sprintf("read the input as the shell variable \"$%s\"", name)
-				if !identRE.MatchString(name) {
+				if !identRE.Re().MatchString(name) {
 					hint = "read inputs as shell variables, e.g. \"$name\""
 				}
 				d.errorAt(at(m[0]), "%s is not substituted inside <command>: %s", s.Command[m[0]:m[1]], hint)
@@ -281,7 +281,7 @@ func (d *decoder) checkDefaultCycles(t *Task) {
 		state[name] = resolving
 		in := t.Inputs[defs[name]]
 		reported := false
-		for _, m := range varRE.FindAllStringSubmatchIndex(in.Default, -1) {
+		for _, m := range varRE.Re().FindAllStringSubmatchIndex(in.Default, -1) {
 			ref := in.Default[m[2]:m[3]]
 			if _, ok := defs[ref]; !ok {
 				continue

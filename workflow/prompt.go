@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -182,7 +182,7 @@ func (p *promptWriter) block(s string) {
 
 // pendingMarker is a dry run's "<pending: STEP.FIELD>" with a plain
 // reference.
-var pendingMarker = regexp.MustCompile(`<pending: [A-Za-z0-9_#.\-]+>`)
+var pendingMarker = lazyregexp.New(`<pending: [A-Za-z0-9_#.\-]+>`)
 
 // text writes s as character data; in a dry run, pending markers as they are.
 func (p *promptWriter) text(s string) {
@@ -191,7 +191,7 @@ func (p *promptWriter) text(s string) {
 		return
 	}
 	done := 0
-	for _, m := range pendingMarker.FindAllStringIndex(s, -1) {
+	for _, m := range pendingMarker.Re().FindAllStringIndex(s, -1) {
 		writeText(&p.b, s[done:m[0]])
 		p.b.WriteString(s[m[0]:m[1]])
 		done = m[1]

@@ -9,12 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 	"unsafe"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 )
@@ -129,7 +129,7 @@ func (r *Record) Step(name string) *StepResult {
 	return nil
 }
 
-var idPattern = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
+var idPattern = lazyregexp.New(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
 
 // newID makes a run ID that sorts by start time (UTC, to the second), with
 // four random hex digits.
@@ -298,7 +298,7 @@ func resolveRunID(runsDir, id string) (string, error) {
 		}
 		id = ids[len(ids)-1]
 	}
-	if !idPattern.MatchString(id) {
+	if !idPattern.Re().MatchString(id) {
 		return "", fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
 	}
 	return id, nil
@@ -496,7 +496,7 @@ func settleRun(runsDir, id string, s *store) {
 
 // outputTemp matches the name of a temporary file that [store.create] makes
 // for a step's output file, NN-STEP.output.txt.
-var outputTemp = regexp.MustCompile(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.[0-9a-f]{12}\.tmp$`)
+var outputTemp = lazyregexp.New(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.[0-9a-f]{12}\.tmp$`)
 
 // removeOutputTemps removes the temporary output files of a run, in its
 // directory run, whose process is gone: a run killed mid-step leaves the
@@ -505,7 +505,7 @@ var outputTemp = regexp.MustCompile(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.
 func removeOutputTemps(run *project.StateDir) {
 	ents, _ := run.ReadDir()
 	for _, e := range ents {
-		if outputTemp.MatchString(e.Name()) {
+		if outputTemp.Re().MatchString(e.Name()) {
 			_ = run.RemoveFile(e.Name()) // (a regular file only)
 		}
 	}
@@ -524,7 +524,7 @@ func Runs(runsDir string) ([]string, error) {
 	}
 	var ids []string
 	for _, e := range ents {
-		if e.IsDir() && idPattern.MatchString(e.Name()) {
+		if e.IsDir() && idPattern.Re().MatchString(e.Name()) {
 			ids = append(ids, e.Name())
 		}
 	}

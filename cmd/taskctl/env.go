@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/taskctl/taskctl/engine"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
 
 // env is one invocation's environment: streams, flags, the warnings gathered
@@ -41,7 +41,7 @@ func (e *env) warnings() []diag.Warning {
 }
 
 // linecol matches a message that starts with a position, "12:5: ".
-var linecol = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
+var linecol = lazyregexp.New(`^[0-9]+:[0-9]+: `)
 
 func (e *env) json() bool { return e.opts.output == "json" }
 
@@ -172,7 +172,7 @@ func (e *env) finish(data any, err error) int {
 				path = strconv.Quote(path)
 			}
 			sep := ": "
-			if linecol.MatchString(msg) {
+			if linecol.Re().MatchString(msg) {
 				// A template's warning at LINE:COL reads FILE:LINE:COL, as
 				// its problems do (editors jump to it); it read
 				// "FILE: LINE:COL".

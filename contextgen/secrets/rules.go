@@ -4,25 +4,9 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"regexp"
-	"sync"
+
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
-
-// A lazyRegexp is compiled at its first use: compiling every rule's
-// expression at start-up cost each run of taskctl half a millisecond, a
-// run that scans no file included.
-type lazyRegexp struct {
-	src  string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-func lazy(src string) *lazyRegexp { return &lazyRegexp{src: src} }
-
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
-	return l.re
-}
 
 // Rule IDs.
 const (
@@ -75,7 +59,7 @@ type rule struct {
 	kind     ruleKind
 	keywords []string // matched case-sensitively unless fold
 	fold     bool
-	re       *lazyRegexp
+	re       *lazyregexp.Regexp
 	group    int  // submatch holding the secret; 0 = whole match
 	boundary bool // prefixRule: the keyword must not follow a word character
 	maxLen   int  // prefixRule: longest match
@@ -99,15 +83,15 @@ var (
 		"private_key", "private-key", "privatekey",
 	}
 
-	genericRe = lazy("(?i)^" +
+	genericRe = lazyregexp.New("(?i)^" +
 		"([a-z0-9_.\\-]*(?:password|passwd|secret|token|api[_\\-]?key|access[_\\-]?key|auth[_\\-]?key|private[_\\-]?key)[a-z0-9_.\\-]*)" +
 		assignOp + quotedValue)
 
-	awsSecretRe = lazy("(?i)^[a-z0-9_.\\-]*?" +
+	awsSecretRe = lazyregexp.New("(?i)^[a-z0-9_.\\-]*?" +
 		"((?:aws_?)?secret_?access_?key|aws_?secret_?key)" + assignOp +
 		"[\"'`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)")
 
-	pemHeaderRe = lazy(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----`)
+	pemHeaderRe = lazyregexp.New(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----`)
 )
 
 // rules, most specific first (the order decides overlaps).
@@ -115,39 +99,39 @@ var rules = []*rule{
 	{id: RulePrivateKey, kind: pemRule, keywords: []string{"PRIVATE KEY"}},
 	{id: RuleGCPServiceAccount, kind: pemRule}, // found by the private-key rule
 	{id: RuleAWSAccessKeyID, kind: prefixRule, keywords: []string{"AKIA", "ASIA"}, boundary: true, maxLen: 20,
-		re: lazy(`^A(?:KI|SI)A[A-Z0-9]{16}`), valid: tokenBody(4, 3.0)},
+		re: lazyregexp.New(`^A(?:KI|SI)A[A-Z0-9]{16}`), valid: tokenBody(4, 3.0)},
 	{id: RuleGCPAPIKey, kind: prefixRule, keywords: []string{"AIza"}, boundary: true, maxLen: 39,
-		re: lazy(`^AIza[0-9A-Za-z_\-]{35}`), valid: tokenBody(4, 3.5)},
+		re: lazyregexp.New(`^AIza[0-9A-Za-z_\-]{35}`), valid: tokenBody(4, 3.5)},
 	{id: RuleAzureStorageKey, kind: prefixRule, keywords: []string{"AccountKey="}, maxLen: 11 + 88,
-		re: lazy(`^AccountKey=([A-Za-z0-9+/]{86}==)`), group: 1, valid: tokenBody(0, 4.0)},
+		re: lazyregexp.New(`^AccountKey=([A-Za-z0-9+/]{86}==)`), group: 1, valid: tokenBody(0, 4.0)},
 	{id: RuleAzureSharedAccess, kind: prefixRule, keywords: []string{"SharedAccessKey="}, maxLen: 16 + 44,
-		re: lazy(`^SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`), group: 1, valid: tokenBody(0, 3.5)},
+		re: lazyregexp.New(`^SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`), group: 1, valid: tokenBody(0, 3.5)},
 	{id: RuleGitHubToken, kind: prefixRule, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true, maxLen: 255,
-		re: lazy(`^gh[pousr]_[A-Za-z0-9]{36,}`), valid: tokenBody(4, 3.5)},
+		re: lazyregexp.New(`^gh[pousr]_[A-Za-z0-9]{36,}`), valid: tokenBody(4, 3.5)},
 	{id: RuleGitHubToken, kind: prefixRule, keywords: []string{"github_pat_"}, boundary: true, maxLen: 255,
-		re: lazy(`^github_pat_[A-Za-z0-9_]{40,}`), valid: tokenBody(11, 3.5)},
+		re: lazyregexp.New(`^github_pat_[A-Za-z0-9_]{40,}`), valid: tokenBody(11, 3.5)},
 	{id: RuleGitLabToken, kind: prefixRule, keywords: []string{"glpat-"}, boundary: true, maxLen: 320,
-		re: lazy(`^glpat-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`), valid: tokenBody(6, 3.5)},
+		re: lazyregexp.New(`^glpat-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`), valid: tokenBody(6, 3.5)},
 	{id: RuleSlackToken, kind: prefixRule, keywords: []string{"xoxb-", "xoxp-", "xoxa-", "xoxe-", "xoxr-", "xoxs-", "xapp-"}, boundary: true, maxLen: 260,
-		re: lazy(`^(?:xox[bpaers]|xapp)-[0-9A-Za-z\-]{20,}`), valid: tokenBody(5, 3.0)},
+		re: lazyregexp.New(`^(?:xox[bpaers]|xapp)-[0-9A-Za-z\-]{20,}`), valid: tokenBody(5, 3.0)},
 	{id: RuleSlackWebhook, kind: prefixRule, keywords: []string{"hooks.slack.com/"}, maxLen: 200,
-		re: lazy(`^hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,})`), group: 1,
+		re: lazyregexp.New(`^hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,})`), group: 1,
 		valid: tokenBody(0, 3.5)},
 	{id: RuleStripeKey, kind: prefixRule, keywords: []string{"sk_live_", "rk_live_"}, boundary: true, maxLen: 255,
-		re: lazy(`^[sr]k_live_[0-9A-Za-z]{20,}`), valid: tokenBody(8, 3.5)},
+		re: lazyregexp.New(`^[sr]k_live_[0-9A-Za-z]{20,}`), valid: tokenBody(8, 3.5)},
 	{id: RuleAnthropicAPIKey, kind: prefixRule, keywords: []string{"sk-"}, boundary: true, maxLen: 255,
-		re: lazy(`^sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_\-]{32,}`), valid: tokenBody(7, 3.5)},
+		re: lazyregexp.New(`^sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_\-]{32,}`), valid: tokenBody(7, 3.5)},
 	{id: RuleOpenAIAPIKey, kind: prefixRule, keywords: []string{"sk-"}, boundary: true, maxLen: 255,
-		re: lazy(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), valid: tokenBody(3, 3.5)},
+		re: lazyregexp.New(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), valid: tokenBody(3, 3.5)},
 	{id: RuleNPMToken, kind: prefixRule, keywords: []string{"npm_"}, boundary: true, maxLen: 40,
-		re: lazy(`^npm_[A-Za-z0-9]{36}`), valid: tokenBody(4, 3.5)},
+		re: lazyregexp.New(`^npm_[A-Za-z0-9]{36}`), valid: tokenBody(4, 3.5)},
 	{id: RuleJWT, kind: prefixRule, keywords: []string{"eyJ"}, boundary: true, maxLen: 16 << 10,
-		re:    lazy(`^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*`),
+		re:    lazyregexp.New(`^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*`),
 		valid: validJWT},
 	// scheme://user:password@host: the secret is the password. The match
 	// takes the host too, so that it ends where the URL's authority does.
 	{id: RuleURLCredentials, kind: prefixRule, keywords: []string{"://"}, maxLen: 3 + 2*256 + 2 + 256,
-		re: lazy(`^://[A-Za-z0-9._~%!$&'()*+,;=\-]{1,256}:([^\s/?#@"'<>\[\]\\{}|^` + "`" + `]{1,256})@[A-Za-z0-9_.\-\[\]]+`), group: 1,
+		re: lazyregexp.New(`^://[A-Za-z0-9._~%!$&'()*+,;=\-]{1,256}:([^\s/?#@"'<>\[\]\\{}|^` + "`" + `]{1,256})@[A-Za-z0-9_.\-\[\]]+`), group: 1,
 		valid: validURLPassword},
 	{id: RuleAWSSecretAccessKey, kind: lineRule, keywords: []string{"secret"}, fold: true,
 		re: awsSecretRe, group: 2, valid: func(s, _ []byte) bool { return plausibleToken(s, 3.5) }},

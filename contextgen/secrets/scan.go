@@ -127,7 +127,7 @@ func (s *scanner) prefix(ri, start int) {
 		return
 	}
 	seg := s.data[start:min(len(s.data), start+r.maxLen+1)]
-	loc := r.re.get().FindSubmatchIndex(seg)
+	loc := r.re.Re().FindSubmatchIndex(seg)
 	if loc == nil {
 		return
 	}
@@ -177,7 +177,7 @@ func (s *scanner) line(ri, start, end int) {
 	if !mayAssign(win, end-ks) {
 		return
 	}
-	loc := r.re.get().FindSubmatchIndex(win)
+	loc := r.re.Re().FindSubmatchIndex(win)
 	if loc == nil {
 		return
 	}
@@ -234,7 +234,7 @@ func mayAssign(win []byte, from int) bool {
 func (s *scanner) pem(ri, start, end int) {
 	hs := max(0, start-64)
 	hdr := s.data[hs:min(len(s.data), end+16)]
-	loc := pemHeaderRe.get().FindIndex(hdr)
+	loc := pemHeaderRe.Re().FindIndex(hdr)
 	if loc == nil || hs+loc[1] < end {
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
+
+	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
 
 // entropy returns the Shannon entropy of b in bits per byte.
@@ -122,7 +124,7 @@ func validGeneric(v, key []byte) bool {
 	}
 	if bytes.Contains(v, []byte("://")) || isPlaceholder(v) || bytes.Equal(bytes.ToLower(v), k) ||
 		bytes.HasSuffix(v, []byte("...")) || sequential(v) || spellsKey(v, k) ||
-		passwdLineRe.get().Match(v) || hashParamsRe.get().Match(v) || encodedWords(v) {
+		passwdLineRe.Re().Match(v) || hashParamsRe.Re().Match(v) || encodedWords(v) {
 		return false
 	}
 	c := classes(v)
@@ -141,12 +143,12 @@ func validGeneric(v, key []byte) bool {
 
 // passwdLineRe matches an /etc/passwd entry (name:x:uid:gid:…), which a
 // variable named passwdLine or similar holds.
-var passwdLineRe = lazy(`^[a-z_][a-z0-9_.\-]*:[^:]*:[0-9]+:[0-9]+:`)
+var passwdLineRe = lazyregexp.New(`^[a-z_][a-z0-9_.\-]*:[^:]*:[0-9]+:[0-9]+:`)
 
 // hashParamsRe matches a password-hashing algorithm's name with its
 // parameters (argon2id-v19-m65536, pbkdf2_sha256$260000$) and nothing that
 // could be a salt or a hash.
-var hashParamsRe = lazy(`(?i)^(?:argon2(?:id|i|d)?|pbkdf2|bcrypt|scrypt|yescrypt|sha(?:1|224|256|384|512)|md5|hmac|blake2[bs]?)` +
+var hashParamsRe = lazyregexp.New(`(?i)^(?:argon2(?:id|i|d)?|pbkdf2|bcrypt|scrypt|yescrypt|sha(?:1|224|256|384|512)|md5|hmac|blake2[bs]?)` +
 	`(?:[$_\-,:=]+(?:argon2(?:id|i|d)?|pbkdf2|bcrypt|scrypt|sha(?:1|224|256|384|512)|md5|hmac|blake2[bs]?|[a-z]?[0-9]{1,7}|[a-z]=[0-9]{1,7}))*[$_\-,:=]*$`)
 
 // sequential reports whether v's letters and digits each run in order

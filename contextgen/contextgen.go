@@ -804,7 +804,7 @@ func outputLineWarning(i int, code diag.Code, recs []shellexec.Record, rules [][
 // key ID used as a file or directory name): such a name is content, kept
 // out of documents, listings and the index like the secret it holds.
 func NameHoldsSecret(rel string) bool {
-	return len(secrets.Scan([]byte(rel))) > 0
+	return secrets.HasKeyword(rel) && len(secrets.Scan([]byte(rel))) > 0
 }
 
 // redactText replaces each secret the scanner finds in s by its

@@ -123,6 +123,9 @@ func TestWalkFindsEveryKeyword(t *testing.T) {
 			}
 			return a[0] - b[0]
 		}
+		if HasKeyword(string(data)) != (len(want) > 0) {
+			t.Fatalf("%q: HasKeyword says %v, the search found %d keywords", data, !(len(want) > 0), len(want))
+		}
 		slices.SortFunc(got, order)
 		slices.SortFunc(want, order)
 		if !slices.Equal(got, want) {

@@ -33,6 +33,22 @@ func Scan(content []byte) []Finding {
 	return s.finish()
 }
 
+// HasKeyword reports whether s holds any rule's keyword. Every rule starts
+// from a keyword, so Scan finds nothing in text that holds none: a check of
+// every name of a tree asks this first, which copies nothing.
+func HasKeyword(s string) bool {
+	m := loadMatcher()
+	var state uint32
+	for i := 0; i < len(s); i++ {
+		v := m.delta[state|uint32(m.class[s[i]])]
+		if v&acceptFlag != 0 {
+			return true
+		}
+		state = v
+	}
+	return false
+}
+
 // Redact returns a copy of content in which the bytes of each finding are
 // replaced by "[REDACTED:<rule>]". Findings whose range is out of bounds,
 // empty or overlaps an earlier finding are skipped; everything outside the

@@ -676,25 +676,19 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []di
 		}
 	}
 	if len(globs) > 0 {
-		found, gw := p.expandGlobs(ctx, globs)
+		found, links, gw := p.expandGlobs(ctx, globs)
 		warns = append(warns, gw...)
 		// Regular files a walk yields are distinct; only files reached
 		// through a symlink, or named literally too, can repeat.
-		check := len(seen) > 0
-		for i := range found {
-			check = check || found[i].link
-		}
-		if out == nil {
-			out = make([]Candidate, 0, len(found))
-		}
-		for _, f := range found {
-			if check {
-				if seen[f.path] {
-					continue
+		if out == nil && !links {
+			out = found // globs only, no symlink: taken as the walks made it
+		} else {
+			for _, f := range found {
+				if !seen[f.Path] {
+					seen[f.Path] = true
+					out = append(out, f)
 				}
-				seen[f.path] = true
 			}
-			out = append(out, Candidate{Path: f.path, Rel: f.rel, Spec: f.spec})
 		}
 	}
 	if max := p.policy.MaxFiles; len(out) > max {
@@ -726,15 +720,11 @@ func (p *Project) dirSpec(s string, res *resolved) (*globSpec, *diag.Warning) {
 	return g, nil
 }
 
-// found is one file a walk yielded.
-type found struct {
-	path, rel, spec string
-	link            bool // reached through a symlink: may repeat another's path
-}
-
 // expandGlobs runs the walks the globs need (one per root, plus one per
-// ignored directory named literally) and returns the matches sorted by Rel.
-func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, []diag.Warning) {
+// ignored directory named literally) and returns the matches sorted by Rel,
+// and whether any was reached through a symlink (and so may repeat
+// another's path).
+func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candidate, bool, []diag.Warning) {
 	type walkKey struct {
 		root  *rootDir
 		fresh string
@@ -751,10 +741,12 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 		}
 		groups[k] = append(groups[k], g)
 	}
-	var all []found
+	var all []Candidate
 	var warns []diag.Warning
+	links := false
 	for _, k := range keys {
-		f, w, err := p.walkGlobs(ctx, k.root, groups[k], k.fresh != "")
+		f, l, w, err := p.walkGlobs(ctx, k.root, groups[k], k.fresh != "")
+		links = links || l
 		if all == nil {
 			all = f // the one walk of most tasks: not copied
 		} else {
@@ -766,7 +758,7 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 			break
 		}
 	}
-	slices.SortFunc(all, func(a, b found) int { return strings.Compare(a.rel, b.rel) })
+	slices.SortFunc(all, func(a, b Candidate) int { return strings.Compare(a.Rel, b.Rel) })
 	for _, g := range globs {
 		if g.count == 0 {
 			what := "glob"
@@ -778,11 +770,12 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]found, 
 		}
 	}
 	sort.SliceStable(warns, func(i, j int) bool { return warns[i].Path < warns[j].Path })
-	return all, warns
+	return all, links, warns
 }
 
-// walkGlobs walks one root once for a group of globs.
-func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, fresh bool) ([]found, []diag.Warning, error) {
+// walkGlobs walks one root once for a group of globs: the files it found,
+// whether any through a symlink, and the warnings.
+func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, fresh bool) ([]Candidate, bool, []diag.Warning, error) {
 	allowNM := false
 	for _, g := range specs {
 		allowNM = allowNM || g.allowNM
@@ -803,18 +796,20 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 	err := wk.run(ctx, globStarts(r, specs, fresh))
 	n := 0
 	for _, rs := range res {
-		n += len(rs.found)
+		n += rs.found.len
 	}
-	out := make([]found, 0, n) // sized once: a tree's files are not copied as it grows
+	out := make([]Candidate, 0, n)
 	var warns []diag.Warning
+	links := false
 	for _, rs := range res {
-		out = append(out, rs.found...)
+		out = rs.found.appendTo(out)
 		warns = append(warns, rs.warns...)
+		links = links || rs.links
 		for i, c := range rs.counts {
 			specs[i].count += c
 		}
 	}
-	return out, warns, err
+	return out, links, warns, err
 }
 
 // globStarts returns the directories a walk for specs starts from: the
@@ -872,9 +867,37 @@ func globsEnter(specs []*globSpec) func(rel string) bool {
 
 // globResult is what one worker of a glob walk found.
 type globResult struct {
-	found  []found
+	found  chunks[Candidate]
+	links  bool // some of found were reached through a symlink
 	warns  []diag.Warning
 	counts []int // per spec: the files it matched
+}
+
+// chunks is a list that grows a block at a time: a worker's list of the
+// files of a large tree is never copied as it grows, as append would copy
+// it, several times over, into fresh memory.
+type chunks[T any] struct {
+	blocks [][]T
+	len    int
+}
+
+const chunkLen = 512
+
+func (c *chunks[T]) add(v T) {
+	if k := len(c.blocks); k == 0 || len(c.blocks[k-1]) == chunkLen {
+		c.blocks = append(c.blocks, make([]T, 0, chunkLen))
+	}
+	last := &c.blocks[len(c.blocks)-1]
+	*last = append(*last, v)
+	c.len++
+}
+
+// appendTo appends the list to dst.
+func (c *chunks[T]) appendTo(dst []T) []T {
+	for _, b := range c.blocks {
+		dst = append(dst, b...)
+	}
+	return dst
 }
 
 // globWalk is a walk of root r for a group of globs.
@@ -919,7 +942,7 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 		if g.r != p.roots[0] {
 			projRel = p.relToProject(path)
 		}
-		rs.found = append(rs.found, found{path: path, rel: projRel, spec: g.specs[first].spec})
+		rs.found.add(Candidate{Path: path, Rel: projRel, Spec: g.specs[first].spec})
 	case t&fs.ModeSymlink != 0:
 		f, wn := g.link(path, rel)
 		if wn != nil {
@@ -927,8 +950,9 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 			return
 		}
 		if f != nil {
-			f.spec = g.specs[first].spec
-			rs.found = append(rs.found, *f)
+			f.Spec = g.specs[first].spec
+			rs.found.add(*f)
+			rs.links = true
 		}
 	default:
 		rs.warns = append(rs.warns, *warnf(diag.PathSpecialFile, path, "special file (%s): never opened", kindName(t)))
@@ -937,7 +961,7 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 
 // link resolves a symlink a glob matched: its target, unless it is a
 // directory (not followed: nil, nil) or the target is refused (a warning).
-func (g *globWalk) link(path, rel string) (*found, *diag.Warning) {
+func (g *globWalk) link(path, rel string) (*Candidate, *diag.Warning) {
 	p := g.p
 	res, wn := p.resolve(g.r.dir, rel)
 	if wn != nil {
@@ -955,5 +979,5 @@ func (g *globWalk) link(path, rel string) (*found, *diag.Warning) {
 	if wn := p.linkToIgnored(res, path, g.allowNM); wn != nil {
 		return nil, wn
 	}
-	return &found{path: res.real, rel: p.relToProject(res.real), link: true}, nil
+	return &Candidate{Path: res.real, Rel: p.relToProject(res.real)}, nil
 }

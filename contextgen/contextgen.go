@@ -239,6 +239,45 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	return doc, nil
 }
 
+// Listed is a file a listing selected: where it is and what selected it.
+// Nothing was read, so it has none of the facts a read gives (bytes, lines,
+// tokens, sha256).
+type Listed struct {
+	Path   string              `json:"path"`
+	Rel    string              `json:"rel_path"`
+	Source template.SourceKind `json:"source"`
+	Score  *float64            `json:"score,omitempty"`
+	Reason *memory.Reason      `json:"reason,omitempty"` // why a description, fresh or subset match was chosen
+}
+
+// Listing is the files t's sources select, in merge order, and the
+// warnings of resolving them.
+type Listing struct {
+	Task     string
+	Files    []Listed
+	Warnings []diag.Warning
+}
+
+// List resolves t's sources as Assemble does, the path policy included,
+// and returns the files they select without reading any: what --paths
+// prints. (Assemble with ListOnly gives the same files as a Document, for
+// what inherits them.) t must already be bound.
+func List(ctx context.Context, t *template.Task, opt Options) (*Listing, error) {
+	if opt.Project == nil {
+		return nil, errors.New("contextgen: no project")
+	}
+	a := &assembler{ctx: ctx, t: t, opt: opt}
+	a.collect()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	files := make([]Listed, len(a.candidates))
+	for i, c := range a.candidates {
+		files[i] = Listed{Path: c.c.Path, Rel: c.c.Rel, Source: c.source, Score: c.score, Reason: c.reason}
+	}
+	return &Listing{Task: t.Name, Files: files, Warnings: uniqueWarnings(a.warnings)}, nil
+}
+
 // uniqueWarnings drops repeats of a warning, keeping the first: two
 // sources or a file and a symlink to it can meet the same path and be
 // refused for the same reason.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/template"
 	"github.com/taskctl/taskctl/workflow"
 )
@@ -36,12 +35,12 @@ type AssembleRequest struct {
 }
 
 // AssembleResult is an assembled context: the document (its files, their
-// provenance, the totals), the style it is to be rendered in, and whether
-// only the paths were listed (nothing read).
+// provenance, the totals) and the style it is to be rendered in; or, for a
+// request of the paths alone, the listing (nothing read) and no document.
 type AssembleResult struct {
 	Document *contextgen.Document
 	Style    string
-	ListOnly bool
+	Listing  *contextgen.Listing
 }
 
 // Assemble resolves a task's file sources and builds its context document.
@@ -86,6 +85,14 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	if opt.ListOnly {
 		// Nothing is counted, whatever an ancestor's options named.
 		e.tokenizer = ""
+		l, err := contextgen.List(ctx, bound, opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range l.Warnings {
+			e.Warn(w)
+		}
+		return &AssembleResult{Style: style, Listing: l}, nil
 	}
 	doc, err := contextgen.Assemble(ctx, bound, opt)
 	if err != nil {
@@ -103,7 +110,7 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 			e.Warn(w)
 		}
 	}
-	return &AssembleResult{Document: doc, Style: style, ListOnly: opt.ListOnly}, nil
+	return &AssembleResult{Document: doc, Style: style}, nil
 }
 
 // assembleOptions binds task t's inputs (from vars and the run RunID) and
@@ -204,16 +211,10 @@ func Ancestors(tf *template.File, t *template.Task) []*template.Task {
 	return nil
 }
 
-// ListedFile is a file of --paths in json: what selected it, nothing read.
-type ListedFile struct {
-	Path   string              `json:"path"`
-	Rel    string              `json:"rel_path"`
-	Source template.SourceKind `json:"source"`
-	Score  *float64            `json:"score,omitempty"`
-	Reason *memory.Reason      `json:"reason,omitempty"`
-}
+// ListedFile is a file of --paths: what selected it, nothing read.
+type ListedFile = contextgen.Listed
 
-// ListedFiles is the files of --paths.
+// ListedFiles is the files of --paths in json.
 type ListedFiles struct {
 	Task   string       `json:"task"`
 	Files  []ListedFile `json:"files"`
@@ -224,12 +225,9 @@ type ListedFiles struct {
 
 // PathList is the json data of --paths: the files without their content
 // and the facts only a read gives (bytes, lines, tokens, sha256, ...).
-func PathList(doc *contextgen.Document) ListedFiles {
-	out := ListedFiles{Task: doc.Task, Files: make([]ListedFile, 0, len(doc.Files))}
-	for _, f := range doc.Files {
-		out.Files = append(out.Files, ListedFile{Path: f.Path, Rel: f.Rel, Source: f.Source, Score: f.Score, Reason: f.Reason})
-	}
-	out.Totals.Files = len(out.Files)
+func PathList(l *contextgen.Listing) ListedFiles {
+	out := ListedFiles{Task: l.Task, Files: l.Files}
+	out.Totals.Files = len(l.Files)
 	return out
 }
 

@@ -74,14 +74,14 @@ func (s *Server) assemble(ctx context.Context, _ *mcp.CallToolRequest, in Assemb
 		if err != nil {
 			return nil, "", err
 		}
-		doc := res.Document
-		if in.PathsOnly {
+		if l := res.Listing; l != nil {
 			var b strings.Builder
-			for _, f := range doc.Files {
+			for _, f := range l.Files {
 				b.WriteString(f.Path + "\n")
 			}
-			return engine.PathList(doc), b.String(), nil
+			return engine.PathList(l), b.String(), nil
 		}
+		doc := res.Document
 		var b strings.Builder
 		if err := doc.Render(&b, res.Style); err != nil {
 			return nil, "", err

@@ -95,7 +95,6 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := res.Document
 	if err := e.strictCheck(); err != nil {
 		return nil, err
 	}
@@ -103,28 +102,29 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		if err := e.writeAssembled(res); err != nil {
 			return nil, err
 		}
-		e.summary(doc, res.ListOnly)
+		e.summary(res)
 		return nil, nil // the data is the json envelope's
 	}
-	if e.opts.paths && !e.opts.sizes {
-		// With --sizes the files were read: data.files carry their bytes
-		// and tokens.
-		return engine.PathList(doc), nil
+	if res.Listing != nil {
+		// --paths (with --sizes the files were read: data.files carry
+		// their bytes and tokens).
+		return engine.PathList(res.Listing), nil
 	}
-	return doc, nil
+	return res.Document, nil
 }
 
 // summary prints one line on stderr after assemble when stderr is a terminal.
-// With listOnly (--paths) nothing was read, so it gives no bytes or tokens.
-func (e *env) summary(doc *engine.Document, listOnly bool) {
+// A listing (--paths) read nothing, so it gives no bytes or tokens.
+func (e *env) summary(res *engine.AssembleResult) {
 	f, ok := e.stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return
 	}
 	var msg string
-	if listOnly {
-		msg = fmt.Sprintf("%s (content not read)", count(doc.Totals.Files, "path"))
+	if l := res.Listing; l != nil {
+		msg = fmt.Sprintf("%s (content not read)", count(len(l.Files), "path"))
 	} else {
+		doc := res.Document
 		msg = fmt.Sprintf("%s, %s", count(doc.Totals.Files, "file"), count(int(doc.Totals.Bytes), "byte"))
 		if doc.Totals.Tokens != nil {
 			msg += fmt.Sprintf(", %s (%s)", count(*doc.Totals.Tokens, "token"), doc.Tokenizer)
@@ -158,7 +158,7 @@ func (e *env) color() bool {
 // a write(2) per path would cost more than the walk that found them when
 // the output goes into a pipe. The first write error stops it and is
 // returned (the sticky stdout records it too).
-func printPaths(w io.Writer, files []*engine.File) error {
+func printPaths(w io.Writer, files []engine.ListedFile) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range files {
 		bw.WriteString(f.Path)

@@ -93,6 +93,14 @@ func (e *env) writeAssembled(res *engine.AssembleResult) (err error) {
 		}()
 		w = f
 	}
+	if l := res.Listing; l != nil {
+		if e.opts.relative {
+			for i := range l.Files {
+				l.Files[i].Path = l.Files[i].Rel
+			}
+		}
+		return printPaths(w, l.Files)
+	}
 	doc := res.Document
 	if e.opts.relative {
 		p, err := e.eng.Project()
@@ -101,11 +109,8 @@ func (e *env) writeAssembled(res *engine.AssembleResult) (err error) {
 		}
 		relativize(doc, p.Dir())
 	}
-	switch {
-	case e.opts.paths && e.opts.sizes:
+	if e.opts.paths { // with --sizes: the files were read
 		return printSizes(w, doc.Files, e.opts.sortBy == "size")
-	case e.opts.paths:
-		return printPaths(w, doc.Files)
 	}
 	return doc.Render(w, res.Style)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/engine"
 )
 
 // countingWriter counts the writes it is given, failing from the failAt-th
@@ -28,10 +28,10 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // a write per path (a write(2) each when stdout is a pipe), and every path
 // arrives, one a line.
 func TestPrintPathsBuffers(t *testing.T) {
-	var files []*contextgen.File
+	var files []engine.ListedFile
 	var want strings.Builder
 	for i := range 5000 {
-		f := &contextgen.File{Path: fmt.Sprintf("/work/project/dir%03d/file%04d.go", i%100, i)}
+		f := engine.ListedFile{Path: fmt.Sprintf("/work/project/dir%03d/file%04d.go", i%100, i)}
 		files = append(files, f)
 		want.WriteString(f.Path + "\n")
 	}

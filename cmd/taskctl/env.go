@@ -14,7 +14,6 @@ import (
 
 	"github.com/taskctl/taskctl/engine"
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/internal/lazyregexp"
 )
 
 // env is one invocation's environment: streams, flags, the warnings gathered
@@ -40,8 +39,22 @@ func (e *env) warnings() []diag.Warning {
 	return e.eng.Warnings()
 }
 
-// linecol matches a message that starts with a position, "12:5: ".
-var linecol = lazyregexp.New(`^[0-9]+:[0-9]+: `)
+// startsAtPosition reports whether msg starts with a position, "12:5: ".
+func startsAtPosition(msg string) bool {
+	digits := func(s string) (rest string, ok bool) {
+		n := 0
+		for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+			n++
+		}
+		return s[n:], n > 0
+	}
+	rest, ok := digits(msg)
+	if !ok || !strings.HasPrefix(rest, ":") {
+		return false
+	}
+	rest, ok = digits(rest[1:])
+	return ok && strings.HasPrefix(rest, ": ")
+}
 
 func (e *env) json() bool { return e.opts.output == "json" }
 
@@ -172,7 +185,7 @@ func (e *env) finish(data any, err error) int {
 				path = strconv.Quote(path)
 			}
 			sep := ": "
-			if linecol.Re().MatchString(msg) {
+			if startsAtPosition(msg) {
 				// A template's warning at LINE:COL reads FILE:LINE:COL, as
 				// its problems do (editors jump to it); it read
 				// "FILE: LINE:COL".

@@ -293,9 +293,11 @@ func uniqueWarnings(ws []diag.Warning) []diag.Warning {
 	return out
 }
 
-// candidate is a resolved path waiting to be read.
+// candidate is a resolved path waiting to be read. c points into the
+// list a source resolved (a glob's may hold every file of a tree): each
+// candidate is a small record, not a copy of the paths.
 type candidate struct {
-	c      project.Candidate
+	c      *project.Candidate
 	source template.SourceKind
 	score  *float64
 	reason *memory.Reason
@@ -366,15 +368,15 @@ func (a *assembler) secretName(c candidate) bool {
 func (a *assembler) addExpanded(cands []project.Candidate, ro readOptions) {
 	a.candidates = slices.Grow(a.candidates, len(cands))
 	if len(a.candidates) == 0 && a.seen == nil {
-		for _, c := range cands {
-			if cd := (candidate{c: c, source: template.SourceLiteral, read: ro}); !a.secretName(cd) {
+		for i := range cands {
+			if cd := (candidate{c: &cands[i], source: template.SourceLiteral, read: ro}); !a.secretName(cd) {
 				a.candidates = append(a.candidates, cd)
 			}
 		}
 		return
 	}
-	for _, c := range cands {
-		a.add(candidate{c: c, source: template.SourceLiteral, read: ro})
+	for i := range cands {
+		a.add(candidate{c: &cands[i], source: template.SourceLiteral, read: ro})
 	}
 }
 
@@ -537,8 +539,8 @@ func (a *assembler) command(s *template.FileSource) {
 		max = s.MaxFiles
 	}
 	cands = a.capFiles(cands, max, "command")
-	for _, c := range cands {
-		a.add(candidate{c: c, source: template.SourceCommand})
+	for i := range cands {
+		a.add(candidate{c: &cands[i], source: template.SourceCommand})
 	}
 	if len(cands) == 0 && len(a.warnings) == warned {
 		// As a glob that matches nothing (GLOB_NO_MATCH): a source that
@@ -893,7 +895,7 @@ func (a *assembler) search(query string, source template.SourceKind, so memory.S
 			continue
 		}
 		score := m.Score
-		a.add(candidate{c: c, source: source, score: &score, reason: &m.Reason})
+		a.add(candidate{c: &c, source: source, score: &score, reason: &m.Reason})
 	}
 }
 
@@ -1118,7 +1120,7 @@ func (a *assembler) addInherited(f *File, score *float64, reason *memory.Reason)
 		a.warn(*w)
 		return
 	}
-	a.add(candidate{c: c, source: SourceInherited, score: score, reason: reason})
+	a.add(candidate{c: &c, source: SourceInherited, score: score, reason: reason})
 }
 
 func escapeGlob(s string) string {
@@ -1198,7 +1200,7 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 	if a.ctx.Err() != nil {
 		return nil, nil
 	}
-	pf, w := a.opt.Project.ReadInto(c.c, buffers.buffer())
+	pf, w := a.opt.Project.ReadInto(*c.c, buffers.buffer())
 	if pf != nil {
 		pf.Content = buffers.keep(pf.Content)
 	}

@@ -23,52 +23,91 @@ func (d *Document) Tree() string {
 }
 
 func tree(rels []string) string {
-	// Each path is split once: a comparison that split its two paths
-	// would allocate on every call of the sort.
-	paths := make([][]string, len(rels))
-	for i, rel := range rels {
-		paths[i] = strings.Split(rel, "/")
+	sorted := slices.Clone(rels)
+	slices.SortFunc(sorted, treeOrder)
+	size := 0
+	for _, rel := range sorted {
+		size += len(rel) + 1
 	}
-	slices.SortFunc(paths, treeOrder)
 	var b strings.Builder
-	var open []string // the directories of the previous path
-	for _, parts := range paths {
-		dirs := parts[:len(parts)-1]
+	b.Grow(size + size/2)   // the directories' own lines and the indentation
+	var open, dirs []string // the directories of the previous path and of this one
+	for _, rel := range sorted {
+		dirs = appendDirs(dirs[:0], rel)
 		same := 0
 		for same < len(open) && same < len(dirs) && open[same] == dirs[same] {
 			same++
 		}
 		for i := same; i < len(dirs); i++ {
-			b.WriteString(strings.Repeat("  ", i))
+			indent(&b, i)
 			b.WriteString(dirs[i])
 			b.WriteString("/\n")
 		}
-		b.WriteString(strings.Repeat("  ", len(dirs)))
-		b.WriteString(parts[len(parts)-1])
+		indent(&b, len(dirs))
+		b.WriteString(rel[strings.LastIndexByte(rel, '/')+1:])
 		b.WriteByte('\n')
-		open = dirs
+		open = append(open[:0], dirs...)
 	}
 	return b.String()
 }
 
-// treeOrder sorts paths, split at their slashes, so that a directory's
-// files come together, its subdirectories before its own files (as
-// tree(1) with --dirsfirst).
-func treeOrder(pa, pb []string) int {
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		if pa[i] == pb[i] {
-			continue
+// appendDirs appends the directories of the slash-separated path rel, its
+// components but the last, to dirs.
+func appendDirs(dirs []string, rel string) []string {
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return dirs
 		}
-		aDir, bDir := i < len(pa)-1, i < len(pb)-1
-		if aDir != bDir {
+		dirs = append(dirs, rel[:i])
+		rel = rel[i+1:]
+	}
+}
+
+const spaces = "                                "
+
+// indent writes the indentation of a line at depth (two spaces a level).
+func indent(b *strings.Builder, depth int) {
+	for n := 2 * depth; n > 0; n -= len(spaces) {
+		b.WriteString(spaces[:min(n, len(spaces))])
+	}
+}
+
+// treeOrder sorts slash-separated paths so that a directory's files come
+// together, its subdirectories before its own files (as tree(1) with
+// --dirsfirst). It compares the paths a component at a time, in place: the
+// sort calls it n log n times, and splitting the paths would allocate on
+// every call.
+func treeOrder(a, b string) int {
+	for {
+		ia, ib := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		ca, cb := a, b
+		if ia >= 0 {
+			ca = a[:ia]
+		}
+		if ib >= 0 {
+			cb = b[:ib]
+		}
+		aDir, bDir := ia >= 0, ib >= 0
+		switch {
+		case ca != cb && aDir != bDir:
 			if aDir {
 				return -1
 			}
 			return 1
+		case ca != cb:
+			return strings.Compare(ca, cb)
+		case !aDir || !bDir: // the same component, and one path (or both) ends here
+			if aDir == bDir {
+				return 0
+			}
+			if bDir {
+				return -1
+			}
+			return 1
 		}
-		return strings.Compare(pa[i], pb[i])
+		a, b = a[ia+1:], b[ib+1:]
 	}
-	return len(pa) - len(pb)
 }
 
 // xmlPreamble writes the header in the XML style, after <context>.
@@ -80,7 +119,9 @@ func (d *Document) xmlPreamble(w *bufio.Writer) {
 	if d.Instructions != "" {
 		xmlElement(w, "instructions", d.Instructions)
 	}
-	xmlElement(w, "tree", "\n"+d.Tree())
+	w.WriteString("<tree>\n")
+	xmlText(w, d.Tree())
+	w.WriteString("</tree>\n")
 }
 
 // xmlElement writes <name>text</name> and a newline, text escaped as
@@ -88,10 +129,17 @@ func (d *Document) xmlPreamble(w *bufio.Writer) {
 // U+FFFD).
 func xmlElement(w *bufio.Writer, name, text string) {
 	w.WriteString("<" + name + ">")
-	text, _ = xmlSafe(text)
-	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").WriteString(w, text)
+	xmlText(w, text)
 	w.WriteString("</" + name + ">\n")
 }
+
+// xmlText writes text escaped as element content.
+func xmlText(w *bufio.Writer, text string) {
+	text, _ = xmlSafe(text)
+	xmlEscaper.WriteString(w, text)
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // markdownPreamble writes the header in the markdown style.
 func (d *Document) markdownPreamble(w *bufio.Writer) {

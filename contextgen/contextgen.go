@@ -85,12 +85,15 @@ type Document struct {
 	// Description and Instructions are the task's, when Options.Header
 	// asked for them: the rendered document starts with them and a tree
 	// of its files (header.go).
-	Description  string         `json:"description,omitempty"`
-	Instructions string         `json:"instructions,omitempty"`
-	header       bool           // render the header
-	Files        []*File        `json:"files"`
-	Totals       Totals         `json:"totals"`
-	Warnings     []diag.Warning `json:"-"`
+	Description  string `json:"description,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
+	header       bool   // render the header
+	// tree is the header's tree while total counts the header again and
+	// again (its files do not change in between); "" otherwise.
+	tree     string
+	Files    []*File        `json:"files"`
+	Totals   Totals         `json:"totals"`
+	Warnings []diag.Warning `json:"-"`
 	// Omitted lists the files left out (by path and warning code, never
 	// their content), for the rendered styles: a document redirected to a
 	// file still says what it lacks. The json form has the warnings. Under
@@ -1641,6 +1644,10 @@ func (d *Document) total(c tokens.Counter, style string) {
 	body += content
 	tok := body
 	d.Totals.Tokens, d.Totals.ContentTokens = &tok, &content
+	if d.header {
+		d.tree = d.Tree()
+		defer func() { d.tree = "" }()
+	}
 	for range 4 {
 		n := body + c.Count(d.frame(style))
 		if n == tok {

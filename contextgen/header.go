@@ -22,6 +22,15 @@ func (d *Document) Tree() string {
 	return tree(rels)
 }
 
+// headerTree is the tree the header shows: the one total keeps while it
+// counts, or a new one.
+func (d *Document) headerTree() string {
+	if d.tree != "" {
+		return d.tree
+	}
+	return d.Tree()
+}
+
 func tree(rels []string) string {
 	sorted := slices.Clone(rels)
 	slices.SortFunc(sorted, treeOrder)
@@ -120,7 +129,7 @@ func (d *Document) xmlPreamble(w *bufio.Writer) {
 		xmlElement(w, "instructions", d.Instructions)
 	}
 	w.WriteString("<tree>\n")
-	xmlText(w, d.Tree())
+	xmlText(w, d.headerTree())
 	w.WriteString("</tree>\n")
 }
 
@@ -154,7 +163,7 @@ func (d *Document) markdownPreamble(w *bufio.Writer) {
 		w.WriteString(strings.TrimSpace(d.Instructions))
 		w.WriteString("\n")
 	}
-	t := d.Tree()
+	t := d.headerTree()
 	fence := strings.Repeat("`", max(3, longestRun(t, '`')+1))
 	w.WriteString("\n## Files\n\n" + fence + "\n" + t + fence + "\n")
 }
@@ -172,6 +181,6 @@ func (d *Document) plainPreamble(w *bufio.Writer) {
 		writePlainContent(w, strings.TrimSpace(d.Instructions)+"\n")
 	}
 	w.WriteString("\nFiles:\n")
-	writePlainContent(w, d.Tree())
+	writePlainContent(w, d.headerTree())
 	w.WriteString("\n")
 }

@@ -602,6 +602,7 @@ func (mb *markupBuffer) reset() *bufio.Writer {
 // last.
 func (d *Document) frame(style string) []byte {
 	var b bytes.Buffer
+	b.Grow(len(d.tree) + len(d.Description) + len(d.Instructions) + 1<<10) // not grown a tree's length at a time
 	w := bufio.NewWriterSize(&b, 512)
 	switch style {
 	case StyleMarkdown:

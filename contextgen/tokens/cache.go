@@ -40,7 +40,12 @@ type Cache struct {
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
 	clock   uint64 // recency stamp of the last use
-	dirty   bool
+	// dirty says a count was added or dropped since the file was read or
+	// written. A hit only moves its entry's recency stamp, which the file
+	// gets with the next save: a run that only found counts (a pack of an
+	// unchanged tree) does not rewrite the file, so the order on disk is
+	// that of the last run that counted something.
+	dirty bool
 }
 
 // A Sum names a content in one [Cache]: the GMAC of the content under the
@@ -129,7 +134,6 @@ func (ch *Cache) Lookup(c Counter, sum Sum) (n int, ok bool) {
 		ch.clock++
 		e.used = ch.clock
 		ch.entries[k] = e
-		ch.dirty = true
 	}
 	return e.n, ok
 }
@@ -146,7 +150,6 @@ func (ch *Cache) CountSum(c Counter, sum Sum, content []byte) (n int, hit bool) 
 		ch.clock++
 		e.used = ch.clock
 		ch.entries[k] = e
-		ch.dirty = true
 		ch.mu.Unlock()
 		return e.n, true
 	}
@@ -187,6 +190,7 @@ func (ch *Cache) evict(keep int) {
 	}
 	slices.Sort(stamps)
 	cut := stamps[len(stamps)-keep] // stamps are unique: keep those ≥ cut
+	ch.dirty = true
 	for k, e := range ch.entries {
 		if e.used < cut {
 			delete(ch.entries, k)
@@ -194,8 +198,8 @@ func (ch *Cache) evict(keep int) {
 	}
 }
 
-// Save writes the cache to its file if anything changed since it was opened
-// or last saved. It creates the directory if needed (with a .gitignore that
+// Save writes the cache to its file if a count was added or dropped since
+// it was opened or last saved (hits alone do not rewrite it; see dirty). It creates the directory if needed (with a .gitignore that
 // ignores everything, so the cache is never committed), writes a temporary
 // file in the same directory and renames it over the old one, so readers see
 // the old or the new cache, never a mix. It refuses to replace anything but

@@ -138,6 +138,15 @@ func TestCacheHitAcrossRuns(t *testing.T) {
 	if f := run(true); f.calls.Load() != 0 {
 		t.Errorf("second run called the counter %d times, want 0", f.calls.Load())
 	}
+	// The second run only found counts: it left the file as it was.
+	before, err := os.Stat(filepath.Join(dir, tokens.CacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(true)
+	if after, err := os.Stat(filepath.Join(dir, tokens.CacheFile)); err != nil || !os.SameFile(before, after) {
+		t.Errorf("a run of hits alone rewrote the cache's file (%v)", err)
+	}
 	gi, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
 	if err != nil || string(gi) != "*\n" {
 		t.Errorf(".gitignore = %q, %v; want \"*\\n\"", gi, err)

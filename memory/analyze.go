@@ -406,7 +406,10 @@ func (a *analyzer) withDefs(dt docTerms, rel string, text []byte) docTerms {
 // where adding to a list for each term touched a random one.
 func (a *analyzer) addPostings(dt docTerms, n int, doc uint32) {
 	a.terms = max(a.terms, n)
-	if len(a.posts) >= chunkPostings {
+	// A full chunk is sealed, and so is one whose buffer (a chunk's size)
+	// this document's postings would outgrow: growing it would copy it
+	// to fresh memory twice its size, which every later chunk would keep.
+	if k := len(a.posts); k >= chunkPostings || k+len(dt.ids) > cap(a.posts) && cap(a.posts) >= chunkPostings {
 		a.sealPostings()
 	}
 	for i, id := range dt.ids {

@@ -212,9 +212,10 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 	var data []byte
 	var err error
 	if br, ok := src.(BufferedSource); ok {
+		buf = readBuffer(buf, w.e.size)
 		data, err = br.ReadFileInto(w.e.rel, w.e.size, buf)
-		if cap(data) > cap(buf) && cap(data) <= 1<<20 {
-			buf = data[:0]
+		if cap(data) > cap(buf) {
+			buf = data[:0] // (a file that grew since the walk)
 		}
 	} else {
 		data, err = src.ReadFile(w.e.rel)
@@ -250,6 +251,19 @@ func analyseOne(src Source, fsum uint32, old *state, gone map[[16]byte][]int, w 
 	}
 	w.result.flags = docSkipped
 	return nil, buf
+}
+
+// readBuffer returns buf, or a larger buffer if buf cannot take a file of
+// size bytes and the byte that tells it ended (see ReadFileInto): twice
+// buf's size at least, up to what a file may hold. A buffer made for each
+// larger file met was fresh memory each time, its pages faulted in one by
+// one as the file was read into it.
+func readBuffer(buf []byte, size int64) []byte {
+	need := size + 1
+	if int64(cap(buf)) >= need || need > MaxFileSize+1 {
+		return buf
+	}
+	return make([]byte, 0, min(max(need, 2*int64(cap(buf))), MaxFileSize+1))
 }
 
 // contentHash is the change-detection hash of a file as read, marked with

@@ -55,6 +55,32 @@ type defLang struct {
 	// constant (Python, Ruby: at the top level or in a class).
 	constants bool
 	comments  []string // line comment openers, whose lines are skipped
+
+	// the first bytes of the keywords and modifiers, and of the comment
+	// openers (made by init from them)
+	starts, commentStarts [256]bool
+}
+
+func init() {
+	for _, l := range defLangs {
+		for w := range l.keywords {
+			l.starts[w[0]] = true
+		}
+		for w := range l.modifiers {
+			l.starts[w[0]] = true
+		}
+		for _, c := range l.comments {
+			l.commentStarts[c[0]] = true
+		}
+	}
+}
+
+// bare reports whether a line that starts with c, no keyword's or
+// modifier's first byte, may still define a name: one of its members
+// shaped as a constant or a function without a keyword, where the
+// language has them (see line). Most lines of code do not.
+func (l *defLang) bare(c byte, indent int, qual string, member bool) bool {
+	return member && (l.constants && (c == '_' || c >= 'A' && c <= 'Z') || l.calls && indent == 0 || l.scopedCalls && qual != "")
 }
 
 func wordSet(s string) map[string]bool {
@@ -211,6 +237,9 @@ func definitions(lang *defLang, text []byte, emit func(qual, name string)) {
 
 // comment reports whether a line (after its indentation) is a comment.
 func (l *defLang) comment(rest []byte) bool {
+	if !l.commentStarts[rest[0]] {
+		return false
+	}
 	for _, c := range l.comments {
 		if bytes.HasPrefix(rest, []byte(c)) {
 			return true
@@ -225,6 +254,9 @@ func (l *defLang) comment(rest []byte) bool {
 // in a body); block is set to the indentation of a Go block's names when
 // the line opens one.
 func (l *defLang) line(rest []byte, indent int, qual string, member bool, block *int, emit func(qual, name string)) (string, bool) {
+	if !l.starts[rest[0]] && !l.bare(rest[0], indent, qual, member) {
+		return "", false
+	}
 	first, after := nextWord(rest)
 	for l.modifiers[first] {
 		first, after = nextWord(after)
@@ -233,8 +265,8 @@ func (l *defLang) line(rest []byte, indent int, qual string, member bool, block 
 	if !ok {
 		switch {
 		case !member:
-		case l.constants && isConstant(first) && bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte("=")) &&
-			!bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte("==")):
+		case l.constants && isConstant(first) && bytes.HasPrefix(trimBlanks(after), []byte("=")) &&
+			!bytes.HasPrefix(trimBlanks(after), []byte("==")):
 			emit(qual, first)
 		case l.calls && indent == 0 || l.scopedCalls && qual != "":
 			if n, q := callDef(rest); n != "" {
@@ -317,7 +349,7 @@ func isIdentByte(c byte) bool {
 // "pub(crate)"; a C++ "template<…>" is the word "template<typename") and
 // what follows it.
 func nextWord(b []byte) (string, []byte) {
-	b = bytes.TrimLeft(b, " \t")
+	b = trimBlanks(b)
 	i := 0
 	if i < len(b) && b[i] == '#' {
 		i++
@@ -339,6 +371,16 @@ func nextWord(b []byte) (string, []byte) {
 		}
 	}
 	return bstr(b[:i]), b[i:]
+}
+
+// trimBlanks returns b without its leading spaces and tabs (what
+// bytes.TrimLeft(b, " \t") does, without making the set of the two at each
+// call, on most lines of a file).
+func trimBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
 }
 
 // bstr returns the bytes of b as a string without copying them: it is

@@ -463,6 +463,7 @@ func (a *analyzer) sealPostings() {
 		}
 		if free == nil {
 			free = make([]posting, len(ps), cap(ps))
+			pages.Populate(free[:cap(free)]) // (written in random places)
 		}
 		sum := 0
 		for d, n := range c {

@@ -71,6 +71,7 @@ func (f *freshLists) analyzer() *analyzer {
 	// bytes), made at once: growing the log, each larger copy was zeroed
 	// (fresh pages) and copied into
 	a.posts = make([]posting, 0, min(chunkPostings, max(1<<10, int(f.bytes/48))))
+	pages.Populate(a.posts[:cap(a.posts)]) // filled a posting at a time
 	return a
 }
 
@@ -267,6 +268,7 @@ func (f *freshLists) sorted() []termList {
 	f.logs = nil
 	// the terms with postings, in order: each half of them on a goroutine
 	out := make([]termList, len(order))
+	pages.Populate(out)
 	gather := func(ids []uint32, dst []termList) (k int) {
 		for _, id := range ids {
 			if l := &f.lists[id]; l.df > 0 {
@@ -302,6 +304,7 @@ func sortTermIDs(keys []uint64, names []string) []uint32 {
 	}
 	n := len(keys)
 	src := make([]pair, n)
+	pages.Populate(src) // (and dst below: filled, each, a pair at a time)
 	for id, k := range keys {
 		src[id] = pair{k, uint32(id)}
 	}
@@ -316,6 +319,7 @@ func sortTermIDs(keys []uint64, names []string) []uint32 {
 			}
 		}
 		dst := make([]pair, n)
+		pages.Populate(dst)
 		for b := range 8 {
 			c := &counts[b]
 			shift := 8 * b

@@ -60,13 +60,15 @@ func (s *segments) flush(fl *freshLists) error {
 	}
 	s.files = append(s.files, f)
 	w := bufio.NewWriterSize(f, 1<<16)
-	var head []byte
 	for _, t := range terms {
-		head = binary.AppendUvarint(head[:0], uint64(len(t.t)))
+		// the head, appended where the writer's buffer has room (a
+		// batch's lists are far shorter than 4 GiB)
+		head := w.AvailableBuffer()
+		head = appendUvarint32(head, uint32(len(t.t)))
 		head = append(head, t.t...)
-		head = binary.AppendUvarint(head, uint64(t.l.df))
-		head = binary.AppendUvarint(head, uint64(t.l.last))
-		head = binary.AppendUvarint(head, uint64(len(t.l.buf)))
+		head = appendUvarint32(head, t.l.df)
+		head = appendUvarint32(head, t.l.last)
+		head = appendUvarint32(head, uint32(len(t.l.buf)))
 		w.Write(head)
 		w.Write(t.l.buf)
 	}

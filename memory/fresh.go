@@ -72,6 +72,9 @@ func (f *freshLists) analyzer() *analyzer {
 	// (fresh pages) and copied into
 	a.posts = make([]posting, 0, min(chunkPostings, max(1<<10, int(f.bytes/48))))
 	pages.Populate(a.posts[:cap(a.posts)]) // filled a posting at a time
+	// counts for as many terms as the table is made for: grown from
+	// nothing, each larger copy was zeroed and copied into
+	a.growCounts(uint32(max(f.size, 1) - 1))
 	return a
 }
 

@@ -3,7 +3,8 @@
 // description matches in the lexical index, and, in workflows, the files a step
 // inherits), merges them into one ordered list without duplicates, reads each
 // file through the project's path resolver, and renders the result as XML,
-// Markdown or plain text.
+// Markdown or plain text. [List] stops before the reads: the files the
+// sources select, with what selected them (what --paths prints).
 //
 // Guarantees:
 //   - Every file comes from [project.Project.Read]: it lies inside the project

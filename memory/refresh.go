@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
@@ -86,9 +85,12 @@ const (
 // reached its own. A program with a large heap (a server with other work)
 // gets room to refresh without collecting all the time.
 func holdMemory() (restore func()) {
-	held := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(held)
-	limit := max(refreshMemoryLimit, int64(held[0].Value.Uint64()-held[1].Value.Uint64())+refreshHeadroom)
+	// What the program holds: all the runtime has mapped, less the heap
+	// it has given back. (runtime.ReadMemStats, not runtime/metrics, whose
+	// initialiser every command would pay for this one read.)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	limit := max(refreshMemoryLimit, int64(ms.Sys-ms.HeapReleased)+refreshHeadroom)
 	prev := debug.SetMemoryLimit(-1)
 	if prev <= limit {
 		return func() {}

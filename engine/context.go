@@ -76,7 +76,7 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 	} else if opt.MaxTokens > 0 {
 		return opt, UsageError("a token budget needs a tokenizer (not --tokenizer none)")
 	}
-	if cfg.Audit {
+	if cfg.Audit && !opt.ListOnly { // a listing reads nothing: nothing to log
 		opt.Audit = e.auditor(t.Name)
 	}
 	return opt, nil

@@ -478,6 +478,9 @@ func (m *matcher) assignClasses() {
 	for _, kw := range m.keywords {
 		for _, c := range kw.text {
 			if c = lower(c); m.class[c] == 0 {
+				if n > 255 { // the rules are constants: their tests fail first
+					panic("secrets: the keywords use more distinct bytes than a class can number")
+				}
 				m.class[c] = byte(n)
 				n++
 			}

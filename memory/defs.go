@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -57,22 +58,8 @@ type defLang struct {
 	comments  []string // line comment openers, whose lines are skipped
 
 	// the first bytes of the keywords and modifiers, and of the comment
-	// openers (made by init from them)
+	// openers (made by newDefLangs from them)
 	starts, commentStarts [256]bool
-}
-
-func init() {
-	for _, l := range defLangs {
-		for w := range l.keywords {
-			l.starts[w[0]] = true
-		}
-		for w := range l.modifiers {
-			l.starts[w[0]] = true
-		}
-		for _, c := range l.comments {
-			l.commentStarts[c[0]] = true
-		}
-	}
 }
 
 // bare reports whether a line that starts with c, no keyword's or
@@ -109,25 +96,35 @@ func mergeKinds(ms ...map[string]defKind) map[string]defKind {
 	return out
 }
 
-var (
-	defPython = &defLang{
+// defLangs maps file extensions to their definition shapes. They are made
+// at first use: a command that analyses no file does not build their word
+// sets.
+var defLangs = sync.OnceValue(newDefLangs)
+
+// defLangOf returns the definition shapes of the file at rel, or nil.
+func defLangOf(rel string) *defLang {
+	return defLangs()[strings.ToLower(path.Ext(rel))]
+}
+
+func newDefLangs() map[string]*defLang {
+	defPython := &defLang{
 		keywords:  mergeKinds(kindSet("def", defName), kindSet("class", defScope)),
 		modifiers: wordSet("async"),
 		constants: true,
 		comments:  []string{"#"},
 	}
-	defGo = &defLang{
+	defGo := &defLang{
 		keywords: mergeKinds(kindSet("func", defRecv), kindSet("type const var", defBlock)),
 		comments: []string{"//", "/*", "*"},
 	}
-	defJS = &defLang{
+	defJS := &defLang{
 		keywords: mergeKinds(kindSet("function function* interface type enum namespace", defName),
 			kindSet("class", defScope), kindSet("const let var", defAssign)),
 		modifiers:   wordSet("export default async declare abstract public private protected static readonly get set override"),
 		scopedCalls: true,
 		comments:    []string{"//", "/*", "*"},
 	}
-	defJava = &defLang{
+	defJava := &defLang{
 		keywords: mergeKinds(kindSet("class interface enum record struct object trait", defScope),
 			kindSet("fun val def delegate event", defName)),
 		modifiers: wordSet("public private protected internal static final abstract sealed open data inner " +
@@ -135,13 +132,13 @@ var (
 		scopedCalls: true,
 		comments:    []string{"//", "/*", "*", "@"},
 	}
-	defRust = &defLang{
+	defRust := &defLang{
 		keywords: mergeKinds(kindSet("fn type const static macro_rules!", defName),
 			kindSet("struct enum trait union mod", defScope), kindSet("impl", defImpl)),
 		modifiers: wordSet("pub pub(crate) pub(super) pub(self) async unsafe extern const default"),
 		comments:  []string{"//", "/*", "*", "#["},
 	}
-	defC = &defLang{
+	defC := &defLang{
 		keywords: mergeKinds(kindSet("class struct union enum", defScope), kindSet("#define", defMacro),
 			kindSet("typedef", defTypedef)),
 		modifiers: wordSet("static inline extern virtual explicit constexpr const unsigned signed template<typename " +
@@ -149,34 +146,39 @@ var (
 		calls:    true,
 		comments: []string{"//", "/*", "*"},
 	}
-	defRuby = &defLang{
+	defRuby := &defLang{
 		keywords:  mergeKinds(kindSet("def", defName), kindSet("class module", defScope)),
 		modifiers: wordSet("private protected public"),
 		constants: true,
 		comments:  []string{"#"},
 	}
-	defPHP = &defLang{
+	defPHP := &defLang{
 		keywords:  mergeKinds(kindSet("function const", defName), kindSet("class interface trait enum", defScope)),
 		modifiers: wordSet("public private protected static final abstract readonly"),
 		comments:  []string{"//", "/*", "*", "#"},
 	}
-)
-
-// defLangs maps file extensions to their definition shapes.
-var defLangs = map[string]*defLang{
-	".py": defPython, ".pyi": defPython, ".pyx": defPython,
-	".go": defGo,
-	".js": defJS, ".jsx": defJS, ".mjs": defJS, ".cjs": defJS, ".ts": defJS, ".tsx": defJS, ".mts": defJS, ".cts": defJS,
-	".java": defJava, ".kt": defJava, ".kts": defJava, ".scala": defJava, ".cs": defJava,
-	".rs": defRust,
-	".c":  defC, ".h": defC, ".cc": defC, ".cpp": defC, ".cxx": defC, ".hpp": defC, ".hh": defC, ".hxx": defC,
-	".rb":  defRuby,
-	".php": defPHP,
-}
-
-// defLangOf returns the definition shapes of the file at rel, or nil.
-func defLangOf(rel string) *defLang {
-	return defLangs[strings.ToLower(path.Ext(rel))]
+	langs := map[string]*defLang{
+		".py": defPython, ".pyi": defPython, ".pyx": defPython,
+		".go": defGo,
+		".js": defJS, ".jsx": defJS, ".mjs": defJS, ".cjs": defJS, ".ts": defJS, ".tsx": defJS, ".mts": defJS, ".cts": defJS,
+		".java": defJava, ".kt": defJava, ".kts": defJava, ".scala": defJava, ".cs": defJava,
+		".rs": defRust,
+		".c":  defC, ".h": defC, ".cc": defC, ".cpp": defC, ".cxx": defC, ".hpp": defC, ".hh": defC, ".hxx": defC,
+		".rb":  defRuby,
+		".php": defPHP,
+	}
+	for _, l := range langs {
+		for w := range l.keywords {
+			l.starts[w[0]] = true
+		}
+		for w := range l.modifiers {
+			l.starts[w[0]] = true
+		}
+		for _, c := range l.comments {
+			l.commentStarts[c[0]] = true
+		}
+	}
+	return langs
 }
 
 // callStarts are words that open a statement, never a definition of the

@@ -194,16 +194,26 @@ type Options struct {
 	Header bool
 }
 
-// Assemble resolves t's sources and reads its files. t must already be bound
-// (template.Task.Bind). The error is non-nil only for problems that stop the
-// whole assembly (a cancelled context); everything else is a warning.
-func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, error) {
+// resolveSources resolves t's sources into an assembler's candidates, for
+// Assemble and List.
+func resolveSources(ctx context.Context, t *template.Task, opt Options) (*assembler, error) {
 	if opt.Project == nil {
 		return nil, errors.New("contextgen: no project")
 	}
 	a := &assembler{ctx: ctx, t: t, opt: opt}
 	a.collect()
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Assemble resolves t's sources and reads its files. t must already be bound
+// (template.Task.Bind). The error is non-nil only for problems that stop the
+// whole assembly (a cancelled context); everything else is a warning.
+func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, error) {
+	a, err := resolveSources(ctx, t, opt)
+	if err != nil {
 		return nil, err
 	}
 	var files []*File
@@ -266,12 +276,8 @@ type Listing struct {
 // prints. (Assemble with ListOnly gives the same files as a Document, for
 // what inherits them.) t must already be bound.
 func List(ctx context.Context, t *template.Task, opt Options) (*Listing, error) {
-	if opt.Project == nil {
-		return nil, errors.New("contextgen: no project")
-	}
-	a := &assembler{ctx: ctx, t: t, opt: opt}
-	a.collect()
-	if err := ctx.Err(); err != nil {
+	a, err := resolveSources(ctx, t, opt)
+	if err != nil {
 		return nil, err
 	}
 	files := make([]Listed, len(a.candidates))

@@ -31,8 +31,10 @@ func (d *Document) headerTree() string {
 	return d.Tree()
 }
 
+// tree returns the tree of rels, which it sorts in place (Tree passes a
+// list of its own).
 func tree(rels []string) string {
-	sorted := slices.Clone(rels)
+	sorted := rels
 	slices.SortFunc(sorted, treeOrder)
 	size := 0
 	for _, rel := range sorted {

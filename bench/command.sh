@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 if [[ -n ${TASKCTL:-} ]]; then
 	tc=$TASKCTL
 else
-	(cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+	"$here/scripts/build" "$tmp/taskctl"
 	tc="$tmp/taskctl"
 fi
 

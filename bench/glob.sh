@@ -46,7 +46,7 @@ fi
 if [ -n "${TASKCTL:-}" ]; then
   cp "$TASKCTL" "$tmp/taskctl"
 else
-  (cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+  "$here/scripts/build" "$tmp/taskctl"
 fi
 
 cat > "$tmp/all.xml" <<'XML'

@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tc=${TASKCTL:-}
 if [ -z "$tc" ]; then
-	(cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+	"$here/scripts/build" "$tmp/taskctl"
 	tc="$tmp/taskctl"
 fi
 (cd "$here" && go build -o "$tmp/readall" ./bench/readall)

@@ -42,7 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 command -v /usr/bin/time >/dev/null || { echo "need /usr/bin/time (apt-get install -y time)" >&2; exit 1; }
 taskctl=${TASKCTL:-}
 if [ -z "$taskctl" ]; then
-  (cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+  "$here/scripts/build" "$tmp/taskctl"
   taskctl=$tmp/taskctl
 fi
 (cd "$here" && go build -o "$tmp/readall" ./bench/readall)

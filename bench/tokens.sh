@@ -29,7 +29,7 @@ for c in node npm; do
 done
 taskctl=${TASKCTL:-}
 if [ -z "$taskctl" ]; then
-  (cd "$here" && go build -o "$tmp/taskctl" ./cmd/taskctl)
+  "$here/scripts/build" "$tmp/taskctl"
   taskctl=$tmp/taskctl
 fi
 (cd "$tmp" && npm install --silent --no-audit --no-fund --prefix "$tmp" tiktoken@1.0.22 >/dev/null)

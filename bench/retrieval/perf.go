@@ -97,9 +97,15 @@ func runPerf(dir string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cold := st.Duration
+	cold, coldCPU := st.Duration, cpuTime()-c0
 	fmt.Fprintf(w, "cold build: %d files (%d skipped), %d terms, %.1f MB indexed, index %.1f MB (%.3f of indexed bytes), %v (cpu %v)\n",
-		st.Files, st.Skipped, st.Terms, float64(st.Bytes)/1e6, float64(st.IndexBytes)/1e6, float64(st.IndexBytes)/float64(st.Bytes), cold.Round(time.Millisecond), (cpuTime() - c0).Round(time.Millisecond))
+		st.Files, st.Skipped, st.Terms, float64(st.Bytes)/1e6, float64(st.IndexBytes)/1e6, float64(st.IndexBytes)/float64(st.Bytes), cold.Round(time.Millisecond), coldCPU.Round(time.Millisecond))
+
+	// A peer for the cold build: the plain BM25 the rankings are compared
+	// with, building over the same files on one core, in memory.
+	plain, plainCPU := buildPlain(ctx, src, dir)
+	fmt.Fprintf(w, "plain BM25 build (content-only words into Go maps, one goroutine, nothing written): %v (cpu %v); the cold build took %.2fx its time, %.2fx its cpu\n",
+		plain.Round(time.Millisecond), plainCPU.Round(time.Millisecond), float64(cold)/float64(plain), float64(coldCPU)/float64(plainCPU))
 
 	// Warm search: open the persisted index and search, as a CLI call would.
 	for _, q := range perfQueries {
@@ -189,3 +195,18 @@ func runPerf(dir string, w io.Writer) error {
 }
 
 func pct(d, of time.Duration) float64 { return 100 * float64(d) / float64(of) }
+
+// buildPlain builds the plain BM25 baseline over the files src walks and
+// returns how long it took, in wall and CPU time.
+func buildPlain(ctx context.Context, src memory.Source, dir string) (wall, cpu time.Duration) {
+	var files []blob
+	src.Walk(ctx, func(rel string, size int64, _ time.Time) error {
+		files = append(files, blob{rel: rel, id: rel, size: size})
+		return nil
+	})
+	c0, t0 := cpuTime(), time.Now()
+	newPlainBM25().sync(files, func(rel string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	})
+	return time.Since(t0), cpuTime() - c0
+}

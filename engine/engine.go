@@ -45,6 +45,9 @@ type Engine struct {
 	workingDir string
 	argDir     string // what relative FILE arguments are relative to
 	projectDir string // --project-dir, absolute
+	// fromProject: relative paths of requests resolve against the project
+	// dir (the MCP door, see ResolveFromProject).
+	fromProject bool
 
 	settings *Settings
 	proj     *project.Project
@@ -125,6 +128,27 @@ func (e *Engine) ArgPath(p string) string {
 		return p
 	}
 	return filepath.Join(e.argDir, p)
+}
+
+// ResolveFromProject makes every relative path of a request (a file
+// operation's path, read or written, a template or config file to assemble
+// or validate) resolve against the project dir instead of the working dir:
+// the rule of the MCP door, whose client has no working dir (DESIGN §2).
+// Flags given when the engine was opened (--config, --workspace) keep
+// their meaning.
+func (e *Engine) ResolveFromProject() { e.fromProject = true }
+
+// requestPath makes a path of a request absolute (see ResolveFromProject):
+// on the command line as ArgPath does.
+func (e *Engine) requestPath(p string) (string, error) {
+	if filepath.IsAbs(p) || !e.fromProject {
+		return e.ArgPath(p), nil
+	}
+	proj, err := e.Project()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(proj.Dir(), p), nil
 }
 
 // within reports whether dir lies in root (or is root), by path components

@@ -16,12 +16,13 @@ import (
 )
 
 // The file operations of seed 001, for agents (the MCP server) and scripts
-// (taskctl fs). Reads resolve a path as every path a user types (relative
-// to the working dir) and may read the workspace; writes go only to the
-// workspace and the configured write roots (see project.FS), relative
-// paths relative to the workspace. Every write, copy, move, delete, mkdir
-// and edit is appended to .taskctl/audit.jsonl, whatever the <audit>
-// setting says, refused ones too.
+// (taskctl fs). A relative path resolves against one dir whether it is
+// read or written: the working dir on the command line, the project dir
+// for an MCP client (ResolveFromProject). Reads reach the project and the
+// workspace; writes go only to the workspace and the configured write
+// roots (see project.FS). Every write, copy, move, delete, mkdir and edit
+// is appended to .taskctl/audit.jsonl, whatever the <audit> setting says,
+// refused ones too.
 
 // FS returns the project's file operations with the workspace and write
 // roots of the settings. A write root that cannot be one is left out with
@@ -39,7 +40,11 @@ func (e *Engine) FS() (*project.FS, error) {
 	if ws != "" && !filepath.IsAbs(ws) {
 		ws = e.ArgPath(ws) // --workspace, relative to where taskctl started
 	}
-	f, warns, err := p.OpenFS(project.FSOptions{Workspace: ws, WriteRoots: cfg.WriteRoots})
+	base := e.workingDir
+	if e.fromProject {
+		base = p.Dir()
+	}
+	f, warns, err := p.OpenFS(project.FSOptions{Workspace: ws, WriteRoots: cfg.WriteRoots, Base: base})
 	if err != nil {
 		return nil, UsageError("%v", err)
 	}
@@ -275,10 +280,8 @@ func (e *Engine) FileInfo(ctx context.Context, path string) (*FileInfo, error) {
 		Mode: fmt.Sprintf("%04o", uint32(en.Mode.Perm()))}, nil
 }
 
-// workspaceHint adds to a PATH_NOT_FOUND of a relative path read what an
-// agent most likely meant: the file it wrote under that name, which is in
-// the workspace (writes resolve a relative path against the workspace,
-// reads against the working dir).
+// workspaceHint adds to a PATH_NOT_FOUND of a relative path read what
+// the caller most likely meant: a file of that name in the workspace.
 func workspaceHint(f *project.FS, path string, w *diag.Warning) *diag.Warning {
 	if w.Code != diag.PathNotFound || path == "" || filepath.IsAbs(path) {
 		return w
@@ -288,12 +291,16 @@ func workspaceHint(f *project.FS, path string, w *diag.Warning) *diag.Warning {
 		return w
 	}
 	hint := *w
-	hint.Message += fmt.Sprintf(" (the workspace has %s: a relative path is relative to the working dir when read, to the workspace when written)", in)
+	shown := in
+	if rel, err := filepath.Rel(f.Base(), in); err == nil && !strings.HasPrefix(rel, "..") {
+		shown = rel
+	}
+	hint.Message += fmt.Sprintf(" (the workspace has %s)", shown)
 	return &hint
 }
 
-// ProjectFile says whether arg, a path relative to the working dir,
-// names an existing file, and refuses one whose real path lies outside
+// ProjectFile says whether arg, a path of a request (relative to the
+// project dir over MCP, see ResolveFromProject), names an existing file, and refuses one whose real path lies outside
 // the project dir and the allowed roots (PATH_OUTSIDE_PROJECT) or inside
 // .git/ (PATH_IGNORED). It is the MCP server's rule for the template and
 // config files a client names (validate, assemble): the CLI reads any file
@@ -304,9 +311,9 @@ func (e *Engine) ProjectFile(arg string) (bool, error) {
 	if arg == "" || strings.ContainsRune(arg, 0) {
 		return false, nil
 	}
-	abs := filepath.Join(e.workingDir, arg)
-	if filepath.IsAbs(arg) {
-		abs = filepath.Clean(arg)
+	abs, err := e.requestPath(arg)
+	if err != nil {
+		return false, err
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {

@@ -38,7 +38,8 @@ func code(err error) diag.Code {
 	return ""
 }
 
-// TestFSWriteReadBack: a relative write lands in the workspace, reads
+// TestFSWriteReadBack: a write in the workspace (named relative to the
+// working dir, the project dir here) reads
 // back through read_file by its absolute path, is listed and described;
 // overwrite is refused unless asked, and then backs the old content up.
 func TestFSWriteReadBack(t *testing.T) {
@@ -46,7 +47,7 @@ func TestFSWriteReadBack(t *testing.T) {
 	e := open(t, proj, xdg, engine.Options{Command: "fs"})
 	ctx := context.Background()
 	ws := filepath.Join(proj, ".taskctl", "workspace")
-	r, err := e.WriteFile(ctx, engine.WriteRequest{Path: "notes/a.md", Content: []byte("one\ntwo\n")})
+	r, err := e.WriteFile(ctx, engine.WriteRequest{Path: ".taskctl/workspace/notes/a.md", Content: []byte("one\ntwo\n")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +61,10 @@ func TestFSWriteReadBack(t *testing.T) {
 	if got.Content != "two\n" || got.Lines != 2 || got.Size != 8 || got.Truncated {
 		t.Errorf("read back = %+v", got)
 	}
-	if _, err := e.WriteFile(ctx, engine.WriteRequest{Path: "notes/a.md", Content: []byte("x")}); code(err) != diag.FileExists {
+	if _, err := e.WriteFile(ctx, engine.WriteRequest{Path: ".taskctl/workspace/notes/a.md", Content: []byte("x")}); code(err) != diag.FileExists {
 		t.Errorf("second write without overwrite: %v, want FILE_EXISTS", err)
 	}
-	r2, err := e.WriteFile(ctx, engine.WriteRequest{Path: "notes/a.md", Content: []byte("x"), Overwrite: true, Backup: true})
+	r2, err := e.WriteFile(ctx, engine.WriteRequest{Path: ".taskctl/workspace/notes/a.md", Content: []byte("x"), Overwrite: true, Backup: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,20 +90,21 @@ func TestFSWriteReadBack(t *testing.T) {
 func TestFSDeleteMoveEdit(t *testing.T) {
 	proj, _, xdg := fsProject(t)
 	e := open(t, proj, xdg, engine.Options{Command: "mcp"})
+	e.ResolveFromProject()
 	ctx := context.Background()
-	if _, err := e.WriteFile(ctx, engine.WriteRequest{Path: "a.txt", Content: []byte("alpha beta beta\n")}); err != nil {
+	if _, err := e.WriteFile(ctx, engine.WriteRequest{Path: ".taskctl/workspace/a.txt", Content: []byte("alpha beta beta\n")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.DeleteFile(ctx, "a.txt", false); code(err) != diag.ConfirmRequired {
+	if _, err := e.DeleteFile(ctx, ".taskctl/workspace/a.txt", false); code(err) != diag.ConfirmRequired {
 		t.Errorf("delete without confirm: %v", err)
 	}
-	if _, err := e.EditFile(ctx, engine.EditRequest{Path: "a.txt", Edits: []engine.Edit{{OldText: "beta", NewText: "x"}}}); code(err) != diag.EditAmbiguous {
+	if _, err := e.EditFile(ctx, engine.EditRequest{Path: ".taskctl/workspace/a.txt", Edits: []engine.Edit{{OldText: "beta", NewText: "x"}}}); code(err) != diag.EditAmbiguous {
 		t.Errorf("ambiguous edit: %v", err)
 	}
-	if _, err := e.EditFile(ctx, engine.EditRequest{Path: "a.txt", Edits: []engine.Edit{{OldText: "gamma", NewText: "x"}}}); code(err) != diag.EditNoMatch {
+	if _, err := e.EditFile(ctx, engine.EditRequest{Path: ".taskctl/workspace/a.txt", Edits: []engine.Edit{{OldText: "gamma", NewText: "x"}}}); code(err) != diag.EditNoMatch {
 		t.Errorf("edit of missing text: %v", err)
 	}
-	dry, err := e.EditFile(ctx, engine.EditRequest{Path: "a.txt", DryRun: true, Edits: []engine.Edit{{OldText: "alpha", NewText: "ALPHA"}}})
+	dry, err := e.EditFile(ctx, engine.EditRequest{Path: ".taskctl/workspace/a.txt", DryRun: true, Edits: []engine.Edit{{OldText: "alpha", NewText: "ALPHA"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,16 +115,16 @@ func TestFSDeleteMoveEdit(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "alpha beta beta\n" {
 		t.Errorf("a dry run wrote %q", b)
 	}
-	if _, err := e.EditFile(ctx, engine.EditRequest{Path: "a.txt", Edits: []engine.Edit{{OldText: "alpha", NewText: "ALPHA"}}}); err != nil {
+	if _, err := e.EditFile(ctx, engine.EditRequest{Path: ".taskctl/workspace/a.txt", Edits: []engine.Edit{{OldText: "alpha", NewText: "ALPHA"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.MoveFile(ctx, engine.CopyRequest{Source: "a.txt", Destination: "sub/b.txt"}); err != nil {
+	if _, err := e.MoveFile(ctx, engine.CopyRequest{Source: ".taskctl/workspace/a.txt", Destination: ".taskctl/workspace/sub/b.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.MoveFile(ctx, engine.CopyRequest{Source: "sub/b.txt", Destination: filepath.Join(proj, "src", "b.txt")}); code(err) != diag.PathNotWritable {
+	if _, err := e.MoveFile(ctx, engine.CopyRequest{Source: ".taskctl/workspace/sub/b.txt", Destination: filepath.Join(proj, "src", "b.txt")}); code(err) != diag.PathNotWritable {
 		t.Errorf("move into the sources without a write root: %v", err)
 	}
-	d, err := e.DeleteFile(ctx, "sub/b.txt", true)
+	d, err := e.DeleteFile(ctx, ".taskctl/workspace/sub/b.txt", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +138,60 @@ func TestFSDeleteMoveEdit(t *testing.T) {
 	want := "write:true delete:false edit:false edit:false edit:true move:true move:false delete:true"
 	if got := strings.Join(ops, " "); got != want {
 		t.Errorf("audit log ops = %s\nwant %s", got, want)
+	}
+}
+
+// TestFSPathRule: one string names one file, for reads and writes alike:
+// on the command line a relative path is the working dir's, over MCP the
+// project dir's; a write outside the write area names the workspace path.
+func TestFSPathRule(t *testing.T) {
+	proj, _, xdg := fsProject(t)
+	ws := filepath.Join(proj, ".taskctl", "workspace")
+	writeFiles(t, ws, map[string]string{"notes/.keep": ""})
+	ctx := context.Background()
+
+	// The CLI in the workspace: a.md is the workspace's, read and written.
+	e := open(t, ws, xdg, engine.Options{Command: "fs", ProjectDir: proj})
+	r, err := e.WriteFile(ctx, engine.WriteRequest{Path: "notes/a.md", Content: []byte("a\n")})
+	if err != nil || r.Path != filepath.Join(ws, "notes", "a.md") {
+		t.Fatalf("write from the workspace = %+v, %v", r, err)
+	}
+	if got, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: "notes/a.md"}); err != nil || got.Path != r.Path {
+		t.Errorf("read from the workspace = %+v, %v", got, err)
+	}
+
+	// The CLI in the project dir, and an MCP client wherever the server
+	// started: notes/a.md is the project's, outside the write area.
+	cli := open(t, proj, xdg, engine.Options{Command: "fs"})
+	mcp := open(t, filepath.Join(proj, "src"), xdg, engine.Options{Command: "mcp", ProjectDir: proj})
+	mcp.ResolveFromProject()
+	for name, e := range map[string]*engine.Engine{"cli": cli, "mcp": mcp} {
+		_, err := e.WriteFile(ctx, engine.WriteRequest{Path: "notes/b.md", Content: []byte("b\n")})
+		if code(err) != diag.PathNotWritable || !strings.Contains(err.Error(), "write .taskctl/workspace/notes/b.md instead") {
+			t.Errorf("%s: write outside the workspace: %v", name, err)
+		}
+		if _, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: "notes/b.md"}); code(err) != diag.PathNotFound {
+			t.Errorf("%s: read of the refused write: %v", name, err)
+		}
+		if _, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: "notes/a.md"}); code(err) != diag.PathNotFound ||
+			!strings.Contains(err.Error(), "the workspace has .taskctl/workspace/notes/a.md") {
+			t.Errorf("%s: read of a name the workspace has: %v", name, err)
+		}
+		w, err := e.WriteFile(ctx, engine.WriteRequest{Path: ".taskctl/workspace/notes/" + name + ".md", Content: []byte(name)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, p := range []string{".taskctl/workspace/notes/" + name + ".md", w.Path} {
+			if got, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: p}); err != nil || got.Content != name {
+				t.Errorf("%s: read %s = %+v, %v", name, p, got, err)
+			}
+			if _, err := e.EditFile(ctx, engine.EditRequest{Path: p, DryRun: true, Edits: []engine.Edit{{OldText: name, NewText: "x"}}}); err != nil {
+				t.Errorf("%s: edit %s: %v", name, p, err)
+			}
+		}
+		if got, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: "src/main.go"}); name == "mcp" && (err != nil || got.Content != "package main\n") {
+			t.Errorf("mcp from src/: read src/main.go = %+v, %v", got, err)
+		}
 	}
 }
 

@@ -159,7 +159,10 @@ func boundOnly(t *template.Task) map[string]string {
 // <project>/.taskctl/tasks/ that defines a task of that name. It returns the
 // decoded file and, when arg was a task name, that name.
 func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
-	path := e.ArgPath(arg)
+	path, err := e.requestPath(arg)
+	if err != nil {
+		return nil, "", err
+	}
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
 		return nil, "", UsageError("%s is a directory, not a template", path)

@@ -39,7 +39,10 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 	missing := 0
 	names := libraryNames{}
 	for _, arg := range files {
-		path := e.ArgPath(arg)
+		path, err := e.requestPath(arg)
+		if err != nil {
+			return nil, err
+		}
 		tf, probs, gone := e.validateFile(path)
 		if gone {
 			missing++

@@ -14,7 +14,7 @@ import (
 
 // AssembleIn is the input of the assemble tool.
 type AssembleIn struct {
-	Task      string            `json:"task" jsonschema:"a task name of the project's task library, a template file, or FILE:TASK"`
+	Task      string            `json:"task" jsonschema:"a task name of the project's task library, a template file (relative to the project dir, or absolute), or FILE:TASK"`
 	Vars      map[string]string `json:"vars,omitempty" jsonschema:"the task's inputs, name to value"`
 	Style     string            `json:"style,omitempty" jsonschema:"document style: xml, markdown or plain (default: the config's, xml)"`
 	MaxTokens int               `json:"max_tokens,omitempty" jsonschema:"token budget for the whole document; whole files that do not fit are left out"`
@@ -31,7 +31,7 @@ type SearchIn struct {
 
 // ValidateIn is the input of the validate tool.
 type ValidateIn struct {
-	Path string `json:"path" jsonschema:"a template or config file (relative to the working dir)"`
+	Path string `json:"path" jsonschema:"a template or config file: relative to the project dir, or absolute"`
 }
 
 // NoInput is the input of a tool that takes none.
@@ -48,7 +48,7 @@ func (s *Server) addContextTools() {
 		Description: "Every task of the project's task library (.taskctl/tasks/*.xml) with its description and inputs."},
 		s.listTasks)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "validate", InputSchema: inputSchema[ValidateIn](&s.errs), Title: "Validate a template",
-		Description: "Check a template or config file against taskctl's XSD and rules; problems are given at file:line:col."},
+		Description: "Check a template or config file against taskctl's XSD and rules; problems are given at file:line:col. " + pathRule},
 		s.validate)
 }
 

@@ -12,7 +12,7 @@ import (
 
 // ReadFileIn is the input of read_file.
 type ReadFileIn struct {
-	Path      string `json:"path" jsonschema:"the file: absolute, or relative to the working dir; the workspace can be read by its path"`
+	Path      string `json:"path" jsonschema:"the file: relative to the project dir, or absolute"`
 	Encoding  string `json:"encoding,omitempty" jsonschema:"utf-8 (default: text, decoded from what the file is) or base64 (the bytes, for binary files)"`
 	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"at most this many lines (0: all)"`
 	SkipLines int    `json:"skip_lines,omitempty" jsonschema:"lines skipped from the start"`
@@ -21,7 +21,7 @@ type ReadFileIn struct {
 
 // ListDirectoryIn is the input of list_directory.
 type ListDirectoryIn struct {
-	Path          string `json:"path" jsonschema:"the directory: absolute, or relative to the working dir"`
+	Path          string `json:"path" jsonschema:"the directory: relative to the project dir, or absolute (default: the project dir)"`
 	Pattern       string `json:"pattern,omitempty" jsonschema:"only names matching this glob (a path below the directory when it holds /)"`
 	Recursive     bool   `json:"recursive,omitempty" jsonschema:"list subdirectories too"`
 	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot"`
@@ -30,12 +30,12 @@ type ListDirectoryIn struct {
 
 // PathIn is the input of a tool that takes one path.
 type PathIn struct {
-	Path string `json:"path" jsonschema:"absolute, or relative (to the working dir for reads, to the workspace for writes)"`
+	Path string `json:"path" jsonschema:"relative to the project dir, or absolute"`
 }
 
 // WriteFileIn is the input of write_file.
 type WriteFileIn struct {
-	Path         string `json:"path" jsonschema:"the file to write: relative to the workspace, or absolute inside the workspace or a write root"`
+	Path         string `json:"path" jsonschema:"the file to write, in the workspace or a write root: relative to the project dir (.taskctl/workspace/notes.md), or absolute"`
 	Content      string `json:"content" jsonschema:"the text to write"`
 	Overwrite    bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file (refused otherwise)"`
 	CreateBackup *bool  `json:"create_backup,omitempty" jsonschema:"keep the replaced content under .taskctl/backups/ (default true)"`
@@ -43,57 +43,61 @@ type WriteFileIn struct {
 
 // CopyIn is the input of copy_file and move_file.
 type CopyIn struct {
-	Source       string `json:"source" jsonschema:"the file to copy (any readable path) or move (in the write area)"`
-	Destination  string `json:"destination" jsonschema:"where to: relative to the workspace, or absolute inside the workspace or a write root"`
+	Source       string `json:"source" jsonschema:"the file to copy (any readable path) or move (in the write area): relative to the project dir, or absolute"`
+	Destination  string `json:"destination" jsonschema:"where to, in the workspace or a write root: relative to the project dir, or absolute"`
 	Overwrite    bool   `json:"overwrite,omitempty" jsonschema:"replace an existing destination (refused otherwise)"`
 	CreateBackup *bool  `json:"create_backup,omitempty" jsonschema:"keep a replaced destination under .taskctl/backups/ (default true)"`
 }
 
 // DeleteIn is the input of delete_file.
 type DeleteIn struct {
-	Path    string `json:"path" jsonschema:"the file (or empty directory) to remove, in the write area"`
+	Path    string `json:"path" jsonschema:"the file (or empty directory) to remove, in the workspace or a write root: relative to the project dir, or absolute"`
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"must be true: the removal is confirmed (the file is kept under .taskctl/backups/)"`
 }
 
 // EditFileIn is the input of edit_file.
 type EditFileIn struct {
-	Path         string        `json:"path" jsonschema:"the text file to edit, in the write area"`
+	Path         string        `json:"path" jsonschema:"the text file to edit, in the workspace or a write root: relative to the project dir, or absolute"`
 	Edits        []engine.Edit `json:"edits" jsonschema:"replacements applied in order; each old_text must occur exactly once"`
 	DryRun       bool          `json:"dry_run,omitempty" jsonschema:"return the diff, write nothing"`
 	CreateBackup *bool         `json:"create_backup,omitempty" jsonschema:"keep the previous content under .taskctl/backups/ (default true)"`
 }
+
+// pathRule is the path rule of every tool, in the one sentence a client
+// shows its model (DESIGN §2).
+const pathRule = "A relative path is relative to the project dir, for reads and writes alike; absolute paths and every path a tool returns work as they are."
 
 func orTrue(b *bool) bool { return b == nil || *b }
 
 func (s *Server) addFileTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "read_file", InputSchema: inputSchema[ReadFileIn](&s.errs), Title: "Read a file", Annotations: readOnly,
-		Description: "Read a file of the project or the workspace: content, size, modified, encoding, sha256, line count, truncated. .git/, the rest of .taskctl/ and sensitive files are refused."},
+		Description: "Read a file of the project or the workspace: content, size, modified, encoding, sha256, line count, truncated. .git/, the rest of .taskctl/ and sensitive files are refused. " + pathRule},
 		s.readFile)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "list_directory", InputSchema: inputSchema[ListDirectoryIn](&s.errs), Title: "List a directory", Annotations: readOnly,
-		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out."},
+		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out. " + pathRule},
 		s.listDirectory)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "file_info", InputSchema: inputSchema[PathIn](&s.errs), Title: "Describe a path", Annotations: readOnly,
-		Description: "Whether a path exists, and its type, size, modified time and mode."},
+		Description: "Whether a path exists, and its type, size, modified time and mode. " + pathRule},
 		s.fileInfo)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "write_file", InputSchema: inputSchema[WriteFileIn](&s.errs), Title: "Write a file",
-		Description: "Write a file in the workspace (a relative path is relative to it) or a configured write root. Overwrite must be asked; the replaced content is backed up."},
+		Description: "Write a file in the workspace (.taskctl/workspace/ unless configured) or a configured write root. Overwrite must be asked; the replaced content is backed up. " + pathRule},
 		s.writeFile)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "create_directory", InputSchema: inputSchema[PathIn](&s.errs), Title: "Create a directory",
-		Description: "Create a directory (and those above it) in the workspace or a write root."},
+		Description: "Create a directory (and those above it) in the workspace or a write root. " + pathRule},
 		s.createDirectory)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "copy_file", InputSchema: inputSchema[CopyIn](&s.errs), Title: "Copy a file",
-		Description: "Copy a readable file (of the project or the workspace) into the workspace or a write root."},
+		Description: "Copy a readable file (of the project or the workspace) into the workspace or a write root. " + pathRule},
 		s.copyFile)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "move_file", InputSchema: inputSchema[CopyIn](&s.errs), Title: "Move a file",
-		Description: "Rename a file within the workspace and the write roots."},
+		Description: "Rename a file within the workspace and the write roots. " + pathRule},
 		s.moveFile)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "delete_file", InputSchema: inputSchema[DeleteIn](&s.errs), Title: "Delete a file",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
-		Description: "Remove a file (kept under .taskctl/backups/) or an empty directory of the workspace or a write root; confirm must be true."},
+		Description: "Remove a file (kept under .taskctl/backups/) or an empty directory of the workspace or a write root; confirm must be true. " + pathRule},
 		s.deleteFile)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "edit_file", InputSchema: inputSchema[EditFileIn](&s.errs), Title: "Edit a file",
-		Description: "Replace text in a file of the workspace or a write root: each old_text must occur exactly once. Returns a unified diff; dry_run writes nothing."},
+		Description: "Replace text in a file of the workspace or a write root: each old_text must occur exactly once. Returns a unified diff; dry_run writes nothing. " + pathRule},
 		s.editFile)
 }
 

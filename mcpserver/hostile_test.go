@@ -73,6 +73,13 @@ func hostilePaths(f *fixture) []string {
 		"/dev/null", "/dev/zero", "/etc/passwd", "/proc/self/environ",
 		"a\x00b", "", "\\..\\outside", "C:/x", "//server/share", "%2e%2e/outside",
 		strings.Repeat("a/", 2100) + "x", strings.Repeat("n", 300),
+		// The workspace's traps by their project-relative names, as a
+		// client names them (a relative path is the project dir's).
+		".taskctl/workspace/link-out/secret.txt", ".taskctl/workspace/link-out/pwned.txt",
+		".taskctl/workspace/rel-out/secret.txt", ".taskctl/workspace/file-link", ".taskctl/workspace/hl",
+		".taskctl/workspace/fifo", ".taskctl/workspace/../index/x", ".taskctl/workspace/../config.xml",
+		".taskctl/workspace/sub/../../../../outside/secret.txt", ".taskctl/workspace/.env",
+		".taskctl/workspace/.git/config", "src/link-out/secret.txt", "src/secret-link", "src/hl", "src/fifo",
 	}
 }
 
@@ -107,9 +114,9 @@ func TestHostileCorpus(t *testing.T) {
 			{"write_file", map[string]any{"path": p, "content": "PWNED", "overwrite": true}},
 			{"create_directory", map[string]any{"path": p}},
 			{"copy_file", map[string]any{"source": "src/main.go", "destination": p, "overwrite": true}},
-			{"copy_file", map[string]any{"source": p, "destination": "stolen.txt", "overwrite": true}},
-			{"move_file", map[string]any{"source": p, "destination": "moved.txt", "overwrite": true}},
-			{"move_file", map[string]any{"source": "victim.txt", "destination": p, "overwrite": true}},
+			{"copy_file", map[string]any{"source": p, "destination": ".taskctl/workspace/stolen.txt", "overwrite": true}},
+			{"move_file", map[string]any{"source": p, "destination": ".taskctl/workspace/moved.txt", "overwrite": true}},
+			{"move_file", map[string]any{"source": ".taskctl/workspace/victim.txt", "destination": p, "overwrite": true}},
 			{"delete_file", map[string]any{"path": p, "confirm": true}},
 			{"edit_file", map[string]any{"path": p, "edits": []any{map[string]any{"old_text": "secret", "new_text": "PWNED"}}}},
 			{"validate", map[string]any{"path": p}},
@@ -179,13 +186,13 @@ func TestHostileRefusals(t *testing.T) {
 		{"write_file", map[string]any{"path": filepath.Join(f.proj, "src", "main.go"), "content": "x", "overwrite": true}, "PATH_NOT_WRITABLE"},
 		{"write_file", map[string]any{"path": filepath.Join(f.proj, ".git", "config"), "content": "x", "overwrite": true}, "PATH_NOT_WRITABLE"},
 		{"write_file", map[string]any{"path": filepath.Join(f.proj, ".taskctl", "index", "x"), "content": "x", "overwrite": true}, "PATH_NOT_WRITABLE"},
-		{"write_file", map[string]any{"path": "link-out/x", "content": "x"}, "WRITE_UNSAFE"},
-		{"write_file", map[string]any{"path": "file-link", "content": "x", "overwrite": true}, "WRITE_UNSAFE"},
-		{"write_file", map[string]any{"path": "hl", "content": "x", "overwrite": true}, "WRITE_UNSAFE"},
-		{"write_file", map[string]any{"path": "fifo", "content": "x", "overwrite": true}, "PATH_SPECIAL_FILE"},
-		{"write_file", map[string]any{"path": "victim.txt", "content": "x"}, "FILE_EXISTS"},
-		{"write_file", map[string]any{"path": ".env", "content": "x"}, "PATH_SENSITIVE"},
-		{"write_file", map[string]any{"path": "big.txt", "content": strings.Repeat("x", 4097)}, "FILE_TOO_LARGE"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/link-out/x", "content": "x"}, "WRITE_UNSAFE"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/file-link", "content": "x", "overwrite": true}, "WRITE_UNSAFE"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/hl", "content": "x", "overwrite": true}, "WRITE_UNSAFE"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/fifo", "content": "x", "overwrite": true}, "PATH_SPECIAL_FILE"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/victim.txt", "content": "x"}, "FILE_EXISTS"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/.env", "content": "x"}, "PATH_SENSITIVE"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/big.txt", "content": strings.Repeat("x", 4097)}, "FILE_TOO_LARGE"},
 		{"read_file", map[string]any{"path": filepath.Join(f.outside, "secret.txt")}, "PATH_OUTSIDE_PROJECT"},
 		{"read_file", map[string]any{"path": filepath.Join(f.evil, "x.txt")}, "PATH_OUTSIDE_PROJECT"},
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, "src", "secret-link")}, "PATH_OUTSIDE_PROJECT"},
@@ -195,13 +202,13 @@ func TestHostileRefusals(t *testing.T) {
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, "src", "fifo")}, "PATH_SPECIAL_FILE"},
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, ".git", "config")}, "PATH_IGNORED"},
 		{"read_file", map[string]any{"path": filepath.Join(f.proj, ".env")}, "PATH_SENSITIVE"},
-		{"delete_file", map[string]any{"path": "victim.txt"}, "CONFIRM_REQUIRED"},
+		{"delete_file", map[string]any{"path": ".taskctl/workspace/victim.txt"}, "CONFIRM_REQUIRED"},
 		{"validate", map[string]any{"path": filepath.Join(f.outside, "secret.txt")}, "PATH_OUTSIDE_PROJECT"},
 		{"validate", map[string]any{"path": filepath.Join(f.proj, "src", "secret-link")}, "PATH_OUTSIDE_PROJECT"},
 		{"validate", map[string]any{"path": filepath.Join(f.proj, ".git", "config")}, "PATH_IGNORED"},
 		{"assemble", map[string]any{"task": filepath.Join(f.outside, "secret.txt")}, "PATH_OUTSIDE_PROJECT"},
 		{"assemble", map[string]any{"task": filepath.Join(f.outside, "secret.txt") + ":review"}, "PATH_OUTSIDE_PROJECT"},
-		{"edit_file", map[string]any{"path": "victim.txt", "edits": []any{map[string]any{"old_text": "nope", "new_text": "x"}}}, "EDIT_NO_MATCH"},
+		{"edit_file", map[string]any{"path": ".taskctl/workspace/victim.txt", "edits": []any{map[string]any{"old_text": "nope", "new_text": "x"}}}, "EDIT_NO_MATCH"},
 	} {
 		res := callTool(t, cs, c.tool, c.args)
 		if got := text(res); !res.IsError || !strings.HasPrefix(got, c.code+": ") {
@@ -236,13 +243,13 @@ func TestSymlinkSwap(t *testing.T) {
 		}
 	}()
 	for i := 0; i < 300; i++ {
-		callTool(t, cs, "write_file", map[string]any{"path": "swap/secret.txt", "content": "PWNED", "overwrite": true})
-		callTool(t, cs, "write_file", map[string]any{"path": "swap/pwned.txt", "content": "PWNED"})
+		callTool(t, cs, "write_file", map[string]any{"path": ".taskctl/workspace/swap/secret.txt", "content": "PWNED", "overwrite": true})
+		callTool(t, cs, "write_file", map[string]any{"path": ".taskctl/workspace/swap/pwned.txt", "content": "PWNED"})
 		res := callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(swap, "secret.txt")})
 		if strings.Contains(text(res), "outside secret") {
 			t.Fatalf("read through the swapped symlink: %s", text(res))
 		}
-		callTool(t, cs, "delete_file", map[string]any{"path": "swap/secret.txt", "confirm": true})
+		callTool(t, cs, "delete_file", map[string]any{"path": ".taskctl/workspace/swap/secret.txt", "confirm": true})
 	}
 	stop.Store(true)
 	wg.Wait()

@@ -54,7 +54,7 @@ func TestInspector(t *testing.T) {
 		t.Errorf("tools/list: %d tools, want 13", len(tools))
 	}
 
-	m, out := run("--method", "tools/call", "--tool-name", "write_file", "--tool-arg", "path=notes/a.md", "--tool-arg", "content=hello from the inspector")
+	m, out := run("--method", "tools/call", "--tool-name", "write_file", "--tool-arg", "path=.taskctl/workspace/notes/a.md", "--tool-arg", "content=hello from the inspector")
 	wrote := filepath.Join(f.ws, "notes", "a.md")
 	if sc, _ := m["structuredContent"].(map[string]any); sc["path"] != wrote {
 		t.Errorf("write_file: %s", out)
@@ -77,7 +77,7 @@ func TestInspector(t *testing.T) {
 		t.Errorf("the write outside happened")
 	}
 
-	m, out = run("--method", "tools/call", "--tool-name", "delete_file", "--tool-arg", "path=notes/a.md", "--tool-arg", "confirm=true")
+	m, out = run("--method", "tools/call", "--tool-name", "delete_file", "--tool-arg", "path=.taskctl/workspace/notes/a.md", "--tool-arg", "confirm=true")
 	if sc, _ := m["structuredContent"].(map[string]any); sc["operation"] != "delete" {
 		t.Errorf("delete_file: %s", out)
 	}

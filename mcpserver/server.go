@@ -24,9 +24,11 @@ type Server struct {
 }
 
 // New builds the server of eng: its tools, and a prompt for each task of
-// the project's task library. eng should have started a session
+// the project's task library. From now on eng resolves a relative path of
+// a request against the project dir (engine.Engine.ResolveFromProject). eng should have started a session
 // (engine.Engine.StartSession); the server does not close it.
 func New(eng *engine.Engine) (*Server, error) {
+	eng.ResolveFromProject() // a client has no working dir
 	s := &Server{eng: eng}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "taskctl", Title: "taskctl", Version: engine.Version()},
 		&mcp.ServerOptions{Instructions: instructions})
@@ -45,8 +47,9 @@ func New(eng *engine.Engine) (*Server, error) {
 const instructions = `taskctl serves one project: assemble a task's context (assemble, list_tasks,
 prompts), rank its files for a description (search), check templates (validate), and read,
 list and describe its files. Writes (write_file, edit_file, create_directory, copy_file,
-move_file, delete_file) go only to the workspace (a relative path is relative to it) and to
-the write roots the user configured; read paths resolve against the working dir.`
+move_file, delete_file) go only to the workspace (.taskctl/workspace/ unless configured) and
+to the write roots the user configured. A relative path is relative to the project dir, for
+reads and writes alike, and every path a tool returns can be passed to any tool as it is.`
 
 // MCP returns the SDK's server, to connect to a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }

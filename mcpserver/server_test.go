@@ -72,8 +72,14 @@ func write(t *testing.T, root string, files map[string]string) {
 // in-memory transports.
 func connect(t *testing.T, f *fixture) *mcp.ClientSession {
 	t.Helper()
+	return connectAt(t, f, f.proj)
+}
+
+// connectAt is connect with the server started in the directory cwd.
+func connectAt(t *testing.T, f *fixture, cwd string) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
-	eng, err := engine.Open(ctx, engine.Options{Cwd: f.proj, ProjectDir: f.proj, Command: "mcp",
+	eng, err := engine.Open(ctx, engine.Options{Cwd: cwd, ProjectDir: f.proj, Command: "mcp",
 		Getenv: func(k string) string {
 			if k == "XDG_CONFIG_HOME" {
 				return f.xdg
@@ -213,7 +219,7 @@ func TestTools(t *testing.T) {
 		t.Errorf("validate: %s", text(res))
 	}
 
-	res = callTool(t, cs, "write_file", map[string]any{"path": "notes/a.md", "content": "one\ntwo\n"})
+	res = callTool(t, cs, "write_file", map[string]any{"path": ".taskctl/workspace/notes/a.md", "content": "one\ntwo\n"})
 	wrote := filepath.Join(f.ws, "notes", "a.md")
 	if res.IsError || data(t, res)["path"] != wrote {
 		t.Fatalf("write_file: %s", text(res))
@@ -222,19 +228,19 @@ func TestTools(t *testing.T) {
 	if m := data(t, res); m["content"] != "one\n" || m["truncated"] != true || m["lines"] != float64(2) {
 		t.Errorf("read_file = %v", m)
 	}
-	res = callTool(t, cs, "edit_file", map[string]any{"path": "notes/a.md", "edits": []any{map[string]any{"old_text": "two", "new_text": "2"}}})
+	res = callTool(t, cs, "edit_file", map[string]any{"path": ".taskctl/workspace/notes/a.md", "edits": []any{map[string]any{"old_text": "two", "new_text": "2"}}})
 	if res.IsError || !strings.Contains(text(res), "-two\n+2\n") {
 		t.Errorf("edit_file: %s", text(res))
 	}
-	res = callTool(t, cs, "copy_file", map[string]any{"source": "src/main.go", "destination": "copy/main.go"})
+	res = callTool(t, cs, "copy_file", map[string]any{"source": "src/main.go", "destination": ".taskctl/workspace/copy/main.go"})
 	if res.IsError {
 		t.Errorf("copy_file: %s", text(res))
 	}
-	res = callTool(t, cs, "move_file", map[string]any{"source": "copy/main.go", "destination": "moved.go"})
+	res = callTool(t, cs, "move_file", map[string]any{"source": ".taskctl/workspace/copy/main.go", "destination": ".taskctl/workspace/moved.go"})
 	if res.IsError {
 		t.Errorf("move_file: %s", text(res))
 	}
-	res = callTool(t, cs, "create_directory", map[string]any{"path": "a/b/c"})
+	res = callTool(t, cs, "create_directory", map[string]any{"path": ".taskctl/workspace/a/b/c"})
 	if res.IsError || data(t, res)["created"] != true {
 		t.Errorf("create_directory: %s", text(res))
 	}
@@ -246,11 +252,11 @@ func TestTools(t *testing.T) {
 	if m := data(t, res); m["exists"] != true || m["type"] != "file" || m["mode"] != "0644" {
 		t.Errorf("file_info = %v", m)
 	}
-	res = callTool(t, cs, "delete_file", map[string]any{"path": "moved.go"})
+	res = callTool(t, cs, "delete_file", map[string]any{"path": ".taskctl/workspace/moved.go"})
 	if !res.IsError || !strings.HasPrefix(text(res), "CONFIRM_REQUIRED: ") {
 		t.Errorf("delete_file without confirm: %s", text(res))
 	}
-	res = callTool(t, cs, "delete_file", map[string]any{"path": "moved.go", "confirm": true})
+	res = callTool(t, cs, "delete_file", map[string]any{"path": ".taskctl/workspace/moved.go", "confirm": true})
 	if b := data(t, res)["backup"].(string); !strings.HasPrefix(b, filepath.Join(f.proj, ".taskctl", "backups")+"/") {
 		t.Errorf("delete_file backup = %q", b)
 	}

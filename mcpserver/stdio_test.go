@@ -236,7 +236,7 @@ func TestOversizedMessage(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		io.WriteString(s.in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"big.txt","content":"`+big+`"}}}`+"\n")
+		io.WriteString(s.in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":".taskctl/workspace/big.txt","content":"`+big+`"}}}`+"\n")
 		s.in.Close()
 	}()
 	s.exits()

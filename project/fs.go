@@ -25,18 +25,24 @@ type FSOptions struct {
 	// dir, where agents may write (a team's choice to let an agent edit
 	// sources). Each must exist; none may be or lie in .git/ or .taskctl/.
 	WriteRoots []string
+	// Base is the directory a relative path resolves against, for reads
+	// and writes alike (absolute; "" is the working dir): the working dir
+	// on the command line, the project dir for an MCP client, which has no
+	// working dir (DESIGN §2). One string names one file.
+	Base string
 }
 
 // An FS is the file operations of agents and scripts over a project
-// (seed 001): reads that resolve a path as every path a user types, and
-// may also read the workspace; writes that go only to the workspace and
-// the write roots.
+// (seed 001): reads of the project and the workspace, writes that go only
+// to the workspace and the write roots. A relative path resolves against
+// one base dir (FSOptions.Base) whether it is read or written, so one
+// string names one file.
 //
 // # Guarantees of the writes
 //
-//   - A relative path is relative to the workspace; an absolute one must
-//     lie, lexically and by path components, in the workspace or a write
-//     root ("/p/ws-evil" is not in "/p/ws"). Paths are cleaned lexically:
+//   - The path, made absolute against the base dir, must lie lexically and
+//     by path components in the workspace or a write root ("/p/ws-evil"
+//     is not in "/p/ws"). Paths are cleaned lexically:
 //     since no symbolic link is followed, ".." can never lead through one.
 //   - The directory of the target is reached from the root's real path one
 //     component at a time with openat(O_NOFOLLOW|O_DIRECTORY) and held
@@ -63,6 +69,7 @@ type FSOptions struct {
 //     a concurrent swap can race.
 type FS struct {
 	p     *Project
+	base  string   // what a relative path is relative to, clean absolute
 	ws    string   // the workspace, clean absolute
 	roots []string // the write roots, clean absolute (real)
 }
@@ -71,7 +78,13 @@ type FS struct {
 // that is missing, not a directory, reached through a symbolic link or
 // inside .git/ or .taskctl/ is left out with a warning.
 func (p *Project) OpenFS(o FSOptions) (*FS, []diag.Warning, error) {
-	f := &FS{p: p, ws: filepath.Join(p.dir, WorkspaceName, "workspace")}
+	f := &FS{p: p, base: p.workingDir, ws: filepath.Join(p.dir, WorkspaceName, "workspace")}
+	if o.Base != "" {
+		if !filepath.IsAbs(o.Base) {
+			return nil, nil, fmt.Errorf("base dir %s: not an absolute path", o.Base)
+		}
+		f.base = filepath.Clean(o.Base)
+	}
 	if o.Workspace != "" {
 		ws, err := p.checkWorkspace(o.Workspace)
 		if err != nil {
@@ -167,14 +180,17 @@ type target struct {
 
 func (t *target) name() string { return t.comps[len(t.comps)-1] }
 
+// Base returns the directory relative paths resolve against.
+func (f *FS) Base() string { return f.base }
+
 // writeTarget resolves s, as given to a write, to a target: relative to
-// the workspace, inside the workspace or a write root, through the name
+// the base dir, inside the workspace or a write root, through the name
 // rules.
 func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
 	if msg := checkInput(s); msg != "" {
 		return nil, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
 	}
-	abs := cleanJoin(f.ws, s)
+	abs := cleanJoin(f.base, s)
 	root := ""
 	for _, r := range append([]string{f.ws}, f.roots...) {
 		if within(r, abs) && len(r) > len(root) {
@@ -182,7 +198,7 @@ func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
 		}
 	}
 	if root == "" {
-		return nil, warnf(diag.PathNotWritable, abs, "outside the workspace %s%s", f.ws, f.rootsNote())
+		return nil, warnf(diag.PathNotWritable, abs, "outside the workspace %s%s%s", f.ws, f.rootsNote(), f.workspaceHint(abs))
 	}
 	if abs == root {
 		return nil, warnf(diag.PathIsDir, abs, "is the root of the write area, not a file in it")
@@ -199,6 +215,22 @@ func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
 		}
 	}
 	return &target{abs: abs, root: root, comps: comps}, nil
+}
+
+// workspaceHint names where in the workspace a refused write of abs could
+// go: the same path below the workspace, relative to the project dir (as
+// a relative path of the base dir when the base is the project dir,
+// absolute otherwise).
+func (f *FS) workspaceHint(abs string) string {
+	r, rel := f.p.rootOf(abs)
+	if r != f.p.roots[0] || rel == "." || AlwaysExcludedDir(rel) != "" {
+		return ""
+	}
+	in := filepath.Join(f.ws, filepath.FromSlash(rel))
+	if f.base == f.p.dir && within(f.p.dir, in) {
+		in = f.p.relToProject(in)
+	}
+	return "; write " + in + " instead"
 }
 
 func (f *FS) rootsNote() string {

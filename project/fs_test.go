@@ -12,7 +12,8 @@ import (
 
 // fsTree is a project with a write root (src/gen), a workspace holding
 // symlinks out, a sibling whose name has the project's as a prefix, and
-// an outside directory.
+// an outside directory. Its relative paths resolve against the workspace,
+// so that the cases below read as paths in it.
 func fsTree(t testing.TB) (dir, proj string, f *project.FS) {
 	t.Helper()
 	dir = realTemp(t)
@@ -28,7 +29,8 @@ func fsTree(t testing.TB) (dir, proj string, f *project.FS) {
 		"outside/secret = "+secret,
 	)
 	p := open(t, project.Options{ProjectDir: proj, WorkingDir: proj})
-	f, warns, err := p.OpenFS(project.FSOptions{WriteRoots: []string{filepath.Join(proj, "src", "gen")}})
+	f, warns, err := p.OpenFS(project.FSOptions{WriteRoots: []string{filepath.Join(proj, "src", "gen")},
+		Base: filepath.Join(proj, ".taskctl", "workspace")})
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("OpenFS: %v %v", err, warns)
 	}
@@ -81,6 +83,50 @@ func TestWriteTargets(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(filepath.Join(dir, "outside")); len(ents) != 1 {
 		t.Errorf("outside/ holds %d entries", len(ents))
+	}
+}
+
+// TestOnePathOneFile: with the project dir as the base (an MCP client's),
+// a relative path names the same file to a write and to a read; a write
+// outside the write area is refused with the workspace path to use.
+func TestOnePathOneFile(t *testing.T) {
+	dir := realTemp(t)
+	proj := filepath.Join(dir, "p")
+	writeTree(t, dir, "p/.git/config = [core]", "p/src/main.go", "p/sub/")
+	p := open(t, project.Options{ProjectDir: proj, WorkingDir: filepath.Join(proj, "sub")})
+	f, _, err := p.OpenFS(project.FSOptions{Base: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, w := f.WriteFile("notes/plan.md", []byte("x"), false, false)
+	if w == nil || w.Code != diag.PathNotWritable || !strings.HasSuffix(w.Message, "; write .taskctl/workspace/notes/plan.md instead") {
+		t.Fatalf("write outside the workspace: %v", w)
+	}
+	if _, err := os.Stat(filepath.Join(proj, "notes")); err == nil {
+		t.Fatal("the refused write made notes/")
+	}
+	const name = ".taskctl/workspace/notes/plan.md"
+	r, w := f.WriteFile(name, []byte("# plan\n"), false, false)
+	if w != nil || r.Path != filepath.Join(proj, name) {
+		t.Fatalf("WriteFile(%q) = %+v, %v", name, r, w)
+	}
+	for _, s := range []string{name, r.Path} {
+		if got, w := f.ReadFile(s); w != nil || string(got.Content) != "# plan\n" {
+			t.Errorf("ReadFile(%q) = %v, %v", s, got, w)
+		}
+		if got, w := f.ReadWritable(s); w != nil || got.Path != r.Path {
+			t.Errorf("ReadWritable(%q) = %v, %v", s, got, w)
+		}
+		if e, w := f.Stat(s); w != nil || e.Path != r.Path {
+			t.Errorf("Stat(%q) = %v, %v", s, e, w)
+		}
+	}
+	// A project file read from a server started in sub/.
+	if got, w := f.ReadFile("src/main.go"); w != nil || got.Path != filepath.Join(proj, "src", "main.go") {
+		t.Errorf("ReadFile(src/main.go) = %v, %v", got, w)
+	}
+	if l, w := f.List("src", project.ListOptions{}); w != nil || len(l.Entries) != 1 {
+		t.Errorf("List(src) = %v, %v", l, w)
 	}
 }
 

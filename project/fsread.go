@@ -52,13 +52,12 @@ type readPlace struct {
 	comps []string
 }
 
-// readTarget places s, a path as a user types it (relative to the
-// working dir).
+// readTarget places s, a path relative to the base dir.
 func (f *FS) readTarget(s string) (*readPlace, *diag.Warning) {
 	if msg := checkInput(s); msg != "" {
 		return nil, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
 	}
-	abs := cleanJoin(f.p.workingDir, s)
+	abs := cleanJoin(f.base, s)
 	if !within(f.ws, abs) {
 		return &readPlace{abs: abs}, nil
 	}
@@ -84,7 +83,7 @@ func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
 		return nil, w
 	}
 	if !rp.inWS {
-		c, w := f.p.ResolveFrom(f.p.workingDir, s)
+		c, w := f.p.ResolveFrom(f.base, s)
 		if w != nil {
 			return nil, w
 		}
@@ -111,7 +110,7 @@ func (f *FS) Stat(s string) (*Entry, *diag.Warning) {
 		return nil, w
 	}
 	if !rp.inWS {
-		res, w := f.p.resolve(f.p.workingDir, s)
+		res, w := f.p.resolve(f.base, s)
 		if w != nil {
 			return nil, w
 		}
@@ -188,7 +187,7 @@ func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 	if rp.inWS {
 		d, err = f.openDir(f.ws, rp.comps, false)
 	} else {
-		res, w := f.p.resolve(f.p.workingDir, s)
+		res, w := f.p.resolve(f.base, s)
 		if w != nil {
 			return nil, w
 		}

@@ -27,13 +27,13 @@ func fsCmd() *command {
 		usage: "read|ls|info|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
 		short: "file operations for scripts and executors: read anywhere allowed, write in the workspace",
 		long: `The file operations of the MCP server's tools, for scripts and workflow
-executors. A path to read, list or describe is resolved as every path you
-type (relative to the working dir) and may lie in the project or the
-workspace. A path to write, make, move or remove is relative to the
-workspace (.taskctl/workspace, or --workspace / <workspace> in config) and
-must lie in it or in a <write_root> of config; .git/, the rest of .taskctl/
-and sensitive names are never written. Replaced and removed files are kept
-under .taskctl/backups/, and every write is logged in .taskctl/audit.jsonl.
+executors. A relative path is relative to the working dir, for reads and
+writes alike: one string names one file. Reads reach the project and the
+workspace; a path to write, make, move or remove must lie in the workspace
+(.taskctl/workspace, or --workspace / <workspace> in config) or in a
+<write_root> of config; .git/, the rest of .taskctl/ and sensitive names are
+never written. Replaced and removed files are kept under .taskctl/backups/,
+and every write is logged in .taskctl/audit.jsonl.
 
   read PATH         print the file (--max-lines, --skip-lines, --max-bytes,
                     --encoding base64 for binary files)
@@ -47,11 +47,11 @@ under .taskctl/backups/, and every write is logged in .taskctl/audit.jsonl.
   mv SRC DST        rename a file within the write area (--overwrite)
   rm PATH --yes     remove a file (kept under .taskctl/backups/) or an empty directory`,
 		examples: []string{
-			`echo "# plan" | taskctl fs write notes/plan.md`,
-			`taskctl fs read notes/plan.md --max-lines 20`,
+			`echo "# plan" | taskctl fs write .taskctl/workspace/notes/plan.md`,
+			`taskctl fs read .taskctl/workspace/notes/plan.md --max-lines 20`,
 			`taskctl fs ls .taskctl/workspace --recursive --output json`,
-			`taskctl fs edit notes/plan.md --old "# plan" --new "# Plan"`,
-			`taskctl fs rm notes/plan.md --yes`,
+			`taskctl fs edit .taskctl/workspace/notes/plan.md --old "# plan" --new "# Plan"`,
+			`taskctl fs rm .taskctl/workspace/notes/plan.md --yes`,
 		},
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.StringVar(&o.workspace, "workspace", "", "write in `DIR` instead of .taskctl/workspace (inside the project)")

@@ -22,10 +22,11 @@ for an agent's client to start (its config: {"command": "taskctl", "args":
 ["mcp", "--project-dir", "/path/to/project"]}). Tools: assemble, search,
 list_tasks, validate, read_file, list_directory, file_info, write_file,
 edit_file, create_directory, copy_file, move_file, delete_file; each task of
-.taskctl/tasks/*.xml is also a prompt. Reads resolve against the working dir;
-writes go only to the workspace (.taskctl/workspace, --workspace, or
-<workspace> in config) and the <write_root> directories of config, and are
-logged in .taskctl/audit.jsonl. The index stays open for the session and is
+.taskctl/tasks/*.xml is also a prompt. A relative path in a tool argument is
+relative to the project dir, for reads and writes alike; writes go only to
+the workspace (.taskctl/workspace, --workspace, or <workspace> in config) and
+the <write_root> directories of config, and are logged in
+.taskctl/audit.jsonl. The index stays open for the session and is
 refreshed when a file changes. Logs and warnings go to stderr.`,
 		examples: []string{
 			`taskctl mcp --project-dir ~/src/app`,

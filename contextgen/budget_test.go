@@ -18,6 +18,12 @@ import (
 // fixture writes files into a new project and returns it opened.
 func fixture(t *testing.T, files map[string]string) *project.Project {
 	t.Helper()
+	return fixturePolicy(t, files, project.Policy{})
+}
+
+// fixturePolicy is fixture under the policy pol.
+func fixturePolicy(t *testing.T, files map[string]string, pol project.Policy) *project.Project {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -31,7 +37,7 @@ func fixture(t *testing.T, files map[string]string) *project.Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := project.Open(project.Options{WorkingDir: dir, ProjectDir: dir})
+	p, err := project.Open(project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol})
 	if err != nil {
 		t.Fatal(err)
 	}

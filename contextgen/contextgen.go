@@ -742,6 +742,9 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 			}
 			return ""
 		},
+		// The content policy keeps a file holding a secret from
+		// commands as from the document (project.JudgeContent).
+		AllowSecrets:   p.Policy().AllowSecrets,
 		Vars:           vars,
 		Timeout:        l.Timeout,
 		MaxStdoutBytes: l.MaxBytes,
@@ -783,6 +786,10 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 	for _, o := range res.Outside {
 		ws = append(ws, diag.Warning{Code: diag.PathOutsideProject, Path: o,
 			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
+	}
+	for _, r := range res.Secrets {
+		ws = append(ws, diag.Warning{Code: diag.SecretDetected, Path: redactText(r.Path),
+			Message: "the command tried to read it: " + r.Reason})
 	}
 	return res, ws, nil
 }
@@ -1234,28 +1241,55 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 		sum := sha256.Sum256(pf.Content)
 		f.SHA256 = hex.EncodeToString(sum[:])
 	}
-	if pf.Binary {
-		f.Encoding = "binary"
+	// The content policy decides binary, encoding and secrets once for
+	// every door (project.JudgeContent).
+	jc := project.JudgeContent(pf.Content, a.opt.AllowSecrets)
+	if jc.Binary {
+		f.Encoding, f.Binary = "binary", true
 		ws = append(ws, diag.Warning{Code: diag.FileBinary, Path: pf.Path,
 			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
 		return f, ws
 	}
-
-	text, enc := encoding.Decode(pf.Content)
+	text, enc := jc.Text, jc.Encoding
 	f.Encoding = enc.Encoding
 	// Lines, like Bytes, describe the file, not the content shown (which
 	// may be cut or redacted).
 	f.Lines = countLines(text)
-	if enc.Binary {
-		f.Binary = true
-		ws = append(ws, diag.Warning{Code: diag.FileBinary, Path: pf.Path,
-			Message: fmt.Sprintf("binary file (%d bytes): listed, content omitted", pf.Size)})
-		return f, ws
+	ws = append(ws, encodingWarnings(pf.Path, enc)...)
+	if jc.HoldsSecret() {
+		ws = append(ws, jc.SecretWarnings(pf.Path, a.opt.RedactSecrets)...)
+		if !a.opt.RedactSecrets {
+			return nil, ws
+		}
+		text = secrets.Redact(text, jc.Secrets)
+		f.Redacted = len(jc.Secrets)
 	}
+
+	text, truncated := cut(text, c.read, a.opt.MaxFileBytes)
+	f.Truncated = truncated
+	// text is this file's own buffer (read for this call, or made from it
+	// by decoding, redaction or cutting) and nothing writes to it after
+	// this point, so the string can share its bytes instead of copying
+	// them.
+	f.Content = unsafe.String(unsafe.SliceData(text), len(text))
+	// The XML check runs here, on all cores, rather than in Render.
+	f.xmlOf = f.Content
+	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
+	f.xmlSplit = strings.Contains(f.xmlContent, cdataEnd)
+	if a.opt.Counter != nil {
+		f.count = &countWork{text: text, sum: a.opt.Cache.Sum(text)}
+	}
+	return f, ws
+}
+
+// encodingWarnings say how a file's text was decoded when that is news: a
+// guessed encoding, or bytes that were not valid in it.
+func encodingWarnings(path string, enc encoding.Result) []diag.Warning {
+	var ws []diag.Warning
 	// A byte-order mark says what the encoding is: converting it is no news.
 	// A guess is reported.
 	if enc.Converted && enc.Encoding == encoding.Windows1252 && enc.InvalidBytes == 0 {
-		ws = append(ws, diag.Warning{Code: diag.EncodingConverted, Path: pf.Path,
+		ws = append(ws, diag.Warning{Code: diag.EncodingConverted, Path: path,
 			Message: fmt.Sprintf("not UTF-8: decoded as %s (a guess)", enc.Encoding)})
 	}
 	if enc.InvalidBytes > 0 {
@@ -1274,42 +1308,10 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 		default:
 			msg = fmt.Sprintf("%d byte(s) were not valid %s: replaced by U+FFFD", enc.InvalidBytes, enc.Encoding)
 		}
-		ws = append(ws, diag.Warning{Code: diag.InvalidUTF8, Path: pf.Path, Message: msg})
+		ws = append(ws, diag.Warning{Code: diag.InvalidUTF8, Path: path, Message: msg})
 	}
 
-	if !a.opt.AllowSecrets {
-		if finds := secrets.Scan(text); len(finds) > 0 {
-			for _, fd := range finds {
-				verb := "file left out"
-				if a.opt.RedactSecrets {
-					verb = "secret redacted"
-				}
-				ws = append(ws, diag.Warning{Code: diag.SecretDetected, Path: pf.Path,
-					Message: fmt.Sprintf("rule %s matched at line %d: %s", fd.Rule, fd.Line, verb)})
-			}
-			if !a.opt.RedactSecrets {
-				return nil, ws
-			}
-			text = secrets.Redact(text, finds)
-			f.Redacted = len(finds)
-		}
-	}
-
-	text, truncated := cut(text, c.read, a.opt.MaxFileBytes)
-	f.Truncated = truncated
-	// text is this file's own buffer (read for this call, or made from it
-	// by decoding, redaction or cutting) and nothing writes to it after
-	// this point, so the string can share its bytes instead of copying
-	// them.
-	f.Content = unsafe.String(unsafe.SliceData(text), len(text))
-	// The XML check runs here, on all cores, rather than in Render.
-	f.xmlOf = f.Content
-	f.xmlContent, f.xmlReplaced = xmlSafe(f.Content)
-	f.xmlSplit = strings.Contains(f.xmlContent, cdataEnd)
-	if a.opt.Counter != nil {
-		f.count = &countWork{text: text, sum: a.opt.Cache.Sum(text)}
-	}
-	return f, ws
+	return ws
 }
 
 // countWork is what counting a file's tokens takes: its text, and the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -69,9 +70,16 @@ func TestCommandOutputNeverQuoted(t *testing.T) {
 			t.Errorf("%s: no warning", cmd)
 		}
 	}
-	// A line that is not a path is counted and says how to see it.
+	// A line that is not a path is counted and says how to see it. The
+	// content policy keeps keys.tsv from commands (#29) unless secrets
+	// are allowed: then its line is counted, with its rule.
 	task := &template.Task{Name: "t", Description: "t",
 		Sources: []template.FileSource{{Kind: template.SourceCommand, Command: "cat keys.tsv; echo a.go"}}}
+	refused := assembleTask(t, p, task)
+	if rw, _ := json.Marshal(refused.Warnings); !strings.Contains(string(rw), "SECRET_DETECTED") || len(refused.Files) != 1 {
+		t.Errorf("cat keys.tsv; echo a.go: warnings %s, %d files; want keys.tsv refused to cat, and a.go", rw, len(refused.Files))
+	}
+	p = fixturePolicy(t, map[string]string{"keys.tsv": "prod\t" + key + "\n", "a.go": "package a\n"}, project.Policy{AllowSecrets: true})
 	doc := assembleTask(t, p, task)
 	ws, _ := json.Marshal(doc.Warnings)
 	if !strings.Contains(string(ws), "line 1 of the command's output") || !strings.Contains(string(ws), "[REDACTED:aws-access-key-id]") ||

@@ -206,6 +206,8 @@ func (s *Settings) Policy() project.Policy {
 	pol.MaxFiles = s.MaxFiles
 	pol.Sensitive = append(pol.Sensitive, s.Sensitive...)
 	pol.AllowSensitive = s.AllowSensitive
+	pol.AllowSecrets = !s.ScanSecrets
+	pol.RedactSecrets = s.RedactSecrets
 	pol.Exclude = append(pol.Exclude, s.Exclude...)
 	pol.ExtraRoots = append(pol.ExtraRoots, s.AllowedRoots...)
 	return pol

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskctl/taskctl/contextgen/encoding"
+	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
@@ -109,6 +109,19 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 	if w != nil {
 		return nil, fsError(workspaceHint(f, req.Path, w))
 	}
+	// The content policy judges the file as the document does (#29): a
+	// file holding a secret is refused, or shown redacted where the
+	// settings redact secrets (never as base64, which would show it).
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	jc := p.JudgeContent(file.Content)
+	redact := jc.HoldsSecret() && p.Policy().RedactSecrets && req.Encoding != "base64"
+	if jc.HoldsSecret() && !redact {
+		return nil, &Error{Code: diag.SecretDetected, Class: ClassError,
+			Message: file.Path + ": " + jc.SecretReason() + " (assemble leaves it out too)"}
+	}
 	sum := sha256.Sum256(file.Content)
 	res := &FileContent{Path: file.Path, Size: file.Size, Modified: file.ModTime.UTC(),
 		SHA256: hex.EncodeToString(sum[:]), Binary: file.Binary}
@@ -120,9 +133,9 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 		res.Content, res.Encoding = base64.StdEncoding.EncodeToString(data), "base64"
 		return res, nil
 	}
-	text, dec := encoding.Decode(file.Content)
+	text, dec := jc.Text, jc.Encoding
 	res.Encoding = dec.Encoding
-	if dec.Binary {
+	if jc.Binary {
 		res.Binary = true
 		e.Warn(diag.Warning{Code: diag.FileBinary, Path: file.Path, Message: fmt.Sprintf("binary file of %d bytes: content omitted (read it as base64)", file.Size)})
 		return res, nil
@@ -131,6 +144,12 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 		e.Warn(diag.Warning{Code: diag.EncodingConverted, Path: file.Path, Message: "decoded from " + dec.Encoding})
 	}
 	res.Lines = countLines(text)
+	if redact {
+		text = secrets.Redact(text, jc.Secrets)
+		for _, w := range jc.SecretWarnings(file.Path, true) {
+			e.Warn(w)
+		}
+	}
 	res.Content, res.Truncated = cutText(string(text), req.SkipLines, req.MaxLines, req.MaxBytes)
 	return res, nil
 }

@@ -26,6 +26,14 @@ type Policy struct {
 	// PATH_SENSITIVE unless AllowSensitive.
 	Sensitive      []string
 	AllowSensitive bool
+	// AllowSecrets lets content holding a secret (private-key blocks,
+	// cloud and forge tokens; see contextgen/secrets) through every door;
+	// by default such content is refused (see JudgeContent).
+	// RedactSecrets lets the context document show such a file with its
+	// secrets replaced instead of leaving it out; a command's read of it
+	// is refused all the same.
+	AllowSecrets  bool
+	RedactSecrets bool
 	// Exclude are extra doublestar patterns, on slash paths relative to the
 	// project dir, that are excluded like .git/ (PATH_IGNORED), even when
 	// named explicitly.

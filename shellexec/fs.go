@@ -1,6 +1,7 @@
 package shellexec
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -28,8 +29,12 @@ type projectFS struct {
 	rootDir string
 	outside outsideLog // what a run tried to read outside the project
 	refuse  func(dir, name string, resolve bool) string
-	fdOnce  sync.Once // fd: a descriptor of rootDir for openat2 (Linux)
-	fd      int
+	// allowSecrets turns the content policy's secret check off (see
+	// judge); secrets logs the files it refused.
+	allowSecrets bool
+	secrets      refusalLog
+	fdOnce       sync.Once // fd: a descriptor of rootDir for openat2 (Linux)
+	fd           int
 	// content is set once a command has read a file's content (not a
 	// listing, not git's own reads): its output may hold that content.
 	content atomic.Bool
@@ -154,7 +159,14 @@ func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 		}
 	}
-	return readOpened(fh, name, nil)
+	data, err := readOpened(fh, name, nil)
+	if err == nil && o.content {
+		err = f.judge(abs(dir, name), name, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // maxFileBytes bounds one file read into memory.
@@ -249,7 +261,50 @@ func (s *session) open(ctx context.Context, path string, flag int, _ os.FileMode
 	if err != nil {
 		return nil, err
 	}
-	return f, nil
+	if s.fs.allowSecrets {
+		s.fs.content.Store(true)
+		return f, nil
+	}
+	return s.judged(f, hc.Dir, path)
+}
+
+// judged reads the file f a redirection opened whole, charged to the
+// run's memory budget until it is closed, and hands its bytes to the
+// command only once the content policy let them through (see judge).
+func (s *session) judged(f *os.File, dir, path string) (io.ReadWriteCloser, error) {
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, pathErr("read", path, err)
+	}
+	n := fi.Size() + 1
+	if err := s.mem.acquire(n); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	data, err := readOpened(f, path, nil)
+	if err == nil {
+		err = s.fs.judge(abs(dir, path), path, data)
+	}
+	if err != nil {
+		s.mem.release(n)
+		return nil, err
+	}
+	return &judgedFile{Reader: bytes.NewReader(data), release: func() { s.mem.release(n) }}, nil
+}
+
+// judgedFile is a file's judged content as a redirection reads it.
+type judgedFile struct {
+	*bytes.Reader
+	release func()
+	once    sync.Once
+}
+
+func (j *judgedFile) Write([]byte) (int, error) {
+	return 0, errors.New("writing is not allowed (read-only)")
+}
+func (j *judgedFile) Close() error {
+	j.once.Do(j.release)
+	return nil
 }
 
 func (s *session) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {

@@ -96,7 +96,9 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	// in chunks and a file is read only up to its first selected line, as
 	// GNU grep does. With -I a NUL anywhere in the file decides too, so
 	// such files are read whole.
-	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary
+	// The content policy judges a file whole (see judge): unless secrets
+	// are allowed, every file is read whole.
+	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary && g.c.fs.allowSecrets
 	sep := byte('\n')
 	if g.o.nulData {
 		sep = 0
@@ -130,6 +132,8 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 				// Not the plain file getdents listed (now a symlink, say):
 				// read it as a named file, through the os.Root.
 				data, err = g.c.fs.readContent(g.c.dir, j.path)
+			} else if err == nil {
+				err = g.c.fs.judge(abs(g.c.dir, j.path), j.shown, data)
 			}
 			if err != nil {
 				g.c.s.mem.release(charged)
@@ -160,7 +164,10 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	for i := range jobs {
 		j := &jobs[i]
 		if j.err != nil {
-			if !errors.Is(j.err, errNotRegular) {
+			// Devices and FIFOs, and files the content policy keeps
+			// from commands, are passed over by grep -r (the refusal
+			// is in Result.Secrets).
+			if !errors.Is(j.err, errNotRegular) && !isRefused(j.err) {
 				g.fileErr(j.shown, j.err)
 			}
 			continue

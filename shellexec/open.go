@@ -176,9 +176,6 @@ func (f *projectFS) open(dir, name string, o openOpts) (*os.File, string, error)
 			return nil, "", &fs.PathError{Op: "open", Path: name, Err: refusedError(why)}
 		}
 	}
-	if o.content {
-		f.content.Store(true)
-	}
 	return fh, real, nil
 }
 

@@ -50,6 +50,14 @@ type Config struct {
 	// refuses sensitive files (.env*, keys) unless the policy allows
 	// them, so their content never reaches a warning or a model.
 	Refuse func(dir, name string, resolve bool) string
+	// AllowSecrets lets commands read content holding a secret. By
+	// default the content policy (project.JudgeContent) judges every
+	// file a command reads whole before the command sees a byte: a file
+	// the context document would refuse for a secret is refused to the
+	// command too ("open NAME: not read: its content holds a secret
+	// (rule R at line N) ..."), never quoted, and listed in
+	// Result.Secrets.
+	AllowSecrets bool
 	// Vars are set as shell variables before the script runs (task
 	// inputs, read as "$area"). Values are data, never parsed as syntax.
 	// Names must be shell identifiers and may not shadow the fixed
@@ -89,6 +97,10 @@ type Result struct {
 	// read and was refused (the first few, once each), whatever its exit
 	// status.
 	Outside []string
+	// Secrets lists the files whose content a command was refused because
+	// it holds a secret (the first few, once each): absolute paths, each
+	// with the reason, which names the rule and line, never the secret.
+	Secrets []Refusal
 	// MemoryExceeded: the run would have passed Config.MaxMemory and was
 	// stopped.
 	MemoryExceeded bool
@@ -253,7 +265,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 
 	s := &session{
 		cfg:    &cfg,
-		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse},
+		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse, allowSecrets: cfg.AllowSecrets},
 		cancel: cancel,
 	}
 	defer s.fs.close() // the descriptor openat2 works from
@@ -326,6 +338,7 @@ func (s *session) result(ctx context.Context, runErr error) (*Result, error) {
 	res.TimedOut = !res.Truncated && !res.MemoryExceeded && errors.Is(context.Cause(ctx), errTimeout)
 	res.LastGrep = s.lastTopGrep()
 	res.Outside = s.fs.outside.list()
+	res.Secrets = s.fs.secrets.list()
 	res.ReadContent = s.fs.content.Load()
 	var denied *DeniedError
 	switch {

@@ -8,7 +8,7 @@ import (
 )
 
 // TestLayout enforces the dependency direction of DESIGN §1: the leaves
-// (project, contextgen's helpers but the tokenizer, internal/pages,
+// (contextgen's helpers but the tokenizer, internal/pages,
 // internal/sandbox and internal/xmltext) import none of our packages but
 // internal/diag, schema and template none but internal/diag and
 // internal/xmltext, and each other package imports only what the table
@@ -21,6 +21,9 @@ import (
 // internal/xmltext, which decodes UTF-16 documents for schema and
 // template, so that the two read a document the same way, and
 // internal/sandbox, the Landlock confinement of workflow's executors.
+// project imports the two content helpers, the decoder and the secret
+// scanner: the content policy is decided once per file, by the confined
+// root every reader goes through (#29).
 // The token cache and the run records are files of taskctl's state,
 // written through project's StateDir, so the tokenizer and workflow
 // import project (DESIGN §1-2: the path resolver owns safe reads and
@@ -40,7 +43,7 @@ func TestLayout(t *testing.T) {
 		"schema":              {"internal/xmltext"},
 		"template":            {"internal/xmltext"},
 		"internal/xmltext":    nil,
-		"project":             nil,
+		"project":             {"contextgen/encoding", "contextgen/secrets"},
 		"contextgen/encoding": nil,
 		"contextgen/secrets":  nil,
 		"contextgen/tokens":   {"internal/pages", "project"},

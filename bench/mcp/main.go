@@ -9,6 +9,13 @@
 //	go run ./bench/mcp -bin /tmp/taskctl -repo /tmp/podman -n 30
 //
 // The task assembled is written to REPO/.taskctl/tasks/bench-mcp.xml.
+//
+// With -readfile REL it measures only read_file of REPO/REL: taskctl's
+// server against the reference filesystem server
+// (npx -y @modelcontextprotocol/server-filesystem REPO), each started once,
+// their calls interleaved in one run so that both see the same machine:
+//
+//	go run ./bench/mcp -bin /tmp/taskctl -repo /tmp/podman -readfile libpod/container.go -n 200
 package main
 
 import (
@@ -37,9 +44,14 @@ func main() {
 	glob := flag.String("glob", "libpod/*.go", "the task's glob for assemble")
 	n := flag.Int("n", 30, "calls of each kind")
 	profile := flag.String("serverprofile", "", "write the server's CPU profile to `FILE`")
+	readFile := flag.String("readfile", "", "measure read_file of `REL` (relative to -repo) against the reference filesystem server, nothing else")
 	flag.Parse()
 	if *repo == "" {
 		log.Fatal("-repo is required")
+	}
+	if *readFile != "" {
+		readFileBench(*bin, *repo, *readFile, *n, *profile)
+		return
 	}
 	task := fmt.Sprintf(`<task name="bench-mcp"><description>bench</description>
 <file_paths source="literal"><path>%s</path></file_paths></task>
@@ -220,4 +232,78 @@ func rawCalls(bin, repo string, n int, params string) ([]time.Duration, int) {
 		}
 	}
 	return ds, size
+}
+
+// readFileBench times read_file of repo/rel through taskctl's server and
+// through the reference filesystem server, each started once and warmed
+// by one call, their calls interleaved; it prints both medians and their
+// ratio. taskctl is given the path relative to the project dir (as an
+// agent passes it), the reference server the absolute path it requires.
+func readFileBench(bin, repo, rel string, n int, profile string) {
+	ctx := context.Background()
+	abs, err := filepath.Abs(filepath.Join(repo, rel))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ours := exec.Command(bin, "mcp", "--project-dir", repo)
+	if profile != "" {
+		ours.Env = append(os.Environ(), "TASKCTL_CPUPROFILE="+profile)
+	}
+	repoAbs, _ := filepath.Abs(repo)
+	peer := exec.Command("npx", "-y", "@modelcontextprotocol/server-filesystem", repoAbs)
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	connect := func(cmd *exec.Cmd) *mcp.ClientSession {
+		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			log.Fatalf("%s: %v", cmd.Path, err)
+		}
+		return cs
+	}
+	oursCS, peerCS := connect(ours), connect(peer)
+	defer oursCS.Close()
+	defer peerCS.Close()
+	// The reference server names its text read read_text_file (read_file
+	// is its deprecated alias); older versions have only read_file.
+	peerTool := "read_file"
+	if tools, err := peerCS.ListTools(ctx, nil); err == nil {
+		for _, t := range tools.Tools {
+			if t.Name == "read_text_file" {
+				peerTool = t.Name
+			}
+		}
+	}
+	call := func(cs *mcp.ClientSession, tool, path string) (time.Duration, int) {
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"path": path}})
+		d := time.Since(start)
+		if err != nil || res.IsError {
+			log.Fatalf("%s %s: %v %v", tool, path, err, res)
+		}
+		size := 0
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				size += len(t.Text)
+			}
+		}
+		return d, size
+	}
+	_, oursSize := call(oursCS, "read_file", rel)
+	_, peerSize := call(peerCS, peerTool, abs)
+	var o, p []time.Duration
+	for range n {
+		d, _ := call(oursCS, "read_file", rel)
+		o = append(o, d)
+		d, _ = call(peerCS, peerTool, abs)
+		p = append(p, d)
+	}
+	fmt.Printf("file: %s\n", abs)
+	fmt.Printf("taskctl mcp read_file (%d bytes of text content): %s\n", oursSize, stats(o))
+	fmt.Printf("reference server-filesystem %s (%d bytes): %s\n", peerTool, peerSize, stats(p))
+	fmt.Printf("median ratio taskctl / reference: %.2f\n", float64(median(o))/float64(median(p)))
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -77,6 +78,9 @@ type File struct {
 	// xmlSplit says xmlContent holds "]]>", which ends a CDATA section:
 	// found on all cores, so that Render looks for it only where it is.
 	xmlSplit bool
+	// relative says the rendered document names the file by Rel
+	// (Options.Relative).
+	relative bool
 }
 
 // Document is the assembled context of one task.
@@ -101,9 +105,12 @@ type Document struct {
 	// the first Listed entries (all when Listed is negative) and says how
 	// many more there are (none of it when Listed is listNone, when not
 	// even that fits).
-	Omitted   []Omission `json:"-"`
-	Listed    int        `json:"-"`
-	Tokenizer string     `json:"-"`
+	Omitted []Omission `json:"-"`
+	// Root is the project root the rendered document's paths are
+	// relative to, named once in its header ("" when they are absolute).
+	Root      string `json:"-"`
+	Listed    int    `json:"-"`
+	Tokenizer string `json:"-"`
 	// TokensCached and TokensCounted say how many files' token counts came
 	// from the cache and how many were counted.
 	TokensCached, TokensCounted int `json:"-"`
@@ -192,6 +199,21 @@ type Options struct {
 	// Header puts the task's description and instructions and a tree of
 	// the selected files at the top of the rendered document.
 	Header bool
+
+	// KeepGenerated packs lock files, minified bundles and source maps
+	// that a glob, a command or a description selects; without it they
+	// are left out (PATH_GENERATED). Named literally, they are packed.
+	KeepGenerated bool
+	// Relative names files in the rendered document by their path
+	// relative to the project root, which the header names once
+	// (Document.Root); the json form keeps absolute paths (REQ-F-040).
+	Relative bool
+	// OmitRoot leaves the root out of a relative document's header: no
+	// absolute path at all is sent (--relative).
+	OmitRoot bool
+	// OutPath is the absolute path of the file the document is written to
+	// (--out): it is never packed into the document (CONTEXT_DOCUMENT).
+	OutPath string
 }
 
 // resolveSources resolves t's sources into an assembler's candidates, for
@@ -237,6 +259,9 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 	}
 	if opt.Header {
 		doc.header, doc.Description, doc.Instructions = true, t.Description, t.Instructions
+	}
+	if opt.Relative && !opt.OmitRoot {
+		doc.Root = opt.Project.Dir()
 	}
 	mc := a.markupCounter()
 	doc.omit(a.notFiles)
@@ -351,10 +376,40 @@ func (a *assembler) add(c candidate) {
 		return
 	}
 	a.seen[c.c.Path] = true
-	if a.secretName(c) {
+	if a.leftOut(c) {
 		return
 	}
 	a.candidates = append(a.candidates, c)
+}
+
+// leftOut reports (and warns of) a candidate left out by its path alone:
+// a name that holds a secret, the file the document is written to, or a
+// generated file a glob, command or description selected.
+func (a *assembler) leftOut(c candidate) bool {
+	if a.secretName(c) {
+		return true
+	}
+	if a.opt.OutPath != "" && c.c.Path == a.opt.OutPath {
+		a.warn(diag.Warning{Code: diag.ContextDocument, Path: c.c.Path,
+			Message: "the file this document is being written to: left out"})
+		return true
+	}
+	if !a.opt.KeepGenerated && !namedLiterally(c) && project.Generated(c.c.Rel) {
+		a.warn(diag.Warning{Code: diag.PathGenerated, Path: c.c.Path,
+			Message: "a generated file (lock file, minified bundle or source map): left out (name it literally, or set <keep_generated>true</keep_generated> in config, to pack it)"})
+		return true
+	}
+	return false
+}
+
+// namedLiterally reports whether c is a file its literal source named, not
+// one a glob or a directory walk found: its spec has no glob character
+// and ends in the file's own name.
+func namedLiterally(c candidate) bool {
+	if c.source != template.SourceLiteral || strings.ContainsAny(c.c.Spec, "*?[{") {
+		return false
+	}
+	return path.Base(filepath.ToSlash(c.c.Spec)) == path.Base(c.c.Rel)
 }
 
 // secretName leaves c out, with SECRET_DETECTED and its path redacted, when
@@ -378,7 +433,7 @@ func (a *assembler) addExpanded(cands []project.Candidate, ro readOptions) {
 	a.candidates = slices.Grow(a.candidates, len(cands))
 	if len(a.candidates) == 0 && a.seen == nil {
 		for i := range cands {
-			if cd := (candidate{c: &cands[i], source: template.SourceLiteral, read: ro}); !a.secretName(cd) {
+			if cd := (candidate{c: &cands[i], source: template.SourceLiteral, read: ro}); !a.leftOut(cd) {
 				a.candidates = append(a.candidates, cd)
 			}
 		}
@@ -1236,6 +1291,7 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 		Bytes:    pf.Size,
 		Modified: pf.ModTime.UTC().Format(time.RFC3339),
 		Binary:   pf.Binary,
+		relative: a.opt.Relative,
 	}
 	if a.opt.Hashes {
 		sum := sha256.Sum256(pf.Content)
@@ -1256,6 +1312,11 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 	// may be cut or redacted).
 	f.Lines = countLines(text)
 	ws = append(ws, encodingWarnings(pf.Path, enc)...)
+	if !namedLiterally(c) && IsDocument(text) {
+		ws = append(ws, diag.Warning{Code: diag.ContextDocument, Path: pf.Path,
+			Message: "a taskctl context document (an earlier assemble's output): left out, so that this one does not hold it (name it literally to pack it)"})
+		return nil, ws
+	}
 	if jc.HoldsSecret() {
 		ws = append(ws, jc.SecretWarnings(pf.Path, a.opt.RedactSecrets)...)
 		if !a.opt.RedactSecrets {

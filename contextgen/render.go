@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -67,6 +68,10 @@ const (
 func (d *Document) xmlHeader(w *bufio.Writer) {
 	w.WriteString(`<context task="`)
 	xmlAttr(w, d.Task)
+	if d.Root != "" {
+		w.WriteString(`" root="`)
+		xmlAttr(w, d.Root)
+	}
 	fmt.Fprintf(w, `" files="%d" bytes="%d"`, d.Totals.Files, d.Totals.Bytes)
 	if d.Totals.Tokens != nil {
 		fmt.Fprintf(w, ` tokens="%d" tokenizer="`, *d.Totals.Tokens)
@@ -82,7 +87,7 @@ func (d *Document) xmlHeader(w *bufio.Writer) {
 // carry in its content.
 func xmlFileOpen(w *bufio.Writer, f *File, replaced int) {
 	w.WriteString(`<file path="`)
-	xmlAttr(w, f.Path)
+	xmlAttr(w, f.shownPath())
 	w.WriteString(`" source="`)
 	xmlAttr(w, string(f.Source))
 	w.WriteString(`"`)
@@ -331,13 +336,14 @@ func (d *Document) markdownHeader(w *bufio.Writer) {
 		fmt.Fprintf(w, ", %d tokens (%s)", *d.Totals.Tokens, d.Tokenizer)
 	}
 	w.WriteString("\n")
+	d.rootLine(w)
 	d.markdownPreamble(w)
 }
 
 // markdownFileOpen writes f's heading, its facts and the opening fence (a
 // binary file's whole entry) and returns the fence.
 func markdownFileOpen(w *bufio.Writer, f *File) string {
-	fmt.Fprintf(w, "\n## %s\n\n", plainPath(f.Path))
+	fmt.Fprintf(w, "\n## %s\n\n", plainPath(f.shownPath()))
 	fmt.Fprintf(w, "source: %s", f.Source)
 	if f.Score != nil {
 		fmt.Fprintf(w, ", score %.4f", *f.Score)
@@ -463,6 +469,7 @@ func (d *Document) writeOmitted(w *bufio.Writer, style string) {
 	open, closing := omittedParts(style, len(d.Omitted), len(list))
 	w.WriteString(open)
 	for _, o := range list {
+		o.Path = d.shownOmitted(o.Path)
 		writeOmission(w, o, style)
 	}
 	w.WriteString(closing)
@@ -514,11 +521,16 @@ func (d *Document) omittedText(style string, k int) []byte {
 	return b.Bytes()
 }
 
-// plainHeader writes the totals when tokens are counted; a document
-// without counts starts with its first file, as head(1) prints files.
+// plainHeader writes the totals when tokens are counted and the root
+// when paths are relative to it; a document without either starts with
+// its first file, as head(1) prints files.
 func (d *Document) plainHeader(w *bufio.Writer) {
 	if d.Totals.Tokens != nil {
-		fmt.Fprintf(w, "%d files, %d bytes, %d tokens (%s)\n\n", d.Totals.Files, d.Totals.Bytes, *d.Totals.Tokens, d.Tokenizer)
+		fmt.Fprintf(w, "%d files, %d bytes, %d tokens (%s)\n", d.Totals.Files, d.Totals.Bytes, *d.Totals.Tokens, d.Tokenizer)
+	}
+	d.rootLine(w)
+	if d.Totals.Tokens != nil || d.Root != "" {
+		w.WriteString("\n")
 	}
 	d.plainPreamble(w)
 }
@@ -531,7 +543,7 @@ func plainFileOpen(w *bufio.Writer, f *File, sep bool) {
 	if sep {
 		w.WriteString("\n")
 	}
-	fmt.Fprintf(w, "==> %s <==", plainPath(f.Path))
+	fmt.Fprintf(w, "==> %s <==", plainPath(f.shownPath()))
 	var facts []string
 	if f.Tokens != nil {
 		facts = append(facts, fmt.Sprintf("%d tokens", *f.Tokens))
@@ -658,4 +670,41 @@ func language(p string) string {
 		return "makefile"
 	}
 	return languages[strings.ToLower(path.Ext(base))]
+}
+
+// rootSuffix ends the line that names the root of a document's relative
+// paths in the markdown and plain styles; IsDocument knows the line by it.
+const rootSuffix = " (the paths below are relative to it)"
+
+// rootLine writes the line that names the project root once, when the
+// document's paths are relative to it (the XML style has a root attribute).
+func (d *Document) rootLine(w *bufio.Writer) {
+	if d.Root == "" {
+		return
+	}
+	w.WriteString("root: ")
+	w.WriteString(plainPath(d.Root))
+	w.WriteString(rootSuffix + "\n")
+}
+
+// shownPath is the path the rendered document gives f: relative to the
+// project root (Options.Relative), or absolute.
+func (f *File) shownPath() string {
+	if f.relative {
+		return f.Rel
+	}
+	return f.Path
+}
+
+// shownOmitted is the path the rendered list of files left out gives the
+// absolute path p: relative to the root when the document's paths are and
+// p lies inside it.
+func (d *Document) shownOmitted(p string) string {
+	if d.Root == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(d.Root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return p
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
@@ -32,6 +33,16 @@ type AssembleRequest struct {
 	// MaxTokens is a token budget for this call (the MCP tool's
 	// max_tokens); it may only narrow the settings' budget.
 	MaxTokens int
+	// Relative names the rendered document's files relative to the
+	// project root, which its header names once (the CLI's default;
+	// --absolute for absolute paths). The json form keeps absolute paths.
+	Relative bool
+	// OmitRoot leaves the root out of a relative document's header, so
+	// that it holds no absolute path (--relative).
+	OmitRoot bool
+	// OutFile is the file the document is written to (--out), as typed
+	// (relative to the working dir): never packed into the document.
+	OutFile string
 }
 
 // AssembleResult is an assembled context: the document (its files, their
@@ -74,7 +85,10 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	if err != nil {
 		return nil, err
 	}
-	opt.Header = true
+	opt.Header, opt.Relative, opt.OmitRoot = true, req.Relative, req.OmitRoot
+	if req.OutFile != "" {
+		opt.OutPath = e.outPath(req.OutFile)
+	}
 	if adHoc {
 		p, err := e.Project()
 		if err != nil {
@@ -111,6 +125,17 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 		}
 	}
 	return &AssembleResult{Document: doc, Style: style}, nil
+}
+
+// outPath is the real absolute path of the file --out writes (as typed,
+// from the working dir), which the document must not hold: the path
+// itself when it does not exist yet (then no source can select it).
+func (e *Engine) outPath(typed string) string {
+	p := e.ArgPath(typed)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }
 
 // assembleOptions binds task t's inputs (from vars and the run RunID) and

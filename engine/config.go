@@ -29,6 +29,7 @@ type Settings struct {
 	DocFileBytes  int64 // assemble: per-file content cap (0 = none)
 	ScanSecrets   bool
 	RedactSecrets bool
+	KeepGenerated bool // assemble: pack lock files, minified bundles and source maps a glob selects
 
 	CommandTimeout  time.Duration
 	CommandMaxBytes int64
@@ -137,6 +138,8 @@ var table = []setting{
 		field: func(s *Settings) any { return &s.ScanSecrets }},
 	{key: "assemble.redact_secrets", untrusted: falseOnly, kind: kindBool, from: fromFile | fromFlag, flag: "redact-secrets",
 		field: func(s *Settings) any { return &s.RedactSecrets }},
+	{key: "assemble.keep_generated", kind: kindBool, from: fromFile,
+		field: func(s *Settings) any { return &s.KeepGenerated }},
 	{key: "command.timeout", untrusted: lowerOnly, kind: kindSeconds, from: fromFile,
 		field: func(s *Settings) any { return &s.CommandTimeout },
 		print: func(s *Settings) any { return s.CommandTimeout.String() }},

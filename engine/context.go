@@ -47,6 +47,7 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 		MaxFileBytes:  cfg.DocFileBytes,
 		RedactSecrets: cfg.RedactSecrets,
 		AllowSecrets:  !cfg.ScanSecrets,
+		KeepGenerated: cfg.KeepGenerated,
 		Hashes:        hashes,
 	}
 	// The template may only narrow the budget.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -30,7 +31,8 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 	fs.StringArrayVar(&o.commandArgs, "command", nil, "without a template: select the paths command `CMD` prints, run in the working dir as by exec (repeatable)")
 	fs.StringArrayVar(&o.describeArgs, "describe", nil, "without a template: select the files the index matches to `TEXT`, which is also the task's description (repeatable)")
 	fs.BoolVar(&o.stdinPaths, "stdin", false, "without a template: read paths from standard input, one a line (as FILE \"-\")")
-	fs.BoolVar(&o.relative, "relative", false, "paths in the document relative to the project dir (json keeps absolute paths)")
+	fs.BoolVar(&o.relative, "relative", false, "paths relative to the project dir, in listings (--paths) too, and no root in the document's header (json keeps absolute paths)")
+	fs.BoolVar(&o.absolute, "absolute", false, "name the document's files by absolute path, not relative to the root its header names")
 	fs.StringVar(&o.outFile, "out", "", "write the document (or the listing) to `FILE` instead of standard output")
 	fs.BoolVar(&o.sizes, "sizes", false, "with --paths: each file's bytes and tokens before its path (reads the files)")
 	fs.StringVar(&o.sortBy, "sort", "", "with --paths --sizes: sort by `KEY` (size: the largest files first)")
@@ -42,11 +44,13 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 func assembleCmd() *command {
 	return &command{
 		name:  "assemble",
-		usage: "FILE|TASKNAME|- [--task NAME] [--var K=V]... [--path GLOB]... [--command CMD]... [--describe TEXT]... [--style xml|markdown|plain] [--paths [--sizes]] [--relative] [--out FILE] [--strict]",
+		usage: "FILE|TASKNAME|- [--task NAME] [--var K=V]... [--path GLOB]... [--command CMD]... [--describe TEXT]... [--style xml|markdown|plain] [--paths [--sizes] [--relative]] [--absolute] [--out FILE] [--strict]",
 		short: "resolve a task's file sources and print its context document",
 		long: `Resolves the task's literal paths and globs, command sources and description
 sources, reads each file through the path resolver, and prints the context
-document. Paths are absolute. Files that were considered and left out are
+document. The document names its files relative to the project root, which
+its header names once (--absolute for absolute paths); listings (--paths)
+and the json envelope give absolute paths. Files that were considered and left out are
 reported as warnings with a stable code. A TASKNAME is looked up in
 <project>/.taskctl/tasks/*.xml. Without a template, --path, --command,
 --describe and paths on stdin ("-" or --stdin) select the files of a one-off
@@ -58,7 +62,7 @@ and a tree of its files.`,
 			"taskctl assemble review.xml --paths",
 			"taskctl assemble review.xml --max-tokens 50000 --output json",
 			"taskctl assemble flow.xml --task plan --run 20261122-104500-ab12",
-			"taskctl assemble --path 'src/**/*.go' --command 'git ls-files -m' --relative --out ctx.xml",
+			"taskctl assemble --path 'src/**/*.go' --command 'git ls-files -m' --out ctx.xml",
 			"git diff --name-only | taskctl assemble - --style markdown",
 			"taskctl assemble review --paths --sizes --sort size",
 		},
@@ -91,6 +95,10 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 		style = "" // the settings' assemble.style
 	}
 	req.Style, req.Paths, req.Hashes, req.Rendered = style, e.opts.paths && !e.opts.sizes, e.json(), !e.json()
+	req.Relative, req.OmitRoot, req.OutFile = !e.opts.absolute && !e.json(), e.opts.relative, e.opts.outFile
+	if req.OutFile == "" && !e.json() {
+		req.OutFile = stdoutFile(e.stdout) // "> context.xml" is --out too
+	}
 	res, err := e.eng.Assemble(ctx, req)
 	if err != nil {
 		return nil, err
@@ -167,4 +175,26 @@ func printPaths(w io.Writer, files []engine.ListedFile) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// stdoutFile is the path of the regular file standard output is
+// redirected to ("taskctl assemble x > context.xml"), or "" when it is
+// not one or its path cannot be known: the shell created the file before
+// taskctl ran, and a glob or a description would pack it into itself.
+func stdoutFile(w io.Writer) string {
+	if sw, ok := w.(*stickyWriter); ok {
+		w = sw.w
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return ""
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	if err != nil || !filepath.IsAbs(p) {
+		return ""
+	}
+	return p
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -42,6 +41,9 @@ func (e *env) assembleRequest(args []string) (engine.AssembleRequest, error) {
 	}
 	if o.outFile != "" && e.json() {
 		return req, usageErr("--out writes the document; with --output json the envelope goes to standard output (redirect it)")
+	}
+	if o.absolute && o.relative {
+		return req, usageErr("--absolute and --relative say opposite things: give one")
 	}
 	if (o.sizes || o.sortBy != "") && !o.paths {
 		return req, usageErr("--sizes and --sort go with --paths")
@@ -102,14 +104,12 @@ func (e *env) writeAssembled(res *engine.AssembleResult) (err error) {
 		return printPaths(w, l.Files)
 	}
 	doc := res.Document
-	if e.opts.relative {
-		p, err := e.eng.Project()
-		if err != nil {
-			return err
-		}
-		relativize(doc, p.Dir())
-	}
 	if e.opts.paths { // with --sizes: the files were read
+		if e.opts.relative {
+			for _, f := range doc.Files {
+				f.Path = f.Rel
+			}
+		}
 		return printSizes(w, doc.Files, e.opts.sortBy == "size")
 	}
 	return doc.Render(w, res.Style)
@@ -121,20 +121,6 @@ func pathErrText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// relativize shows the document's paths relative to the project dir (for
-// a rendered document only: the json envelope keeps absolute paths,
-// REQ-F-040), so that no home directory is sent to a model.
-func relativize(doc *engine.Document, projectDir string) {
-	for _, f := range doc.Files {
-		f.Path = f.Rel
-	}
-	for i, o := range doc.Omitted {
-		if rel, err := filepath.Rel(projectDir, o.Path); err == nil && !strings.HasPrefix(rel, "..") {
-			doc.Omitted[i].Path = filepath.ToSlash(rel)
-		}
-	}
 }
 
 // printSizes writes each file's bytes and tokens before its path, the

@@ -141,6 +141,7 @@ type opts struct {
 	describeArgs  []string // assemble --describe
 	stdinPaths    bool     // assemble --stdin (or "-")
 	relative      bool     // assemble --relative
+	absolute      bool     // assemble --absolute
 	outFile       string   // assemble --out
 	sizes         bool     // assemble --paths --sizes
 	sortBy        string   // assemble --sort

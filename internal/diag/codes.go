@@ -143,6 +143,12 @@ const (
 	AuditUnavailable Code = "AUDIT_UNAVAILABLE"
 	// ConfigIgnored: a setting of the project's own .taskctl/config.xml that it may not make was ignored (<sandbox>off</sandbox>).
 	ConfigIgnored Code = "CONFIG_IGNORED"
+	// PathGenerated: a lock file, minified bundle or source map a glob, command or description selected, left out (named literally, it is packed).
+	PathGenerated Code = "PATH_GENERATED"
+	// ContextDocument: a taskctl context document (the file --out writes, or one with taskctl's header), left out so that a pack never nests the last.
+	ContextDocument Code = "CONTEXT_DOCUMENT"
+	// PathFromRoot: a path read from stdin or a command's output named nothing from the working dir and was taken from the project root, as git prints it.
+	PathFromRoot Code = "PATH_FROM_ROOT"
 )
 
 // An Info describes one code.
@@ -223,6 +229,9 @@ var registry = []Info{
 	{CacheNotSaved, "the token cache could not be saved."},
 	{AuditUnavailable, "the audit log could not be written."},
 	{ConfigIgnored, "a setting of the project's own .taskctl/config.xml that it may not make was ignored (<sandbox>off</sandbox>)."},
+	{PathGenerated, "a lock file, minified bundle or source map a glob, command or description selected, left out (named literally, it is packed)."},
+	{ContextDocument, "a taskctl context document (the file --out writes, or one with taskctl's header), left out so that a pack never nests the last."},
+	{PathFromRoot, "a path read from stdin or a command's output named nothing from the working dir and was taken from the project root, as git prints it."},
 }
 
 // Codes returns every code with its description, errors first, in the

@@ -685,8 +685,9 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 
 func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]project.Candidate, []diag.Warning) {
 	type result struct {
-		c project.Candidate
-		w *diag.Warning
+		c        project.Candidate
+		w        *diag.Warning
+		fromRoot bool // named nothing from its dir; taken from the root
 	}
 	out := make([]result, len(recs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(recs)/256))
@@ -695,12 +696,26 @@ func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]
 		wg.Go(func() {
 			for i := k; i < len(recs); i += workers {
 				out[i].c, out[i].w = p.ResolveFrom(recs[i].Dir, recs[i].Text)
+				if out[i].w != nil && out[i].w.Code == diag.PathNotFound {
+					if c, ok := FromRoot(p, recs[i].Dir, recs[i].Text); ok {
+						out[i].c, out[i].w, out[i].fromRoot = c, nil, true
+					}
+				}
 			}
 		})
 	}
 	wg.Wait()
 	var cands []project.Candidate
 	var warns []diag.Warning
+	var fromRoot []string
+	for _, r := range out {
+		if r.fromRoot {
+			fromRoot = append(fromRoot, r.c.Rel)
+		}
+	}
+	if len(fromRoot) > 0 {
+		warns = append(warns, FromRootNote(p, fromRoot))
+	}
 	seen := make(map[string]bool, len(recs))
 	// What a recursive command prints from .git/ or .taskctl/ (find .
 	// -type f, grep -rl WORD . once an index exists) is one warning for
@@ -754,6 +769,41 @@ func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]
 		}
 	}
 	return cands, warns
+}
+
+// FromRoot resolves text, a relative path that named nothing from dir (a
+// subdirectory of the project), from the project root: git diff
+// --name-only and git status print paths from the repository's top,
+// wherever they run, and a pipe (| cut -c4-) or a shell's stdin loses
+// where they came from. It is the file there, if there is one.
+func FromRoot(p *project.Project, dir, text string) (project.Candidate, bool) {
+	if filepath.IsAbs(text) || dir == p.Dir() || !within(dir, p.Dir()) {
+		return project.Candidate{}, false
+	}
+	c, w := p.ResolveFrom(p.Dir(), text)
+	return c, w == nil
+}
+
+// FromRootNote is the one PATH_FROM_ROOT warning for the paths (relative
+// to the project) that FromRoot took from the root.
+func FromRootNote(p *project.Project, rels []string) diag.Warning {
+	verb := "were"
+	if len(rels) == 1 {
+		verb = "was"
+	}
+	msg := fmt.Sprintf("%d %s named nothing from the working dir and %s taken from the project root, as git prints them",
+		len(rels), plural(len(rels), "path"), verb)
+	if len(rels) > 1 {
+		msg += fmt.Sprintf(" (the first: %s)", rels[0])
+	}
+	path := rels[0]
+	return diag.Warning{Code: diag.PathFromRoot, Path: filepath.Join(p.Dir(), filepath.FromSlash(path)), Message: msg}
+}
+
+// within reports whether dir is root or lies below it, by components.
+func within(dir, root string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -15,7 +17,7 @@ const AdHocTaskName = "adhoc"
 // --command, --describe, paths on stdin), for a one-off context without a
 // template, as repomix, code2prompt and files-to-prompt select files.
 func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task, error) {
-	if len(req.PathArgs) == 0 && len(req.Commands) == 0 && len(req.Describe) == 0 {
+	if len(req.PathArgs) == 0 && len(req.StdinPaths) == 0 && len(req.Commands) == 0 && len(req.Describe) == 0 {
 		return nil, nil, UsageError("assemble needs exactly one FILE or TASKNAME, or sources: --path GLOB, --command CMD, --describe TEXT, or paths on stdin (-)")
 	}
 	if req.Task != "" || len(req.Vars) > 0 || req.RunID != "" {
@@ -34,10 +36,17 @@ func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task,
 	if len(req.Describe) > 0 {
 		t.Description = strings.Join(req.Describe, "\n")
 	}
-	if len(req.PathArgs) > 0 {
+	if len(req.PathArgs)+len(req.StdinPaths) > 0 {
 		src := template.FileSource{Kind: template.SourceLiteral}
 		for _, a := range req.PathArgs {
 			src.Paths = append(src.Paths, template.PathSpec{Value: typedPath(a)})
+		}
+		stdin, err := e.stdinPaths(req.StdinPaths)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, a := range stdin {
+			src.Paths = append(src.Paths, template.PathSpec{Value: a})
 		}
 		t.Sources = append(t.Sources, src)
 	}
@@ -59,4 +68,37 @@ func typedPath(s string) string {
 		return s
 	}
 	return "./" + s
+}
+
+// stdinPaths makes the paths read from standard input specs of the
+// literal source: from the working dir, as typed paths are; but a
+// relative path that names nothing from there and a file from the
+// project root is taken from the root, with one PATH_FROM_ROOT note:
+// git diff --name-only and git status print paths from the repository's
+// top, so "git diff --name-only | taskctl assemble -" run in a
+// subdirectory named files under it twice (src/flask/src/flask/app.py).
+func (e *Engine) stdinPaths(lines []string) ([]string, error) {
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(lines))
+	var fromRoot []string
+	for _, s := range lines {
+		if _, w := p.ResolveFrom(p.WorkingDir(), s); w != nil && w.Code == diag.PathNotFound && !strings.ContainsAny(s, "*?[{") {
+			if c, ok := contextgen.FromRoot(p, p.WorkingDir(), s); ok {
+				fromRoot = append(fromRoot, c.Rel)
+				out = append(out, c.Path) // absolute: resolved where it was found
+				continue
+			}
+		}
+		out = append(out, typedPath(s))
+	}
+	if len(fromRoot) > 0 {
+		e.Warn(contextgen.FromRootNote(p, fromRoot))
+	}
+	return out, nil
 }

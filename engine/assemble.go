@@ -30,6 +30,10 @@ type AssembleRequest struct {
 	// in the working dir as taskctl exec runs, Describe are description
 	// sources (their text is the task's description too).
 	PathArgs, Commands, Describe []string
+	// StdinPaths are paths read from standard input, one a line: from the
+	// working dir, or from the project root when they name nothing from
+	// there and a file from the root (git prints paths from the top).
+	StdinPaths []string
 	// MaxTokens is a token budget for this call (the MCP tool's
 	// max_tokens); it may only narrow the settings' budget.
 	MaxTokens int

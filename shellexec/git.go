@@ -200,6 +200,25 @@ func (ps *pathspec) match(name string) bool {
 	return ok
 }
 
+// leadsInto reports whether git reads the directory dir for untracked
+// files rather than show it whole: an include pattern lies inside it (its
+// literal part, before any glob character, starts with dir/) and none
+// selects dir itself.
+func (ps *pathspec) leadsInto(dir string) bool {
+	inside := false
+	for _, s := range ps.include {
+		if specMatch(s, dir) {
+			return false
+		}
+		lit := s
+		if i := strings.IndexAny(lit, "*?["); i >= 0 {
+			lit = lit[:i]
+		}
+		inside = inside || strings.HasPrefix(lit, dir+"/")
+	}
+	return inside
+}
+
 // unmatched is the first pattern that matched nothing, for --error-unmatch.
 func (ps *pathspec) unmatched() (string, bool) {
 	for i, h := range ps.hit {

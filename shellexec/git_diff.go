@@ -39,14 +39,14 @@ func (c *cmd) parseGitDiff(args []string, isRev func(string) bool) (d gitDiffArg
 		case a == "--no-ext-diff" || a == "--no-textconv" || a == "--no-color" || a == "--no-renames":
 		case strings.HasPrefix(a, "-"):
 			return d, c.refuse(a, gitDiffUsage)
-		case strings.HasPrefix(a, ":"):
-			d.specs = append(d.specs, a)
+		case strings.HasPrefix(a, ":("):
+			d.specs = append(d.specs, a) // long-form magic: a pathspec
 		case len(d.specs) == 0 && strings.Contains(a, "..") && !strings.Contains(a, "..."):
 			from, to, _ := strings.Cut(a, "..")
 			d.revs = append(d.revs, cmpOr(from, "HEAD"), cmpOr(to, "HEAD"))
 		case len(d.specs) == 0 && isRev(a):
 			d.revs = append(d.revs, a)
-		case c.pathExists(a):
+		case c.pathArg(a):
 			d.specs = append(d.specs, a)
 		default:
 			c.errorf("fatal: ambiguous argument '%s': unknown revision or path not in the working tree.", a)
@@ -106,6 +106,7 @@ func gitDiff(c *cmd, args []string) int {
 	if !ok {
 		return 128
 	}
+	c.printFrom(top) // git prints these paths from the repository's top
 	var changed []string
 	switch {
 	case len(d.revs) == 2:
@@ -260,6 +261,33 @@ func worktreeMatches(c *cmd, top string, e *index.Entry) bool {
 	}
 	h, m, ok := c.worktreeBlob(top, e.Name)
 	return ok && m == e.Mode && h == e.Hash
+}
+
+// pathArg reports whether a, an argument before "--" that names no
+// revision, is a pathspec, as git's verify_filename decides: one with a
+// glob character, or one whose path exists (":/x" from the top, ":!x"
+// and ":^x" from the current directory).
+func (c *cmd) pathArg(a string) bool {
+	if hasGlob(a) {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(a, ":/"); ok {
+		if rest == "" {
+			return true
+		}
+		top, ok, _ := c.gitRepo()
+		if !ok {
+			return false
+		}
+		_, err := c.fs.lstat(top, rest)
+		return err == nil
+	}
+	for _, magic := range []string{":!", ":^"} {
+		if rest, ok := strings.CutPrefix(a, magic); ok {
+			return rest == "" || c.pathExists(rest)
+		}
+	}
+	return c.pathExists(a)
 }
 
 // pathExists reports whether p (relative to the current directory) names

@@ -56,6 +56,7 @@ func gitStatus(c *cmd, args []string) int {
 	if !ok {
 		return 128
 	}
+	c.printFrom(top) // porcelain paths are from the repository's top
 	for _, line := range c.statusLines(top, head, idx) {
 		if c.writeErr() {
 			return 0
@@ -65,7 +66,7 @@ func gitStatus(c *cmd, args []string) int {
 		}
 	}
 	if untracked {
-		for _, name := range c.untrackedDirs(top, idx) {
+		for _, name := range c.untrackedDirs(top, idx, match.leadsInto) {
 			if match.match(strings.TrimSuffix(name, "/")) {
 				c.writeStatus("?? "+name, nul)
 			}
@@ -133,8 +134,11 @@ func (c *cmd) statusLines(top string, head map[string]treeEntry, idx *index.Inde
 
 // untrackedDirs is git status's untracked list: the files no index entry
 // names and the ignore files do not leave out, a directory holding no
-// tracked file shown once as "dir/" when it holds an untracked file.
-func (c *cmd) untrackedDirs(top string, idx *index.Index) []string {
+// tracked file shown once as "dir/" when it holds an untracked file. As
+// in git, a directory that a pathspec leads into (descend) is read, not
+// collapsed: "fresh/" from the top, "fresh/deep/" for a pathspec of
+// fresh/deep.
+func (c *cmd) untrackedDirs(top string, idx *index.Index, descend func(dir string) bool) []string {
 	tracked := map[string]bool{}
 	trackedDirs := map[string]bool{}
 	for _, e := range idx.Entries {
@@ -150,7 +154,7 @@ func (c *cmd) untrackedDirs(top string, idx *index.Index) []string {
 	ignore := project.NewGitMatcher(worktreeFS{c.fs, top})
 	var out []string
 	w := &gitWalker{c: c, top: top, ignore: ignore}
-	w.wholeDir = func(d string) bool { return !trackedDirs[d] }
+	w.wholeDir = func(d string) bool { return !trackedDirs[d] && !descend(d) }
 	w.walk("", false, func(name string) {
 		if tracked[name] {
 			return

@@ -339,20 +339,53 @@ func TestGitDiffRevisionsAndStatusDifferential(t *testing.T) {
 		"git status --porcelain=v1 -z",
 		"git status --porcelain --untracked-files=no",
 		"git status --porcelain -- sub ':!sub/d.go'",
+		// Pathspecs are the working dir's; ls-files prints from it too.
+		"git diff --name-only HEAD~2 -- .",
+		"git status --porcelain -- .",
+		"git status --porcelain -- deep x.go ../d.go",
+		"git status --porcelain -uno -- .",
+		"git ls-files",
+		"git ls-files -m",
+		"git diff --name-only | cut -c1-",
 	} {
-		res, err := run(t, row, cfg)
-		if err != nil {
-			t.Errorf("Run(%q): %v", row, err)
-			continue
-		}
-		b := exec.Command("bash", "-c", row)
-		b.Dir, b.Env = dir, env
-		want, err := b.Output()
-		if err != nil {
-			t.Fatalf("bash %q: %v", row, err)
-		}
-		if string(res.Stdout) != string(want) {
-			t.Errorf("%s\n shellexec:\n%s\n git:\n%s\n stderr %s", row, res.Stdout, want, res.Stderr)
+		// From the top and from subdirectories (#32 point 3): git diff
+		// and git status print paths from the repository's top wherever
+		// they run, ls-files from the working dir.
+		for _, sub := range []string{"", "sub", "tests", "fresh", "fresh/deep"} {
+			cfg := cfg
+			cfg.Dir = filepath.Join(dir, sub)
+			res, err := run(t, row, cfg)
+			if err != nil {
+				t.Errorf("Run(%q) in %q: %v", row, sub, err)
+				continue
+			}
+			b := exec.Command("bash", "-c", row)
+			b.Dir, b.Env = cfg.Dir, env
+			want, err := b.Output()
+			gitStatus := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				gitStatus = ee.ExitCode()
+			} else if err != nil {
+				t.Fatalf("bash %q in %q: %v", row, sub, err)
+			}
+			if res.ExitStatus != gitStatus {
+				t.Errorf("%s in %q: exit status %d, git's %d (stderr %s)", row, sub, res.ExitStatus, gitStatus, res.Stderr)
+			}
+			if string(res.Stdout) != string(want) {
+				t.Errorf("%s in %q\n shellexec:\n%s\n git:\n%s\n stderr %s", row, sub, res.Stdout, want, res.Stderr)
+			}
+			// The records say what their paths are relative to: the top
+			// for git diff and git status printing directly, the working
+			// dir for ls-files and for what a pipe's last command prints.
+			wantDir := cfg.Dir
+			if (strings.HasPrefix(row, "git diff") || strings.HasPrefix(row, "git status")) && !strings.Contains(row, "|") {
+				wantDir = dir
+			}
+			for _, r := range res.Records {
+				if r.Dir != wantDir {
+					t.Errorf("%s in %q: record %q is relative to %s, want %s", row, sub, r.Text, r.Dir, wantDir)
+				}
+			}
 		}
 	}
 }

@@ -172,13 +172,29 @@ type cmd struct {
 	// keepInput says the command keeps what inputs read (sort): the
 	// charge stays until it ends.
 	keepInput bool
+	// sink is the script's standard output when the command writes to it
+	// directly (not into a pipe or a $(...)), for printFrom.
+	sink *sink
+}
+
+// printFrom says the paths the command prints are relative to dir, not to
+// the directory it runs in (git diff --name-only and git status print
+// from the repository's top, wherever they run): the records of its
+// output carry dir. Output into a pipe is the next command's to print.
+func (c *cmd) printFrom(dir string) {
+	if c.sink == nil {
+		return
+	}
+	c.out.Flush()
+	c.out.Reset(dirWriter{s: c.sink, dir: dir})
 }
 
 func (s *session) newCmd(ctx context.Context, hc interp.HandlerContext, name string) *cmd {
 	var w io.Writer
+	var top *sink
 	switch o := hc.Stdout.(type) {
 	case *sink:
-		w = dirWriter{s: o, dir: hc.Dir}
+		w, top = dirWriter{s: o, dir: hc.Dir}, o
 	case *os.File, devNull, *limitedBuffer:
 		w = o
 	case nil:
@@ -198,7 +214,7 @@ func (s *session) newCmd(ctx context.Context, hc interp.HandlerContext, name str
 		errw = io.Discard
 	}
 	return &cmd{ctx: ctx, s: s, fs: s.fs, name: name, dir: hc.Dir, stdin: in,
-		out: bufio.NewWriterSize(w, 32<<10), stderr: errw, pos: hc.Pos}
+		out: bufio.NewWriterSize(w, 32<<10), stderr: errw, pos: hc.Pos, sink: top}
 }
 
 func (c *cmd) finish() error { return c.out.Flush() }

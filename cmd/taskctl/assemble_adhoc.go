@@ -34,8 +34,8 @@ func (e *env) assembleRequest(args []string) (engine.AssembleRequest, error) {
 		if err != nil {
 			return req, err
 		}
-		req.PathArgs = append(req.PathArgs, paths...)
-		if len(req.PathArgs)+len(req.Commands)+len(req.Describe) == 0 {
+		req.StdinPaths = paths
+		if len(req.PathArgs)+len(req.StdinPaths)+len(req.Commands)+len(req.Describe) == 0 {
 			return req, usageErr("no paths on standard input")
 		}
 	}

@@ -110,6 +110,9 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 		for _, w := range l.Warnings {
 			e.Warn(w)
 		}
+		if adHoc && len(l.Files) == 0 {
+			return nil, emptyAdHoc(l.Warnings)
+		}
 		return &AssembleResult{Style: style, Listing: l}, nil
 	}
 	doc, err := contextgen.Assemble(ctx, bound, opt)
@@ -123,12 +126,35 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	for _, w := range doc.Warnings {
 		e.Warn(w)
 	}
+	if adHoc && len(doc.Files) == 0 {
+		return nil, emptyAdHoc(doc.Warnings)
+	}
 	if req.Rendered && !req.Paths && style == "xml" {
 		for _, w := range ReplacedWarnings(doc) {
 			e.Warn(w)
 		}
 	}
 	return &AssembleResult{Document: doc, Style: style}, nil
+}
+
+// emptyAdHoc is the error of a one-off context (--path, --command,
+// --describe, stdin) that selected no file: an empty document is nobody's
+// intent, and "taskctl assemble --path does/not/exist.py" printed one and
+// exited 0. The warnings say why each source came up empty.
+func emptyAdHoc(ws []diag.Warning) error {
+	msg := "the one-off context selected no file"
+	if len(ws) > 0 {
+		w := ws[0]
+		msg += fmt.Sprintf(" (%s", w.Code)
+		if w.Path != "" {
+			msg += ": " + w.Path
+		}
+		if len(ws) > 1 {
+			msg += fmt.Sprintf(", and %d more warning(s)", len(ws)-1)
+		}
+		msg += ")"
+	}
+	return codedErr(diag.EmptyContext, ClassError, "%s", msg)
 }
 
 // outPath is the real absolute path of the file --out writes (as typed,

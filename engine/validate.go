@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -37,7 +38,7 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 	res := &ValidateResult{}
 	var all []diag.Problem
 	missing := 0
-	names := libraryNames{}
+	names := &libraryNames{}
 	for _, arg := range files {
 		path, err := e.requestPath(arg)
 		if err != nil {
@@ -100,31 +101,51 @@ func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Prob
 }
 
 // libraryNames is where each task name of the valid templates validated so
-// far is defined, by task library (a .taskctl/tasks/ directory), where
-// assemble refuses a name two files define. Other templates are
-// independent files: copies of one task may sit side by side.
-type libraryNames map[string]map[string]string
+// far is defined, by task library (a .taskctl/tasks/ directory, where
+// assemble refuses a name two files define) and, under the key "", across
+// all the files of one validate: "validate a.xml b.xml" with both naming
+// "review" is two definitions of one task, which no lookup by name could
+// tell apart. Outside a library, a second file that defines the task the
+// same way (a copy, or the same template in another encoding) is no
+// conflict.
+type libraryNames struct {
+	at   map[string]map[string]string // by library ("": the others), name -> FILE:LINE:COL
+	same map[string]string            // name -> the first definition, as json, outside a library
+}
 
 // add records the names of file's tasks (and steps) and returns a problem
 // for each name another file of its library defines, naming both places
 // as assemble does.
-func (n libraryNames) add(file string, tasks []*template.Task) []diag.Problem {
+func (n *libraryNames) add(file string, tasks []*template.Task) []diag.Problem {
 	dir := filepath.Dir(file)
+	where := dir
 	if filepath.Base(dir) != "tasks" || filepath.Base(filepath.Dir(dir)) != project.WorkspaceName {
-		return nil
+		dir, where = "", "the files validated together"
 	}
-	if n[dir] == nil {
-		n[dir] = map[string]string{}
+	if n.at == nil {
+		n.at, n.same = map[string]map[string]string{}, map[string]string{}
+	}
+	if n.at[dir] == nil {
+		n.at[dir] = map[string]string{}
 	}
 	var probs []diag.Problem
 	var visit func(ts []*template.Task)
 	visit = func(ts []*template.Task) {
 		for _, t := range ts {
-			if first, dup := n[dir][t.Name]; dup && !strings.HasPrefix(first, file+":") {
+			var def string
+			if dir == "" {
+				b, _ := json.Marshal(t)
+				def = string(b)
+			}
+			first, dup := n.at[dir][t.Name]
+			if dup && dir == "" && n.same[t.Name] == def {
+				dup = false // a copy of the same definition
+			} else if dup && !strings.HasPrefix(first, file+":") {
 				probs = append(probs, diag.Problem{File: file, Line: t.Pos.Line, Col: t.Pos.Col,
-					Message: fmt.Sprintf("task %q is also defined at %s: a task name must be unique across %s", t.Name, first, dir)})
+					Message: fmt.Sprintf("task %q is also defined at %s: a task name must be unique across %s", t.Name, first, where)})
 			} else if !dup {
-				n[dir][t.Name] = fmt.Sprintf("%s:%d:%d", file, t.Pos.Line, t.Pos.Col)
+				n.at[dir][t.Name] = fmt.Sprintf("%s:%d:%d", file, t.Pos.Line, t.Pos.Col)
+				n.same[t.Name] = def
 			}
 			visit(t.Steps)
 		}

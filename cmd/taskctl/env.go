@@ -158,7 +158,9 @@ func (e *env) finish(data any, err error) int {
 			env.Warnings = []diag.Warning{}
 		}
 		if ce != nil {
-			env.Data = nil
+			if !errors.As(err, new(*dataKept)) {
+				env.Data = nil
+			}
 			env.Error = &errorBody{Code: ce.Code, Message: ce.Message, Details: ce.Details}
 			if ce.Problems != nil {
 				env.Error.Details = ce.Problems
@@ -215,6 +217,14 @@ func writeProblems(w io.Writer, probs []diag.Problem) {
 		}
 	}
 }
+
+// dataKept is an error whose command's data stays in the json envelope:
+// validate's files[{path, valid, problems}] say which file failed, which is
+// the whole point of validating several.
+type dataKept struct{ err error }
+
+func (d *dataKept) Error() string { return d.err.Error() }
+func (d *dataKept) Unwrap() error { return d.err }
 
 // printedError is an error whose problems a command printed as it went
 // (validate, file by file): finish prints neither them nor the message.

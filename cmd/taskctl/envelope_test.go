@@ -93,7 +93,19 @@ func TestEnvelopes(t *testing.T) {
 				if err := json.Unmarshal(env["error"], &e); err != nil || e.Code == "" || e.Message == "" {
 					t.Errorf("%s: failed with error %s", name, env["error"])
 				}
-				if !bytes.Equal(env["data"], []byte("null")) {
+				// validate keeps data.files[{path, valid, problems}]: which
+				// of the files failed is what it is asked (#32 point 5).
+				if args[0] == "validate" {
+					var data struct {
+						Files []struct {
+							Path  string `json:"path"`
+							Valid *bool  `json:"valid"`
+						} `json:"files"`
+					}
+					if err := json.Unmarshal(env["data"], &data); err != nil || len(data.Files) != len(args)-1 {
+						t.Errorf("%s: failed with data %s, want files for each of %d", name, env["data"], len(args)-1)
+					}
+				} else if !bytes.Equal(env["data"], []byte("null")) {
 					t.Errorf("%s: failed with data %s, want null", name, env["data"])
 				}
 			}

@@ -27,7 +27,11 @@ problem is a FILE that does not exist).`,
 			res, err := e.eng.Validate(args)
 			if e.json() {
 				if err != nil {
-					return nil, err
+					if res == nil {
+						return nil, err
+					}
+					// data.files says which file failed and why.
+					return res, &dataKept{err}
 				}
 				return res, nil
 			}

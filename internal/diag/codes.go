@@ -111,7 +111,7 @@ const (
 	DescriptionNoMatch Code = "DESCRIPTION_NO_MATCH"
 	// IndexUnavailable: the index could not be opened or built, so a description source selected nothing.
 	IndexUnavailable Code = "INDEX_UNAVAILABLE"
-	// EmptyContext: a task inherits nothing, accumulates nothing, has fresh context disabled and no file sources.
+	// EmptyContext: a task inherits nothing, accumulates nothing, has fresh context disabled and no file sources; as an error, a one-off context selected no file (exit 1).
 	EmptyContext Code = "EMPTY_CONTEXT"
 	// InputPending: a dry run left out what waits for an earlier step's output.
 	InputPending Code = "INPUT_PENDING"
@@ -213,7 +213,7 @@ var registry = []Info{
 	{CommandMemoryExceeded, "a command's run would pass its memory budget and was stopped."},
 	{DescriptionNoMatch, "a description source matched no file."},
 	{IndexUnavailable, "the index could not be opened or built, so a description source selected nothing."},
-	{EmptyContext, "a task inherits nothing, accumulates nothing, has fresh context disabled and no file sources."},
+	{EmptyContext, "a task inherits nothing, accumulates nothing, has fresh context disabled and no file sources; as an error, a one-off context selected no file (exit 1)."},
 	{InputPending, "a dry run left out what waits for an earlier step's output."},
 	{UnknownVar, "a --var names no input the task declares."},
 	{SubsetEmpty, "inherit_context=\"subset\" kept none of the parent's files."},

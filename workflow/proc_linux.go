@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"syscall"
+
+	"github.com/taskctl/taskctl/internal/sandbox"
 )
 
 // deathSignal has the process taskctl starts signalled when taskctl dies
@@ -54,7 +56,7 @@ func Supervise(args []string) int {
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
+	if err := startWithoutTerminalInput(cmd); err != nil {
 		fmt.Fprintf(os.Stderr, "taskctl: %v\n", err)
 		return 127
 	}
@@ -76,6 +78,24 @@ func Supervise(args []string) int {
 			}
 		}
 	}
+}
+
+// startWithoutTerminalInput starts cmd under the seccomp filter that
+// refuses TIOCSTI and TIOCLINUX, when this process may install it without
+// setting no_new_privs (which would change what the executor's set-user-ID
+// programs may do, in a sandbox the user turned off): as root, the one user
+// whom a session without a terminal does not stop (CAP_SYS_ADMIN may push
+// input into any terminal it opens). A confined executor gets the filter
+// from the sandbox helper in any case.
+func startWithoutTerminalInput(cmd *exec.Cmd) error {
+	runtime.LockOSThread() // the filter is the thread's, which forks the executor
+	defer runtime.UnlockOSThread()
+	if os.Geteuid() == 0 {
+		if err := sandbox.RefuseTerminalInput(); err != nil {
+			return err
+		}
+	}
+	return cmd.Start()
 }
 
 // runLocked runs cmd with the calling goroutine locked to its thread. The

@@ -14,10 +14,14 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// setGroup puts the command in a process group of its own (and, on Linux,
-// has it stopped if taskctl dies: see deathSignal).
+// setGroup puts the command in a session of its own, and so in a process
+// group of its own, with no controlling terminal: it cannot open /dev/tty,
+// and no terminal it opens becomes its (the user's is another session's),
+// so without CAP_SYS_ADMIN it cannot push input into the user's terminal
+// with TIOCSTI for the shell to run after taskctl exits. On Linux it is
+// also stopped if taskctl dies: see deathSignal.
 func setGroup(cmd *exec.Cmd, supervised bool) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	deathSignal(cmd.SysProcAttr, supervised)
 }
 

@@ -24,6 +24,11 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && (os.Args[1] == superviseCmd || os.Args[1] == sandbox.HelperArg) {
 		os.Exit(Main())
 	}
+	if len(os.Args) > 1 {
+		if role, ok := testRole(os.Args[1]); ok {
+			os.Exit(role())
+		}
+	}
 	testscript.Main(m, map[string]func(){
 		"taskctl": func() { os.Exit(Main()) },
 	})

@@ -16,8 +16,8 @@
 //   - read-only-project (the default where the kernel has Landlock): writes
 //     only in the writable directories, the system's temporary directory
 //     (unless it holds the project: then the caller points TMPDIR into a
-//     writable directory, see [Plan.PrivateTemp]) and /dev/null, /dev/zero,
-//     /dev/full and /dev/tty; the network is open.
+//     writable directory, see [Plan.PrivateTemp]) and /dev/null, /dev/zero
+//     and /dev/full; the network is open.
 //   - strict: writes only in the writable directories and those device
 //     files; no TCP connect or bind (Landlock ABI 4), no abstract UNIX
 //     sockets or signals to processes outside the sandbox (ABI 6), no
@@ -34,6 +34,12 @@
 //     whether a mode can be enforced at all.
 //   - The helper sets no_new_privs: a set-user-ID program (sudo) does not
 //     gain privileges inside the sandbox.
+//   - No typing into a terminal: the caller starts the program in a
+//     session of its own, without a controlling terminal (/dev/tty cannot
+//     be opened), and the helper installs a seccomp filter
+//     ([RefuseTerminalInput]) under which ioctl TIOCSTI and TIOCLINUX fail
+//     with EPERM, so that even a program that opens a terminal (root may
+//     push input into any) cannot type a command for the user's shell.
 //   - Reads are not restricted: the sandbox keeps a program from changing
 //     the project and the system, not from reading what the user can read.
 //   - Off Linux nothing can be confined ([ABI] is 0).

@@ -75,6 +75,12 @@ func (p *Plan) restrict() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
+	// No typing into a terminal: the program has none (the caller started
+	// this helper in a session of its own), and whatever terminal it
+	// opens, it may not push input into it.
+	if err := RefuseTerminalInput(); err != nil {
+		return err
+	}
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock_restrict_self: %w", err)
 	}

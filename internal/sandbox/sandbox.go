@@ -75,7 +75,8 @@ type Plan struct {
 }
 
 // devices are the device files a confined program may open for writing.
-var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
+// (Not /dev/tty: a program taskctl starts has no controlling terminal.)
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full"}
 
 // NewPlan plans mode m (read-only-project or strict) for a program that
 // works on project and may write in the directories write.

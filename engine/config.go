@@ -46,6 +46,11 @@ type Settings struct {
 
 	Sources map[string]string
 	Files   []string
+
+	// projectConfig is the real path of the project's own config, the
+	// repository's (whether it exists or not): a setting whose source it
+	// is came with the repository.
+	projectConfig string
 }
 
 // kind is the type of a setting's value in a config file.

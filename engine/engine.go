@@ -184,9 +184,17 @@ func (e *Engine) Settings() (*Settings, error) {
 		}
 	}
 	if projDir != "" {
+		// Every trust and origin decision is made on real paths: a
+		// --project-dir through a symbolic link names the same config,
+		// with the same trust, as the project's real path (which the
+		// project, its workspace and 'taskctl trust' use).
+		if real, err := filepath.EvalSymlinks(projDir); err == nil {
+			projDir = real
+		}
 		// The project's own config is the repository's, not the user's
 		// (DESIGN §3): trusted only as 'taskctl trust' recorded it.
 		path := filepath.Join(projDir, ".taskctl", "config.xml")
+		s.projectConfig = path
 		trusted := func(data []byte) (bool, string) { return e.trusted(path, data) }
 		read := func(path string) ([]byte, error) { return readIn(projDir, path) }
 		if err := loadConfigWith(s, path, false, trusted, e.Warn, read); err != nil {

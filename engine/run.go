@@ -159,7 +159,7 @@ func (e *Engine) sandboxMode(cfg *Settings, p *project.Project) (sandbox.Mode, e
 	if err != nil {
 		return "", UsageError("--sandbox: %v", err)
 	}
-	if src := cfg.Sources["run.sandbox"]; m == sandbox.Off && src == filepath.Join(p.Workspace(), "config.xml") {
+	if src := cfg.Sources["run.sandbox"]; m == sandbox.Off && (src == cfg.projectConfig || src == filepath.Join(p.Workspace(), "config.xml")) {
 		e.Warn(diag.Warning{Code: diag.ConfigIgnored, Path: src,
 			Message: "run.sandbox: the project's own config may not turn the sandbox off (--sandbox=off or your user config can)"})
 		return "", nil

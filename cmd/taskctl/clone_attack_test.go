@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/internal/hostile"
+	"github.com/taskctl/taskctl/internal/sandbox"
 )
 
 // Markers of what lies outside the clone: none may appear in any output.
@@ -145,5 +146,44 @@ func TestHostileCloneAcceptance(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSandboxOffThroughLinkedProjectDir: the repository's config says
+// <sandbox>off</sandbox>, which the project's own config may never do, and
+// the user names the project through a symbolic link to its parent
+// (--project-dir LINK/repo). Where the config came from is decided on real
+// paths: the sandbox stays on (CONFIG_IGNORED) and the executor cannot
+// write outside.
+func TestSandboxOffThroughLinkedProjectDir(t *testing.T) {
+	if err := sandbox.Check(sandbox.ReadOnlyProject); err != nil {
+		t.Skipf("SKIP, not a pass: %v", err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	base := t.TempDir()
+	proj := filepath.Join(base, "real", "repo")
+	outside := filepath.Join(base, "outside")
+	writeFiles(t, proj, map[string]string{
+		".git/HEAD":           "ref: refs/heads/main\n",
+		".taskctl/config.xml": "<config><run><sandbox>off</sandbox></run></config>\n",
+		"t.xml":               "<task name=\"t\"><description>d</description></task>\n",
+	})
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "real"), filepath.Join(base, "link")); err != nil {
+		t.Fatal(err)
+	}
+	escape := filepath.Join(outside, "escaped")
+	for _, dir := range []string{proj, filepath.Join(base, "link", "repo")} {
+		code, stdout, stderr := taskctl(t, "--project-dir", dir, "--cwd", dir, "--output", "json", "run", "t.xml",
+			"--executor", "sh -c 'echo \"sandbox=$TASKCTL_SANDBOX\"; touch "+escape+"'")
+		if _, err := os.Lstat(escape); err == nil {
+			t.Fatalf("--project-dir %s: the executor wrote outside the project (exit %d):\n%s\n%s", dir, code, stdout, stderr)
+		}
+		if strings.Contains(stdout, `"sandbox=off\n"`) || !strings.Contains(stdout, "CONFIG_IGNORED") {
+			t.Errorf("--project-dir %s: the repository's config turned the sandbox off, or no CONFIG_IGNORED (exit %d):\n%s\n%s",
+				dir, code, stdout, stderr)
+		}
 	}
 }

@@ -80,6 +80,11 @@
 // leaves an unknown user's), and a script naming the process's ids ($$,
 // $PPID, $BASHPID, $UID, $EUID, $GID, bare or in arithmetic) is denied.
 //
+// A denial quotes the script as written, never a value that came from a
+// file or a command's output: a refused word the script does not hold
+// (a file's content as a command name, an option xargs read) is replaced
+// in the [*DeniedError] by the command's source text.
+//
 // Outside the project, one answer: a path that leaves the project,
 // lexically or through a symlink, is refused as "outside the project"
 // whether or not anything is there, before anything outside is looked at;

@@ -265,6 +265,8 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 
 	s := &session{
 		cfg:    &cfg,
+		script: script,
+		calls:  writtenCalls(script, file),
 		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse, allowSecrets: cfg.AllowSecrets},
 		cancel: cancel,
 	}
@@ -429,12 +431,20 @@ type session struct {
 	sink   *sink
 	stderr *limitedBuffer
 
+	// script is the script as written, and calls the source text of its
+	// simple commands by line and column: what a denial may quote.
+	script string
+	calls  map[[2]int]string
+
 	mu       sync.Mutex
 	denied   *DeniedError
 	lastName string // last command to finish writing to the sink
 }
 
+// deny records d as the run's denial (the first one stands) and returns
+// it, made to quote only what the script says (see quoteWritten).
 func (s *session) deny(d *DeniedError) error {
+	s.quoteWritten(d)
 	s.mu.Lock()
 	if s.denied == nil {
 		s.denied = d

@@ -187,3 +187,46 @@ func TestSandboxOffThroughLinkedProjectDir(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandErrorsQuoteNoSecret: a repository's command that hands a
+// secret file's content to a command as its name, an option or an operand
+// gets refused or fails, and what taskctl says of it (the COMMAND_DENIED
+// error, warnings, standard error, in text and json) quotes the command as
+// written, never the key (#30 point 3). Assembly leaves settings.py out.
+func TestCommandErrorsQuoteNoSecret(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	const aws, gh = "AKIAQWERTYUIOPASDFGH", "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	proj := t.TempDir()
+	writeFiles(t, proj, map[string]string{
+		".git/HEAD":   "ref: refs/heads/main\n",
+		"settings.py": "AWS_KEY = \"" + aws + "\"\nGH = \"" + gh + "\"\n",
+		"dir/a.txt":   "a\n",
+	})
+	scripts := []string{
+		`cd "$(cat settings.py)"`,
+		`"$(cat settings.py)"`,
+		`git "$(grep -o 'AKIA[A-Z0-9]*' settings.py)"`,
+		`set -o "$(grep -o 'ghp_[A-Za-z0-9]*' settings.py)"`,
+		`grep "--$(grep -o 'AKIA[A-Z0-9]*' settings.py)" dir`,
+		`head -n "$(grep -o 'AKIA[A-Z0-9]*' settings.py)" dir/a.txt`,
+		`grep -o 'AKIA[A-Z0-9]*' settings.py | sed 's/^/-/' | xargs find dir`,
+		`while read -r l; do "$l"; done < settings.py`,
+		`for w in $(cat settings.py); do $w; done`,
+	}
+	for _, script := range scripts {
+		for _, args := range [][]string{
+			{"exec", script},
+			{"--output", "json", "exec", script},
+			{"assemble", "--command", script},
+			{"--output", "json", "assemble", "--command", script},
+		} {
+			code, stdout, stderr := taskctl(t, append([]string{"--project-dir", proj, "--cwd", proj}, args...)...)
+			for _, secret := range []string{aws, gh, "QWERTYUIOP"} {
+				if strings.Contains(stdout+stderr, secret) {
+					t.Errorf("taskctl %q (exit %d) quotes the secret:\n%s\n%s", args, code, stdout, stderr)
+					break
+				}
+			}
+		}
+	}
+}

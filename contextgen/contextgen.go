@@ -1445,7 +1445,7 @@ func (a *assembler) countFile(f *File, mayWait bool, mb *markupBuffer) bool {
 	// count returns text's count from the cache, or counts it unless that
 	// would wait for the vocabulary (ok false).
 	count := func(sum tokens.Sum, text []byte) (n int, hit, ok bool) {
-		if n, hit := a.opt.Cache.Lookup(c, sum); hit {
+		if n, hit := a.opt.Cache.Lookup(c, sum, len(text)); hit {
 			return n, true, true
 		}
 		if !mayWait && !tokens.Ready(c) {

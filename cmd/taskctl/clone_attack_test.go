@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/hostile"
 	"github.com/taskctl/taskctl/internal/sandbox"
 )
@@ -229,4 +231,51 @@ func TestCommandErrorsQuoteNoSecret(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fewTokens is a forger's tokenizer: every content counts as few tokens
+// as its length allows (one for each 1,024 bytes begun).
+type fewTokens struct{}
+
+func (fewTokens) Name() string       { return "o200k_base" }
+func (fewTokens) Count(b []byte) int { return len(b)/1024 + 1 }
+
+// TestCommittedTokenCacheIsIgnored: a repository commits a token cache
+// (its key is in the file) that says its 5,600-token file counts 23
+// tokens, so that the file passes --max-tokens 500 in a fresh clone. A
+// cache that git tracks, that another user owns, or that was written
+// anywhere but in the directory it is found in (a copy, an archive) is
+// not used: the file is counted and left out of the budget.
+func TestCommittedTokenCacheIsIgnored(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	var big strings.Builder
+	for i := range 800 {
+		fmt.Fprintf(&big, "func f%d() { return g(%d) }\n", i, i*7)
+	}
+	forged := t.TempDir()
+	c := tokens.OpenCache(forged)
+	c.Count(fewTokens{}, []byte(big.String()))
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	cache, err := os.ReadFile(filepath.Join(forged, tokens.CacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cachePath := ".taskctl/cache/tokens/" + tokens.CacheFile
+	files := map[string]string{"big.go": big.String(), cachePath: string(cache)}
+	check := func(what, proj string) {
+		t.Helper()
+		env := assembleJSON(t, "--project-dir", proj, "--cwd", proj, "assemble", "--path", "big.go", "--max-tokens", "500")
+		if len(env.Data.Files) != 0 {
+			t.Errorf("%s: big.go (5,600 tokens) passed --max-tokens 500: the forged cache counted it", what)
+		}
+	}
+	check("committed", hostile.Clone(t, files, nil))
+
+	// The same file copied in (an archive, a copy of someone's project):
+	// owned by the user, not tracked, but not written there.
+	copied := t.TempDir()
+	writeFiles(t, copied, files)
+	check("copied", copied)
 }

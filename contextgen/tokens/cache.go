@@ -23,19 +23,22 @@ import (
 const MaxCacheEntries = 200_000
 
 // CacheFile is the name of the cache's file inside its directory.
-const CacheFile = "counts.v2"
+const CacheFile = "counts.v3"
 
 // maxCacheFileSize caps what OpenCache reads; a bigger file is ignored.
 const maxCacheFileSize = 64 << 20
 
-var magic = []byte("taskctl token counts v2\n")
+var magic = []byte("taskctl token counts v3\n")
 
 // A Cache remembers token counts by [Sum] of the content and encoding name.
 // The zero value is not usable; a nil *Cache is, and caches nothing.
 type Cache struct {
 	dir string
-	key [16]byte  // the secret the sums are made with, kept in the file
-	gcm sync.Pool // of cipher.AEAD under key
+	key [16]byte // the secret the sums are made with, kept in the file
+	// home is the identity of the directory the file was written in, and
+	// of its writer (see place): a file found anywhere else is not used.
+	home place
+	gcm  sync.Pool // of cipher.AEAD under key
 
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
@@ -60,6 +63,18 @@ type Sum [16]byte
 type cacheKey struct {
 	sum Sum
 	enc string
+	len uint64 // the content's length in bytes
+}
+
+// maxTokenBytes bounds the bytes of one token of any encoding taskctl
+// has (o200k_base's longest is far shorter): a content of n bytes counts
+// between n/maxTokenBytes and n tokens.
+const maxTokenBytes = 1024
+
+// plausible reports whether n tokens can be the count of a content of
+// size bytes.
+func plausible(n int, size uint64) bool {
+	return uint64(n) <= size && uint64(n)*maxTokenBytes >= size
 }
 
 type cacheEntry struct {
@@ -73,9 +88,20 @@ type cacheEntry struct {
 // one that is not a regular file (a symlink, say), gives an empty cache:
 // the cache can only make a run faster, never stop it. OpenCache does not
 // create dir.
+//
+// The file holds the key its sums are made with, so whoever writes it can
+// make any content count anything: a cache is only used where taskctl
+// wrote it. A file that another user owns, or that records another
+// directory than the one it is found in (by device and inode, which a
+// repository, an archive or a copy cannot foresee), is ignored like a
+// corrupt one; the caller ignores one that git tracks (it came with the
+// repository). Each count is also bound to its content's length: a count
+// that length could not give (more tokens than bytes, or fewer than one
+// token for every 1,024 bytes) is not used.
 func OpenCache(dir string) *Cache {
 	c := &Cache{dir: dir, entries: make(map[cacheKey]cacheEntry)}
-	if data, err := readCacheFile(dir); err == nil {
+	if data, home, err := readCacheFile(dir); err == nil {
+		c.home = home
 		if err := c.decode(data); err == nil {
 			return c
 		}
@@ -120,22 +146,29 @@ func (ch *Cache) Count(c Counter, content []byte) (n int, hit bool) {
 	return ch.CountSum(c, ch.Sum(content), content)
 }
 
-// Lookup returns the count the cache holds for content whose [Cache.Sum] is
-// sum in counter c's encoding, if it holds one.
-func (ch *Cache) Lookup(c Counter, sum Sum) (n int, ok bool) {
+// Lookup returns the count the cache holds for content of size bytes whose
+// [Cache.Sum] is sum in counter c's encoding, if it holds one.
+func (ch *Cache) Lookup(c Counter, sum Sum, size int) (n int, ok bool) {
 	if ch == nil {
 		return 0, false
 	}
-	k := cacheKey{sum: sum, enc: c.Name()}
+	k := cacheKey{sum: sum, enc: c.Name(), len: uint64(size)}
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
+	return ch.hit(k)
+}
+
+// hit returns the count of k, moving it to the most recently used, if the
+// cache holds one; ch.mu must be held.
+func (ch *Cache) hit(k cacheKey) (int, bool) {
 	e, ok := ch.entries[k]
-	if ok {
-		ch.clock++
-		e.used = ch.clock
-		ch.entries[k] = e
+	if !ok {
+		return 0, false
 	}
-	return e.n, ok
+	ch.clock++
+	e.used = ch.clock
+	ch.entries[k] = e
+	return e.n, true
 }
 
 // CountSum is Count for a caller that already has sum, content's
@@ -144,19 +177,19 @@ func (ch *Cache) CountSum(c Counter, sum Sum, content []byte) (n int, hit bool) 
 	if ch == nil {
 		return c.Count(content), false
 	}
-	k := cacheKey{sum: sum, enc: c.Name()}
+	k := cacheKey{sum: sum, enc: c.Name(), len: uint64(len(content))}
 	ch.mu.Lock()
-	if e, ok := ch.entries[k]; ok {
-		ch.clock++
-		e.used = ch.clock
-		ch.entries[k] = e
+	if n, ok := ch.hit(k); ok {
 		ch.mu.Unlock()
-		return e.n, true
+		return n, true
 	}
 	ch.mu.Unlock()
 
 	n = c.Count(content)
 
+	if !plausible(n, k.len) && len(content) > 0 {
+		return n, false // (a count the file could not hold: not kept)
+	}
 	ch.mu.Lock()
 	ch.clock++
 	ch.entries[k] = cacheEntry{n: n, used: ch.clock}
@@ -235,25 +268,70 @@ func (ch *Cache) write(data []byte) error {
 		return err
 	}
 	defer d.Close()
-	return d.WriteFile(CacheFile, data, 0o600)
+	home, err := placeOf(ch.dir)
+	if err != nil {
+		return err
+	}
+	return d.WriteFile(CacheFile, withPlace(data, home), 0o600)
 }
 
-// readCacheFile reads the cache's file in dir.
-func readCacheFile(dir string) ([]byte, error) {
+// place is where a cache file was written: its directory's device and
+// inode, and the user who wrote it.
+type place struct{ dev, ino, uid uint64 }
+
+var errForeign = errors.New("token cache: written elsewhere or by another user")
+
+// readCacheFile reads the cache's file in dir, if this user owns it, and
+// says where it is (the place its content must name).
+func readCacheFile(dir string) ([]byte, place, error) {
 	d, err := project.OpenStateDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, place{}, err
 	}
 	defer d.Close()
-	return d.ReadFile(CacheFile, maxCacheFileSize)
+	f, err := d.Open(CacheFile)
+	if err != nil {
+		return nil, place{}, err
+	}
+	defer f.Close()
+	if !ownedByUs(f) {
+		return nil, place{}, errForeign
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCacheFileSize+1))
+	if err != nil {
+		return nil, place{}, err
+	}
+	if len(data) > maxCacheFileSize {
+		return nil, place{}, errCorrupt
+	}
+	home, err := placeOf(dir)
+	return data, home, err
 }
 
-// The file: magic, the 16-byte key, uvarint count of encoding names and
+// The file: magic, the 16-byte key, the place it was written (uvarint
+// device, inode and user id), uvarint count of encoding names and
 // each name (uvarint length, bytes), uvarint count of entries and each
-// entry (16-byte sum, uvarint name index, uvarint token count) from least
-// to most recently used, then the CRC-32C of everything before it (4
-// bytes, little endian). A file of another version (counts.v1 kept sha256
-// sums) is simply another name: it is never read.
+// entry (16-byte sum, uvarint name index, uvarint content length, uvarint
+// token count) from least to most recently used, then the CRC-32C of
+// everything before it (4 bytes, little endian). A file of another version
+// (counts.v1 kept sha256 sums, counts.v2 no place and no lengths) is simply
+// another name: it is never read.
+
+// placeOffset is where the place starts in the file.
+var placeOffset = len(magic) + len(Sum{})
+
+// withPlace puts home in an encoded cache (which encode leaves without a
+// place) and its checksum at its end.
+func withPlace(data []byte, home place) []byte {
+	body := data[:len(data)-4]
+	out := make([]byte, 0, len(data)+30)
+	out = append(out, body[:placeOffset]...)
+	out = binary.AppendUvarint(out, home.dev)
+	out = binary.AppendUvarint(out, home.ino)
+	out = binary.AppendUvarint(out, home.uid)
+	out = append(out, body[placeOffset:]...)
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli)))
+}
 
 // encode serialises the cache; ch.mu must be held.
 func (ch *Cache) encode() []byte {
@@ -285,6 +363,7 @@ func (ch *Cache) encode() []byte {
 	for _, r := range recs {
 		buf = append(buf, r.k.sum[:]...)
 		buf = binary.AppendUvarint(buf, nameIdx[r.k.enc])
+		buf = binary.AppendUvarint(buf, r.k.len)
 		buf = binary.AppendUvarint(buf, uint64(r.e.n))
 	}
 	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crc32.MakeTable(crc32.Castagnoli)))
@@ -303,7 +382,18 @@ func (ch *Cache) decode(data []byte) error {
 		return errCorrupt
 	}
 	copy(ch.key[:], body[len(magic):])
-	r := bufio.NewReader(bytes.NewReader(body[len(magic)+len(ch.key):]))
+	r := bufio.NewReader(bytes.NewReader(body[placeOffset:]))
+	var at place
+	for _, p := range []*uint64{&at.dev, &at.ino, &at.uid} {
+		v, err := binary.ReadUvarint(r)
+		if err != nil {
+			return errCorrupt
+		}
+		*p = v
+	}
+	if at != ch.home {
+		return errForeign
+	}
 	nNames, err := binary.ReadUvarint(r)
 	if err != nil || nNames > 1024 {
 		return errCorrupt
@@ -334,8 +424,11 @@ func (ch *Cache) decode(data []byte) error {
 		if err != nil || idx >= uint64(len(names)) {
 			return errCorrupt
 		}
+		if k.len, err = binary.ReadUvarint(r); err != nil {
+			return errCorrupt
+		}
 		n, err := binary.ReadUvarint(r)
-		if err != nil || n > 1<<40 {
+		if err != nil || n > 1<<40 || !plausible(int(n), k.len) {
 			return errCorrupt
 		}
 		k.enc = names[idx]

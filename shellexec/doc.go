@@ -99,7 +99,11 @@
 // against one memory budget (Config.MaxMemory, 256 MiB by default): each
 // command charges a file or standard input it reads whole before the
 // buffer is allocated (and gives it back when done with it), its expanded
-// arguments while it runs, and sort its lines; crossing the budget stops
+// arguments while it runs, sort its lines, and sed what it builds (its
+// pattern and hold spaces, each substitution's matches and result, charged
+// before they are allocated, so a replacement 500 times its match cannot
+// take gigabytes); grep -o prints its matches as it finds them, within the
+// output caps; crossing the budget stops
 // the run with COMMAND_MEMORY_EXCEEDED. Task inputs larger than the budget
 // are refused. A file read into memory is at most 256 MiB; grep -l, -L and
 // -q scan the files of grep -r in chunks instead, so for them only a line

@@ -151,9 +151,10 @@ func chunkEnd(data []byte, from int, sep byte) int {
 	return len(data)
 }
 
-// all returns the non-empty matches in line (for -o).
-func (m *matcher) all(line []byte) [][2]int {
-	var out [][2]int
+// each calls f with each non-empty match in line (for -o), until f
+// returns false. Matches are handed over one by one, never collected: a
+// line of 8 MiB has millions.
+func (m *matcher) each(line []byte, f func(s, e int) bool) {
 	for from := 0; from <= len(line); {
 		loc, _ := abandonable(m, len(line)-from, func() []int { return m.re.FindSubmatchIndex(line[from:]) })
 		if loc == nil {
@@ -165,13 +166,14 @@ func (m *matcher) all(line []byte) [][2]int {
 		}
 		s, e = s+from, e+from
 		if e > s {
-			out = append(out, [2]int{s, e})
+			if !f(s, e) {
+				return
+			}
 			from = e
 		} else {
 			from = e + 1
 		}
 	}
-	return out
 }
 
 // next returns the bounds of the first line at or after from that

@@ -152,11 +152,12 @@ func (s *fileSearch) emit(start, end int) bool {
 		if o.lineNum {
 			n = s.lineNumber(start)
 		}
-		for _, m := range g.m.all(line) {
+		g.m.each(line, func(from, to int) bool {
 			g.prefix(w, s.name, n)
-			w.Write(line[m[0]:m[1]])
+			w.Write(line[from:to])
 			w.WriteByte(s.sep)
-		}
+			return !g.c.writeErr()
+		})
 	} else {
 		if o.lineNum {
 			g.prefix(w, s.name, s.lineNumber(start))

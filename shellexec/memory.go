@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 )
 
@@ -42,6 +43,13 @@ func (m *memBudget) acquire(n int64) error {
 	return nil
 }
 
+// available is what the budget has left.
+func (m *memBudget) available() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return max(m.max-m.used, 0)
+}
+
 func (m *memBudget) release(n int64) {
 	m.mu.Lock()
 	m.used -= n
@@ -59,6 +67,15 @@ func (c *cmd) charge(n int64) error {
 	}
 	c.held += n
 	return nil
+}
+
+// available is what the run's memory budget has left for c (everything,
+// for a command outside a run).
+func (c *cmd) available() int64 {
+	if c.s == nil {
+		return math.MaxInt64
+	}
+	return c.s.mem.available()
 }
 
 // uncharge gives back n bytes c charged (a file read whole and done with).

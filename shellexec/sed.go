@@ -78,11 +78,23 @@ func runSed(c *cmd, args []string) int {
 		}
 		return c.usage("-e expression #1, char %d: %v", p.i, perr)
 	}
-	var lines [][]byte
+	r := &sedRun{c: c, quiet: quiet, sep: sep}
 	status := c.inputs(operands, func(_ string, data []byte) {
-		lines = append(lines, splitLines(data, sep)...)
+		// (each line's slice header is charged too: a file of newlines
+		// would otherwise take three times its size uncharged)
+		if r.spent {
+			return
+		}
+		if err := c.charge(int64(24 * (bytes.Count(data, []byte{sep}) + 1))); err != nil {
+			c.errorf("%v", err)
+			r.spent = true
+			return
+		}
+		r.lines = append(r.lines, splitLines(data, sep)...)
 	})
-	r := &sedRun{c: c, lines: lines, quiet: quiet, sep: sep}
+	if r.spent {
+		return sedMemory
+	}
 	r.run(prog)
 	if r.exit != 0 {
 		return r.exit
@@ -91,7 +103,13 @@ func runSed(c *cmd, args []string) int {
 }
 
 type sedRun struct {
-	c      *cmd
+	c *cmd
+	// held is what the pattern and hold spaces and a substitution's
+	// working buffers are charged to the run's memory budget: each buffer
+	// that grows is charged before it is allocated (reserve), and the
+	// charge is brought back to what is held after each command (settle).
+	held   int64
+	spent  bool // the memory budget stopped sed
 	lines  [][]byte
 	next   int // index of the next input line
 	lineNo int
@@ -108,14 +126,48 @@ func (r *sedRun) run(prog []*sedCmd) {
 		if r.c.writeErr() {
 			return
 		}
+		if !r.reserve(len(r.lines[r.next])) {
+			return
+		}
 		ps := append([]byte(nil), r.lines[r.next]...)
 		r.next++
 		r.lineNo++
 		ps, printIt := r.exec(prog, ps)
+		if r.spent {
+			return
+		}
 		if printIt && !r.quiet {
 			r.emit(ps)
 		}
 		r.flushAppend()
+	}
+}
+
+// sedMemory is sed's exit status when the run's memory budget stopped it.
+const sedMemory = 4
+
+// reserve charges n more bytes, for a buffer about to grow, to the run's
+// memory budget; when they do not fit, the run is stopped
+// (COMMAND_MEMORY_EXCEEDED), sed quits and reserve returns false.
+func (r *sedRun) reserve(n int) bool {
+	if err := r.c.charge(int64(n)); err != nil {
+		r.c.errorf("%v", err)
+		r.quit, r.exit, r.spent = true, sedMemory, true
+		return false
+	}
+	r.held += int64(n)
+	return true
+}
+
+// settle brings the charge back to what sed holds: the pattern space ps
+// and the hold space.
+func (r *sedRun) settle(ps []byte) {
+	want := int64(len(ps) + len(r.hold))
+	if want < r.held {
+		r.c.uncharge(r.held - want)
+		r.held = want
+	} else if want > r.held {
+		r.reserve(int(want - r.held))
 	}
 }
 
@@ -173,101 +225,148 @@ func (r *sedRun) exec(prog []*sedCmd, ps []byte) ([]byte, bool) {
 		if !r.selected(c, ps) {
 			continue
 		}
-		switch c.name {
-		case '{':
-			var ok bool
-			ps, ok = r.exec(c.block, ps)
-			if !ok || r.quit {
-				return ps, ok
-			}
-		case 'p':
-			r.emit(ps)
-		case 'd':
+		if grow := r.growth(c, ps); grow > 0 && !r.reserve(grow) {
 			return ps, false
-		case 'q':
-			r.quit, r.exit = true, c.exit
-			return ps, true
-		case 'Q':
-			r.quit, r.exit = true, c.exit
-			return ps, false
-		case '=':
-			fmt.Fprintf(r.c.out, "%d\n", r.lineNo)
-		case 'n':
-			if !r.quiet {
-				r.emit(ps)
-			}
-			if r.last() {
-				r.quit = true
-				return ps, false
-			}
-			ps = append([]byte(nil), r.lines[r.next]...)
-			r.next++
-			r.lineNo++
-		case 'h':
-			r.hold = append(r.hold[:0], ps...)
-		case 'H':
-			r.hold = append(append(r.hold, '\n'), ps...)
-		case 'g':
-			ps = append(ps[:0:0], r.hold...)
-		case 'G':
-			ps = append(append(ps, '\n'), r.hold...)
-		case 'x':
-			ps, r.hold = r.hold, ps
-			if ps == nil {
-				ps = []byte{}
-			}
-		case 'N':
-			if r.last() {
-				if !r.quiet {
-					r.emit(ps)
-				}
-				r.quit = true
-				return ps, false
-			}
-			ps = append(append(ps, '\n'), r.lines[r.next]...)
-			r.next++
-			r.lineNo++
-		case 'P':
-			line := ps
-			if i := bytes.IndexByte(ps, '\n'); i >= 0 {
-				line = ps[:i]
-			}
-			r.emit(line)
-		case 'a':
-			r.append = append(r.append, c.text)
-		case 'i':
-			r.c.out.WriteString(c.text)
-			r.c.out.WriteByte('\n')
-		case 'c':
-			if c.a2 == nil || !c.inRange {
-				r.c.out.WriteString(c.text)
-				r.c.out.WriteByte('\n')
-			}
-			return ps, false
-		case 'y':
-			for i, b := range ps {
-				if j := bytes.IndexByte(c.from, b); j >= 0 {
-					ps[i] = c.to[j]
-				}
-			}
-		case 's':
-			var did bool
-			ps, did = r.subst(c, ps)
-			if did && c.print {
-				r.emit(ps)
-			}
+		}
+		var ok, stop bool
+		ps, ok, stop = r.step(c, ps)
+		r.settle(ps)
+		if stop || r.spent {
+			return ps, ok && !r.spent
 		}
 	}
 	return ps, true
 }
 
+// growth is how many bytes command c is about to add to what sed holds
+// (s charges its own).
+func (r *sedRun) growth(c *sedCmd, ps []byte) int {
+	switch c.name {
+	case 'h', 'H', 'g', 'G':
+		return len(ps) + len(r.hold) + 1
+	case 'n', 'N':
+		if !r.last() {
+			return len(ps) + len(r.lines[r.next]) + 1
+		}
+	}
+	return 0
+}
+
+// step runs one command on the pattern space ps: the new pattern space,
+// whether it is printed, and whether the cycle ends here.
+func (r *sedRun) step(c *sedCmd, ps []byte) (_ []byte, printIt, stop bool) {
+	switch c.name {
+	case '{':
+		var ok bool
+		ps, ok = r.exec(c.block, ps)
+		if !ok || r.quit {
+			return ps, ok, true
+		}
+	case 'p':
+		r.emit(ps)
+	case 'd':
+		return ps, false, true
+	case 'q':
+		r.quit, r.exit = true, c.exit
+		return ps, true, true
+	case 'Q':
+		r.quit, r.exit = true, c.exit
+		return ps, false, true
+	case '=':
+		fmt.Fprintf(r.c.out, "%d\n", r.lineNo)
+	case 'n':
+		if !r.quiet {
+			r.emit(ps)
+		}
+		if r.last() {
+			r.quit = true
+			return ps, false, true
+		}
+		ps = append([]byte(nil), r.lines[r.next]...)
+		r.next++
+		r.lineNo++
+	case 'h':
+		r.hold = append(r.hold[:0], ps...)
+	case 'H':
+		r.hold = append(append(r.hold, '\n'), ps...)
+	case 'g':
+		ps = append(ps[:0:0], r.hold...)
+	case 'G':
+		ps = append(append(ps, '\n'), r.hold...)
+	case 'x':
+		ps, r.hold = r.hold, ps
+		if ps == nil {
+			ps = []byte{}
+		}
+	case 'N':
+		if r.last() {
+			if !r.quiet {
+				r.emit(ps)
+			}
+			r.quit = true
+			return ps, false, true
+		}
+		ps = append(append(ps, '\n'), r.lines[r.next]...)
+		r.next++
+		r.lineNo++
+	case 'P':
+		line := ps
+		if i := bytes.IndexByte(ps, '\n'); i >= 0 {
+			line = ps[:i]
+		}
+		r.emit(line)
+	case 'a':
+		r.append = append(r.append, c.text)
+	case 'i':
+		r.c.out.WriteString(c.text)
+		r.c.out.WriteByte('\n')
+	case 'c':
+		if c.a2 == nil || !c.inRange {
+			r.c.out.WriteString(c.text)
+			r.c.out.WriteByte('\n')
+		}
+		return ps, false, true
+	case 'y':
+		for i, b := range ps {
+			if j := bytes.IndexByte(c.from, b); j >= 0 {
+				ps[i] = c.to[j]
+			}
+		}
+	case 's':
+		var did bool
+		ps, did = r.subst(c, ps)
+		if did && c.print {
+			r.emit(ps)
+		}
+	}
+	return ps, true, false
+}
+
 func (r *sedRun) subst(c *sedCmd, ps []byte) ([]byte, bool) {
-	matches, _ := abandonableCtx(r.c.ctx, len(ps), func() [][]int { return c.re.FindAllSubmatchIndex(ps, -1) })
-	if len(matches) == 0 {
+	// Each match is a slice of indexes: as many are looked for as the
+	// budget can hold, and one more, which tells that they would not fit.
+	perMatch := 8*2*(c.re.NumSubexp()+1) + 64 // (with the growth of the slice of matches)
+	limit := int(min(r.c.available()/int64(perMatch)+1, int64(len(ps)+1)))
+	matches, _ := abandonableCtx(r.c.ctx, len(ps), func() [][]int { return c.re.FindAllSubmatchIndex(ps, limit) })
+	if len(matches) == 0 || !r.reserve(len(matches)*perMatch) {
 		return ps, false
 	}
-	var out []byte
-	last, n, did := 0, 0, false
+	size, n := len(ps), 0
+	for _, m := range matches {
+		if n++; n < c.nth || !c.global && n > c.nth {
+			continue
+		}
+		size += replLen(c.repl, m) - (m[1] - m[0])
+	}
+	// The new pattern space is charged before it is allocated: a
+	// replacement 500 times the size of its match would otherwise make a
+	// line of 8 MiB take 4 GB.
+	if !r.reserve(size) {
+		return ps, false
+	}
+	out := make([]byte, 0, size)
+	last, did := 0, false
+	n = 0
 	for _, m := range matches {
 		n++
 		if n < c.nth || !c.global && n > c.nth {
@@ -280,6 +379,29 @@ func (r *sedRun) subst(c *sedCmd, ps []byte) ([]byte, bool) {
 	}
 	out = append(out, ps[last:]...)
 	return out, did
+}
+
+// replLen is the length of appendRepl's text for match m.
+func replLen(repl string, m []int) int {
+	n := 0
+	for i := 0; i < len(repl); i++ {
+		switch ch := repl[i]; {
+		case ch == '&':
+			n += m[1] - m[0]
+		case ch == '\\' && i+1 < len(repl):
+			i++
+			if d := repl[i]; d >= '0' && d <= '9' {
+				if k := int(d - '0'); 2*k+1 < len(m) && m[2*k] >= 0 {
+					n += m[2*k+1] - m[2*k]
+				}
+			} else {
+				n++
+			}
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 func appendRepl(out []byte, repl string, src []byte, m []int) []byte {

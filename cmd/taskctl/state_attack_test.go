@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/hostile"
 )
@@ -200,7 +201,7 @@ func TestHostileRunsDir(t *testing.T) {
 
 func TestHostileTokenCache(t *testing.T) {
 	out := stateVictim(t)
-	proj := hostile.Clone(t, cloneFiles, map[string]string{".taskctl/cache/tokens/counts.v2": out + "/victim.txt"})
+	proj := hostile.Clone(t, cloneFiles, map[string]string{".taskctl/cache/tokens/" + tokens.CacheFile: out + "/victim.txt"})
 	before := hostile.Snapshot(t, out)
 	code, env := stateRun(t, proj, "assemble", "t.xml")
 	hostile.Unchanged(t, out, before, "taskctl assemble")

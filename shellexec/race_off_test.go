@@ -1,0 +1,5 @@
+//go:build !race
+
+package shellexec_test
+
+const raceEnabled = false

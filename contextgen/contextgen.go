@@ -211,6 +211,13 @@ type Options struct {
 	// OmitRoot leaves the root out of a relative document's header: no
 	// absolute path at all is sent (--relative).
 	OmitRoot bool
+	// Exclude drops the files whose path matches one of its globs, from
+	// every source, without a warning (assemble --exclude: the user asked).
+	// A glob matches the path relative to the project, or relative to
+	// ExcludeFrom (the working dir, relative to the project) for a file
+	// below it; a glob without a slash also matches the file's name.
+	Exclude     []string
+	ExcludeFrom string
 	// OutPath is the absolute path of the file the document is written to
 	// (--out): it is never packed into the document (CONTEXT_DOCUMENT).
 	OutPath string
@@ -386,6 +393,9 @@ func (a *assembler) add(c candidate) {
 // a name that holds a secret, the file the document is written to, or a
 // generated file a glob, command or description selected.
 func (a *assembler) leftOut(c candidate) bool {
+	if len(a.opt.Exclude) > 0 && Excluded(c.c.Rel, a.opt.Exclude, a.opt.ExcludeFrom) {
+		return true
+	}
 	if a.secretName(c) {
 		return true
 	}
@@ -398,6 +408,42 @@ func (a *assembler) leftOut(c candidate) bool {
 		a.warn(diag.Warning{Code: diag.PathGenerated, Path: c.c.Path,
 			Message: "a generated file (lock file, minified bundle or source map): left out (name it literally, or set <keep_generated>true</keep_generated> in config, to pack it)"})
 		return true
+	}
+	return false
+}
+
+// Excluded reports whether the file of project-relative path rel matches
+// one of globs: relative to the project, relative to from (a directory
+// relative to the project) for a file below it, or, for a glob without a
+// slash, by its name, as a .gitignore line or rg -g '!GLOB' would.
+func Excluded(rel string, globs []string, from string) bool {
+	var fromRel string
+	if from != "" && from != "." && strings.HasPrefix(rel, from+"/") {
+		fromRel = rel[len(from)+1:]
+	}
+	match := func(g, p string) bool {
+		if m, _ := doublestar.Match(g, p); m {
+			return true
+		}
+		m, _ := doublestar.Match(strings.TrimSuffix(g, "/")+"/**", p) // a directory: what is in it
+		return m
+	}
+	for _, g := range globs {
+		g = strings.TrimPrefix(g, "./")
+		if match(g, rel) || fromRel != "" && match(g, fromRel) {
+			return true
+		}
+		if !strings.Contains(strings.TrimSuffix(g, "/"), "/") {
+			if m, _ := doublestar.Match(strings.TrimSuffix(g, "/"), path.Base(rel)); m {
+				return true
+			}
+			// A directory name ("tests", "tests/") leaves out what is in it.
+			for _, dir := range strings.Split(path.Dir(rel), "/") {
+				if m, _ := doublestar.Match(strings.TrimSuffix(g, "/"), dir); m && dir != "." {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

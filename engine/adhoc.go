@@ -17,6 +17,9 @@ const AdHocTaskName = "adhoc"
 // --command, --describe, paths on stdin), for a one-off context without a
 // template, as repomix, code2prompt and files-to-prompt select files.
 func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task, error) {
+	if len(req.Exclude) > 0 && len(req.PathArgs)+len(req.StdinPaths)+len(req.Commands)+len(req.Describe) == 0 {
+		return nil, nil, UsageError("--exclude and --path '!GLOB' leave files out of what --path, --command, --describe or stdin select: give one of those")
+	}
 	if len(req.PathArgs) == 0 && len(req.StdinPaths) == 0 && len(req.Commands) == 0 && len(req.Describe) == 0 {
 		return nil, nil, UsageError("assemble needs exactly one FILE or TASKNAME, or sources: --path GLOB, --command CMD, --describe TEXT, or paths on stdin (-)")
 	}
@@ -53,8 +56,17 @@ func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task,
 	for _, c := range req.Commands {
 		t.Sources = append(t.Sources, template.FileSource{Kind: template.SourceCommand, Command: c})
 	}
+	if req.Limit < 0 {
+		return nil, nil, UsageError("--limit must be positive, not %d", req.Limit)
+	}
+	if req.Limit > 0 && len(req.Describe) == 0 {
+		return nil, nil, UsageError("--limit caps the matches of --describe: give --describe TEXT")
+	}
 	for _, d := range req.Describe {
-		t.Sources = append(t.Sources, template.FileSource{Kind: template.SourceDescription, Description: d})
+		// The exclusions go to the search too, so that the limit counts
+		// the matches kept.
+		t.Sources = append(t.Sources, template.FileSource{Kind: template.SourceDescription, Description: d,
+			Limit: req.Limit, Exclude: req.Exclude})
 	}
 	return &template.File{Tasks: []*template.Task{t}}, t, nil
 }

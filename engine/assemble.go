@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
@@ -30,6 +31,11 @@ type AssembleRequest struct {
 	// in the working dir as taskctl exec runs, Describe are description
 	// sources (their text is the task's description too).
 	PathArgs, Commands, Describe []string
+	// Exclude drops the files matching these globs from a one-off
+	// context's every source (--exclude, or --path '!GLOB'); Limit caps
+	// each of its description sources (--limit; 0: the default).
+	Exclude []string
+	Limit   int
 	// StdinPaths are paths read from standard input, one a line: from the
 	// working dir, or from the project root when they name nothing from
 	// there and a file from the root (git prints paths from the top).
@@ -99,6 +105,10 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 			return nil, err
 		}
 		opt.CommandDir = p.WorkingDir()
+		opt.Exclude = req.Exclude
+		if rel, err := filepath.Rel(p.Dir(), p.WorkingDir()); err == nil && !strings.HasPrefix(rel, "..") {
+			opt.ExcludeFrom = filepath.ToSlash(rel)
+		}
 	}
 	if opt.ListOnly {
 		// Nothing is counted, whatever an ancestor's options named.

@@ -28,6 +28,8 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 	fs.BoolVar(&o.redactSecrets, "redact-secrets", false, "replace detected secrets instead of leaving the file out")
 	fs.StringVar(&o.runID, "run", "", "bind inputs from the outputs recorded in run `ID` (workflows)")
 	fs.StringArrayVar(&o.pathArgs, "path", nil, "without a template: select the files of path or glob `GLOB`, from the working dir (repeatable)")
+	fs.StringArrayVar(&o.exclude, "exclude", nil, "without a template: leave out the files matching `GLOB`, from the project or the working dir (repeatable; --path '!GLOB' too)")
+	fs.IntVar(&o.limit, "limit", 0, "without a template: at most `N` matches for each --describe (default 10)")
 	fs.StringArrayVar(&o.commandArgs, "command", nil, "without a template: select the paths command `CMD` prints, run in the working dir as by exec (repeatable)")
 	fs.StringArrayVar(&o.describeArgs, "describe", nil, "without a template: select the files the index matches to `TEXT`, which is also the task's description (repeatable)")
 	fs.BoolVar(&o.stdinPaths, "stdin", false, "without a template: read paths from standard input, one a line (as FILE \"-\")")
@@ -44,7 +46,7 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 func assembleCmd() *command {
 	return &command{
 		name:  "assemble",
-		usage: "FILE|TASKNAME|- [--task NAME] [--var K=V]... [--path GLOB]... [--command CMD]... [--describe TEXT]... [--style xml|markdown|plain] [--paths [--sizes] [--relative]] [--absolute] [--out FILE] [--strict]",
+		usage: "FILE|TASKNAME|- [--task NAME] [--var K=V]... [--path GLOB]... [--command CMD]... [--describe TEXT [--limit N]]... [--exclude GLOB]... [--style xml|markdown|plain] [--paths [--sizes] [--relative]] [--absolute] [--out FILE] [--strict]",
 		short: "resolve a task's file sources and print its context document",
 		long: `Resolves the task's literal paths and globs, command sources and description
 sources, reads each file through the path resolver, and prints the context

@@ -17,15 +17,23 @@ import (
 func (e *env) assembleRequest(args []string) (engine.AssembleRequest, error) {
 	o := &e.opts
 	req := engine.AssembleRequest{Task: o.task, Vars: o.vars, RunID: o.runID,
-		PathArgs: o.pathArgs, Commands: o.commandArgs, Describe: o.describeArgs}
+		Commands: o.commandArgs, Describe: o.describeArgs, Exclude: o.exclude, Limit: o.limit}
+	// --path '!GLOB' leaves out, as in a .gitignore or rg -g '!GLOB'.
+	for _, p := range o.pathArgs {
+		if g, ok := strings.CutPrefix(p, "!"); ok && g != "" {
+			req.Exclude = append(req.Exclude, g)
+		} else {
+			req.PathArgs = append(req.PathArgs, p)
+		}
+	}
 	switch {
 	case len(args) > 1:
 		return req, usageErr("assemble needs exactly one FILE or TASKNAME (or - for paths on stdin), not %d", len(args))
 	case len(args) == 1 && args[0] == "-":
 		o.stdinPaths = true
 	case len(args) == 1:
-		if len(o.pathArgs)+len(o.commandArgs)+len(o.describeArgs) > 0 || o.stdinPaths {
-			return req, usageErr("--path, --command, --describe and --stdin make a one-off context: give them without a FILE or TASKNAME")
+		if len(o.pathArgs)+len(o.commandArgs)+len(o.describeArgs)+len(o.exclude) > 0 || o.stdinPaths || o.limit != 0 {
+			return req, usageErr("--path, --command, --describe, --exclude, --limit and --stdin make a one-off context: give them without a FILE or TASKNAME")
 		}
 		req.Template = args[0]
 	}

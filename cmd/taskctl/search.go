@@ -14,9 +14,10 @@ import (
 func searchCmd() *command {
 	return &command{
 		name:  "search",
-		usage: `"TEXT" [--limit N] [--include GLOB]... [--exclude GLOB]... [--explain]`,
+		usage: `TEXT... [--limit N] [--include GLOB]... [--exclude GLOB]... [--explain]`,
 		short: "rank the project's files by relevance to a description",
-		long: `Ranks the project's text files against TEXT — a phrase ("Python files related
+		long: `Ranks the project's text files against TEXT (several words are one query,
+quoted or not) — a phrase ("Python files related
 to authentication") or a whole bug report — with a field-weighted BM25 over
 paths, file names, identifiers and content. File-type words ("Go", "tests",
 "docs") and path scopes ("in src/api", "under cmd/") narrow or boost the
@@ -24,6 +25,7 @@ ranking. The index under .taskctl/index/ is built on first use and refreshed
 incrementally.`,
 		examples: []string{
 			`taskctl search "authentication middleware"`,
+			`taskctl search session cookie signing`,
 			`taskctl search "retry budget" --no-refresh   # many queries in a row: run 'taskctl index' first`,
 			`taskctl search "flaky retry in the http client" --include 'pkg/**' --limit 5`,
 			`taskctl search "$(cat bug-report.txt)" --explain`,
@@ -40,10 +42,13 @@ incrementally.`,
 			fs.BoolVar(&o.here, "here", false, "with no project marker found, index the working dir (else: NO_PROJECT, exit 2)")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
-			if len(args) != 1 {
-				return nil, usageErr(`search needs exactly one non-empty "TEXT" (quote it)`)
+			// Unquoted words are one query, as grep -F takes none but
+			// every search box does: search session cookie signing.
+			query := strings.Join(args, " ")
+			if strings.TrimSpace(query) == "" {
+				return nil, usageErr(`search needs a non-empty TEXT`)
 			}
-			res, err := e.eng.Search(ctx, engine.SearchRequest{Query: args[0], Limit: e.opts.limit,
+			res, err := e.eng.Search(ctx, engine.SearchRequest{Query: query, Limit: e.opts.limit,
 				MinScore: e.opts.minScore, Include: e.opts.include, Exclude: e.opts.exclude,
 				Explain: e.opts.explain, NoRefresh: e.opts.noRefresh, Here: e.opts.here})
 			if err != nil {

@@ -873,6 +873,8 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 		// A sensitive file's content is kept from commands as from
 		// the document: what a command prints that is not a path is
 		// quoted in warnings.
+		// The name policy is the document's (project.ReadRefusal):
+		// policy excludes, sensitive names, names holding a secret.
 		Refuse: func(dir, name string, resolve bool) string {
 			if !resolve {
 				abs := name
@@ -883,16 +885,20 @@ func RunCommand(ctx context.Context, p *project.Project, dir, script string, var
 				if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 					return ""
 				}
-				if w := p.Sensitive(filepath.ToSlash(rel)); w != nil {
+				if w := p.ReadRefusal(filepath.ToSlash(rel)); w != nil {
 					return "not read: " + w.Message
 				}
 				return ""
 			}
-			if _, w := p.ResolveFrom(dir, name); w != nil && w.Code == diag.PathSensitive {
-				return "not read: " + w.Message
+			if _, w := p.ResolveFrom(dir, name); w != nil {
+				switch w.Code {
+				case diag.PathSensitive, diag.SecretDetected, diag.PathIgnored:
+					return "not read: " + w.Message
+				}
 			}
 			return ""
 		},
+		MaxFileBytes: p.Policy().MaxFileBytes,
 		// The content policy keeps a file holding a secret from
 		// commands as from the document (project.JudgeContent).
 		AllowSecrets:   p.Policy().AllowSecrets,

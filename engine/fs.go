@@ -109,18 +109,14 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 	if w != nil {
 		return nil, fsError(workspaceHint(f, req.Path, w))
 	}
-	// The content policy judges the file as the document does (#29): a
-	// file holding a secret is refused, or shown redacted where the
-	// settings redact secrets (never as base64, which would show it).
-	p, err := e.Project()
-	if err != nil {
-		return nil, err
-	}
-	jc := p.JudgeContent(file.Content)
-	redact := jc.HoldsSecret() && p.Policy().RedactSecrets && req.Encoding != "base64"
-	if jc.HoldsSecret() && !redact {
+	// project.FS.ReadFile judged the content: a file holding a secret
+	// reaches here only where the settings redact secrets (never as
+	// base64, which would show it).
+	jc := *file.Judged
+	redact := jc.HoldsSecret()
+	if redact && req.Encoding == "base64" {
 		return nil, &Error{Code: diag.SecretDetected, Class: ClassError,
-			Message: file.Path + ": " + jc.SecretReason() + " (assemble leaves it out too)"}
+			Message: file.Path + ": " + jc.SecretReason() + " (base64 cannot be redacted)"}
 	}
 	sum := sha256.Sum256(file.Content)
 	res := &FileContent{Path: file.Path, Size: file.Size, Modified: file.ModTime.UTC(),

@@ -345,14 +345,11 @@ func (p *Project) checkNameRel(res *resolved, given string) (string, *diag.Warni
 		}
 	}
 	rel := p.relToProject(res.real)
-	if pat := p.excludedPath(rel); pat != "" {
-		return "", warnf(diag.PathIgnored, res.real, "excluded by the policy pattern %q", pat)
+	if w := p.nameRefusal(rel, res.real); w != nil {
+		return "", w
 	}
 	if !p.policy.AllowSensitive {
 		base := res.real[strings.LastIndexByte(res.real, '/')+1:]
-		if pat := p.sensitive.match(rel, base); pat != "" {
-			return "", sensitiveWarning(res.real, pat)
-		}
 		if g := filepath.Base(given); given != "" && g != base {
 			if pat := p.sensitive.match(rel, g); pat != "" {
 				return "", warnf(diag.PathSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)

@@ -78,6 +78,24 @@ func (f *FS) readTarget(s string) (*readPlace, *diag.Warning) {
 // sensitive names), or a file of the workspace, reached without following
 // a symbolic link and read only if it is a regular file of one link.
 func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
+	file, w := f.readFile(s)
+	if w != nil {
+		return nil, w
+	}
+	// The content policy, decided here once for every file operation
+	// (fs read, read_file, copy_file): a file holding a secret is
+	// refused, unless the policy redacts secrets, where the caller shows
+	// it redacted (File.Judged).
+	jc := f.p.JudgeContent(file.Content)
+	file.Judged = &jc
+	if jc.HoldsSecret() && !f.p.policy.RedactSecrets {
+		return nil, warnf(diag.SecretDetected, file.Path, "%s (assemble leaves it out too)", jc.SecretReason())
+	}
+	return file, nil
+}
+
+// readFile is ReadFile before the content policy.
+func (f *FS) readFile(s string) (*File, *diag.Warning) {
 	rp, w := f.readTarget(s)
 	if w != nil {
 		return nil, w
@@ -155,6 +173,9 @@ type ListOptions struct {
 	IncludeHidden bool
 	MaxDepth      int // with Recursive, how many levels (1 = the directory's own entries); 0 for no limit
 	Limit         int // at most this many entries (0: the policy's MaxFiles)
+	// namedNodeModules: the directory listed lies in node_modules/, which
+	// naming it includes (set by List).
+	namedNodeModules bool
 }
 
 // A Listing is what List found.
@@ -198,6 +219,8 @@ func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 			return nil, warnf(diag.PathNotFound, res.real, "not a directory")
 		}
 		dir = res.real
+		_, why := f.p.Ignored(f.p.relToProject(dir), true)
+		o.namedNodeModules = strings.HasPrefix(why, "node_modules/")
 		d, err = OpenStateDir(dir)
 	}
 	if err != nil {
@@ -234,12 +257,16 @@ func (f *FS) listDir(l *Listing, d *StateDir, abs, rel string, depth int, inWS b
 		if alwaysExcluded(name) || (!o.IncludeHidden && strings.HasPrefix(name, ".")) {
 			continue
 		}
+		if f.p.NameHoldsSecret(erel) {
+			continue // a name that is a secret is content (see ReadRefusal)
+		}
 		st, err := d.Lstat(name)
 		if err != nil {
 			continue // gone since the listing
 		}
 		if !inWS {
-			if ign, _ := f.p.Ignored(f.p.relToProject(full), st.Mode.IsDir()); ign {
+			if ign, why := f.p.Ignored(f.p.relToProject(full), st.Mode.IsDir()); ign &&
+				!(o.namedNodeModules && strings.HasPrefix(why, "node_modules/")) {
 				continue
 			}
 		}

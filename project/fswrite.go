@@ -134,6 +134,10 @@ func (f *FS) Copy(src, dst string, overwrite, backup bool) (*WriteResult, *diag.
 	if w != nil {
 		return nil, w
 	}
+	if file.Judged.HoldsSecret() {
+		// Redaction shows a secret's place in a read; a copy is the bytes.
+		return nil, warnf(diag.SecretDetected, file.Path, "%s: a copy would hold it", file.Judged.SecretReason())
+	}
 	return f.writeAt(t, file.Content, overwrite, backup)
 }
 

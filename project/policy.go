@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 )
 
@@ -169,6 +170,50 @@ func (p *Project) Sensitive(rel string) *diag.Warning {
 		return sensitiveWarning(filepath.Join(p.dir, filepath.FromSlash(rel)), pat)
 	}
 	return nil
+}
+
+// ReadRefusal is the name policy for a read of the file at rel
+// (slash-separated, relative to the project dir, holding no symbolic
+// link): the warning that refuses it when the policy excludes it, its name
+// is sensitive, or its path holds a secret (a key ID used as a name, which
+// is content: the warning's path has it redacted); nil when the name lets
+// it be read. .git/ and .taskctl/ are the caller's to check; the
+// .gitignore family is not applied: a file named literally is read (#29:
+// every door asks this, the document, the file operations and commands).
+func (p *Project) ReadRefusal(rel string) *diag.Warning {
+	return p.nameRefusal(rel, filepath.Join(p.dir, filepath.FromSlash(rel)))
+}
+
+func (p *Project) nameRefusal(rel, abs string) *diag.Warning {
+	if pat := p.excludedPath(rel); pat != "" {
+		return warnf(diag.PathIgnored, abs, "excluded by the policy pattern %q", pat)
+	}
+	if !p.policy.AllowSensitive {
+		if pat := p.sensitive.match(rel, path.Base(rel)); pat != "" {
+			return sensitiveWarning(abs, pat)
+		}
+	}
+	if p.NameHoldsSecret(rel) {
+		return warnf(diag.SecretDetected, redactName(abs), "its name holds a secret, which is content: left out")
+	}
+	return nil
+}
+
+// NameHoldsSecret reports whether the secret scanner finds a secret in the
+// path rel (a key ID used as a file or directory name) and the policy does
+// not allow secrets: such a name is content, kept out of documents,
+// listings and the index like the secret it holds.
+func (p *Project) NameHoldsSecret(rel string) bool {
+	return !p.policy.AllowSecrets && secrets.HasKeyword(rel) && len(secrets.Scan([]byte(rel))) > 0
+}
+
+// redactName replaces the secrets in a path by their [REDACTED:rule]
+// markers.
+func redactName(s string) string {
+	if fs := secrets.Scan([]byte(s)); len(fs) > 0 {
+		return string(secrets.Redact([]byte(s), fs))
+	}
+	return s
 }
 
 // sensitiveWarning is the warning for a file at path (absolute) that

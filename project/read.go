@@ -22,6 +22,9 @@ type File struct {
 	Mode    fs.FileMode // from fstat of the descriptor read
 	Content []byte      // the bytes read, binary or not: callers decide what to show
 	Binary  bool        // a NUL byte in the first 8 KiB and no UTF-16/UTF-32 byte-order mark
+	// Judged is the content policy's verdict (JudgeContent), set by the
+	// readers that decide it (FS.ReadFile); nil where the caller judges.
+	Judged *Content
 }
 
 const (

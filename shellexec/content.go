@@ -1,6 +1,7 @@
 package shellexec
 
 import (
+	"fmt"
 	"io/fs"
 	"slices"
 	"sync"
@@ -28,6 +29,9 @@ type Refusal struct {
 // at the absolute path p, shown as shown: nil when the command may see it
 // (and the run is marked as having read content), else the refusal.
 func (f *projectFS) judge(p, shown string, data []byte) error {
+	if f.maxFile > 0 && int64(len(data)) > f.maxFile {
+		return &fs.PathError{Op: "open", Path: shown, Err: refusedError(fmt.Sprintf("not read: %d bytes, over the %d-byte cap for a file", len(data), f.maxFile))}
+	}
 	if !f.allowSecrets {
 		if c := project.JudgeContent(data, false); c.HoldsSecret() {
 			why := c.SecretReason()

@@ -33,6 +33,7 @@ type projectFS struct {
 	// judge); secrets logs the files it refused.
 	allowSecrets bool
 	secrets      refusalLog
+	maxFile      int64     // the policy's cap on a file read (0: none but maxFileBytes)
 	fdOnce       sync.Once // fd: a descriptor of rootDir for openat2 (Linux)
 	fd           int
 	// content is set once a command has read a file's content (not a

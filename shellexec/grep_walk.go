@@ -98,7 +98,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	// such files are read whole.
 	// The content policy judges a file whole (see judge): unless secrets
 	// are allowed, every file is read whole.
-	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary && g.c.fs.allowSecrets
+	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary && g.c.fs.allowSecrets && g.c.fs.maxFile == 0
 	sep := byte('\n')
 	if g.o.nulData {
 		sep = 0

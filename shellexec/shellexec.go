@@ -58,6 +58,10 @@ type Config struct {
 	// (rule R at line N) ..."), never quoted, and listed in
 	// Result.Secrets.
 	AllowSecrets bool
+	// MaxFileBytes, if positive, is the policy's cap on one file: a file
+	// larger than it is refused to a command ("over the N-byte cap"), as
+	// the document refuses it (FILE_TOO_LARGE).
+	MaxFileBytes int64
 	// Vars are set as shell variables before the script runs (task
 	// inputs, read as "$area"). Values are data, never parsed as syntax.
 	// Names must be shell identifiers and may not shadow the fixed
@@ -267,7 +271,7 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 		cfg:    &cfg,
 		script: script,
 		calls:  writtenCalls(script, file),
-		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse, allowSecrets: cfg.AllowSecrets},
+		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse, allowSecrets: cfg.AllowSecrets, maxFile: cfg.MaxFileBytes},
 		cancel: cancel,
 	}
 	defer s.fs.close() // the descriptor openat2 works from

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -278,4 +280,135 @@ func TestCommittedTokenCacheIsIgnored(t *testing.T) {
 	copied := t.TempDir()
 	writeFiles(t, copied, files)
 	check("copied", copied)
+}
+
+// spellingKey is the AWS key of the side-channel tests.
+const spellingKey = "AKIA2E0A8F3B244C9986"
+
+// spellingFiles is a repository that commits 720 empty files k/<pos><char>
+// (positions 1 to 20, characters A-Z and 0-9) and a settings.py that holds
+// an AWS key: a command that prints k/$i followed by the key's i-th
+// character names, one file a position, the files that spell the key.
+func spellingFiles() map[string]string {
+	files := map[string]string{
+		"settings.py": "AWS_ACCESS_KEY_ID = \"" + spellingKey + "\"\n",
+		"key.txt":     spellingKey + "\n",
+	}
+	for pos := 1; pos <= 20; pos++ {
+		for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" {
+			files[fmt.Sprintf("k/%d%c", pos, c)] = ""
+		}
+	}
+	return files
+}
+
+// spellingScript names the files that spell the key.
+const spellingScript = `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo k/$i$(grep -o 'AKIA[A-Z0-9]*' settings.py | cut -c$i); done`
+
+// spells reports whether names spell the key: whether the files listed
+// give more than the "AKIA" every key starts with, more than four of its
+// twenty characters in their place. (A command that could not read the
+// key still prints k/10 to k/20, which are files: position 1 and 2, a
+// digit.)
+func spells(names []string) (string, bool) {
+	s := spelled(names)
+	right := 0
+	for i := 0; i < len(s) && i < len(spellingKey); i++ {
+		if s[i] == spellingKey[i] {
+			right++
+		}
+	}
+	return s, right > 4 || strings.Contains(s, spellingKey[4:])
+}
+
+// spelled is the key as the names listed spell it: the character of each
+// k/<pos><char> in order of position ("?" where none was listed).
+func spelled(names []string) string {
+	at := map[int]string{}
+	for _, n := range names {
+		// k/<pos><char>: the last character is the key's, the digits
+		// before it its position.
+		if i := strings.Index(n, "k/"); i >= 0 {
+			n = strings.TrimSpace(n[i+2:])
+			if len(n) >= 2 {
+				if pos, err := strconv.Atoi(n[:len(n)-1]); err == nil {
+					at[pos] = n[len(n)-1:]
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	for pos := 1; pos <= 20; pos++ {
+		if c, ok := at[pos]; ok {
+			b.WriteString(c)
+		} else {
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}
+
+// TestCommandCannotSpellASecretThroughNames (#30 point 4): a command reads
+// a file the document would refuse for the secret it holds and prints
+// names that spell it; with the content policy (#29) it cannot read the
+// file, so neither --paths nor the document's tree (nor MCP's prompts/get:
+// mcpserver's TestPromptCannotSpellASecret) lists one file of the
+// spelling; and a byte of the file cannot leave as the exit status.
+func TestCommandCannotSpellASecretThroughNames(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	proj := hostile.Clone(t, spellingFiles(), nil)
+	base := []string{"--project-dir", proj, "--cwd", proj}
+
+	code, stdout, stderr := taskctl(t, append(base, "--output", "json", "assemble", "--paths", "--command", spellingScript)...)
+	var env envelopeOf
+	if err := json.Unmarshal([]byte(stdout), &env); err != nil {
+		t.Fatalf("exit %d, bad json: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	var names []string
+	for _, f := range env.Data.Files {
+		names = append(names, f.Rel)
+	}
+	if s, ok := spells(names); ok {
+		t.Errorf("--paths lists %d files of the spelling, which spell %q (the key is %s)", len(names), s, spellingKey)
+	}
+
+	code, stdout, stderr = taskctl(t, append(base, "assemble", "--command", spellingScript)...)
+	// The tree names k/'s files indented under "k/".
+	var tree []string
+	if i, j := strings.Index(stdout, "<tree>"), strings.Index(stdout, "</tree>"); i >= 0 && j > i {
+		dir := ""
+		for _, l := range strings.Split(stdout[i+len("<tree>"):j], "\n") {
+			if strings.HasPrefix(l, "  ") {
+				tree = append(tree, dir+strings.TrimSpace(l))
+			} else {
+				dir = l
+			}
+		}
+	}
+	if s, ok := spells(tree); ok || strings.Contains(stdout+stderr, spellingKey) {
+		t.Errorf("the document's tree spells %q (exit %d):\n%s\n%s", s, code, stdout, stderr)
+	}
+
+	// The first byte of key.txt as the exit status: 'A' is 65.
+	code, stdout, stderr = taskctl(t, append(base, "--output", "json", "exec", `exit $(printf %d "'$(head -c1 key.txt)")`)...)
+	var ex struct {
+		Data struct {
+			ExitStatus int `json:"exit_status"`
+		} `json:"data"`
+		Error *struct {
+			Details struct {
+				ExitStatus int `json:"exit_status"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &ex); err != nil {
+		t.Fatalf("exit %d, bad json: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	status := ex.Data.ExitStatus
+	if ex.Error != nil {
+		status = ex.Error.Details.ExitStatus
+	}
+	if status == int(spellingKey[0]) || strings.Contains(stdout+stderr, "status 65") {
+		t.Errorf("the exit status is the first byte of key.txt (%d):\n%s\n%s", status, stdout, stderr)
+	}
 }

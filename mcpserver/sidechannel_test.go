@@ -1,0 +1,66 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestPromptCannotSpellASecret (#30 point 4): a task's command prints
+// k/<position><character> for each character of an AWS key that
+// settings.py holds, and the repository commits the 720 empty files
+// k/1A … k/20Z, k/10 … k/209, so the files the prompt's context lists would
+// spell the key. The content policy (#29) keeps the command from reading
+// settings.py, which the document refuses: the prompt lists no more of the
+// key than the "AKIA" every key starts with.
+func TestPromptCannotSpellASecret(t *testing.T) {
+	const key = "AKIA2E0A8F3B244C9986"
+	f := newFixture(t)
+	files := map[string]string{
+		"proj/settings.py": "AWS_ACCESS_KEY_ID = \"" + key + "\"\n",
+		"proj/.taskctl/tasks/spell.xml": `<task name="spell"><description>spell</description><file_paths source="command"><command>` +
+			`for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo k/$i$(grep -o 'AKIA[A-Z0-9]*' settings.py | cut -c$i); done` +
+			`</command></file_paths></task>`,
+	}
+	for pos := 1; pos <= 20; pos++ {
+		for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" {
+			files[fmt.Sprintf("proj/k/%d%c", pos, c)] = ""
+		}
+	}
+	write(t, f.dir, files)
+	if err := os.Remove(filepath.Join(f.proj, ".taskctl", "tasks", "t.xml")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, f)
+	got, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "spell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	for _, m := range got.Messages {
+		if tc, ok := m.Content.(*mcp.TextContent); ok {
+			msg += tc.Text
+		}
+	}
+	at := map[int]byte{}
+	for _, m := range regexp.MustCompile(`k/([0-9]+)([A-Z0-9])\b`).FindAllStringSubmatch(msg, -1) {
+		if pos, err := strconv.Atoi(m[1]); err == nil {
+			at[pos] = m[2][0]
+		}
+	}
+	right := 0
+	for pos := 1; pos <= len(key); pos++ {
+		if at[pos] == key[pos-1] {
+			right++
+		}
+	}
+	if right > 4 {
+		t.Errorf("the prompt's files spell %d of the key's %d characters:\n%s", right, len(key), msg)
+	}
+}

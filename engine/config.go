@@ -135,9 +135,11 @@ var table = []setting{
 		field: func(s *Settings) any { return &s.Style }},
 	{key: "assemble.tokenizer", kind: kindString, from: fromFile | fromFlag, flag: "tokenizer",
 		field: func(s *Settings) any { return &s.Tokenizer }},
-	{key: "assemble.max_tokens", kind: kindInt, from: fromFile | fromFlag, flag: "max-tokens",
+	// The token budget and a file's content cap are the user's caps too: a
+	// file that is not trusted may lower them, never raise them.
+	{key: "assemble.max_tokens", untrusted: lowerOnly, kind: kindInt, from: fromFile | fromFlag, flag: "max-tokens",
 		field: func(s *Settings) any { return &s.MaxTokens }},
-	{key: "assemble.max_file_bytes", kind: kindInt64, from: fromFile | fromFlag, flag: "max-file-bytes",
+	{key: "assemble.max_file_bytes", untrusted: lowerOnly, kind: kindInt64, from: fromFile | fromFlag, flag: "max-file-bytes",
 		field: func(s *Settings) any { return &s.DocFileBytes }},
 	{key: "assemble.scan_secrets", untrusted: trueOnly, kind: kindBool, from: fromFile,
 		field: func(s *Settings) any { return &s.ScanSecrets }},

@@ -412,3 +412,45 @@ func TestCommandCannotSpellASecretThroughNames(t *testing.T) {
 		t.Errorf("the exit status is the first byte of key.txt (%d):\n%s\n%s", status, stdout, stderr)
 	}
 }
+
+// TestUntrustedConfigCannotRaiseCaps (#30 point 7): the user's config caps
+// the tokens at 500 and a file's content at 2,000 bytes; the repository's
+// config, not trusted, raises both to 99999999. It may only lower a cap:
+// both settings are CONFIG_UNTRUSTED and the user's caps hold.
+func TestUntrustedConfigCannotRaiseCaps(t *testing.T) {
+	xdg := filepath.Join(t.TempDir(), "xdg")
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	writeFiles(t, xdg, map[string]string{"taskctl/config.xml": "<config><assemble><max_tokens>500</max_tokens>" +
+		"<max_file_bytes>2000</max_file_bytes></assemble></config>\n"})
+	var big strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&big, "func f%d() { return g(%d) }\n", i, i*7)
+	}
+	proj := hostile.Clone(t, map[string]string{
+		"big.go": big.String(),
+		".taskctl/config.xml": "<config><assemble><max_tokens>99999999</max_tokens>" +
+			"<max_file_bytes>99999999</max_file_bytes></assemble></config>\n",
+	}, nil)
+	env := assembleJSON(t, "--project-dir", proj, "--cwd", proj, "assemble", "--path", "big.go")
+	untrusted := map[string]bool{}
+	for _, w := range env.Warnings {
+		if w.Code == "CONFIG_UNTRUSTED" {
+			for _, key := range []string{"max_tokens", "max_file_bytes"} {
+				if strings.Contains(w.Message, key) {
+					untrusted[key] = true
+				}
+			}
+		}
+	}
+	if !untrusted["max_tokens"] || !untrusted["max_file_bytes"] {
+		t.Errorf("no CONFIG_UNTRUSTED for each raised cap (%v): %+v", untrusted, env.Warnings)
+	}
+	for _, f := range env.Data.Files {
+		if len(f.Content) > 2000 {
+			t.Errorf("big.go packed with %d bytes of content, over the user's cap of 2,000", len(f.Content))
+		}
+	}
+	if env.Data.Totals.Tokens != nil && *env.Data.Totals.Tokens > 500 {
+		t.Errorf("the document has %d tokens over the user's budget of 500", *env.Data.Totals.Tokens)
+	}
+}

@@ -354,6 +354,8 @@ func (e *Engine) ProjectFile(arg string) (bool, error) {
 		}
 		return true, nil
 	}
+	// (The path as given: where a symbolic link leads outside is never
+	// named.)
 	return true, &Error{Code: diag.PathOutsideProject, Class: ClassError,
-		Message: fmt.Sprintf("%s: outside the project dir %s: the MCP server reads no template or config file there", real, p.Dir())}
+		Message: fmt.Sprintf("%s: outside the project dir %s: the MCP server reads no template or config file there", abs, p.Dir())}
 }

@@ -79,7 +79,10 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 // validateFile returns the problems of one file, and whether it does not
 // exist; for a valid template, the template.
 func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Problem, missing bool) {
-	data, err := ReadInput(path)
+	data, err := e.readArg(path)
+	if errors.Is(err, project.ErrLeavesRoot) {
+		return nil, []diag.Problem{{File: path, Message: "a symbolic link leading outside the project: never followed, not validated"}}, false
+	}
 	if p, ok := InputProblem(path, err); ok {
 		return nil, []diag.Problem{p}, false
 	}
@@ -98,6 +101,25 @@ func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Prob
 		e.Warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
 	}
 	return tf, nil, false
+}
+
+// readArg reads a file named to validate. One that lies in the project
+// (its task library, say) is the repository's and is read through the
+// project, so that a symbolic link it commits to a file outside is not
+// followed: validate would print the outside file's element names. One
+// named outside the project is the user's choice and is read as named.
+func (e *Engine) readArg(path string) ([]byte, error) {
+	if p, err := e.Project(); err == nil && lexicallyWithin(path, p.Dir()) {
+		return readIn(p.Dir(), path)
+	}
+	return ReadInput(path)
+}
+
+// lexicallyWithin reports whether path lies in dir by its components as
+// written (no link evaluated).
+func lexicallyWithin(path, dir string) bool {
+	rel, err := filepath.Rel(dir, filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 // libraryNames is where each task name of the valid templates validated so

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,5 +63,30 @@ func TestPromptCannotSpellASecret(t *testing.T) {
 	}
 	if right > 4 {
 		t.Errorf("the prompt's files spell %d of the key's %d characters:\n%s", right, len(key), msg)
+	}
+}
+
+// TestValidateLinkOut (#30 point 8): validate of a task file the
+// repository commits as a symbolic link to a file outside says neither
+// where the link leads nor what the file outside holds.
+func TestValidateLinkOut(t *testing.T) {
+	f := newFixture(t)
+	write(t, f.dir, map[string]string{"outside/private.xml": "<payroll><OUTSIDE-ELEMENT-MARK/></payroll>\n"})
+	if err := os.Symlink(filepath.Join(f.outside, "private.xml"), filepath.Join(f.proj, ".taskctl", "tasks", "evil.xml")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, f)
+	for _, path := range []string{".taskctl/tasks/evil.xml", filepath.Join(f.proj, ".taskctl", "tasks", "evil.xml")} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "validate", Arguments: map[string]any{"path": path}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		said := text(res) + string(mustJSON(t, res.StructuredContent)) + string(mustJSON(t, res.Meta))
+		for _, leak := range []string{f.outside, "private.xml", "payroll", "OUTSIDE-ELEMENT-MARK"} {
+			if strings.Contains(said, leak) {
+				t.Errorf("validate %s says %q of the file outside:\n%s", path, leak, said)
+				break
+			}
+		}
 	}
 }

@@ -454,3 +454,35 @@ func TestUntrustedConfigCannotRaiseCaps(t *testing.T) {
 		t.Errorf("the document has %d tokens over the user's budget of 500", *env.Data.Totals.Tokens)
 	}
 }
+
+// TestValidateDoesNotFollowLinksOut (#30 point 8): the repository commits
+// .taskctl/tasks/evil.xml as a symbolic link to a file outside the clone
+// that is no template. validate of it (named, or the whole library) and
+// assemble's TEMPLATE_INVALID hint must not read it: no element name of
+// the outside file, and not the link's target, appears in any output; the
+// link is reported as one leading outside the project.
+func TestValidateDoesNotFollowLinksOut(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	out := hostile.Dir(t, map[string]string{
+		"private.xml": "<payroll><OUTSIDE-ELEMENT-MARK salary=\"1\"/></payroll>\n",
+	})
+	proj := hostile.Clone(t, map[string]string{
+		"t.xml": "<task name=\"t\"><description>d</description></task>\n",
+	}, map[string]string{".taskctl/tasks/evil.xml": out + "/private.xml"})
+	for _, args := range [][]string{
+		{"validate", ".taskctl/tasks/evil.xml"},
+		{"validate", filepath.Join(proj, ".taskctl", "tasks", "evil.xml")},
+		{"validate"},
+		{"--output", "json", "validate", ".taskctl/tasks/evil.xml"},
+		{"assemble", "evil"},
+		{"--output", "json", "assemble", "evil"},
+	} {
+		code, stdout, stderr := taskctl(t, append([]string{"--project-dir", proj, "--cwd", proj}, args...)...)
+		for _, leak := range []string{"OUTSIDE-ELEMENT-MARK", "payroll", out} {
+			if strings.Contains(stdout+stderr, leak) {
+				t.Errorf("taskctl %q (exit %d) says %q of the file outside:\n%s\n%s", args, code, leak, stdout, stderr)
+				break
+			}
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -37,7 +39,7 @@ func assembleFlags(fs *pflag.FlagSet, o *opts) {
 	fs.BoolVar(&o.absolute, "absolute", false, "name the document's files by absolute path, not relative to the root its header names")
 	fs.StringVar(&o.outFile, "out", "", "write the document (or the listing) to `FILE` instead of standard output")
 	fs.BoolVar(&o.sizes, "sizes", false, "with --paths: each file's bytes and tokens before its path (reads the files)")
-	fs.StringVar(&o.sortBy, "sort", "", "with --paths --sizes: sort by `KEY` (size: the largest files first)")
+	fs.StringVar(&o.sortBy, "sort", "", "with --paths --sizes: sort by `KEY` (size: the most tokens first)")
 	// For the shell completions: the task names of the project's library.
 	fs.BoolVar(&o.listTasks, "list-tasks", false, "print the task names of the project's library, one a line")
 	_ = fs.MarkHidden("list-tasks")
@@ -123,11 +125,15 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	return res.Document, nil
 }
 
-// summary prints one line on stderr after assemble when stderr is a terminal.
-// A listing (--paths) read nothing, so it gives no bytes or tokens.
+// summary prints the pack's totals on stderr, and the files that take the
+// most tokens, as repomix does, after assemble when stderr is a terminal
+// or the document went to a file (--out): never into the document, never
+// into a pipe's stderr unasked. A listing (--paths) read nothing, so it
+// gives no bytes or tokens.
 func (e *env) summary(res *engine.AssembleResult) {
 	f, ok := e.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	terminal := ok && term.IsTerminal(int(f.Fd()))
+	if !terminal && e.opts.outFile == "" {
 		return
 	}
 	var msg string
@@ -141,10 +147,37 @@ func (e *env) summary(res *engine.AssembleResult) {
 		}
 	}
 	msg += fmt.Sprintf(", %s, %s", count(len(e.warnings()), "warning"), time.Since(e.start).Round(time.Millisecond))
+	if res.Document != nil {
+		msg += topFiles(res.Document, 5)
+	}
 	if e.color() {
 		msg = "\x1b[2m" + msg + "\x1b[0m"
 	}
 	fmt.Fprintln(e.stderr, msg)
+}
+
+// topFiles is the summary's list of the n files of doc that take the most
+// tokens, with their share of the content's tokens: where a budget would
+// go first. Nothing for fewer than two counted files.
+func topFiles(doc *engine.Document, n int) string {
+	var counted []*engine.File
+	total := 0
+	for _, f := range doc.Files {
+		if f.Tokens != nil {
+			counted = append(counted, f)
+			total += *f.Tokens
+		}
+	}
+	if len(counted) < 2 || total == 0 {
+		return ""
+	}
+	slices.SortStableFunc(counted, func(a, b *engine.File) int { return *b.Tokens - *a.Tokens })
+	var b strings.Builder
+	b.WriteString("\ntop files by tokens:")
+	for _, f := range counted[:min(n, len(counted))] {
+		fmt.Fprintf(&b, "\n%10d  %3.0f%%  %s", *f.Tokens, 100*float64(*f.Tokens)/float64(total), f.Rel)
+	}
+	return b.String()
 }
 
 // count writes n and noun, plural unless n is 1.

@@ -118,7 +118,7 @@ func (e *env) writeAssembled(res *engine.AssembleResult) (err error) {
 				f.Path = f.Rel
 			}
 		}
-		return printSizes(w, doc.Files, e.opts.sortBy == "size")
+		return printSizes(w, e.stderr, doc.Files, e.opts.sortBy == "size")
 	}
 	return doc.Render(w, res.Style)
 }
@@ -131,30 +131,48 @@ func pathErrText(err error) string {
 	return err.Error()
 }
 
-// printSizes writes each file's bytes and tokens before its path, the
-// largest first with bySize.
-func printSizes(w io.Writer, files []*engine.File, bySize bool) error {
+// printSizes writes each file's bytes and tokens before its path, one a
+// line, on w; with bySize the files that cost the most tokens first (what
+// a model is sent: a PNG's bytes are never sent, so it comes after every
+// text file, by bytes). The header and the totals go to hw (stderr), so
+// that w stays one file a line for sort, awk and xargs.
+func printSizes(w, hw io.Writer, files []*engine.File, bySize bool) error {
 	list := slices.Clone(files)
 	if bySize {
 		slices.SortStableFunc(list, func(a, b *engine.File) int {
 			switch {
-			case a.Bytes > b.Bytes:
+			case a.Tokens != nil && b.Tokens == nil:
 				return -1
-			case a.Bytes < b.Bytes:
+			case a.Tokens == nil && b.Tokens != nil:
 				return 1
+			case a.Tokens != nil && *a.Tokens != *b.Tokens:
+				return *b.Tokens - *a.Tokens
 			}
-			return 0
+			return int(b.Bytes - a.Bytes)
 		})
 	}
+	fmt.Fprintf(hw, "%10s %8s  %s\n", "bytes", "tokens", "path")
 	bw := bufio.NewWriterSize(w, 64<<10)
+	var bytes int64
+	tokens, counted := 0, false
 	for _, f := range list {
 		tok := "-"
 		if f.Tokens != nil {
 			tok = fmt.Sprint(*f.Tokens)
+			tokens, counted = tokens+*f.Tokens, true
 		}
+		bytes += f.Bytes
 		fmt.Fprintf(bw, "%10d %8s  %s\n", f.Bytes, tok, f.Path)
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	tok := "-"
+	if counted {
+		tok = fmt.Sprint(tokens)
+	}
+	fmt.Fprintf(hw, "%10d %8s  total (%s)\n", bytes, tok, count(len(list), "file"))
+	return nil
 }
 
 // listTaskNames prints the names of the library's tasks (and their

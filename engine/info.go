@@ -18,13 +18,47 @@ func Version() string {
 	return version
 }
 
+// Commit is the VCS revision taskctl was built from, as the Go toolchain
+// records it in the build info (go build, go install from a checkout):
+// its first 12 hex digits, "+dirty" when the tree had uncommitted changes,
+// and "" when the build recorded none (go run, -buildvcs=false, a module
+// download).
+func Commit() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev string
+	var dirty bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	rev = rev[:min(12, len(rev))]
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
+}
+
 // RootResult is the three directories and the marker that decided the
 // project dir ("none" when nothing did, "--project-dir" when it was given).
 type RootResult struct {
 	Marker     string `json:"marker"`
 	ProjectDir string `json:"project_dir"`
 	WorkingDir string `json:"working_dir"`
-	Workspace  string `json:"workspace"`
+	// Workspace is where fs write, the MCP server's writes and executors
+	// write (.taskctl/workspace/, or <workspace> in config); StateDir is
+	// .taskctl/, where taskctl keeps its index, runs and caches.
+	Workspace string `json:"workspace"`
+	StateDir  string `json:"state_dir"`
 }
 
 // Root opens the project and reports its directories.
@@ -40,7 +74,13 @@ func (e *Engine) Root() (*RootResult, error) {
 			marker = "--project-dir"
 		}
 	}
-	return &RootResult{Marker: marker, ProjectDir: p.Dir(), WorkingDir: p.WorkingDir(), Workspace: p.Workspace()}, nil
+	res := &RootResult{Marker: marker, ProjectDir: p.Dir(), WorkingDir: p.WorkingDir(), StateDir: p.Workspace()}
+	f, err := e.FS()
+	if err != nil {
+		return nil, err
+	}
+	res.Workspace = f.Workspace()
+	return res, nil
 }
 
 // SchemaResult is one of the embedded XSDs.

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/taskctl/taskctl/project"
@@ -49,14 +52,14 @@ const initTask = `<?xml version="1.0" encoding="UTF-8"?>
     <inputs>
       <input name="area" default=".">directory to review, relative to the project</input>
     </inputs>
-    <!-- Literal paths and globs: globs like src/**/*.go are relative to the project dir;
+    <!-- Literal paths and globs: globs like src/**/*{{EXT}} are relative to the project dir;
          ./x and ../x are relative to where you run taskctl. -->
     <file_paths>
       <path>README*</path>
     </file_paths>
     <!-- A read-only shell command that prints paths. Inputs are shell variables. -->
     <file_paths source="command">
-      <command>find "$area" -type f -name '*.go' | grep -v _test.go | head -n 20</command>
+      <command>{{COMMAND}}</command>
     </file_paths>
     <!-- Files that match a natural-language description in the lexical index. -->
     <file_paths source="description" limit="5">
@@ -103,13 +106,14 @@ func (e *Engine) Init(force bool) (*InitResult, error) {
 		return nil, err
 	}
 	defer tasks.Close()
+	lang := exampleLanguage(p)
 	files := []struct {
 		dir        *project.StateDir
 		name, body string
 	}{
 		{ws, ".gitignore", WorkspaceGitignore},
 		{ws, "config.xml", initConfig},
-		{tasks, "example.xml", initTask},
+		{tasks, "example.xml", strings.NewReplacer("{{EXT}}", lang.ext, "{{COMMAND}}", lang.command).Replace(initTask)},
 	}
 	var out []InitFile
 	for _, f := range files {
@@ -155,4 +159,61 @@ func initDir(dir *project.StateDir, name string) (*project.StateDir, error) {
 		return nil, fmt.Errorf("init: %w", err)
 	}
 	return d, nil
+}
+
+// language is what the example task's command source looks for: the
+// files of one language, its tests left out.
+type language struct {
+	ext     string // the main extension, for the comment's glob
+	command string // the command source: find "$area" ... | head -n 20
+}
+
+// languages are the example's command for each language by extension,
+// in the order a tie is broken.
+var languages = []struct {
+	exts []string
+	language
+}{
+	{[]string{".go"}, language{".go", `find "$area" -type f -name '*.go' | grep -v _test.go | head -n 20`}},
+	{[]string{".py"}, language{".py", `find "$area" -type f -name '*.py' | grep -v -e '/tests/' -e '/test_' | head -n 20`}},
+	{[]string{".ts", ".tsx"}, language{".ts", `find "$area" -type f -name '*.ts' | grep -v -e node_modules -e /test/ -e '\.test\.' -e '\.spec\.' | head -n 20`}},
+	{[]string{".js", ".jsx", ".mjs"}, language{".js", `find "$area" -type f -name '*.js' | grep -v -e node_modules -e /test/ -e '\.test\.' -e '\.min\.' | head -n 20`}},
+	{[]string{".rs"}, language{".rs", `find "$area" -type f -name '*.rs' | grep -v /tests/ | head -n 20`}},
+	{[]string{".java"}, language{".java", `find "$area" -type f -name '*.java' | grep -v /test/ | head -n 20`}},
+	{[]string{".rb"}, language{".rb", `find "$area" -type f -name '*.rb' | grep -v -e /spec/ -e /test/ | head -n 20`}},
+	{[]string{".c", ".h"}, language{".c", `find "$area" -type f -name '*.[ch]' | grep -v /tests\?/ | head -n 20`}},
+	{[]string{".cpp", ".cc", ".hpp"}, language{".cpp", `find "$area" -type f -name '*.cpp' | grep -v /tests\?/ | head -n 20`}},
+	{[]string{".php"}, language{".php", `find "$area" -type f -name '*.php' | grep -v -e /vendor/ -e /tests/ | head -n 20`}},
+	{[]string{".cs"}, language{".cs", `find "$area" -type f -name '*.cs' | grep -v Tests | head -n 20`}},
+}
+
+// exampleLanguage is the language whose files the project holds most of
+// (up to 20,000 files looked at): a Python repository's example finds
+// *.py, not *.go (whose command found nothing: COMMAND_NO_MATCH on the
+// first run). With no known language, the command lists the docs.
+func exampleLanguage(p *project.Project) language {
+	cands, _ := p.Expand(context.Background(), []string{"**"})
+	counts := make([]int, len(languages))
+	for i, c := range cands {
+		if i == 20000 {
+			break
+		}
+		ext := strings.ToLower(path.Ext(c.Rel))
+		for j, l := range languages {
+			if slices.Contains(l.exts, ext) {
+				counts[j]++
+				break
+			}
+		}
+	}
+	best := -1
+	for j, n := range counts {
+		if n > 0 && (best < 0 || n > counts[best]) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return language{".md", `find "$area" -type f -name '*.md' | head -n 20`}
+	}
+	return languages[best].language
 }

@@ -16,9 +16,10 @@ func completionCmd() *command {
 		short: "print a shell completion script",
 		long: `Prints a completion script for the named shell. Load it with, for example:
   bash: source <(taskctl completion bash)
-  zsh:  taskctl completion zsh > "${fpath[1]}/_taskctl"
-  fish: taskctl completion fish > ~/.config/fish/completions/taskctl.fish`,
-		examples: []string{"source <(taskctl completion bash)", "taskctl completion fish > ~/.config/fish/completions/taskctl.fish"},
+  zsh:  mkdir -p ~/.zfunc && taskctl completion zsh > ~/.zfunc/_taskctl
+        (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)
+  fish: mkdir -p ~/.config/fish/completions && taskctl completion fish > ~/.config/fish/completions/taskctl.fish`,
+		examples: []string{"source <(taskctl completion bash)", "mkdir -p ~/.config/fish/completions && taskctl completion fish > ~/.config/fish/completions/taskctl.fish"},
 		run: func(ctx context.Context, e *env, args []string) (any, error) {
 			if len(args) != 1 {
 				return nil, usageErr("completion needs one of bash, zsh, fish")

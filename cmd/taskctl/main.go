@@ -265,7 +265,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	globalFlags(global, o)
 	global.SetInterspersed(false)
 	if err := global.Parse(args); err != nil {
-		return e.finish(nil, usageErr("%v", err))
+		return e.finish(nil, flagParseError(global, err))
 	}
 	if global.Changed("output") && o.output == "" {
 		// Each flag set takes an empty --output for its default; an empty
@@ -289,13 +289,13 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 			if c := lookupCommand(rest[1]); c != nil {
 				return e.help(func(w io.Writer) { writeCommandHelp(w, c) })
 			}
-			return e.finish(nil, usageErr("unknown command %q", rest[1]))
+			return e.finish(nil, usageErr("unknown command %q%s", rest[1], commandHint(rest[1])))
 		}
 		return e.help(writeMainHelp)
 	}
 	c := lookupCommand(rest[0])
 	if c == nil {
-		return e.finish(nil, usageErr("unknown command %q (see 'taskctl help')", rest[0]))
+		return e.finish(nil, usageErr("unknown command %q%s (see 'taskctl help')", rest[0], commandHint(rest[0])))
 	}
 	e.cmd = c
 	fs := newFlagSet("taskctl " + c.name)
@@ -305,7 +305,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	}
 	e.flags = fs
 	if err := fs.Parse(rest[1:]); err != nil {
-		return e.finish(nil, usageErr("%v", err))
+		return e.finish(nil, flagParseError(fs, err))
 	}
 	if fs.Changed("output") && o.output == "" {
 		o.output = "text"

@@ -11,7 +11,7 @@ func rootCmd() *command {
 	return &command{
 		name:  "root",
 		usage: "",
-		short: "print the project dir, working dir, workspace and the marker that decided",
+		short: "print the project dir, working dir, workspace, state dir and the marker that decided",
 		long: `The project dir is found upward from the working dir: the nearest .git, else
 package.json, else the first of pyproject.toml Cargo.toml go.mod pom.xml
 build.gradle .taskctl (plus markers from config), else the working dir itself.
@@ -27,8 +27,8 @@ build.gradle .taskctl (plus markers from config), else the working dir itself.
 				return nil, err
 			}
 			if !e.json() {
-				fmt.Fprintf(e.stdout, "project_dir: %s\nworking_dir: %s\nworkspace:   %s\nmarker:      %s\n",
-					res.ProjectDir, res.WorkingDir, res.Workspace, res.Marker)
+				fmt.Fprintf(e.stdout, "project_dir: %s\nworking_dir: %s\nworkspace:   %s\nstate_dir:   %s\nmarker:      %s\n",
+					res.ProjectDir, res.WorkingDir, res.Workspace, res.StateDir, res.Marker)
 			}
 			return res, nil
 		},

@@ -186,7 +186,7 @@ var checkTests = []struct {
 		[]string{`t.xml:2:1: sequential task "s" has no <steps>`}},
 	{"unknown type",
 		"<task type=\"parallel\"><description>x</description></task>",
-		[]string{`t.xml:1:7: task type "parallel": want atomic or sequential`}},
+		[]string{`t.xml:1:7: task type "parallel": want atomic, sequential, director_evaluator_loop or reduce`}},
 
 	// Inputs.
 	{"duplicate input",

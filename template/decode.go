@@ -513,6 +513,14 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		o.Schema, _ = c.attr("schema")
 		t.Output = o
 	}
+	switch t.Type {
+	case TypeLoop:
+		d.loop(n, t, depth)
+	case TypeReduce:
+		d.reduce(n, t, depth)
+	default:
+		d.noFlowElements(n, t)
+	}
 	if c := n.child("steps"); c != nil {
 		for _, s := range c.all("task") {
 			if depth+1 > MaxDepth {

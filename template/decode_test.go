@@ -21,7 +21,7 @@ func exported(t *template.Task) *template.Task {
 		Description: t.Description, Instructions: t.Instructions,
 		DescriptionPos: t.DescriptionPos, InstructionsPos: t.InstructionsPos,
 		Inputs: t.Inputs, Context: t.Context, Sources: t.Sources, Output: t.Output,
-		Pos: t.Pos,
+		Pos: t.Pos, Role: t.Role, Loop: t.Loop, Reduce: t.Reduce,
 	}
 	for _, s := range t.Steps {
 		c.Steps = append(c.Steps, exported(s))
@@ -38,8 +38,8 @@ func TestExportedCovers(t *testing.T) {
 			n++
 		}
 	}
-	if n != 13 {
-		t.Fatalf("template.Task has %d exported fields; exported() copies 13: update it", n)
+	if n != 16 {
+		t.Fatalf("template.Task has %d exported fields; exported() copies 16: update it", n)
 	}
 }
 

@@ -141,9 +141,12 @@ func (d *decoder) checkTask(t *Task) {
 		d.errorf(t.Pos, "task %q has an empty <description>", t.Name)
 	}
 	switch t.Type {
-	case "atomic", "sequential":
+	case TypeAtomic, TypeSequential, TypeLoop, TypeReduce:
 	default:
-		d.errorAt(d.attrOff(t.Pos, "type"), "task type %q: want atomic or sequential", t.Type)
+		d.errorAt(d.attrOff(t.Pos, "type"), "task type %q: want atomic, sequential, director_evaluator_loop or reduce", t.Type)
+	}
+	if t.Role != "" && t.Type != TypeAtomic {
+		d.errorAt(d.attrOff(t.Pos, "type"), "<%s> is an atomic task, not %s", t.Role, t.Type)
 	}
 	seen := map[string]bool{}
 	for _, in := range t.Inputs {
@@ -251,6 +254,7 @@ func (d *decoder) checkTask(t *Task) {
 			d.errorAt(d.attrOff(t.Output.Pos, "type"), "output_format type=%q: want json or text", t.Output.Type)
 		}
 	}
+	d.checkFlow(t)
 	for _, s := range t.Steps {
 		d.checkTask(s)
 	}

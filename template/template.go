@@ -31,16 +31,106 @@ type Task struct {
 	Steps               []*Task
 	Pos                 Pos
 
+	// Role is what a task is to the task that holds it when that task is
+	// not sequential: RoleDirector or RoleEvaluator in a
+	// director_evaluator_loop, RoleInner or RoleReduction in a reduce;
+	// "" for a step of a sequential task and for a top-level task.
+	Role string
+	// Loop is set on a director_evaluator_loop: its Steps are the director
+	// and the evaluator, in that order.
+	Loop *LoopSpec
+	// Reduce is set on a reduce task: its Steps are the inner task and the
+	// reduction task, in that order.
+	Reduce *ReduceSpec
+
 	parent *Task
 	bound  map[string]string
 	path   string // the file it was read from
+}
+
+// Task types.
+const (
+	TypeAtomic     = "atomic"
+	TypeSequential = "sequential"
+	TypeLoop       = "director_evaluator_loop"
+	TypeReduce     = "reduce"
+)
+
+// Roles of the tasks a loop or a reduce holds (Task.Role).
+const (
+	RoleDirector  = "director"
+	RoleEvaluator = "evaluator"
+	RoleInner     = "inner_task"
+	RoleReduction = "reduction_task"
+)
+
+// DefaultMaxIterations is a loop's max_iterations when it sets none.
+const DefaultMaxIterations = 5
+
+// MaxIterationsLimit is the largest max_iterations a loop may set.
+const MaxIterationsLimit = 100
+
+// LoopSpec is what a director_evaluator_loop says besides its director and
+// evaluator: how many iterations, how long in all, and the script its
+// iterations run between the two (nil: none).
+type LoopSpec struct {
+	MaxIterations int // DefaultMaxIterations when absent
+	TimeBudget    int // seconds for the whole loop; 0: no budget
+	Script        *ScriptSpec
+	Pos           Pos // of <max_iterations>, else the task's
+}
+
+// ScriptSpec is <script_execution>: a process (the project's test command,
+// say) run after the director in each iteration; the evaluator reads its
+// exit status, stdout and stderr. Command is split into words as the
+// executor's command line is (no shell syntax). A template alone never makes
+// it run: the user allows it (taskctl run --allow-scripts, or a trusted
+// config's run.allow_scripts).
+type ScriptSpec struct {
+	Command string
+	Timeout int // seconds; 0: the step time limit
+	Pos     Pos // of <command>
+}
+
+// Item sources of a reduce task (ReduceSpec.Source).
+const (
+	ItemsFiles = "files" // the files the reduce task's own context selects
+	ItemsLines = "lines" // the non-empty lines of an earlier step's result (From)
+	ItemsVar   = "var"   // the lines, or comma-separated values, of an input (Var)
+)
+
+// DefaultParallelism is how many items a reduce runs at once unless it says.
+const DefaultParallelism = 4
+
+// MaxParallelism is the most items a reduce may run at once.
+const MaxParallelism = 64
+
+// DefaultReduceTokens is the token budget of the results in a reduction
+// task's prompt unless <items max_tokens> says.
+const DefaultReduceTokens = 32000
+
+// ReduceSpec is a reduce task's <items>: where the list comes from, how
+// many items run at once, and the token budget of the results its reduction
+// task receives.
+type ReduceSpec struct {
+	Source      string // ItemsFiles, ItemsLines or ItemsVar
+	From        string // lines: STEP.output, STEP.notes.KEY, ... as an input's from
+	Var         string // var: the input whose value lists the items
+	Parallelism int
+	MaxTokens   int
+	MaxItems    int // 0: the default cap (1000)
+	Pos         Pos // of <items>
 }
 
 // Input is one <input>.
 type Input struct {
 	Name, Doc, Default, From string
 	HasDefault, Relevant     bool
-	Pos                      Pos
+	// Implicit marks an input the task's role gives it (a director's
+	// iteration and feedback, an evaluator's director_output, an inner
+	// task's item) without its template declaring it.
+	Implicit bool
+	Pos      Pos
 }
 
 // A SourceKind is what a <file_paths source="..."> selects files by.
@@ -130,11 +220,22 @@ func (e *Error) Error() string {
 }
 
 // EffectiveContext merges the task's <context_management> over the defaults of
-// its type: atomic — inherit full, accumulate false, notes_only, fresh
-// disabled; sequential — inherit full, accumulate true, notes_only, fresh
-// disabled.
+// its type (docs/templates.md, "Context rules per type"): atomic — inherit
+// full, accumulate false, notes_only, fresh disabled; sequential — inherit
+// full, accumulate true, notes_only, fresh disabled;
+// director_evaluator_loop — inherit none, accumulate true, notes_only,
+// fresh disabled; reduce — inherit none, accumulate false, notes_only,
+// fresh disabled.
 func (t *Task) EffectiveContext() Context {
-	c := Context{Inherit: InheritFull, Format: "notes_only", Fresh: "disabled", Accumulate: t.Type == "sequential"}
+	c := Context{Inherit: InheritFull, Format: "notes_only", Fresh: "disabled"}
+	switch t.Type {
+	case TypeSequential:
+		c.Accumulate = true
+	case TypeLoop:
+		c.Inherit, c.Accumulate = InheritNone, true
+	case TypeReduce:
+		c.Inherit = InheritNone
+	}
 	if t.Context.Inherit != nil {
 		c.Inherit = InheritMode(*t.Context.Inherit)
 	}
@@ -149,6 +250,16 @@ func (t *Task) EffectiveContext() Context {
 	}
 	c.MaxTokens = t.Context.MaxTokens
 	return c
+}
+
+// HasSteps reports whether t's type holds other tasks: sequential, a loop
+// or a reduce.
+func (t *Task) HasSteps() bool {
+	switch t.Type {
+	case TypeSequential, TypeLoop, TypeReduce:
+		return true
+	}
+	return false
 }
 
 // Parent returns the sequential task t is a step of, or nil.

@@ -38,6 +38,9 @@ type Settings struct {
 	Executor    string
 	StepTimeout time.Duration
 	Sandbox     string // "" for the default
+	// AllowScripts lets a director_evaluator_loop's script step run; an
+	// untrusted project config may not turn it on.
+	AllowScripts bool
 
 	Audit bool
 
@@ -165,6 +168,11 @@ var table = []setting{
 	// or not (Engine.sandboxMode).
 	{key: "run.sandbox", kind: kindString, from: fromFile | fromFlag, flag: "sandbox",
 		field: func(s *Settings) any { return &s.Sandbox }},
+	// A script step runs a process a template names: only the user (a
+	// flag, the user's config, --config, a trusted project config) may
+	// allow it.
+	{key: "run.allow_scripts", untrusted: falseOnly, kind: kindBool, from: fromFile | fromFlag, flag: "allow-scripts",
+		field: func(s *Settings) any { return &s.AllowScripts }},
 	{key: "audit", untrusted: trueOnly, kind: kindBool, from: fromFile,
 		field: func(s *Settings) any { return &s.Audit }},
 	{key: "workspace", untrusted: never, kind: kindPath, from: fromFile | fromFlag, flag: "workspace",

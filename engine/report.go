@@ -28,6 +28,9 @@ type (
 // WriteRunSummary writes a run's one-line-a-step summary.
 func WriteRunSummary(w io.Writer, rec *Record) { workflow.WriteSummary(w, rec) }
 
+// WriteRunTree writes a recorded run as a tree (taskctl runs show).
+func WriteRunTree(w io.Writer, rec *Record) error { return workflow.WriteTree(w, rec) }
+
 // WriteRunPlan writes a dry run's plan with each step's files and prompt.
 func WriteRunPlan(w io.Writer, rec *Record) error {
 	return workflow.WritePlan(w, rec, workflow.PlanOptions{Files: true, Prompts: true})

@@ -36,6 +36,12 @@ type RunRequest struct {
 	// SandboxHelper is the command line of the sandbox helper that
 	// confines an executor ([SandboxExec]; nil: none).
 	SandboxHelper []string
+	// Resume is the ID of a run of the same task to resume ("latest" for
+	// the newest): Template and Task default to the ones it ran, its
+	// --var values are taken (Vars override them), and the outputs of
+	// its steps that finished with the prompts this run renders are
+	// reused instead of run again.
+	Resume string
 }
 
 // RunResult is a run's record; DryRun when nothing was executed (the
@@ -59,14 +65,25 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 		// STEP_FAILED) after a run record was made.
 		return nil, UsageError("--style must be xml, markdown or plain, not %q", req.Style)
 	}
+	var prev *workflow.Record
+	if req.Resume != "" {
+		var err error
+		if prev, err = e.resumable(&req); err != nil {
+			return nil, err
+		}
+	}
 	_, t, vars, err := e.LoadTask(req.Template, req.Task, req.Vars)
 	if err != nil {
 		return nil, err
+	}
+	if prev != nil && (t.Name != prev.Task || (prev.Template != "" && t.File() != prev.Template)) {
+		return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s is a run of task %q of %s, not of %q of %s", prev.ID, prev.Task, prev.Template, t.Name, t.File())
 	}
 	opt, err := e.runOptions(req, vars)
 	if err != nil {
 		return nil, err
 	}
+	opt.Resume = prev
 	rec, err := workflow.Run(ctx, t, opt)
 	if rec != nil {
 		for _, w := range rec.Warnings {
@@ -122,6 +139,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 		Strict:        req.Strict,
 		Sandbox:       mode,
 		SandboxHelper: req.SandboxHelper,
+		AllowScripts:  cfg.AllowScripts,
 	}
 	if !opt.DryRun {
 		// Warnings found so far (the template's, --var names no input
@@ -197,12 +215,26 @@ func runError(err error) error {
 		switch {
 		case errors.Is(err, workflow.ErrStrict):
 			ce.Code, ce.Class = diag.StrictWarnings, ClassPartial
+		case errors.Is(err, workflow.ErrNotConverged):
+			ce.Code = diag.LoopNotConverged
+		case errors.Is(err, workflow.ErrTimeBudget):
+			ce.Code, ce.Class = diag.LoopTimeBudget, ClassTimeout
+		case errors.Is(err, workflow.ErrVerdict):
+			ce.Code = diag.VerdictInvalid
 		case errors.Is(err, workflow.ErrTimeout):
 			ce.Class = ClassTimeout
 		case errors.Is(err, context.Canceled):
 			ce.Code, ce.Class = diag.Interrupted, ClassInterrupted
 		}
 		return ce
+	}
+	var sce *workflow.ScriptError
+	if errors.As(err, &sce) {
+		code := diag.ArgInvalid
+		if errors.Is(err, workflow.ErrScriptNotAllowed) {
+			code = diag.ScriptNotAllowed
+		}
+		return &Error{Code: code, Class: ClassUsage, Message: err.Error()}
 	}
 	if errors.Is(err, sandbox.ErrUnavailable) {
 		return &Error{Code: diag.SandboxUnavailable, Class: ClassError, Message: err.Error()}

@@ -286,3 +286,7 @@ func walk(ts []*Task, fn func(*Task)) {
 		walk(t.Steps, fn)
 	}
 }
+
+// File returns the path of the file t was read from ("" for a task built
+// any other way).
+func (t *Task) File() string { return t.file() }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -215,18 +214,7 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 	}
 	supervised := supervise(cmd, r.opt.Supervisor)
 	cmd.Dir = r.opt.ProjectDir
-	env := r.opt.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cmd.Env = append(append([]string(nil), env...),
-		"TASKCTL_RUN_ID="+r.rec.ID,
-		"TASKCTL_RUN_DIR="+r.rec.Dir,
-		"TASKCTL_PROJECT_DIR="+r.opt.ProjectDir,
-		"TASKCTL_TASK="+r.rec.Task,
-		"TASKCTL_STEP="+step.label(),
-	)
-	cmd.Env = append(cmd.Env, r.sandboxEnv()...)
+	cmd.Env = r.env(step)
 	cmd.Stdin = strings.NewReader(prompt)
 	out := &capture{w: f, max: r.opt.MaxOutput}
 	if out.max <= 0 {

@@ -28,8 +28,11 @@ func check(root *template.Task, given map[string]string) error {
 		if depth > MaxDepth {
 			return fmt.Errorf("task %s is nested %d deep; the limit is %d", label(t, 0), depth, MaxDepth)
 		}
-		if t.Type != sequential && len(t.Steps) > 0 {
-			return fmt.Errorf("task %s: only a sequential task has steps", label(t, 0))
+		if !t.HasSteps() && len(t.Steps) > 0 {
+			return fmt.Errorf("task %s: only a sequential task has steps (or a loop or a reduce, which hold theirs)", label(t, 0))
+		}
+		if err := checkFlow(t); err != nil {
+			return err
 		}
 		if t.Name != "" {
 			if seen[t.Name] {

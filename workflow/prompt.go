@@ -55,6 +55,12 @@ const (
 // are kept as they are where the reference is plain (letters, digits and
 // _ - . #), so a planned prompt is XML but for them.
 func prompt(t *template.Task, hist []*StepResult, format string, document string, dry bool) string {
+	return promptWith(t, hist, format, document, dry, nil)
+}
+
+// promptWith is prompt with the sections extra writes (a reduction task's
+// results) after previous_outputs.
+func promptWith(t *template.Task, hist []*StepResult, format string, document string, dry bool, extra func(*promptWriter)) string {
 	p := &promptWriter{dry: dry}
 	b := &p.b
 	b.WriteString("<task name=\"")
@@ -82,6 +88,9 @@ func prompt(t *template.Task, hist []*StepResult, format string, document string
 			p.previous(h, format)
 		}
 		b.WriteString("</previous_outputs>\n")
+	}
+	if extra != nil {
+		extra(p)
 	}
 	if o := t.Output; o != nil && o.Type != "" {
 		b.WriteString("<output_format type=\"")

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -50,6 +51,10 @@ type Record struct {
 	Warnings []diag.Warning `json:"warnings,omitempty"`
 	Steps    []*StepResult  `json:"steps"`
 	Error    string         `json:"error,omitempty"`
+	// Template is the file the task was read from; ResumedFrom the run
+	// this one resumed (taskctl run --resume).
+	Template    string `json:"template,omitempty"`
+	ResumedFrom string `json:"resumed_from,omitempty"`
 
 	// Dir is the run's directory ("" for a dry run).
 	Dir string `json:"-"`
@@ -83,6 +88,42 @@ type StepResult struct {
 	ExitCode   *int       `json:"exit_code,omitempty"`
 	Error      string     `json:"error,omitempty"`
 
+	// Of a step inside a director_evaluator_loop or a reduce: its role
+	// (director, script, evaluator, inner_task, reduction_task), the
+	// iteration it belongs to (from 1), or the item it ran for and the
+	// item's place in the list (from 1).
+	Role      string `json:"role,omitempty"`
+	Iteration int    `json:"iteration,omitempty"`
+	Item      string `json:"item,omitempty"`
+	ItemIndex int    `json:"item_index,omitempty"`
+	// Verdict is an evaluator's verdict.
+	Verdict *Verdict `json:"verdict,omitempty"`
+	// Of a loop: the iterations it ran and why it stopped (success,
+	// max_iterations, time_budget, step_failed, interrupted).
+	Iterations int    `json:"iterations,omitempty"`
+	StopReason string `json:"stop_reason,omitempty"`
+	// Of a reduce: how many items, how many ran at once at most, and the
+	// most that ever ran at once.
+	Items        int `json:"items,omitempty"`
+	Parallelism  int `json:"parallelism,omitempty"`
+	PeakParallel int `json:"peak_parallel,omitempty"`
+	// Left is what a reduction task's prompt did not hold of the items'
+	// results in full (each summarised to its notes, or dropped).
+	Left []LeftResult `json:"left,omitempty"`
+	// Of a script: its command line, its stderr (its stdout is Output),
+	// and whether either was cut at its cap.
+	Command   []string `json:"command,omitempty"`
+	Stderr    string   `json:"stderr,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+
+	// PromptSHA256 and ContextSHA256 are the sha256 of an atomic step's
+	// prompt and of its context document: a resumed run reuses the
+	// output of a step whose prompt is the same (ReusedFrom names the run
+	// it was taken from).
+	PromptSHA256  string `json:"prompt_sha256,omitempty"`
+	ContextSHA256 string `json:"context_sha256,omitempty"`
+	ReusedFrom    string `json:"reused_from,omitempty"`
+
 	PromptFile string `json:"prompt_file,omitempty"` // relative to the run's directory
 	// OutputFile holds Output (a sequential task's is its last step's).
 	// run.json does not hold the output of a step that has one.
@@ -94,12 +135,43 @@ type StepResult struct {
 	Context *Assembled `json:"-"`
 }
 
-func (s *StepResult) label() string {
-	if s.Name != "" {
-		return s.Name
-	}
-	return fmt.Sprintf("#%d", s.Index)
+// Verdict is what an evaluator decided of an iteration.
+type Verdict struct {
+	Success  bool   `json:"success"`
+	Feedback string `json:"feedback"`
 }
+
+// LeftResult is an item's result that a reduction task's prompt does not
+// hold in full: Code is REDUCE_RESULT_SUMMARISED (its notes stand for it)
+// or REDUCE_RESULT_DROPPED (it is named, without its output).
+type LeftResult struct {
+	Item   string    `json:"item"`
+	Tokens int       `json:"tokens"`
+	Code   diag.Code `json:"code"`
+}
+
+// label names a step in bindings, messages and the tree of a run: its name
+// (its role if it has none, or "#N" by its index), then "@N" for the step
+// of iteration N of a loop or "[N]" for the run of item N of a reduce.
+func (s *StepResult) label() string {
+	base := s.Name
+	if base == "" {
+		base = s.Role
+	}
+	switch {
+	case base == "":
+		return fmt.Sprintf("#%d", s.Index)
+	case s.Iteration > 0:
+		return fmt.Sprintf("%s@%d", base, s.Iteration)
+	case s.ItemIndex > 0:
+		return fmt.Sprintf("%s[%d]", base, s.ItemIndex)
+	}
+	return base
+}
+
+// Label is the step's label: its name, "#N", "NAME@ITERATION" or
+// "NAME[ITEM]".
+func (s *StepResult) Label() string { return s.label() }
 
 // fileBase is the NN-STEP prefix of a step's files.
 func (s *StepResult) fileBase() string {
@@ -108,7 +180,7 @@ func (s *StepResult) fileBase() string {
 			return r
 		}
 		return '_'
-	}, s.Name)
+	}, cmp.Or(s.Name, s.Role))
 	if name == "" || strings.Trim(name, ".") == "" {
 		name = "step"
 	}

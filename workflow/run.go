@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
@@ -26,6 +28,21 @@ type runner struct {
 	exe   string        // the executor's resolved path
 	plan  *sandbox.Plan // how executors are confined; nil: not at all
 	nodes map[*template.Task]*StepResult
+	next  int // the Index of the next step result a loop or a reduce adds
+
+	scripts map[*template.ScriptSpec][]string // the command line of each script step
+
+	// Resuming: the steps of Options.Resume by key, and whether every step
+	// so far was reused (replay; once one runs, the rest run too).
+	prev   map[string]*StepResult
+	replay bool
+
+	// mu guards the record while a reduce runs items at once: a worker
+	// holds it except while its executor runs (unlocked says so).
+	mu       sync.Mutex
+	unlocked bool
+	running  atomic.Int32 // executors running at once in a reduce
+	peak     atomic.Int32
 }
 
 // executable resolves the executor's program before anything runs: a path
@@ -52,10 +69,11 @@ func (r *runner) executable() (string, error) {
 
 func newRunner(root *template.Task, opt Options) *runner {
 	r := &runner{
-		opt:   opt,
-		root:  root,
-		dry:   opt.DryRun || len(opt.Executor) == 0,
-		nodes: map[*template.Task]*StepResult{},
+		opt:     opt,
+		root:    root,
+		dry:     opt.DryRun || len(opt.Executor) == 0,
+		nodes:   map[*template.Task]*StepResult{},
+		scripts: map[*template.ScriptSpec][]string{},
 	}
 	r.rec = &Record{
 		Version:    recordVersion,
@@ -86,6 +104,9 @@ func newRunner(root *template.Task, opt Options) *runner {
 		}
 		r.rec.Steps = append(r.rec.Steps, res)
 		r.nodes[t] = res
+		if t.Type != sequential {
+			return // a loop's and a reduce's steps are added as they run
+		}
 		for _, c := range t.Steps {
 			walk(c, res.label(), depth+1)
 		}
@@ -96,6 +117,16 @@ func newRunner(root *template.Task, opt Options) *runner {
 		}
 	} else {
 		walk(root, "", 1)
+	}
+	r.next = len(r.rec.Steps) + 1
+	r.rec.Template = root.File()
+	if p := opt.Resume; p != nil && !r.dry {
+		r.rec.ResumedFrom = p.ID
+		r.prev = map[string]*StepResult{}
+		for _, s := range p.Steps {
+			r.prev[s.key()] = s
+		}
+		r.replay = true
 	}
 	return r
 }
@@ -158,6 +189,9 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 	if err := r.preBind(r.root, nil); err != nil {
 		return nil, err
 	}
+	if err := r.checkScripts(); err != nil {
+		return nil, err
+	}
 	rec := r.rec
 	if !r.dry {
 		path, err := r.executable()
@@ -211,7 +245,7 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 			err = fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
 		}
 	default:
-		failed, err = r.task(ctx, r.root, nil, nil, nil, nil)
+		failed, err = r.task(ctx, r.root, r.nodes[r.root], nil, nil, nil, nil, nil)
 	}
 
 	end := time.Now().UTC()
@@ -321,7 +355,7 @@ func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.C
 			res.Error = "interrupted before it started"
 			return res, interrupted(ctx)
 		}
-		if failed, err := r.task(ctx, c, eff, scope, files, h); err != nil {
+		if failed, err := r.task(ctx, c, r.nodes[c], eff, scope, files, h, nil); err != nil {
 			return failed, err
 		}
 		h = append(h, r.nodes[c])
@@ -329,30 +363,35 @@ func (r *runner) sequence(ctx context.Context, t *template.Task, eff *template.C
 	return nil, nil
 }
 
-// task runs one step t of a sequential task whose effective context is
-// parent (nil when t is the top-level task), and returns the step that
-// failed, if any.
-func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Context, scope map[string]string, parentFiles []string, hist []*StepResult) (*StepResult, error) {
-	res := r.nodes[t]
+// fail ends step res with status and err, and saves the record.
+func (r *runner) fail(ctx context.Context, res *StepResult, status string, err error) (*StepResult, error) {
+	if ctx.Err() != nil && status == StepFailed {
+		status = StepInterrupted
+	}
+	res.Status = status
+	res.Error = err.Error()
+	r.finish(res)
+	if serr := r.save(); serr != nil {
+		err = fmt.Errorf("%w (and the run record: %v)", err, serr)
+	}
+	return res, err
+}
+
+// task runs one step t, whose result is res, of a sequential task, a loop
+// or a reduce whose effective context is parent (nil when t is the
+// top-level task), and returns the step that failed, if any. own holds
+// what the step's role gives it (a director's iteration and feedback, an
+// inner task's item, and the results of the steps of its iteration, by
+// name): they win over everything else.
+func (r *runner) task(ctx context.Context, t *template.Task, res *StepResult, parent *template.Context, scope map[string]string, parentFiles []string, hist []*StepResult, own *roleValues) (*StepResult, error) {
 	started := time.Now().UTC()
 	res.Started = &started
 	if !r.dry {
 		res.Status = StepRunning
 	}
-	fail := func(status string, err error) (*StepResult, error) {
-		if ctx.Err() != nil && status == StepFailed {
-			status = StepInterrupted
-		}
-		res.Status = status
-		res.Error = err.Error()
-		r.finish(res)
-		if serr := r.save(); serr != nil {
-			err = fmt.Errorf("%w (and the run record: %v)", err, serr)
-		}
-		return res, err
-	}
+	fail := func(status string, err error) (*StepResult, error) { return r.fail(ctx, res, status, err) }
 
-	bound, err := r.bindStep(t, scope, res)
+	bound, err := r.bindStep(t, scope, res, own)
 	if err != nil {
 		return fail(StepFailed, err)
 	}
@@ -386,14 +425,35 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 			Message: fmt.Sprintf("inherit_context=subset kept none of the parent's %d files: none matches the step's description", len(pf))})
 	}
 
-	if t.Type == sequential {
+	if t.HasSteps() {
 		if r.opt.Strict && !r.dry && len(res.Warnings) > 0 {
 			return fail(StepFailed, strictErr(len(res.Warnings), "its own context"))
 		}
+		switch t.Type {
+		case template.TypeLoop:
+			return r.loopTask(ctx, t, res, &eff, bound, hist)
+		case template.TypeReduce:
+			return r.reduceTask(ctx, t, res, &eff, bound, hist)
+		}
 		return r.sequenceTask(ctx, t, res, &eff, bound, hist)
 	}
+	p, err := r.prepare(res, bound, parent, eff, hist, asm, own)
+	if err != nil || r.dry {
+		if err != nil {
+			return fail(StepFailed, err)
+		}
+		return nil, nil
+	}
+	if r.reuse(res) {
+		return nil, r.save()
+	}
+	ex := r.executeUnlocked(ctx, res, p, res.fileBase()+".output.txt")
+	return r.complete(ctx, res, bound, ex)
+}
 
-	// An atomic step.
+// prepare renders the prompt of an atomic step whose context asm holds and
+// writes it to the run's directory (in a dry run, only renders it).
+func (r *runner) prepare(res *StepResult, bound *template.Task, parent *template.Context, eff template.Context, hist []*StepResult, asm *Assembled, own *roleValues) (string, error) {
 	acc, format := accumulation(parent, eff)
 	if acc {
 		res.Accumulate = format
@@ -405,31 +465,37 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 		// not an empty context, whatever the assembler said of it.
 		res.Warnings = slices.DeleteFunc(res.Warnings, func(w diag.Warning) bool { return w.Code == diag.EmptyContext })
 	}
-	p := prompt(bound, hist, format, asm.Document, r.dry)
+	p := promptWith(bound, hist, format, asm.Document, r.dry, own.section())
 	res.Prompt = p
+	res.PromptSHA256, res.ContextSHA256 = digest(p), digest(asm.Document)
 	if r.dry {
 		r.finish(res)
-		return nil, nil
+		return p, nil
 	}
 	if r.opt.Strict && len(res.Warnings) > 0 {
-		return fail(StepFailed, strictErr(len(res.Warnings), "its context"))
+		return "", strictErr(len(res.Warnings), "its context")
 	}
-	base := res.fileBase()
-	res.PromptFile = base + ".prompt.txt"
+	res.PromptFile = res.fileBase() + ".prompt.txt"
 	if err := r.st.write(res.PromptFile, p); err != nil {
-		return fail(StepFailed, fmt.Errorf("write the prompt: %w", err))
+		return "", fmt.Errorf("write the prompt: %w", err)
 	}
 	if err := r.save(); err != nil {
-		return fail(StepFailed, fmt.Errorf("write the run record: %w", err))
+		return "", fmt.Errorf("write the run record: %w", err)
 	}
+	return p, nil
+}
 
-	ex := r.execute(ctx, res, p, base+".output.txt")
+// complete takes what the executor of atomic step res produced.
+func (r *runner) complete(ctx context.Context, res *StepResult, bound *template.Task, ex execution) (*StepResult, error) {
 	res.Output, res.ExitCode, res.OutputFile = ex.stdout, ex.exitCode, ex.file
 	if ex.err != nil {
-		return fail(ex.status, ex.err)
+		return r.fail(ctx, res, ex.status, ex.err)
 	}
 	if err := r.parse(res, bound.Output); err != nil {
-		return fail(StepFailed, err)
+		if res.Role == template.RoleEvaluator {
+			err = fmt.Errorf("evaluator %s: %w: %w", res.label(), ErrVerdict, err)
+		}
+		return r.fail(ctx, res, StepFailed, err)
 	}
 	res.Status = StepOK
 	r.finish(res)
@@ -442,7 +508,7 @@ func (r *runner) task(ctx context.Context, t *template.Task, parent *template.Co
 // bindStep binds step t's inputs: declared values and defaults from scope
 // and Vars, and from= references to the results of earlier steps (pending
 // markers in a dry run). It records the bindings and the bound values in res.
-func (r *runner) bindStep(t *template.Task, scope map[string]string, res *StepResult) (*template.Task, error) {
+func (r *runner) bindStep(t *template.Task, scope map[string]string, res *StepResult, own *roleValues) (*template.Task, error) {
 	for _, in := range t.Inputs {
 		if in.From != "" {
 			if res.Bindings == nil {
@@ -451,10 +517,21 @@ func (r *runner) bindStep(t *template.Task, scope map[string]string, res *StepRe
 			res.Bindings[in.Name] = in.From
 		}
 	}
-	bv, err := bindVars(t, scope, r.opt.Vars, func(in template.Input) (string, error) {
+	vars := r.opt.Vars
+	if own != nil && len(own.vars) > 0 {
+		vars = maps.Clone(vars)
+		if vars == nil {
+			vars = map[string]string{}
+		}
+		maps.Copy(vars, own.vars)
+	}
+	bv, err := bindVars(t, scope, vars, func(in template.Input) (string, error) {
 		rf, err := parseRef(in.From)
 		if err != nil {
 			return "", err
+		}
+		if s := own.step(rf.step); s != nil && !r.dry {
+			return s.value(rf)
 		}
 		if r.rec.Step(rf.step) == nil {
 			// A step outside this run (check let it through only with a

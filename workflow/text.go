@@ -109,3 +109,88 @@ func (e *errWriter) printf(format string, args ...any) {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
 }
+
+// WriteTree writes run rec as `taskctl runs show` prints it: the run, then
+// each step indented under the task that holds it, with its kind, status
+// and time, and what a step of a loop or a reduce adds: a loop's
+// iterations and why it stopped, a script's exit status, an evaluator's
+// verdict, a reduce's items and the most that ran at once, an item, a
+// reused output.
+func WriteTree(w io.Writer, rec *Record) error {
+	ew := &errWriter{w: w}
+	ew.printf("run %s  %s  %s in %s\n", rec.ID, rec.Task, rec.Status, ms(rec.DurationMS))
+	if rec.ResumedFrom != "" {
+		ew.printf("  resumed from %s\n", rec.ResumedFrom)
+	}
+	if rec.Error != "" {
+		ew.printf("  error: %s\n", firstLine(rec.Error))
+	}
+	for _, s := range rec.Steps {
+		ind := strings.Repeat("  ", s.Depth)
+		kind := s.Type
+		if s.Role != "" && s.Role != s.Type {
+			kind = s.Role
+		}
+		line := fmt.Sprintf("%s%s  %s  %s", ind, s.label(), kind, s.Status)
+		if s.Started != nil {
+			line += "  " + ms(s.DurationMS)
+		}
+		ew.printf("%s%s\n", line, treeDetails(s))
+		if s.Error != "" && !s.hasSteps() {
+			ew.printf("%s    %s\n", ind, firstLine(s.Error))
+		}
+	}
+	if rec.Dir != "" {
+		ew.printf("record: %s\n", rec.Dir)
+	}
+	return ew.err
+}
+
+// treeDetails is what WriteTree adds to a step's line.
+func treeDetails(s *StepResult) string {
+	var d []string
+	if s.Iterations > 0 {
+		d = append(d, fmt.Sprintf("%d iteration(s)", s.Iterations))
+	}
+	if s.StopReason != "" {
+		d = append(d, "stopped: "+s.StopReason)
+	}
+	if s.Items > 0 || s.Type == "reduce" {
+		d = append(d, fmt.Sprintf("%d item(s), at most %d at once (parallelism %d)", s.Items, s.PeakParallel, s.Parallelism))
+	}
+	if s.Item != "" {
+		d = append(d, "item "+s.Item)
+	}
+	if s.Role == "script" && s.ExitCode != nil {
+		d = append(d, fmt.Sprintf("exit %d", *s.ExitCode))
+	}
+	if v := s.Verdict; v != nil {
+		word := "rejected"
+		if v.Success {
+			word = "accepted"
+		}
+		d = append(d, fmt.Sprintf("verdict: %s %q", word, firstLine(v.Feedback)))
+	}
+	for _, l := range s.Left {
+		d = append(d, fmt.Sprintf("%s %s", l.Code, l.Item))
+	}
+	if s.ReusedFrom != "" {
+		d = append(d, "reused from "+s.ReusedFrom)
+	}
+	if len(d) == 0 {
+		return ""
+	}
+	return "  (" + strings.Join(d, "; ") + ")"
+}
+
+func (s *StepResult) hasSteps() bool {
+	return s.Type == sequential || s.Type == "director_evaluator_loop" || s.Type == "reduce"
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

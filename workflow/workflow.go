@@ -132,6 +132,23 @@ type Options struct {
 	// WriteRoots are further directories a confined executor may write
 	// in (absolute real paths, none holding the project).
 	WriteRoots []string
+
+	// AllowScripts lets the script steps of director_evaluator_loops run.
+	// A template comes with the repository: without this, set only from
+	// what the user says (a flag, the user's or a trusted config), a run
+	// whose template has a script step does not start (a *ScriptError
+	// wrapping ErrScriptNotAllowed).
+	AllowScripts bool
+	// Resume is the record of an earlier run of the same task: the new
+	// run reuses the output of each step, from the first on, whose prompt
+	// (and so its context and inputs) is the same as the one recorded
+	// there and that finished; from the first step that differs or did
+	// not finish, every step runs. Runs of a reduce's inner task are
+	// reused each on its own.
+	Resume *Record
+	// Tokens counts the tokens of a text for a reduction task's budget
+	// (nil: a byte count divided by four, rounded up).
+	Tokens func(string) int
 }
 
 // InputError is a required input that nothing sets (no --var, no default,

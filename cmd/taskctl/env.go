@@ -70,7 +70,7 @@ func (e *env) setup(ctx context.Context) error {
 		{"max-files", o.maxFiles}, {"style", o.style}, {"tokenizer", o.tokenizer},
 		{"max-tokens", o.maxTokens}, {"max-file-bytes", o.maxFileBytes},
 		{"redact-secrets", o.redactSecrets}, {"executor", o.executor}, {"timeout", o.timeout},
-		{"sandbox", o.sandbox}, {"workspace", o.workspace},
+		{"sandbox", o.sandbox}, {"workspace", o.workspace}, {"allow-scripts", o.allowScripts},
 	} {
 		if e.flags != nil && e.flags.Lookup(f.flag) != nil && e.flags.Changed(f.flag) {
 			overrides = append(overrides, engine.Override{Flag: f.flag, Value: f.value})

@@ -131,6 +131,9 @@ type opts struct {
 	dryRun   bool
 	timeout  time.Duration
 	sandbox  string
+	// run --allow-scripts, --resume
+	allowScripts bool
+	resume       string
 
 	// assemble extras
 	redactSecrets bool
@@ -159,6 +162,7 @@ func commands() []*command {
 		searchCmd(),
 		indexCmd(),
 		runCmd(),
+		runsCmd(),
 		execCmd(),
 		rootCmd(),
 		schemaCmd(),

@@ -19,7 +19,7 @@ import (
 func runCmd() *command {
 	return &command{
 		name:  "run",
-		usage: "FILE|TASKNAME [--task NAME] [--executor CMD] [--var K=V]... [--dry-run]",
+		usage: "FILE|TASKNAME [--task NAME] [--executor CMD] [--var K=V]... [--dry-run] [--allow-scripts] | --resume RUN_ID",
 		short: "run a task or workflow: hand each step's prompt to an executor and carry results forward",
 		long: `For each atomic step, taskctl assembles its context, renders the prompt
 (description, instructions, inputs, earlier outputs, context document), writes
@@ -38,7 +38,14 @@ executed: the plan and each step's context are printed, later steps' bound
 inputs shown as pending. Every real run is recorded under
 .taskctl/runs/<id>/. The last step's output goes to stdout, the summary to
 stderr. A failed step exits 1 (10 if it timed out) with error.code
-STEP_FAILED and the results so far in error.details.`,
+STEP_FAILED and the results so far in error.details.
+
+A director_evaluator_loop runs its director, its script (only with
+--allow-scripts or run.allow_scripts in your own or a trusted config) and its
+evaluator until a verdict says success: LOOP_NOT_CONVERGED (exit 1) after
+max_iterations, LOOP_TIME_BUDGET (exit 10) when its time budget runs out.
+--resume RUN_ID runs the same task again, reusing each finished step whose
+prompt is unchanged, from the first; taskctl runs show RUN_ID shows a run.`,
 		examples: []string{
 			"taskctl run fix-login --dry-run",
 			"taskctl run fix-login --executor 'llm -m gpt-4o'",
@@ -53,6 +60,8 @@ STEP_FAILED and the results so far in error.details.`,
 			fs.StringVar(&o.style, "style", "xml", "context document style in prompts: xml, markdown or plain")
 			fs.BoolVar(&o.strict, "strict", false, "fail (exit 3) on any warning; a step whose context has one is not executed")
 			fs.StringVar(&o.sandbox, "sandbox", "", "confine each executor: off, read-only-project or strict (default read-only-project where Landlock is available; config run.sandbox)")
+			fs.BoolVar(&o.allowScripts, "allow-scripts", false, "let a loop's script step run the process its template names (config run.allow_scripts)")
+			fs.StringVar(&o.resume, "resume", "", "resume run `RUN_ID` (or latest): reuse the outputs of its finished steps whose prompts are unchanged, run the rest")
 		},
 		run: runRun,
 	}
@@ -65,12 +74,20 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	if len(args) != 1 {
-		return nil, usageErr("run needs exactly one FILE or TASKNAME")
+	if len(args) > 1 || len(args) == 0 && e.opts.resume == "" {
+		return nil, usageErr("run needs exactly one FILE or TASKNAME (with --resume, at most one)")
 	}
-	res, err := e.eng.Run(ctx, engine.RunRequest{Template: args[0], Task: e.opts.task, Vars: e.opts.vars,
+	if e.opts.resume != "" && e.opts.dryRun {
+		return nil, usageErr("--resume and --dry-run do not go together")
+	}
+	tmpl := ""
+	if len(args) == 1 {
+		tmpl = args[0]
+	}
+	res, err := e.eng.Run(ctx, engine.RunRequest{Template: tmpl, Task: e.opts.task, Vars: e.opts.vars,
 		DryRun: e.opts.dryRun, Style: e.opts.style, Strict: e.opts.strict, Hashes: e.json(),
-		Stderr: e.stderr, Supervisor: self(superviseCmd), SandboxHelper: self(engine.SandboxHelperArg)})
+		Stderr: e.stderr, Supervisor: self(superviseCmd), SandboxHelper: self(engine.SandboxHelperArg),
+		Resume: e.opts.resume})
 	if err != nil {
 		var ee *engine.Error
 		if errors.As(err, &ee) {
@@ -94,10 +111,10 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 			}
 		} else {
 			engine.WriteRunSummary(e.stderr, rec)
-			if n := len(rec.Steps); n > 0 {
+			if last := lastTopStep(rec); last != nil {
 				// (io.WriteString: fmt.Fprint copied the output into
 				// its buffer first)
-				out := rec.Steps[n-1].Output
+				out := last.Output
 				io.WriteString(e.stdout, out)
 				if out != "" && out[len(out)-1] != '\n' {
 					fmt.Fprintln(e.stdout)
@@ -106,6 +123,18 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		}
 	}
 	return runData(rec, res.DryRun), nil
+}
+
+// lastTopStep is the run's last step at the top level, whose output is
+// the run's (a nested sequential task's, a loop's and a reduce's output is
+// that of the last step they ran); nil if there is none.
+func lastTopStep(rec *engine.Record) *engine.StepResult {
+	for i := len(rec.Steps) - 1; i >= 0; i-- {
+		if rec.Steps[i].Depth <= 1 {
+			return rec.Steps[i]
+		}
+	}
+	return nil
 }
 
 // runStep is a step in the json envelope: the record's fields, its output

@@ -53,6 +53,16 @@ const (
 	EditNoMatch Code = "EDIT_NO_MATCH"
 	// EditAmbiguous: an edit's old text is in the file more than once; nothing was written (exit 1).
 	EditAmbiguous Code = "EDIT_AMBIGUOUS"
+	// LoopNotConverged: a director_evaluator_loop ran max_iterations iterations and no verdict said success (exit 1).
+	LoopNotConverged Code = "LOOP_NOT_CONVERGED"
+	// LoopTimeBudget: a director_evaluator_loop's time_budget ran out (exit 10).
+	LoopTimeBudget Code = "LOOP_TIME_BUDGET"
+	// VerdictInvalid: an evaluator's output is not a verdict, a JSON object with a boolean "success" (exit 1).
+	VerdictInvalid Code = "VERDICT_INVALID"
+	// ScriptNotAllowed: a template's script step would run a process the user did not allow (--allow-scripts, run.allow_scripts) (exit 2).
+	ScriptNotAllowed Code = "SCRIPT_NOT_ALLOWED"
+	// ResumeMismatch: the run to resume is of another task or template, or is still running (exit 2).
+	ResumeMismatch Code = "RESUME_MISMATCH"
 )
 
 // The codes of warnings: what was left out or changed, and why.
@@ -123,6 +133,10 @@ const (
 	InheritNotRelevant Code = "INHERIT_NOT_RELEVANT"
 	// ContextUnusedSetting: a template sets something that has no effect (accumulation_format without accumulate_data).
 	ContextUnusedSetting Code = "CONTEXT_UNUSED_SETTING"
+	// ReduceResultSummarised: an item's result did not fit a reduction task's token budget; its notes stand for it in the prompt.
+	ReduceResultSummarised Code = "REDUCE_RESULT_SUMMARISED"
+	// ReduceResultDropped: an item's result did not fit a reduction task's token budget; the prompt names the item without its output.
+	ReduceResultDropped Code = "REDUCE_RESULT_DROPPED"
 	// IndexCorrupt: the index file could not be decoded and is rebuilt.
 	IndexCorrupt Code = "INDEX_CORRUPT"
 	// IndexUnreadable: the index file could not be read and is rebuilt.
@@ -185,6 +199,11 @@ var registry = []Info{
 	{ConfirmRequired, "a delete was not confirmed (rm --yes, delete_file confirm: true) (exit 2)."},
 	{EditNoMatch, "an edit's old text is not in the file; nothing was written (exit 1)."},
 	{EditAmbiguous, "an edit's old text is in the file more than once; nothing was written (exit 1)."},
+	{LoopNotConverged, "a director_evaluator_loop ran max_iterations iterations and no verdict said success (exit 1)."},
+	{LoopTimeBudget, "a director_evaluator_loop's time_budget ran out (exit 10)."},
+	{VerdictInvalid, "an evaluator's output is not a verdict, a JSON object with a boolean \"success\" (exit 1)."},
+	{ScriptNotAllowed, "a template's script step would run a process the user did not allow (--allow-scripts, run.allow_scripts) (exit 2)."},
+	{ResumeMismatch, "the run to resume is of another task or template, or is still running (exit 2)."},
 
 	{PathOutsideProject, "the real path lies outside every allowed root; nothing there is stat'ed or read."},
 	{PathSensitive, "a sensitive name (.env*, *.pem, id_rsa*, ...) the policy does not allow."},
@@ -219,6 +238,8 @@ var registry = []Info{
 	{SubsetEmpty, "inherit_context=\"subset\" kept none of the parent's files."},
 	{InheritNotRelevant, "a parent's file that inherit_context=\"subset\" left out as not relevant."},
 	{ContextUnusedSetting, "a template sets something that has no effect (accumulation_format without accumulate_data)."},
+	{ReduceResultSummarised, "an item's result did not fit a reduction task's token budget; its notes stand for it in the prompt."},
+	{ReduceResultDropped, "an item's result did not fit a reduction task's token budget; the prompt names the item without its output."},
 	{IndexCorrupt, "the index file could not be decoded and is rebuilt."},
 	{IndexUnreadable, "the index file could not be read and is rebuilt."},
 	{WatchLimit, "index --watch could not watch every directory (fs.inotify.max_user_watches)."},

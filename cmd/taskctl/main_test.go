@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -80,6 +81,20 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("usage: binfile PATH")
 				}
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00binary"), 0o644))
+			},
+			// waitfile PATH: wait until PATH exists (a background
+			// command's sign that it got somewhere); fails after a minute.
+			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: waitfile PATH")
+				}
+				for range 600 {
+					if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				ts.Fatalf("%s did not appear", args[0])
 			},
 			// lastrun PROJDIR: set $RUN to the newest run id under PROJDIR.
 			"lastrun": func(ts *testscript.TestScript, neg bool, args []string) {

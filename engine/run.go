@@ -140,6 +140,9 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 		Sandbox:       mode,
 		SandboxHelper: req.SandboxHelper,
 		AllowScripts:  cfg.AllowScripts,
+		// The write roots of config (never an untrusted project's) are
+		// where agents may write: executors too.
+		WriteRoots: cfg.WriteRoots,
 	}
 	if !opt.DryRun {
 		// Warnings found so far (the template's, --var names no input

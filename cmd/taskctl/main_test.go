@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -37,8 +38,25 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script", nil))
+}
+
+// TestExamples runs testdata/example/*.txtar, each with a copy of the
+// project of examples/ its name names in $WORK (gofix.txtar: $WORK/gofix).
+func TestExamples(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, scriptParams("testdata/example", func(env *testscript.Env) error {
+		name := strings.TrimSuffix(filepath.Base(env.WorkDir), filepath.Ext(env.WorkDir))
+		name = name[strings.LastIndex(name, "-")+1:]
+		return os.CopyFS(filepath.Join(env.WorkDir, name), os.DirFS(filepath.Join("..", "..", "examples", name)))
+	}))
+}
+
+// scriptParams are the testscript parameters of the scripts in dir; setup,
+// if not nil, runs after the common setup.
+func scriptParams(dir string, setup func(*testscript.Env) error) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
@@ -47,6 +65,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".xdg"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 			env.Setenv("NO_COLOR", "1")
+			if setup != nil {
+				return setup(env)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -150,5 +171,5 @@ func TestScripts(t *testing.T) {
 			}
 			return false, nil
 		},
-	})
+	}
 }

@@ -50,8 +50,8 @@ func TestInspector(t *testing.T) {
 	}
 
 	m, _ := run("--method", "tools/list")
-	if tools, _ := m["tools"].([]any); len(tools) != 13 {
-		t.Errorf("tools/list: %d tools, want 13", len(tools))
+	if tools, _ := m["tools"].([]any); len(tools) != 15 {
+		t.Errorf("tools/list: %d tools, want 15", len(tools))
 	}
 
 	m, out := run("--method", "tools/call", "--tool-name", "write_file", "--tool-arg", "path=.taskctl/workspace/notes/a.md", "--tool-arg", "content=hello from the inspector")

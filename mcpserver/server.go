@@ -21,6 +21,8 @@ type Server struct {
 	srv *mcp.Server
 
 	errs []error // building the tools' schemas
+
+	runner Runner // what the run tool starts executors with
 }
 
 // New builds the server of eng: its tools, and a prompt for each task of
@@ -34,6 +36,7 @@ func New(eng *engine.Engine) (*Server, error) {
 		&mcp.ServerOptions{Instructions: instructions})
 	s.addContextTools()
 	s.addFileTools()
+	s.addRunTools()
 	if err := errors.Join(s.errs...); err != nil {
 		return nil, err
 	}
@@ -45,8 +48,9 @@ func New(eng *engine.Engine) (*Server, error) {
 
 // instructions tell the client what the server is for and where it writes.
 const instructions = `taskctl serves one project: assemble a task's context (assemble, list_tasks,
-prompts), rank its files for a description (search), check templates (validate), and read,
-list and describe its files. Writes (write_file, edit_file, create_directory, copy_file,
+prompts), rank its files for a description (search), check templates (validate), run a task
+with the executor the user configured or resume a run (run), see recorded runs (runs), and
+read, list and describe its files. Writes (write_file, edit_file, create_directory, copy_file,
 move_file, delete_file) go only to the workspace (.taskctl/workspace/ unless configured) and
 to the write roots the user configured. A relative path is relative to the project dir, for
 reads and writes alike, and every path a tool returns can be passed to any tool as it is.`

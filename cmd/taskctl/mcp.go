@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
+	"github.com/taskctl/taskctl/engine"
 	"github.com/taskctl/taskctl/mcpserver"
 )
 
@@ -20,7 +21,8 @@ func mcpCmd() *command {
 		long: `Serves the project as a Model Context Protocol server on stdin and stdout,
 for an agent's client to start (its config: {"command": "taskctl", "args":
 ["mcp", "--project-dir", "/path/to/project"]}). Tools: assemble, search,
-list_tasks, validate, read_file, list_directory, file_info, write_file,
+list_tasks, validate, run (with the configured executor, or resume a run),
+runs, read_file, list_directory, file_info, write_file,
 edit_file, create_directory, copy_file, move_file, delete_file; each task of
 .taskctl/tasks/*.xml is also a prompt. A relative path in a tool argument is
 relative to the project dir, for reads and writes alike; writes go only to
@@ -57,6 +59,7 @@ refreshed when a file changes. Logs and warnings go to stderr.`,
 			if err != nil {
 				return nil, err
 			}
+			srv.SetRunner(mcpserver.Runner{Supervisor: self(superviseCmd), SandboxHelper: self(engine.SandboxHelperArg)})
 			// A write_file of a file at the size cap, JSON-escaped, must
 			// fit in one message; anything larger ends the session.
 			limit := max(16<<20, int(2*cfg.MaxFileBytes)+1<<20)

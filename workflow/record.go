@@ -368,12 +368,28 @@ func resolveRunID(runsDir, id string) (string, error) {
 		if len(ids) == 0 {
 			return "", fmt.Errorf("no runs in %s: %w", runsDir, fs.ErrNotExist)
 		}
-		id = ids[len(ids)-1]
+		id = newest(runsDir, ids)
 	}
 	if !idPattern.Re().MatchString(id) {
 		return "", fmt.Errorf("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx)", id)
 	}
 	return id, nil
+}
+
+// newest is the newest of ids (sorted): the last, unless runs started in
+// the same second as it (an ID holds the second, then random digits): then
+// the one whose record says it started last.
+func newest(runsDir string, ids []string) string {
+	last := ids[len(ids)-1]
+	second := last[:len("20060102-150405")]
+	best, bestAt := last, time.Time{}
+	for i := len(ids) - 1; i >= 0 && strings.HasPrefix(ids[i], second); i-- {
+		r, err := LoadRun(runsDir, ids[i])
+		if err == nil && r.Started.After(bestAt) {
+			best, bestAt = ids[i], r.Started
+		}
+	}
+	return best
 }
 
 // runError names the run in an error opening or reading it, keeping

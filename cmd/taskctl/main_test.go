@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/taskctl/taskctl/internal/sandbox"
+	"github.com/taskctl/taskctl/workflow"
 )
 
 var update = flag.Bool("u", false, "update testscript files with actual output")
@@ -117,23 +118,18 @@ func scriptParams(dir string, setup func(*testscript.Env) error) testscript.Para
 				}
 				ts.Fatalf("%s did not appear", args[0])
 			},
-			// lastrun PROJDIR: set $RUN to the newest run id under PROJDIR.
+			// lastrun PROJDIR: set $RUN to the newest run id under PROJDIR
+			// (as "latest" means it: of runs started in the same second,
+			// the one whose record says it started last).
 			"lastrun": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {
 					ts.Fatalf("usage: lastrun PROJDIR")
 				}
-				ents, err := os.ReadDir(filepath.Join(ts.MkAbs(args[0]), ".taskctl", "runs"))
-				ts.Check(err)
-				last := ""
-				for _, e := range ents {
-					if e.IsDir() && e.Name() > last {
-						last = e.Name()
-					}
+				rec, err := workflow.LoadRun(filepath.Join(ts.MkAbs(args[0]), ".taskctl", "runs"), "latest")
+				if err != nil {
+					ts.Fatalf("no run under %s: %v", args[0], err)
 				}
-				if last == "" {
-					ts.Fatalf("no run under %s", args[0])
-				}
-				ts.Setenv("RUN", last)
+				ts.Setenv("RUN", rec.ID)
 			},
 			// exits CODE PROG [ARGS...]: run PROG as exec does (stdout and
 			// stderr kept for the next assertions) and require exit CODE.

@@ -90,3 +90,27 @@ func TestValidateLinkOut(t *testing.T) {
 		}
 	}
 }
+
+// TestListDirectorySecretNames (#30 point 9): list_directory does not
+// print a name that is a secret, in its text or its structured content.
+func TestListDirectorySecretNames(t *testing.T) {
+	f := newFixture(t)
+	secrets := []string{"AKIA2E0A8F3B244C9986", "ghp_R8x2kQ9mZ4vT7nW1pL6yH3sJ5dF0gA8cB2eK", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}
+	write(t, f.dir, map[string]string{
+		"proj/d/ok.txt":                   "ok\n",
+		"proj/d/" + secrets[0] + ".txt":   "",
+		"proj/d/" + secrets[1]:            "",
+		"proj/d/" + secrets[2] + "/f.txt": "",
+	})
+	cs := connect(t, f)
+	res := callTool(t, cs, "list_directory", map[string]any{"path": "d"})
+	said := text(res) + string(mustJSON(t, res.StructuredContent))
+	if !strings.Contains(said, "ok.txt") {
+		t.Fatalf("list_directory d lacks ok.txt:\n%s", said)
+	}
+	for _, s := range secrets {
+		if strings.Contains(said, s) {
+			t.Errorf("list_directory prints the secret name %s:\n%s", s, said)
+		}
+	}
+}

@@ -486,3 +486,42 @@ func TestValidateDoesNotFollowLinksOut(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretNamesNotPrinted (#30 point 9): files and directories whose
+// names are secrets (an AWS key id, a GitHub token, a Stripe key) are never
+// printed in full, by a command (find, git ls-files -o, ls) run through
+// exec or assemble, or by fs ls: they are left out or redacted, as template
+// commands do.
+func TestSecretNamesNotPrinted(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	secrets := []string{"AKIA2E0A8F3B244C9986", "ghp_R8x2kQ9mZ4vT7nW1pL6yH3sJ5dF0gA8cB2eK", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}
+	proj := t.TempDir()
+	writeFiles(t, proj, map[string]string{
+		".git/HEAD":                            "ref: refs/heads/main\n",
+		"d/ok.txt":                             "ok\n",
+		"d/" + secrets[0] + ".txt":             "",
+		"d/" + secrets[1]:                      "",
+		"d/" + secrets[2] + "/f.txt":           "",
+		"d/deep/" + secrets[1] + "/inside.txt": "",
+	})
+	for _, args := range [][]string{
+		{"exec", "find d"},
+		{"exec", "find d -type d"},
+		{"exec", "git ls-files -o"},
+		{"exec", "ls d d/deep"},
+		{"--output", "json", "exec", "find d"},
+		{"assemble", "--paths", "--command", "find d"},
+		{"--output", "json", "assemble", "--command", "git ls-files -o"},
+		{"fs", "ls", "d"},
+		{"fs", "ls", "d/deep"},
+		{"--output", "json", "fs", "ls", "d"},
+	} {
+		code, stdout, stderr := taskctl(t, append([]string{"--project-dir", proj, "--cwd", proj}, args...)...)
+		for _, s := range secrets {
+			if strings.Contains(stdout+stderr, s) {
+				t.Errorf("taskctl %q (exit %d) prints the secret name %s:\n%s\n%s", args, code, s, stdout, stderr)
+				break
+			}
+		}
+	}
+}

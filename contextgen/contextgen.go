@@ -1430,6 +1430,10 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 
 	text, truncated := cut(text, c.read, a.opt.MaxFileBytes)
 	f.Truncated = truncated
+	// What would act on a terminal or reorder the text is shown escaped
+	// (see neutralise): in every style, and C0 controls too in the
+	// markdown and plain styles (XML shows those as U+FFFD).
+	text, _ = neutralise(text, a.opt.Style == StyleMarkdown || a.opt.Style == StylePlain)
 	// text is this file's own buffer (read for this call, or made from it
 	// by decoding, redaction or cutting) and nothing writes to it after
 	// this point, so the string can share its bytes instead of copying

@@ -41,6 +41,12 @@
 //     file content is kept verbatim in CDATA sections, split around "]]>".
 //     Characters XML 1.0 cannot carry are replaced by U+FFFD and counted in
 //     the file's "replaced" attribute.
+//   - What would act on a terminal or reorder the text is shown escaped,
+//     in every style, when a file is read (neutralise): C0 controls and
+//     DEL as \xHH in the markdown and plain styles, a lone carriage return
+//     in every style, C1 and bidirectional controls as \uHHHH in every
+//     style. A path holding a character that is not printed as itself is
+//     quoted (strconv.Quote) wherever the document names it.
 //   - In the markdown style a path holding a control character is quoted
 //     (strconv.Quote) in a file's "## " heading and in the "Left out" list,
 //     so that a file name cannot start a heading of its own.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -447,14 +446,20 @@ func afterBreak(s string) bool {
 }
 
 // plainPath is p as the plain and markdown styles name it: quoted, as in
-// Go, when it holds a control character (a newline would end the header
-// line and start one of the file's choosing).
+// Go, when it holds a character that is not printed as itself (a newline
+// would end the header line and start one of the file's choosing; ESC
+// starts a terminal's escape sequence; a bidirectional control reorders
+// the name): strconv.Quote shows each escaped.
 func plainPath(p string) string {
-	if strings.ContainsFunc(p, unicode.IsControl) {
+	if strings.ContainsFunc(p, notPrinted) {
 		return strconv.Quote(p)
 	}
 	return p
 }
+
+// notPrinted reports whether r is not printed as itself: a control, a
+// bidirectional control, any rune strconv.Quote escapes.
+func notPrinted(r rune) bool { return !strconv.IsPrint(r) }
 
 // writeOmitted writes the list of files left out, if any: path and code,
 // for the first d.Listed of them (all if negative), and how many more.
@@ -502,7 +507,7 @@ func writeOmission(w *bufio.Writer, o Omission, style string) {
 		fmt.Fprintf(w, "%s (%s)\n", plainPath(o.Path), o.Code)
 	default:
 		w.WriteString(`<omitted_file path="`)
-		xmlAttr(w, o.Path)
+		xmlAttr(w, plainPath(o.Path))
 		w.WriteString(`" code="`)
 		xmlAttr(w, string(o.Code))
 		w.WriteString("\"/>\n")

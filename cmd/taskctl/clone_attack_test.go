@@ -525,3 +525,37 @@ func TestSecretNamesNotPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalControlsNeutralised (#30 point 10): a file whose content
+// hides a line from a terminal (ESC [8m, "conceal"), rings, backspaces,
+// returns over a line, or reorders it (U+202E, an 8-bit CSI U+009B), and
+// files whose names hold ESC or U+202E: in every style nothing of these
+// reaches the output raw, on stdout or stderr; markdown and plain show
+// them escaped (\x1b, \u202e), xml as it can (U+FFFD for what XML 1.0
+// cannot carry).
+func TestTerminalControlsNeutralised(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+	proj := t.TempDir()
+	writeFiles(t, proj, map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"a.txt": "line one\n\x1b[8mrm -rf ~ # injected\x1b[0m\nbell\a back\bspace\nover\rwritten\n" +
+			"rev \u202eexe.txt\u202c csi \u009b31m end\r\n",
+		"evil\u202etxt.exe":  "x\n",
+		"esc\x1b[31mred.txt": "x\n",
+	})
+	raw := []string{"\x1b", "\a", "\b", "\u202e", "\u202c", "\u009b"}
+	for _, style := range []string{"markdown", "plain", "xml"} {
+		code, stdout, stderr := taskctl(t, "--project-dir", proj, "--cwd", proj, "assemble", "--style", style, "--path", "*")
+		for _, r := range raw {
+			if strings.Contains(stdout+stderr, r) {
+				t.Errorf("--style %s (exit %d): %q reaches the output raw:\n%q\n%q", style, code, r, stdout, stderr)
+			}
+		}
+		if strings.Contains(stdout, "over\rwritten") {
+			t.Errorf("--style %s: a lone carriage return reaches the output raw", style)
+		}
+		if style != "xml" && (!strings.Contains(stdout, `\x1b[8m`) || !strings.Contains(stdout, `\u202e`)) {
+			t.Errorf("--style %s: the controls are not shown escaped:\n%s", style, stdout)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/spf13/pflag"
 
@@ -183,7 +182,9 @@ func (e *env) finish(data any, err error) int {
 		msg := strings.ReplaceAll(strings.TrimRight(w.Message, "\n"), "\n", "\n    ")
 		if w.Path != "" {
 			path := w.Path
-			if strings.ContainsFunc(path, unicode.IsControl) {
+			// (and one holding a character not printed as itself: ESC,
+			// a bidirectional control, which would act on the terminal)
+			if strings.ContainsFunc(path, func(r rune) bool { return !strconv.IsPrint(r) }) {
 				path = strconv.Quote(path)
 			}
 			sep := ": "

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/sandbox"
 	"github.com/taskctl/taskctl/project"
@@ -143,6 +145,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 		// The write roots of config (never an untrusted project's) are
 		// where agents may write: executors too.
 		WriteRoots: cfg.WriteRoots,
+		Tokens:     reduceCounter(cfg.Tokenizer),
 	}
 	if !opt.DryRun {
 		// Warnings found so far (the template's, --var names no input
@@ -204,6 +207,24 @@ func (e *Engine) executorDir(cfg *Settings, workspace, projectDir string) string
 		return dir
 	default:
 		return filepath.Join(e.execDir(), dir)
+	}
+}
+
+// reduceCounter counts the tokens of a reduce's results with the
+// configured tokenizer, loaded when a reduce first needs it; nil (four
+// bytes a token) for --tokenizer none or one that does not load.
+func reduceCounter(name string) func(string) int {
+	if name == "none" {
+		return nil
+	}
+	var once sync.Once
+	var c tokens.Counter
+	return func(s string) int {
+		once.Do(func() { c, _ = tokens.New(name) })
+		if c == nil {
+			return (len(s) + 3) / 4
+		}
+		return c.Count([]byte(s))
 	}
 }
 

@@ -90,3 +90,22 @@ func TestFlowProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestBindIntoLoop: a step after a loop binds the loop's result, not one of
+// the steps it runs many times; inside the loop, the evaluator may bind the
+// director.
+func TestBindIntoLoop(t *testing.T) {
+	src := `<task name="w" type="sequential"><description>w</description><steps>
+<task name="l" type="director_evaluator_loop"><description>l</description>
+  <director name="d"><description>d</description></director>
+  <evaluator name="e"><description>e</description><inputs><input name="x" from="d.output"/></inputs></evaluator>
+</task>
+<task name="after"><description>a</description><inputs>
+  <input name="y" from="d.output"/></inputs></task>
+</steps></task>`
+	_, err := template.Parse("t.xml", []byte(src))
+	want := `t.xml:7:19: input "y": from="d.output" names step "d" of director_evaluator_loop "l", which runs it many times: bind l.output (its result) instead`
+	if err == nil || err.Error() != want {
+		t.Fatalf("Parse: %v\nwant %s", err, want)
+	}
+}

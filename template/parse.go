@@ -174,6 +174,9 @@ func (d *decoder) checkTask(t *Task) {
 		switch {
 		case step == t.Name:
 			d.errorAt(from, "input %q: from=%q names the task itself", in.Name, in.From)
+		case before && d.insideFlow(d.named[step], t) != nil:
+			flow := d.insideFlow(d.named[step], t)
+			d.errorAt(from, "input %q: from=%q names step %q of %s %q, which runs it many times: bind %s.output (its result) instead", in.Name, in.From, step, flow.Type, flow.Name, flow.Name)
 		case before:
 		case found:
 			d.errorAt(from, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
@@ -308,6 +311,27 @@ func (d *decoder) checkDefaultCycles(t *Task) {
 			visit(in.Name)
 		}
 	}
+}
+
+// insideFlow returns the loop or reduce that holds step when t is not
+// inside it too: a step t cannot bind, since the loop (the reduce) runs it
+// many times; nil otherwise.
+func (d *decoder) insideFlow(step, t *Task) *Task {
+	if step == nil {
+		return nil
+	}
+	for p := step.parent; p != nil; p = p.parent {
+		if p.Type != TypeLoop && p.Type != TypeReduce {
+			continue
+		}
+		for x := t; x != nil; x = x.parent {
+			if x == p {
+				return nil
+			}
+		}
+		return p
+	}
+	return nil
 }
 
 func rootOf(t *Task) *Task {

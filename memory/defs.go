@@ -196,9 +196,18 @@ type scope struct {
 // definitions calls emit for each name text defines, in lang's shapes:
 // qual is the enclosing scope's name ("" at the top level).
 func definitions(lang *defLang, text []byte, emit func(qual, name string)) {
+	definitionLines(lang, text, func(_ int, qual, name string) { emit(qual, name) })
+}
+
+// definitionLines is definitions that also says on which line (0-based)
+// each name is defined.
+func definitionLines(lang *defLang, text []byte, emitAt func(line int, qual, name string)) {
 	var scopes []scope
 	block := -1 // the indentation of a Go const/var/type block's lines, while in one
+	n := -1     // the line's number
+	emit := func(qual, name string) { emitAt(n, qual, name) }
 	for len(text) > 0 {
+		n++
 		line := text
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
 			line, text = text[:i], text[i+1:]

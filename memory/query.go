@@ -153,6 +153,9 @@ func isTestData(rel string) bool {
 }
 
 func isTestCode(rel string) bool {
+	if toolWordsOf(rel) != nil {
+		return false // .github/workflows/tests.yml is CI configuration
+	}
 	base := baseName(rel)
 	stem := strings.TrimSuffix(base, extOf(rel))
 	for _, suf := range []string{"_test", ".test", ".spec", "_spec"} {
@@ -199,7 +202,7 @@ func isConfig(rel string) bool {
 	case "makefile", "dockerfile", ".editorconfig", "setup.cfg", "go.mod", "package.json", "pyproject.toml", "cargo.toml":
 		return true
 	}
-	return false
+	return toolWordsOf(rel) != nil // .flake8, Jenkinsfile, CODEOWNERS
 }
 
 func roleOf(rel string) int {

@@ -19,11 +19,17 @@ type Match struct {
 // (search's matches, assemble's files); Search never leaves Terms nil, so
 // it reads {} and not null.
 type Reason struct {
-	Terms  map[string][]string `json:"terms"`            // field ("path", "name", "ident", "content") → matched query terms
-	Line   int                 `json:"line"`             // best-matching line, 1-based; 0 if unknown
-	Text   string              `json:"text"`             // that line, trimmed and capped at 200 bytes
-	Notes  []string            `json:"notes,omitempty"`  // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
-	Scores map[string]float64  `json:"scores,omitempty"` // with Explain: query term → contribution to the raw score
+	Terms map[string][]string `json:"terms"` // field ("path", "name", "ident", "content") → matched query terms
+	Line  int                 `json:"line"`  // best-matching line, 1-based; 0 if unknown
+	// Lines are the first and last line (1-based) of the file's unit
+	// that best matches, a definition from its leading comment or a run
+	// of lines (units.go), and Unit the name it defines; zero and "" when
+	// the files were not read.
+	Lines  [2]int             `json:"lines,omitempty"`
+	Unit   string             `json:"unit,omitempty"`
+	Text   string             `json:"text"`             // that line, trimmed and capped at 200 bytes
+	Notes  []string           `json:"notes,omitempty"`  // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
+	Scores map[string]float64 `json:"scores,omitempty"` // with Explain: query term → contribution to the raw score
 }
 
 // String returns a one-line summary: "name: auth; content: auth, token;
@@ -44,6 +50,15 @@ func (r Reason) String() string {
 		}
 		b.WriteString(n)
 	}
+	if r.Lines[0] > 0 {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "lines %d-%d", r.Lines[0], r.Lines[1])
+		if r.Unit != "" {
+			fmt.Fprintf(&b, " (%s)", r.Unit)
+		}
+	}
 	if r.Line > 0 {
 		if b.Len() > 0 {
 			b.WriteString("; ")
@@ -54,13 +69,15 @@ func (r Reason) String() string {
 }
 
 // reasons makes the matches of cands: the fields in which each query
-// term, or an abbreviation partner ("term~alt"), matched, and with explain
-// each term's contribution to the score.
+// term, or a partner of it (an abbreviation "term~alt", a concept
+// "term≈alt"), matched, and with explain each term's contribution to the
+// score, its partners' included.
 func (st *state) reasons(cands []cand, qs []qterm, explain bool) []Match {
 	out := make([]Match, len(cands))
 	pos := make(map[uint32]int, len(cands)) // document → its match
 	for i, c := range cands {
-		out[i] = Match{Rel: st.docs[c.doc].rel, Score: c.score, Reason: Reason{Terms: map[string][]string{}, Notes: c.notes}}
+		out[i] = Match{Rel: st.docs[c.doc].rel, Score: c.score, Reason: Reason{Terms: map[string][]string{}, Notes: c.notes,
+			Lines: c.lines, Unit: c.unit}}
 		if explain {
 			out[i].Reason.Scores = map[string]float64{}
 		}
@@ -69,7 +86,7 @@ func (st *state) reasons(cands []cand, qs []qterm, explain bool) []Match {
 	for _, q := range qs {
 		st.noteTerm(out, pos, q.text, q.path, q.surface, q.surface, 1, explain)
 		for ai, alt := range q.alts {
-			st.noteTerm(out, pos, alt[0], alt[1], q.surface+"~"+q.altTerm[ai], q.surface, altWeight, explain)
+			st.noteTerm(out, pos, alt[0], alt[1], q.surface+q.altSep[ai]+q.altTerm[ai], q.surface, q.altW[ai], explain)
 		}
 	}
 	if explain {

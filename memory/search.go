@@ -52,8 +52,10 @@ type qterm struct {
 	idf     float64
 	text    []byte
 	path    []byte
-	alts    [][2][]byte // text and path lists of abbreviation partners
+	alts    [][2][]byte // text and path lists of partners: abbreviations, concepts, the compound's whole form
 	altTerm []string    // those partners
+	altW    []float64   // what a match of each counts for (altWeight, conceptWeight)
+	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept
 }
 
 // Search ranks the indexed files against query and returns the best,
@@ -78,7 +80,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		return nil
 	}
 	a := newAnalyzer()
-	query = dropListings(query)
+	query = dropListings(dropHTMLComments(query))
 	p := parseQuery(query, a, st.dirExists)
 	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
@@ -160,8 +162,18 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 		if scores[d] == 0 {
 			scores[d] = 0.5 / float64(len(p.words))
 		}
+		if said := p.toolSubject(st.docs[d].rel); said != nil {
+			w := 1.0
+			if defTotal > 0 {
+				w = 1 - defShare
+			}
+			// words no file has ("continuous integration") have no
+			// weight: then their part of the request's words
+			share := max(toolShare(qs, said, total), float64(len(said))/float64(len(p.words)))
+			scores[d] += w * share
+		}
 	}
-	cands := st.rank(scores, p, opt)
+	cands := st.rankUnits(scores, p, qs, opt)
 	noteDefs(cands, hits, p.evidence)
 	out := st.reasons(cands, qs, opt.Explain)
 	if opt.Source != nil {
@@ -272,10 +284,15 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 		q := qterm{term: t, surface: surface[t], tf: qtf[t], text: st.text.find(t), path: st.path.find(t)}
 		df := float64(max(listDF(q.text), listDF(q.path)))
 		for _, alt := range alts[t] {
-			at, ap := st.text.find(alt), st.path.find(alt)
+			if alt.concept && p.long {
+				// a long text says most things several ways already:
+				// concept partners added noise to reports and commit
+				// messages (docs/benchmarks.md)
+				continue
+			}
+			at, ap := st.text.find(alt.term), st.path.find(alt.term)
 			if at != nil || ap != nil {
-				q.alts = append(q.alts, [2][]byte{at, ap})
-				q.altTerm = append(q.altTerm, alt)
+				q.addAlt(at, ap, alt.term, alt.weight, alt.concept)
 				if df == 0 {
 					df = float64(max(listDF(at), listDF(ap)))
 				}
@@ -296,6 +313,19 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 		qs = qs[:maxQueryTerms]
 	}
 	return qs
+}
+
+// addAlt adds a partner of q: its posting lists, its term, what a match
+// counts for and whether it is a concept partner.
+func (q *qterm) addAlt(text, path []byte, term string, w float64, concept bool) {
+	q.alts = append(q.alts, [2][]byte{text, path})
+	q.altTerm = append(q.altTerm, term)
+	q.altW = append(q.altW, w)
+	sep := "~"
+	if concept {
+		sep = "≈"
+	}
+	q.altSep = append(q.altSep, sep)
 }
 
 // compoundTerms returns terms for the compounds of a short query's
@@ -319,8 +349,7 @@ func (st *state) compoundTerms(words []string, have map[string]float64) []qterm 
 		q := qterm{term: t, surface: x + " " + y, tf: 1, text: st.text.find(t), path: st.path.find(t)}
 		if joined != t {
 			if at := st.text.find(joined); at != nil {
-				q.alts = append(q.alts, [2][]byte{at, nil})
-				q.altTerm = append(q.altTerm, joined)
+				q.addAlt(at, nil, joined, altWeight, false)
 			}
 		}
 		df := float64(max(listDF(q.text), listDF(q.path)))
@@ -370,9 +399,9 @@ func (st *state) accumulate(qs []qterm) (acc []float64, total float64) {
 		add(q.text, fContent, 1)
 		add(q.path, fPath, 1)
 		df := len(touched) // exact: live documents with the term in any field
-		for _, alt := range q.alts {
-			add(alt[0], fContent, altWeight)
-			add(alt[1], fPath, altWeight)
+		for ai, alt := range q.alts {
+			add(alt[0], fContent, q.altW[ai])
+			add(alt[1], fPath, q.altW[ai])
 		}
 		if df == 0 {
 			df = len(touched)
@@ -396,6 +425,31 @@ type cand struct {
 	doc   int
 	score float64
 	notes []string
+	lines [2]int // its best unit's first and last line, 1-based (units.go)
+	unit  string // the name that unit defines
+}
+
+// rankUnits ranks the documents (rank) and, when opt.Source can read
+// them, ranks the best of them again by their best units (unitScores).
+func (st *state) rankUnits(scores []float64, p parsed, qs []qterm, opt SearchOptions) []cand {
+	if opt.Source == nil {
+		return st.rank(scores, p, opt)
+	}
+	wide := opt
+	if opt.Limit >= 0 && max(opt.Limit, 10) < unitCands {
+		wide.Limit = unitCands
+	}
+	cands := st.unitScores(st.rank(scores, p, wide), qs, opt.Source)
+	// a file its units weighed down may have fallen below the floor
+	cands = slices.DeleteFunc(cands, func(c cand) bool { return c.score < opt.MinScore })
+	limit := opt.Limit
+	if limit == 0 {
+		limit = 10
+	}
+	if limit > 0 && len(cands) > limit {
+		cands = cands[:limit]
+	}
+	return cands
 }
 
 // rank filters and boosts the documents that scored and returns the best
@@ -480,6 +534,9 @@ func (p *parsed) subjectOf(rel string) string {
 	if len(p.subjects) == 0 {
 		return ""
 	}
+	if said := p.toolSubject(rel); said != nil {
+		return strings.Join(said, " ")
+	}
 	stem := strings.ToLower(baseName(rel))
 	if ext := extOf(rel); ext != "" {
 		stem = stem[:len(stem)-len(ext)]
@@ -494,6 +551,25 @@ func (p *parsed) subjectOf(rel string) string {
 		return t
 	}
 	return ""
+}
+
+// toolShare is the share of the query's term weight that the words said,
+// which name what a tool file is for, have: the file scores for them as
+// for words of its own, since its name says them.
+func toolShare(qs []qterm, said []string, total float64) float64 {
+	if total == 0 {
+		return 0
+	}
+	share := 0.0
+	for _, q := range qs {
+		for _, w := range said {
+			if q.term == w || q.surface == w {
+				share += q.weight / total
+				break
+			}
+		}
+	}
+	return share
 }
 
 // adjust applies to c, the document at rel, the filters of the query and
@@ -673,7 +749,7 @@ func pathMentioned(rel, m string) bool {
 
 // alternates returns the abbreviation partners of terms (built once per
 // loaded index).
-func (st *state) alternates() map[string][]string {
+func (st *state) alternates() map[string][]partner {
 	st.altOnce.Do(func() { st.alts = alternates(newAnalyzer()) })
 	return st.alts
 }
@@ -719,6 +795,22 @@ var listingLine = lazyregexp.New(`^\s*[-*]?\s*[A-Za-z][\w .()/-]{0,40}:\s*(None|
 // minListing is the number of consecutive listing lines that make a
 // listing.
 const minListing = 5
+
+// htmlComment is an HTML comment: in an issue or a pull request written
+// from a template, the template's instructions ("Write the release notes
+// below", "If this pull request fixes an issue …"), which GitHub does not
+// show.
+var htmlComment = lazyregexp.New(`(?s)<!--.*?-->`)
+
+// dropHTMLComments removes the HTML comments of q: they are a template's
+// words, the same in every report of a project, not the reporter's, and
+// they match the template's file and the tools that handle reports.
+func dropHTMLComments(q string) string {
+	if !strings.Contains(q, "<!--") {
+		return q
+	}
+	return htmlComment.Re().ReplaceAllString(q, " ")
+}
 
 // dropListings removes from q the environment listings a report pastes
 // (the versions of Python and of every package installed): they name the

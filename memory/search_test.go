@@ -348,3 +348,30 @@ func TestLockFilesByNameOnly(t *testing.T) {
 		t.Errorf("Len() = %d, want 4 (lock files are indexed files)", n)
 	}
 }
+
+// An issue written from a template carries the template's instructions in
+// HTML comments, which GitHub does not show: they are not the reporter's
+// words and must not lift the template or the release tooling above the
+// file the report is about.
+func TestHTMLCommentsDropped(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"release/notes.py": "def check_release_notes(pull_request, issue):\n    \"\"\"The bot checks automatically that the release notes of a pull request " +
+			"are formatted correctly, in the exact format, and writes a comment linking back to the issue it fixes " +
+			"(auto-closing).\"\"\"\n",
+		"core/expr.py": "class Expr:\n    \"\"\"An expression; a matrix symbol keeps its name in its first argument.\"\"\"\n",
+		"core/add.py":  "class Add:\n    \"\"\"A sum of expressions.\"\"\"\n",
+		"core/mul.py":  "class Mul:\n    \"\"\"A product of expressions.\"\"\"\n",
+	})
+	ix, _ := build(t, root)
+	report := "Name of a matrix symbol\n" +
+		"<!-- Your title above should be a short description of what was changed. Do not include the issue number in the title. -->\n" +
+		"<!-- If this pull request fixes an issue, write \"Fixes #NNNN\" in that exact format, " +
+		"see https://tinyurl.com/auto-closing for more information. Also, please write a comment on that issue linking back " +
+		"to this pull request once it is open. -->\n<!-- Write the release notes for this release below. " +
+		"The bot will check your release notes automatically to see if they are formatted correctly. -->\n" +
+		"The first argument keeps the name.\n"
+	got := rels(ix.Search(report, memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "core/expr.py" {
+		t.Fatalf("ranking = %v, want core/expr.py first", got)
+	}
+}

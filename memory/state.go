@@ -15,7 +15,7 @@ type state struct {
 	filter uint32 // the filter its documents were analysed with (filterSum)
 
 	altOnce sync.Once
-	alts    map[string][]string
+	alts    map[string][]partner
 	modOnce sync.Once
 	mods    map[string][]uint32 // live documents by the base of their moduleStem
 }

@@ -1,0 +1,290 @@
+package memory
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Units. A file's score sums its matches wherever they are; a file whose
+// one function holds the query's words is a better answer than one that
+// mentions each of them in a different place. When Search can read the
+// files (SearchOptions.Source), the best unitCands files are read again
+// and cut into units: a definition (a function, a method, a class's own
+// lines, a type) from its leading comment to the next definition, the
+// lines before the first definition (a module's header), or windows of
+// unitWindow lines in a file without definitions. Each unit is scored as a
+// document of its own on the query's heaviest terms, matches in its
+// definition line and its comments counting double (a doc comment or a
+// name that carries "write-ahead log replay" says what the unit is; a
+// scattered mention does not). A file's score is then mixed with its best
+// unit's, relative to the best unit among the files read, and the match
+// reports that unit's lines so that a reader can read just those.
+
+const (
+	unitCands  = 24  // files read for their units
+	unitMix    = 0.3 // the part of a file's score its best unit decides
+	unitDocTF  = 2.0 // what a match in a definition line or a comment counts for
+	unitWindow = 40  // lines of a unit in a file without definitions
+	unitTerms  = 24  // query terms looked for in units, the heaviest
+	unitRead   = 256 << 10
+)
+
+// A unit is a run of lines of a file, 0-based, end exclusive, and the
+// name it defines ("" for a header or a window).
+type unit struct {
+	start, end int
+	name       string
+}
+
+// unitTerm is a query term looked for in units.
+type unitTerm struct {
+	needles []string
+	weight  float64
+}
+
+// unitScores rescores cands (highest first) by their best units, read
+// through src, and notes each one's unit. It returns cands sorted again.
+func (st *state) unitScores(cands []cand, qs []qterm, src Source) []cand {
+	terms := unitTermsOf(qs)
+	if len(terms) == 0 || len(cands) < 2 {
+		return cands
+	}
+	n := min(len(cands), unitCands)
+	type found struct {
+		share float64
+		u     unit
+		ok    bool
+	}
+	best := make([]found, n)
+	top := 0.0
+	for i := range n {
+		data, err := src.ReadFile(st.docs[cands[i].doc].rel)
+		if err != nil {
+			continue
+		}
+		data = filter(src, data)
+		if len(data) > unitRead {
+			data = data[:unitRead]
+		}
+		u, share := bestUnit(st.docs[cands[i].doc].rel, data, terms)
+		best[i] = found{share, u, true}
+		top = max(top, share)
+	}
+	if top == 0 {
+		return cands
+	}
+	for i := range n {
+		f := best[i]
+		if !f.ok {
+			continue
+		}
+		c := &cands[i]
+		c.score *= 1 - unitMix + unitMix*f.share/top
+		if f.share > 0 {
+			c.lines = [2]int{f.u.start + 1, f.u.end}
+			c.unit = f.u.name
+		}
+	}
+	slices.SortStableFunc(cands[:n], func(x, y cand) int { return cmpFloat(y.score, x.score) })
+	return cands
+}
+
+// unitTermsOf returns the heaviest terms of the query with the words they
+// are looked for as (the stem and the query's word; partners at their
+// weight).
+func unitTermsOf(qs []qterm) []unitTerm {
+	var out []unitTerm
+	for _, q := range qs {
+		if strings.HasPrefix(q.term, defPrefix) || q.weight <= 0 {
+			continue
+		}
+		t := unitTerm{weight: q.weight}
+		t.needles = appendNeedle(t.needles, q.term)
+		t.needles = appendNeedle(t.needles, strings.ToLower(q.surface))
+		out = append(out, t)
+		for ai, alt := range q.altTerm {
+			out = append(out, unitTerm{needles: appendNeedle(nil, alt), weight: q.weight * q.altW[ai]})
+		}
+	}
+	slices.SortStableFunc(out, func(x, y unitTerm) int { return cmpFloat(y.weight, x.weight) })
+	out = slices.DeleteFunc(out, func(t unitTerm) bool { return len(t.needles) == 0 })
+	if len(out) > unitTerms {
+		out = out[:unitTerms]
+	}
+	return out
+}
+
+// appendNeedle adds a word to look for, unless a needle already finds it
+// (a prefix of it) or it is too short to look for.
+func appendNeedle(ns []string, w string) []string {
+	if len(w) < 2 || strings.ContainsAny(w, " .@") {
+		return ns
+	}
+	for _, n := range ns {
+		if strings.HasPrefix(w, n) {
+			return ns
+		}
+	}
+	return append(ns, w)
+}
+
+// bestUnit cuts data, the file rel, into units and returns the one that
+// matches the most of the terms' weight, and that share (BM25-saturated
+// per term, length-normalised against the file's mean unit).
+func bestUnit(rel string, data []byte, terms []unitTerm) (unit, float64) {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' && i+1 < len(data) {
+			starts = append(starts, i+1)
+		}
+	}
+	units := cutUnits(rel, data, starts)
+	if len(units) == 0 {
+		return unit{}, 0
+	}
+	// tf[u*len(terms)+k]: the matches of term k in unit u
+	tf := make([]float64, len(units)*len(terms))
+	lower := asciiLower(data)
+	unitOf := func(line int) int {
+		return sort.Search(len(units), func(i int) bool { return units[i].end > line }) // units tile the lines
+	}
+	for k, t := range terms {
+		for _, needle := range t.needles {
+			nb := []byte(needle)
+			for off := 0; ; {
+				i := bytes.Index(lower[off:], nb)
+				if i < 0 {
+					break
+				}
+				i += off
+				off = i + len(nb)
+				if i > 0 && !partStart(data, i) {
+					continue
+				}
+				line := sort.SearchInts(starts, i+1) - 1
+				u := unitOf(line)
+				if u >= len(units) {
+					continue
+				}
+				w := 1.0
+				if line == units[u].defLine(data, starts) || commentLine(data, starts, line) {
+					w = unitDocTF
+				}
+				tf[u*len(terms)+k] += w
+			}
+		}
+	}
+	total := 0.0
+	for _, t := range terms {
+		total += t.weight
+	}
+	avg := float64(len(starts)) / float64(len(units))
+	bestU, best := 0, 0.0
+	for u := range units {
+		norm := k1 * (0.5 + 0.5*float64(units[u].end-units[u].start)/avg)
+		s := 0.0
+		for k, t := range terms {
+			if f := tf[u*len(terms)+k]; f > 0 {
+				s += t.weight * f / (f + norm)
+			}
+		}
+		if s > best {
+			bestU, best = u, s
+		}
+	}
+	return units[bestU], best / total
+}
+
+// defLine returns the line of u that defines its name: its first line that
+// is not a comment or a decorator (u starts at its leading comment).
+func (u unit) defLine(data []byte, starts []int) int {
+	if u.name == "" {
+		return -1
+	}
+	for l := u.start; l < u.end; l++ {
+		if !commentLine(data, starts, l) {
+			return l
+		}
+	}
+	return u.start
+}
+
+// commentLine reports whether line is a comment or a decorator, by its
+// first characters: "//", "#", "/*", "*", "@", or a docstring's quotes.
+func commentLine(data []byte, starts []int, line int) bool {
+	rest := lineAt(data, starts, line)
+	rest = bytes.TrimLeft(rest, " \t")
+	if len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case '#', '*', '@':
+		return true
+	case '/':
+		return len(rest) > 1 && (rest[1] == '/' || rest[1] == '*')
+	case '"', '\'':
+		return bytes.HasPrefix(rest, []byte(`"""`)) || bytes.HasPrefix(rest, []byte(`'''`))
+	}
+	return false
+}
+
+func lineAt(data []byte, starts []int, line int) []byte {
+	end := len(data)
+	if line+1 < len(starts) {
+		end = starts[line+1]
+	}
+	return data[starts[line]:end]
+}
+
+// cutUnits cuts the lines of data (starting at starts) into units that
+// tile them: definitions from their leading comments, a header before
+// the first, or windows where the file's language is unknown or it
+// defines nothing.
+func cutUnits(rel string, data []byte, starts []int) []unit {
+	nLines := len(starts)
+	var defs []unit
+	if lang := defLangOf(rel); lang != nil {
+		definitionLines(lang, data, func(line int, qual, name string) {
+			if len(defs) > 0 && defs[len(defs)-1].start >= line {
+				return // a second name on one line
+			}
+			if qual != "" {
+				name = qual + "." + name
+			}
+			defs = append(defs, unit{start: line, name: name})
+		})
+	}
+	if len(defs) == 0 {
+		var out []unit
+		for s := 0; s < nLines; s += unitWindow {
+			out = append(out, unit{start: s, end: min(s+unitWindow, nLines)})
+		}
+		return out
+	}
+	// a definition starts at its leading comments and decorators
+	for i := range defs {
+		floor := 0
+		if i > 0 {
+			floor = defs[i-1].start + 1
+		}
+		for defs[i].start > floor && commentLine(data, starts, defs[i].start-1) {
+			defs[i].start--
+		}
+	}
+	var out []unit
+	if defs[0].start > 0 {
+		out = append(out, unit{start: 0, end: defs[0].start})
+	}
+	for i, d := range defs {
+		d.end = nLines
+		if i+1 < len(defs) {
+			d.end = defs[i+1].start
+		}
+		if d.end > d.start {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -355,7 +355,8 @@ func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, o bugOptions) 
 	for _, b := range r.items {
 		t0 := time.Now()
 		moved := rk.commit != b.Commit
-		if _, _, err := rk.at(ctx, b.Commit); err != nil {
+		_, src, err := rk.at(ctx, b.Commit)
+		if err != nil {
 			return err
 		}
 		r.refresh += time.Since(t0)
@@ -363,7 +364,7 @@ func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, o bugOptions) 
 			r.missing += rk.missing
 		}
 		t0 = time.Now()
-		ours := rankOurs(rk.ix, b.Problem)
+		ours := rankOurs(rk.ix, src, b.Problem)
 		dOurs := time.Since(t0)
 		t0 = time.Now()
 		base := rankBase(rk.plain, b.Problem)
@@ -372,7 +373,7 @@ func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, o bugOptions) 
 		r.ours.add(ro, dOurs)
 		r.base.add(rb, dBase)
 		if slices.Contains(strings.Split(o.explain, ","), b.ID) {
-			explainBug(stderr, rk.ix, b)
+			explainBug(stderr, rk.ix, src, b)
 		}
 		if o.verbose {
 			fmt.Fprintf(stderr, "%-36s ours=%2d base=%2d gold=%v top=%v\n", b.ID, ro, rb, b.Gold, ours[:min(3, len(ours))])
@@ -387,10 +388,10 @@ func (r *repoRun) evaluate(ctx context.Context, stderr io.Writer, o bugOptions) 
 
 // explainBug prints taskctl's first ten files for b, tests' left out, with
 // their scores and reasons, gold files marked.
-func explainBug(w io.Writer, ix *memory.Index, b bug) {
+func explainBug(w io.Writer, ix *memory.Index, src memory.Source, b bug) {
 	fmt.Fprintf(w, "%s: gold %v\n", b.ID, b.Gold)
 	n := 0
-	for _, m := range ix.Search(b.Problem, memory.SearchOptions{Limit: 200, Explain: true}) {
+	for _, m := range ix.Search(b.Problem, memory.SearchOptions{Limit: 200, Explain: true, Source: src}) {
 		if isBugTestPath(m.Rel) {
 			continue
 		}
@@ -407,10 +408,10 @@ func explainBug(w io.Writer, ix *memory.Index, b bug) {
 
 // rankOurs is taskctl's first ten files for query, tests' left out: it asks
 // for more until ten are left or the ranking is exhausted.
-func rankOurs(ix *memory.Index, query string) []string {
+func rankOurs(ix *memory.Index, src memory.Source, query string) []string {
 	return firstNonTest(func(limit int) []string {
 		var rels []string
-		for _, m := range ix.Search(query, memory.SearchOptions{Limit: limit}) {
+		for _, m := range ix.Search(query, memory.SearchOptions{Limit: limit, Source: src}) {
 			rels = append(rels, m.Rel)
 		}
 		return rels

@@ -315,14 +315,16 @@ func evaluate(qs []query, stdout, stderr io.Writer, verbose bool) error {
 			repos[q.RepoDir] = r
 		}
 		t0 := time.Now()
-		st, _, err := r.at(ctx, q.BaseCommit)
+		st, src, err := r.at(ctx, q.BaseCommit)
 		if err != nil {
 			return err
 		}
 		refresh += time.Since(t0)
 
 		t0 = time.Now()
-		ms := r.ix.Search(q.Query, memory.SearchOptions{Limit: 10})
+		// the source, as the command line passes it: matches are read
+		// for their best units and lines
+		ms := r.ix.Search(q.Query, memory.SearchOptions{Limit: 10, Source: src})
 		dOurs := time.Since(t0)
 		var rankedOurs []string
 		for _, m := range ms {

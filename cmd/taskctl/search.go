@@ -81,7 +81,8 @@ func writeMatches(w io.Writer, matches []engine.Match, explain bool) {
 }
 
 // writeExplain prints a match's reason in full: the matched terms per field,
-// each term's share of the score, the filters and boosts, and the best line.
+// each term's share of the score, the filters and boosts, the best unit's
+// lines and the best line.
 func writeExplain(w io.Writer, r engine.Reason) {
 	for _, field := range []string{"path", "name", "ident", "content"} {
 		if terms := r.Terms[field]; len(terms) > 0 {
@@ -97,6 +98,13 @@ func writeExplain(w io.Writer, r engine.Reason) {
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(w, "        %-8s %s\n", "notes:", strings.Join(r.Notes, "; "))
+	}
+	if r.Lines[0] > 0 {
+		unit := ""
+		if r.Unit != "" {
+			unit = " (" + r.Unit + ")"
+		}
+		fmt.Fprintf(w, "        lines %d-%d%s\n", r.Lines[0], r.Lines[1], unit)
 	}
 	if r.Line > 0 {
 		fmt.Fprintf(w, "        line %d: %s\n", r.Line, r.Text)

@@ -19,17 +19,17 @@ type Match struct {
 // (search's matches, assemble's files); Search never leaves Terms nil, so
 // it reads {} and not null.
 type Reason struct {
-	Terms map[string][]string `json:"terms"` // field ("path", "name", "ident", "content") → matched query terms
-	Line  int                 `json:"line"`  // best-matching line, 1-based; 0 if unknown
+	Terms  map[string][]string `json:"terms"`            // field ("path", "name", "ident", "content") → matched query terms
+	Line   int                 `json:"line"`             // best-matching line, 1-based; 0 if unknown
+	Text   string              `json:"text"`             // that line, trimmed and capped at 200 bytes
+	Notes  []string            `json:"notes,omitempty"`  // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
+	Scores map[string]float64  `json:"scores,omitempty"` // with Explain: query term → contribution to the raw score
 	// Lines are the first and last line (1-based) of the file's unit
 	// that best matches, a definition from its leading comment or a run
 	// of lines (units.go), and Unit the name it defines; zero and "" when
 	// the files were not read.
-	Lines  [2]int             `json:"lines,omitempty"`
-	Unit   string             `json:"unit,omitempty"`
-	Text   string             `json:"text"`             // that line, trimmed and capped at 200 bytes
-	Notes  []string           `json:"notes,omitempty"`  // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
-	Scores map[string]float64 `json:"scores,omitempty"` // with Explain: query term → contribution to the raw score
+	Lines [2]int `json:"lines,omitempty"`
+	Unit  string `json:"unit,omitempty"`
 }
 
 // String returns a one-line summary: "name: auth; content: auth, token;

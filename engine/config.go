@@ -188,12 +188,61 @@ func Keys() []string {
 	return keys
 }
 
-// Override is a setting given on the command line: Flag is the flag's name
-// (without dashes) and Value its typed value (an int for --max-files, a
-// time.Duration for --timeout, a string, a bool).
-type Override struct {
-	Flag  string
-	Value any
+// Overrides are settings given for one invocation, applied over every
+// file: typed fields, one per setting a front door may set (the CLI's
+// flags), nil where not given. The engine, not the door, knows which
+// setting each one is.
+type Overrides struct {
+	MaxFiles      *int           // policy.max_files
+	Style         *string        // assemble.style
+	Tokenizer     *string        // assemble.tokenizer
+	MaxTokens     *int           // assemble.max_tokens
+	MaxFileBytes  *int64         // assemble.max_file_bytes
+	RedactSecrets *bool          // assemble.redact_secrets
+	Executor      *string        // run.executor
+	StepTimeout   *time.Duration // run.step_timeout
+	Sandbox       *string        // run.sandbox
+	Workspace     *string        // workspace
+	AllowScripts  *bool          // run.allow_scripts
+}
+
+// byKey returns the given overrides by setting key.
+func (o *Overrides) byKey() map[string]any {
+	m := map[string]any{}
+	if o.MaxFiles != nil {
+		m["policy.max_files"] = *o.MaxFiles
+	}
+	if o.Style != nil {
+		m["assemble.style"] = *o.Style
+	}
+	if o.Tokenizer != nil {
+		m["assemble.tokenizer"] = *o.Tokenizer
+	}
+	if o.MaxTokens != nil {
+		m["assemble.max_tokens"] = *o.MaxTokens
+	}
+	if o.MaxFileBytes != nil {
+		m["assemble.max_file_bytes"] = *o.MaxFileBytes
+	}
+	if o.RedactSecrets != nil {
+		m["assemble.redact_secrets"] = *o.RedactSecrets
+	}
+	if o.Executor != nil {
+		m["run.executor"] = *o.Executor
+	}
+	if o.StepTimeout != nil {
+		m["run.step_timeout"] = *o.StepTimeout
+	}
+	if o.Sandbox != nil {
+		m["run.sandbox"] = *o.Sandbox
+	}
+	if o.Workspace != nil {
+		m["workspace"] = *o.Workspace
+	}
+	if o.AllowScripts != nil {
+		m["run.allow_scripts"] = *o.AllowScripts
+	}
+	return m
 }
 
 // defaultSettings are the built-in defaults.
@@ -350,27 +399,27 @@ func setText(ptr any, k kind, text string) {
 	}
 }
 
-// applyOverrides lets flags override the files.
-func (s *Settings) applyOverrides(overrides []Override) {
-	for _, o := range overrides {
-		for _, r := range table {
-			if r.flag != o.Flag || r.from&fromFlag == 0 {
-				continue
-			}
-			switch p := r.field(s).(type) {
-			case *string:
-				*p = o.Value.(string)
-			case *bool:
-				*p = o.Value.(bool)
-			case *int:
-				*p = o.Value.(int)
-			case *int64:
-				*p = o.Value.(int64)
-			case *time.Duration:
-				*p = o.Value.(time.Duration)
-			}
-			s.Sources[r.key] = "flag --" + o.Flag
+// applyOverrides lets the invocation's settings override the files.
+func (s *Settings) applyOverrides(o Overrides) {
+	given := o.byKey()
+	for _, r := range table {
+		v, ok := given[r.key]
+		if !ok || r.from&fromFlag == 0 {
+			continue
 		}
+		switch p := r.field(s).(type) {
+		case *string:
+			*p = v.(string)
+		case *bool:
+			*p = v.(bool)
+		case *int:
+			*p = v.(int)
+		case *int64:
+			*p = v.(int64)
+		case *time.Duration:
+			*p = v.(time.Duration)
+		}
+		s.Sources[r.key] = "flag --" + r.flag
 	}
 }
 

@@ -23,8 +23,9 @@ type Options struct {
 	ProjectDir string
 	// ConfigFile is read after the user's and the project's config.
 	ConfigFile string
-	// Overrides are the settings given as flags, applied last.
-	Overrides []Override
+	// Overrides are the settings given for this invocation (the CLI's
+	// flags), applied last.
+	Overrides Overrides
 	// Getenv reads the environment (XDG_CONFIG_HOME, HOME, NO_COLOR…);
 	// nil is os.Getenv.
 	Getenv func(string) string

@@ -67,7 +67,7 @@ func TestSettingsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := open(t, proj, xdg, engine.Options{ConfigFile: filepath.Join(dir, "more.xml"),
-		Overrides: []engine.Override{{Flag: "max-files", Value: 7}, {Flag: "timeout", Value: 5 * time.Second}}})
+		Overrides: engine.Overrides{MaxFiles: ptr(7), StepTimeout: ptr(5 * time.Second)}})
 	s, err := e.Settings()
 	if err != nil {
 		var ee *engine.Error
@@ -218,3 +218,5 @@ func TestValidateClasses(t *testing.T) {
 		t.Errorf("ok.xml: %v %+v", err, res)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

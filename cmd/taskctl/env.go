@@ -61,31 +61,41 @@ func (e *env) json() bool { return e.opts.output == "json" }
 // flags that override settings. A missing --cwd is a usage error.
 func (e *env) setup(ctx context.Context) error {
 	o := &e.opts
-	var overrides []engine.Override
-	for _, f := range []struct {
-		flag  string
-		value any
-	}{
-		{"max-files", o.maxFiles}, {"style", o.style}, {"tokenizer", o.tokenizer},
-		{"max-tokens", o.maxTokens}, {"max-file-bytes", o.maxFileBytes},
-		{"redact-secrets", o.redactSecrets}, {"executor", o.executor}, {"timeout", o.timeout},
-		{"sandbox", o.sandbox}, {"workspace", o.workspace}, {"allow-scripts", o.allowScripts},
-	} {
-		if e.flags != nil && e.flags.Lookup(f.flag) != nil && e.flags.Changed(f.flag) {
-			overrides = append(overrides, engine.Override{Flag: f.flag, Value: f.value})
-		}
+	// A flag given on the command line overrides the files; the engine
+	// knows which setting each typed field is.
+	var ov engine.Overrides
+	changed := func(flag string) bool {
+		return e.flags != nil && e.flags.Lookup(flag) != nil && e.flags.Changed(flag)
 	}
+	given(&ov.MaxFiles, o.maxFiles, changed("max-files"))
+	given(&ov.Style, o.style, changed("style"))
+	given(&ov.Tokenizer, o.tokenizer, changed("tokenizer"))
+	given(&ov.MaxTokens, o.maxTokens, changed("max-tokens"))
+	given(&ov.MaxFileBytes, o.maxFileBytes, changed("max-file-bytes"))
+	given(&ov.RedactSecrets, o.redactSecrets, changed("redact-secrets"))
+	given(&ov.Executor, o.executor, changed("executor"))
+	given(&ov.StepTimeout, o.timeout, changed("timeout"))
+	given(&ov.Sandbox, o.sandbox, changed("sandbox"))
+	given(&ov.Workspace, o.workspace, changed("workspace"))
+	given(&ov.AllowScripts, o.allowScripts, changed("allow-scripts"))
 	name := ""
 	if e.cmd != nil {
 		name = e.cmd.name
 	}
 	eng, err := engine.Open(ctx, engine.Options{Cwd: o.cwd, ProjectDir: o.projectDir, ConfigFile: o.config,
-		Overrides: overrides, Getenv: e.getenv, Command: name, Progress: e.progress()})
+		Overrides: ov, Getenv: e.getenv, Command: name, Progress: e.progress()})
 	if err != nil {
 		return err
 	}
 	e.eng = eng
 	return nil
+}
+
+// given sets *field to v when the flag was given.
+func given[T any](field **T, v T, ok bool) {
+	if ok {
+		*field = &v
+	}
 }
 
 // strictCheck fails under --strict when there are warnings (exit 3).

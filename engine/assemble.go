@@ -87,6 +87,9 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	if style == "" {
 		style = cfg.Style
 	}
+	if err := checkStyle(style); err != nil {
+		return nil, err
+	}
 	if req.MaxTokens > 0 && (cfg.MaxTokens == 0 || req.MaxTokens < cfg.MaxTokens) {
 		defer func(was int) { cfg.MaxTokens = was }(cfg.MaxTokens)
 		cfg.MaxTokens = req.MaxTokens

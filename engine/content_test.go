@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -39,5 +40,18 @@ func TestContentPolicyEveryRead(t *testing.T) {
 	ws, _ := json.Marshal(e.TakeWarnings())
 	if strings.Contains(string(ws), key) || !strings.Contains(string(ws), `"code":"SECRET_DETECTED"`) {
 		t.Errorf("exec cat key.txt: %+v, %v; warnings %s: want SECRET_DETECTED, the key not quoted", res, err, ws)
+	}
+}
+
+// TestStyleCheckedInEngine (#29 point 3): the engine refuses a bad style
+// for every door (the CLI and the MCP server each checked it before), and
+// names the request field so that each door can name it its own way.
+func TestStyleCheckedInEngine(t *testing.T) {
+	proj, _, xdg := fsProject(t)
+	e := open(t, proj, xdg, engine.Options{Command: "assemble"})
+	_, err := e.Assemble(context.Background(), engine.AssembleRequest{PathArgs: []string{"README.md"}, Style: "html"})
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != diag.ArgInvalid || ee.Arg != "style" || !strings.HasPrefix(ee.Message, "style must be xml, markdown or plain") {
+		t.Fatalf("Assemble(style html) = %v (%+v); want ARG_INVALID about the style", err, ee)
 	}
 }

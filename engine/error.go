@@ -27,8 +27,12 @@ const (
 // prints them, or sends them as the error's details); Details is any other
 // structured detail (a run's record).
 type Error struct {
-	Code     diag.Code
-	Class    Class
+	Code  diag.Code
+	Class Class
+	// Arg, for an invalid request field, is the field as the engine names
+	// it ("style"), and Message starts with it: a front door names the
+	// field as its users know it (the CLI as the flag --style).
+	Arg      string
 	Message  string
 	Problems []diag.Problem
 	Details  any
@@ -39,6 +43,16 @@ func (e *Error) Error() string { return e.Message }
 // UsageError is a usage error (ARG_INVALID, ClassUsage).
 func UsageError(format string, a ...any) error {
 	return &Error{Code: diag.ArgInvalid, Class: ClassUsage, Message: fmt.Sprintf(format, a...)}
+}
+
+// checkStyle refuses a style that is none of Styles ("" is the settings').
+func checkStyle(style string) error {
+	switch style {
+	case "", "xml", "markdown", "plain":
+		return nil
+	}
+	return &Error{Code: diag.ArgInvalid, Class: ClassUsage, Arg: "style",
+		Message: fmt.Sprintf("style must be xml, markdown or plain, not %q", style)}
 }
 
 // codedErr is an error with code and class.

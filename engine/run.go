@@ -60,12 +60,10 @@ type RunResult struct {
 // ClassTimeout, --strict's STRICT_WARNINGS) whose Details is the
 // *RunResult so far.
 func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
-	switch req.Style {
-	case "", "xml", "markdown", "plain":
-	default:
-		// Checked before anything runs: it failed each step (exit 1,
-		// STEP_FAILED) after a run record was made.
-		return nil, UsageError("--style must be xml, markdown or plain, not %q", req.Style)
+	// Checked before anything runs: it failed each step (exit 1,
+	// STEP_FAILED) after a run record was made.
+	if err := checkStyle(req.Style); err != nil {
+		return nil, err
 	}
 	var prev *workflow.Record
 	if req.Resume != "" {

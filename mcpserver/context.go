@@ -58,11 +58,6 @@ func (s *Server) assemble(ctx context.Context, _ *mcp.CallToolRequest, in Assemb
 		vars = append(vars, k+"="+v)
 	}
 	sort.Strings(vars)
-	switch in.Style {
-	case "", "xml", "markdown", "plain":
-	default:
-		return nil, nil, &ToolError{Code: diag.ArgInvalid, Message: fmt.Sprintf("style must be xml, markdown or plain, not %q", in.Style)}
-	}
 	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, error) {
 		tmpl, task, err := templateArg(e, in.Task)
 		if err != nil {

@@ -83,11 +83,6 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch e.opts.style {
-	case "xml", "markdown", "plain":
-	default:
-		return nil, usageErr("--style must be xml, markdown or plain, not %q", e.opts.style)
-	}
 	if e.flags.Changed("max-files") && e.opts.maxFiles == 0 {
 		// As <max_files> in config: a cap of none would keep no file, and
 		// 0 fell back to the default 1000 without a word, over a smaller

@@ -144,6 +144,12 @@ func (e *env) finish(data any, err error) int {
 	if err != nil {
 		ce = engine.Classify(err)
 		code = exitCode(ce.Class)
+		if ce.Arg != "" && strings.HasPrefix(ce.Message, ce.Arg+" ") {
+			// The CLI names a request field by its flag.
+			named := *ce
+			named.Message = "--" + ce.Message
+			ce = &named
+		}
 	}
 	warnings := e.warnings()
 	if e.json() {

@@ -215,7 +215,8 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 			}
 			broken = nil
 			for _, w := range tf.Warnings {
-				e.Warn(diag.Warning{Code: w.Code, Path: f, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
+				w.File = f
+				e.Warn(diag.At(w))
 			}
 			return tf, arg, nil
 		}
@@ -288,7 +289,8 @@ func (e *Engine) ReadTemplate(path string) (*template.File, error) {
 		return nil, Invalid(path, probs)
 	}
 	for _, w := range tf.Warnings {
-		e.Warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
+		w.File = path
+		e.Warn(diag.At(w))
 	}
 	return tf, nil
 }

@@ -98,7 +98,8 @@ func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Prob
 		return nil, probs, false
 	}
 	for _, w := range tf.Warnings {
-		e.Warn(diag.Warning{Code: w.Code, Path: path, Message: fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message)})
+		w.File = path
+		e.Warn(diag.At(w))
 	}
 	return tf, nil, false
 }

@@ -92,11 +92,7 @@ func warningText(warns []diag.Warning) string {
 	var b strings.Builder
 	b.WriteString("warnings:\n")
 	for _, w := range warns {
-		if w.Path != "" {
-			fmt.Fprintf(&b, "%s: %s: %s\n", w.Code, w.Path, w.Message)
-		} else {
-			fmt.Fprintf(&b, "%s: %s\n", w.Code, w.Message)
-		}
+		fmt.Fprintf(&b, "%s\n", w) // diag.Warning.String, as the CLI prints it
 	}
 	return b.String()
 }

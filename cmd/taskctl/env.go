@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -36,23 +35,6 @@ func (e *env) warnings() []diag.Warning {
 		return nil
 	}
 	return e.eng.Warnings()
-}
-
-// startsAtPosition reports whether msg starts with a position, "12:5: ".
-func startsAtPosition(msg string) bool {
-	digits := func(s string) (rest string, ok bool) {
-		n := 0
-		for n < len(s) && '0' <= s[n] && s[n] <= '9' {
-			n++
-		}
-		return s[n:], n > 0
-	}
-	rest, ok := digits(msg)
-	if !ok || !strings.HasPrefix(rest, ":") {
-		return false
-	}
-	rest, ok = digits(rest[1:])
-	return ok && strings.HasPrefix(rest, ": ")
 }
 
 func (e *env) json() bool { return e.opts.output == "json" }
@@ -192,28 +174,7 @@ func (e *env) finish(data any, err error) int {
 		writeProblems(e.stderr, ce.Problems)
 	}
 	for _, w := range warnings {
-		// One warning a line: a path holding a newline or another control
-		// character is quoted, and further lines of a message (a command's
-		// stderr) are indented under it.
-		msg := strings.ReplaceAll(strings.TrimRight(w.Message, "\n"), "\n", "\n    ")
-		if w.Path != "" {
-			path := w.Path
-			// (and one holding a character not printed as itself: ESC,
-			// a bidirectional control, which would act on the terminal)
-			if strings.ContainsFunc(path, func(r rune) bool { return !strconv.IsPrint(r) }) {
-				path = strconv.Quote(path)
-			}
-			sep := ": "
-			if startsAtPosition(msg) {
-				// A template's warning at LINE:COL reads FILE:LINE:COL, as
-				// its problems do (editors jump to it); it read
-				// "FILE: LINE:COL".
-				sep = ":"
-			}
-			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s%s%s\n", w.Code, path, sep, msg)
-		} else {
-			fmt.Fprintf(e.stderr, "taskctl: warning: %s: %s\n", w.Code, msg)
-		}
+		fmt.Fprintf(e.stderr, "taskctl: warning: %s\n", w) // one a line: diag.Warning.String
 	}
 	if ce != nil && ce.Problems == nil && !printed {
 		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.Message)

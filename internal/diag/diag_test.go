@@ -120,3 +120,28 @@ func TestLines(t *testing.T) {
 		t.Fatalf("Lines(nil) = %q", got)
 	}
 }
+
+// TestWarningString: the one renderer of a warning (both front doors use
+// it). A position comes from the fields, never from re-reading the
+// message: FILE:LINE:COL: as problems print (an editor jumps to it); a
+// message that only looks like a position is text. It replaces the CLI's
+// re-parse of "LINE:COL: " (#29 point 3).
+func TestWarningString(t *testing.T) {
+	p := diag.Problem{File: "/p/t.xml", Line: 1, Col: 44, Message: `task "a" inherits nothing`, Code: diag.EmptyContext}
+	for _, c := range []struct {
+		w    diag.Warning
+		want string
+	}{
+		{diag.At(p), `EMPTY_CONTEXT: /p/t.xml:1:44: task "a" inherits nothing`},
+		{diag.Warning{Code: diag.PathIgnored, Path: "/p/x", Message: "12:5: not a position"}, "PATH_IGNORED: /p/x: 12:5: not a position"},
+		{diag.Warning{Code: diag.PathIgnored, Path: "/p/a\nb", Message: "m"}, `PATH_IGNORED: "/p/a\nb": m`},
+		{diag.Warning{Code: diag.CommandFailed, Message: "first\nsecond\n"}, "COMMAND_FAILED: first\n    second"},
+	} {
+		if got := c.w.String(); got != c.want {
+			t.Errorf("%+v.String() = %q, want %q", c.w, got, c.want)
+		}
+	}
+	if w := diag.At(p); w.Message != `1:44: task "a" inherits nothing` || w.Line != 1 || w.Col != 44 {
+		t.Errorf("At = %+v: the envelope's message keeps its LINE:COL head, the fields the position", w)
+	}
+}

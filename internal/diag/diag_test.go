@@ -135,6 +135,7 @@ func TestWarningString(t *testing.T) {
 		{diag.At(p), `EMPTY_CONTEXT: /p/t.xml:1:44: task "a" inherits nothing`},
 		{diag.Warning{Code: diag.PathIgnored, Path: "/p/x", Message: "12:5: not a position"}, "PATH_IGNORED: /p/x: 12:5: not a position"},
 		{diag.Warning{Code: diag.PathIgnored, Path: "/p/a\nb", Message: "m"}, `PATH_IGNORED: "/p/a\nb": m`},
+		{diag.Warning{Code: diag.PathIgnored, Path: "/p/a\x1b[31m\u202e", Message: "m"}, `PATH_IGNORED: "/p/a\x1b[31m\u202e": m`},
 		{diag.Warning{Code: diag.CommandFailed, Message: "first\nsecond\n"}, "COMMAND_FAILED: first\n    second"},
 	} {
 		if got := c.w.String(); got != c.want {

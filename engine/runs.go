@@ -50,7 +50,7 @@ func (e *Engine) Runs() ([]RunSummary, error) {
 	}
 	out := make([]RunSummary, 0, len(ids))
 	for _, id := range ids {
-		rec, err := workflow.LoadRun(dir, id)
+		rec, err := workflow.LoadRunHeader(dir, id)
 		if err != nil {
 			out = append(out, RunSummary{ID: id, Status: "unreadable", Dir: filepath.Join(dir, id), Error: err.Error()})
 			continue

@@ -324,6 +324,16 @@ func (s *store) writeRecord(r *Record) error {
 // the run's own directory of at most 64 MiB; any other output_file is an
 // error naming the step.
 func LoadRun(runsDir, id string) (*Record, error) {
+	return loadRun(runsDir, id, true)
+}
+
+// LoadRunHeader is LoadRun without the steps' outputs (and the JSON they
+// parse to): what a list of runs needs, without reading every output file.
+func LoadRunHeader(runsDir, id string) (*Record, error) {
+	return loadRun(runsDir, id, false)
+}
+
+func loadRun(runsDir, id string, outputs bool) (*Record, error) {
 	id, err := resolveRunID(runsDir, id)
 	if err != nil {
 		return nil, err
@@ -347,11 +357,13 @@ func LoadRun(runsDir, id string) (*Record, error) {
 		return nil, err
 	}
 	r.Dir = filepath.Join(runsDir, id)
-	if err := r.readOutputs(run, id); err != nil {
-		return nil, err
-	}
-	if err := r.reparse(rf, id); err != nil {
-		return nil, err
+	if outputs {
+		if err := r.readOutputs(run, id); err != nil {
+			return nil, err
+		}
+		if err := r.reparse(rf, id); err != nil {
+			return nil, err
+		}
 	}
 	r.settleIfGone()
 	return r, nil
@@ -384,7 +396,7 @@ func newest(runsDir string, ids []string) string {
 	second := last[:len("20060102-150405")]
 	best, bestAt := last, time.Time{}
 	for i := len(ids) - 1; i >= 0 && strings.HasPrefix(ids[i], second); i-- {
-		r, err := LoadRun(runsDir, ids[i])
+		r, err := LoadRunHeader(runsDir, ids[i])
 		if err == nil && r.Started.After(bestAt) {
 			best, bestAt = ids[i], r.Started
 		}

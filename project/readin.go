@@ -21,6 +21,18 @@ var ErrLeavesRoot = errors.New("a symbolic link leading outside the project: not
 // read (.taskctl/config.xml, the task library): a clone's links to the
 // user's files are not followed.
 func ReadIn(dir, path string, max int64) ([]byte, error) {
+	f, err := OpenIn(dir, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadRegular(f, max)
+}
+
+// OpenIn opens the regular file at path, which must lie in dir, as ReadIn
+// reads it (the same links followed and refused), for a caller that reads
+// it as a stream (a hash of an executor script that 'taskctl trust' pins).
+func OpenIn(dir, path string) (*os.File, error) {
 	rel, err := filepath.Rel(dir, path)
 	if err != nil || !filepath.IsLocal(rel) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrLeavesRoot}
@@ -55,6 +67,9 @@ func ReadIn(dir, path string, max int64) ([]byte, error) {
 		}
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close()
-	return ReadRegular(f, max)
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	}
+	return f, nil
 }

@@ -559,3 +559,46 @@ func TestTerminalControlsNeutralised(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustPinsTheExecutorScript (#30 point 11): after 'taskctl trust', a
+// pull that changes the executor script the trusted config names (not the
+// config) must not run the new code without asking: trust pins the files
+// the config's executor names, as direnv pins the file it runs.
+func TestTrustPinsTheExecutorScript(t *testing.T) {
+	for _, executor := range []string{"./agent.sh", "sh agent.sh --fast"} {
+		t.Run(executor, func(t *testing.T) {
+			t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "xdg"))
+			proj := t.TempDir()
+			writeFiles(t, proj, map[string]string{
+				".git/HEAD":           "ref: refs/heads/main\n",
+				".taskctl/config.xml": "<config><run><executor>" + executor + "</executor></run></config>\n",
+				"agent.sh":            "#!/bin/sh\ncat > /dev/null\necho the agent ran\n",
+				"t.xml":               "<task name=\"t\"><description>d</description></task>\n",
+			})
+			if err := os.Chmod(filepath.Join(proj, "agent.sh"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			base := []string{"--project-dir", proj, "--cwd", proj}
+			if code, stdout, stderr := taskctl(t, append(base, "trust")...); code != 0 {
+				t.Fatalf("trust: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			if code, stdout, stderr := taskctl(t, append(base, "run", "t.xml", "--sandbox", "off")...); code != 0 || !strings.Contains(stdout, "the agent ran") {
+				t.Fatalf("trusted run: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			// A pull changes the script, not the config.
+			writeFiles(t, proj, map[string]string{"agent.sh": "#!/bin/sh\ncat > /dev/null\necho NEW-CODE-RAN\n"})
+			code, stdout, stderr := taskctl(t, append(base, "run", "t.xml", "--sandbox", "off")...)
+			if strings.Contains(stdout+stderr, "NEW-CODE-RAN") {
+				t.Errorf("the changed executor script ran without a new 'taskctl trust' (exit %d):\n%s\n%s", code, stdout, stderr)
+			}
+			if !strings.Contains(stderr, "CONFIG_UNTRUSTED") || !strings.Contains(stderr, "agent.sh") {
+				t.Errorf("no CONFIG_UNTRUSTED naming the changed script (exit %d):\n%s", code, stderr)
+			}
+			// Trusted again, it runs.
+			taskctl(t, append(base, "trust")...)
+			if _, stdout, _ := taskctl(t, append(base, "run", "t.xml", "--sandbox", "off")...); !strings.Contains(stdout, "NEW-CODE-RAN") {
+				t.Errorf("trusted again, the new script did not run:\n%s", stdout)
+			}
+		})
+	}
+}

@@ -30,6 +30,9 @@ trusted); a change to the file makes it untrusted again.`,
 			}
 			if !e.json() {
 				fmt.Fprintf(e.stdout, "%s: trusted (sha256 %s)\n", res.Path, res.SHA256)
+				for _, p := range res.Pinned {
+					fmt.Fprintf(e.stdout, "%s: pinned, the executor runs it (sha256 %s)\n", p.Path, p.SHA256)
+				}
 			}
 			return res, nil
 		},

@@ -76,7 +76,7 @@ func (c Content) SecretReason() string {
 // one per finding; redacted says the secrets were replaced, not the file
 // left out.
 func (c Content) SecretWarnings(path string, redacted bool) []diag.Warning {
-	verb := "file left out"
+	verb := "file left out (--redact-secrets keeps it with the secret replaced)"
 	if redacted {
 		verb = "secret redacted"
 	}

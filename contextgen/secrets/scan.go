@@ -30,7 +30,7 @@ func Scan(content []byte) []Finding {
 	var s scanner
 	s.data = content
 	m.run(content, func(kw, end int) { s.keyword(m, kw, end) })
-	return s.finish()
+	return dropExamples(content, s.finish())
 }
 
 // HasKeyword reports whether s holds any rule's keyword. Every rule starts

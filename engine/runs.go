@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
@@ -95,9 +96,21 @@ func (e *Engine) resumable(req *RunRequest) (*workflow.Record, error) {
 	if prev.Status == workflow.RunRunning {
 		return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s is still running (pid %d)", prev.ID, prev.PID)
 	}
+	// A run record is a file under .taskctl/, which a cloned repository
+	// can commit: what it names is taken only from this project.
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	if prev.ProjectDir != p.Dir() {
+		return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s was recorded in another project (%q), not %s", prev.ID, prev.ProjectDir, p.Dir())
+	}
 	if req.Template == "" {
 		if prev.Template == "" {
 			return nil, UsageError("run %s does not say which template it ran: name it (taskctl run FILE --resume %s)", prev.ID, prev.ID)
+		}
+		if !inside(p.Dir(), prev.Template) {
+			return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s names the template %q, outside the project: name the template (taskctl run FILE --resume %s)", prev.ID, prev.Template, prev.ID)
 		}
 		req.Template, req.Task = prev.Template, prev.Task
 	}
@@ -113,4 +126,18 @@ func (e *Engine) resumable(req *RunRequest) (*workflow.Record, error) {
 		}
 	}
 	return prev, nil
+}
+
+// inside reports whether path, with its symbolic links evaluated, lies in
+// dir (a real path), by path components.
+func inside(dir, path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && filepath.IsLocal(rel)
 }

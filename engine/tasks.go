@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"path/filepath"
-	"sort"
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
@@ -40,31 +38,19 @@ type ListTasksResult struct {
 // descriptions and inputs. A library file that does not validate is left
 // out with a TEMPLATE_INVALID warning, as a lookup by name passes over it.
 func (e *Engine) ListTasks() (*ListTasksResult, error) {
-	p, err := e.Project()
+	lib, err := e.TaskLibrary()
 	if err != nil {
 		return nil, err
 	}
-	files, _ := filepath.Glob(filepath.Join(p.Workspace(), "tasks", "*.xml"))
-	sort.Strings(files)
 	res := &ListTasksResult{Tasks: []TaskInfo{}}
-	for _, f := range files {
-		data, err := readIn(p.Dir(), f)
-		var tf *template.File
-		var probs []diag.Problem
-		if pr, ok := InputProblem(f, err); ok {
-			probs = []diag.Problem{pr}
-		} else if err != nil {
-			probs = []diag.Problem{{File: f, Message: "cannot read: " + errText(err)}}
-		} else {
-			tf, probs = CheckTemplate(f, data)
-		}
-		if probs != nil {
-			e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: f,
-				Message: fmt.Sprintf("left out of the task list: %d problem(s); run taskctl validate on it", len(probs))})
+	for _, f := range lib.Files {
+		if f.Template == nil {
+			e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: f.Path,
+				Message: fmt.Sprintf("left out of the task list: %d problem(s); run taskctl validate on it", len(f.Problems))})
 			continue
 		}
-		for _, t := range tf.Tasks {
-			res.Tasks = append(res.Tasks, taskInfo(f, t))
+		for _, t := range f.Template.Tasks {
+			res.Tasks = append(res.Tasks, taskInfo(f.Path, t))
 		}
 	}
 	return res, nil

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -175,59 +174,42 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 		return nil, "", codedErr(diag.TemplateNotFound, ClassNotFound, "template %s: no such file", path)
 	}
 	// A task name: look it up in the project's task library.
-	p, perr := e.Project()
-	if perr != nil {
-		return nil, "", perr
+	lib, err := e.TaskLibrary()
+	if err != nil {
+		return nil, "", err
 	}
-	dir := filepath.Join(p.Workspace(), "tasks")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
-	sort.Strings(files)
-	var known []string
-	var broken []string
-	var brokenProbs []diag.Problem
-	for _, f := range files {
-		data, err := readIn(p.Dir(), f)
-		var tf *template.File
+	if i, t := lib.Lookup(arg); t != nil {
+		f := lib.Files[i]
+		if probs := alsoDefined(arg, f.Path, t, lib.Files[i+1:]); probs != nil {
+			return nil, "", Invalid(f.Path, probs)
+		}
+		// A broken file does not hide the tasks of the others; it only
+		// matters if the task is not found elsewhere.
+		for _, b := range lib.Broken(i) {
+			e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: b.Path, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
+		}
+		for _, w := range f.Template.Warnings {
+			w.File = f.Path
+			e.Warn(diag.At(w))
+		}
+		return f.Template, arg, nil
+	}
+	if broken := lib.Broken(-1); len(broken) > 0 {
+		var paths []string
 		var probs []diag.Problem
-		if p, ok := InputProblem(f, err); ok {
-			probs = []diag.Problem{p}
-		} else if err != nil {
-			// A directory, a FIFO or an unreadable file among the library
-			// files is one broken file: it does not hide the others' tasks
-			// (it failed every lookup by name with exit 1).
-			probs = []diag.Problem{{File: f, Message: "cannot read: " + errText(err)}}
-		} else {
-			tf, probs = CheckTemplate(f, data)
+		for _, b := range broken {
+			paths = append(paths, b.Path)
+			probs = append(probs, b.Problems...)
 		}
-		if probs != nil {
-			// A broken file does not hide the tasks of the others; it only
-			// matters if the task is not found elsewhere.
-			broken = append(broken, f)
-			brokenProbs = append(brokenProbs, probs...)
-			continue
-		}
-		if t := tf.Lookup(arg); t != nil {
-			if probs := e.alsoDefined(arg, f, t, files); probs != nil {
-				return nil, "", Invalid(f, probs)
-			}
-			for _, b := range broken {
-				e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: b, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
-			}
-			broken = nil
-			for _, w := range tf.Warnings {
-				w.File = f
-				e.Warn(diag.At(w))
-			}
-			return tf, arg, nil
-		}
-		for _, t := range tf.Tasks {
+		return nil, "", Invalid(strings.Join(paths, ", "), probs)
+	}
+	var known []string
+	for _, f := range lib.Files {
+		for _, t := range f.Template.Tasks {
 			known = append(known, t.Name)
 		}
 	}
-	if len(broken) > 0 {
-		return nil, "", Invalid(strings.Join(broken, ", "), brokenProbs)
-	}
-	msg := fmt.Sprintf("no template file %s and no task %q in %s", path, arg, dir)
+	msg := fmt.Sprintf("no template file %s and no task %q in %s", path, arg, lib.Dir)
 	if len(known) > 0 {
 		msg += " (tasks there: " + strings.Join(known, ", ") + ")"
 	}
@@ -235,31 +217,19 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 }
 
 // alsoDefined looks for task name in the library files after first (the one
-// that defines it, at t): a name two files define is ambiguous, as it is
+// that defines it, at t: later): a name two files define is ambiguous, as it is
 // within one file. Before, the first file in name order won without a word.
 // Files that do not parse are passed over here, as they are once the task
 // is found.
-func (e *Engine) alsoDefined(name, first string, t *template.Task, files []string) []diag.Problem {
+func alsoDefined(name, first string, t *template.Task, later []LibraryFile) []diag.Problem {
 	var probs []diag.Problem
-	p, err := e.Project()
-	if err != nil {
-		return nil
-	}
-	for _, f := range files {
-		if f <= first {
+	for _, f := range later {
+		if f.Template == nil {
 			continue
 		}
-		data, err := readIn(p.Dir(), f)
-		if err != nil {
-			continue
-		}
-		tf, bad := CheckTemplate(f, data)
-		if bad != nil {
-			continue
-		}
-		if o := tf.Lookup(name); o != nil {
-			probs = append(probs, diag.Problem{File: f, Line: o.Pos.Line, Col: o.Pos.Col,
-				Message: fmt.Sprintf("task %q is also defined at %s:%d:%d: a task name must be unique across %s", name, first, t.Pos.Line, t.Pos.Col, filepath.Dir(f))})
+		if o := f.Template.Lookup(name); o != nil {
+			probs = append(probs, diag.Problem{File: f.Path, Line: o.Pos.Line, Col: o.Pos.Col,
+				Message: fmt.Sprintf("task %q is also defined at %s:%d:%d: a task name must be unique across %s", name, first, t.Pos.Line, t.Pos.Col, filepath.Dir(f.Path))})
 		}
 	}
 	return probs

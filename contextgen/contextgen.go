@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -174,6 +175,12 @@ type Options struct {
 	// MaxFileBytes truncates each file's content at a line boundary with a
 	// marker (0: no cap beyond the policy's size cap).
 	MaxFileBytes int64
+	// MaxContentBytes bounds the file content one document holds in
+	// memory (0: DefaultMaxContentBytes): files are admitted in the
+	// document's order by their size on disk (up to the policy's size cap),
+	// and those that would take the total over it are left out
+	// (BUDGET_EXCEEDED) before they are read.
+	MaxContentBytes int64
 	// RedactSecrets replaces detected secrets instead of leaving the file out;
 	// AllowSecrets includes them untouched (with a warning).
 	RedactSecrets bool
@@ -254,6 +261,7 @@ func Assemble(ctx context.Context, t *template.Task, opt Options) (*Document, er
 			files[i] = &listed[i]
 		}
 	} else {
+		a.admit()
 		files = a.read()
 	}
 	if err := ctx.Err(); err != nil {
@@ -1367,6 +1375,57 @@ func (a *assembler) read() []*File {
 		}
 	}
 	return out
+}
+
+// DefaultMaxContentBytes is Options.MaxContentBytes's default: the file
+// content a document holds at most, whatever the repository holds (a
+// 196 KB .git can check out 30 files of 10 MiB, each under the policy's
+// size cap). With the document's rendering and the token counts, a run of
+// assemble peaked at 1.1 times this in the xml, markdown and plain styles
+// and at 5 times it with --output json, which holds the envelope whole
+// (measured in docs/policy.md).
+const DefaultMaxContentBytes = 256 << 20
+
+// admit leaves out, before anything is read, the candidates that would
+// take the file content the document holds over Options.MaxContentBytes:
+// in the document's order, each counts its size on disk, up to the
+// policy's size cap (a file that grows meanwhile is still read to that cap
+// at most). When the candidates cannot reach the bound, nothing is looked
+// at.
+func (a *assembler) admit() {
+	bound := a.opt.MaxContentBytes
+	if bound <= 0 {
+		bound = DefaultMaxContentBytes
+	}
+	per := a.opt.Project.Policy().MaxFileBytes
+	if per <= 0 || int64(len(a.candidates)) <= bound/per {
+		return
+	}
+	sizes := make([]int64, len(a.candidates))
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(a.candidates)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(a.candidates); i = int(next.Add(1) - 1) {
+				if fi, err := os.Stat(a.candidates[i].c.Path); err == nil {
+					sizes[i] = min(fi.Size(), per)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	kept, held := a.candidates[:0], int64(0)
+	for i, c := range a.candidates {
+		if held+sizes[i] > bound {
+			a.warn(diag.Warning{Code: diag.BudgetExceeded, Path: c.c.Path, Message: fmt.Sprintf(
+				"left out: its %d bytes would take the file content of the document over %d MiB (%d MiB held), the bound of a run's memory",
+				sizes[i], bound>>20, held>>20)})
+			continue
+		}
+		held += sizes[i]
+		kept = append(kept, c)
+	}
+	a.candidates = kept
 }
 
 func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning) {

@@ -186,6 +186,12 @@ func isDoc(rel string) bool {
 	return dirHas(rel, "doc", "docs", "documentation", "website")
 }
 
+// isExample reports whether rel is under a directory of examples,
+// tutorials or demos: code that documents, by showing it in use.
+func isExample(rel string) bool {
+	return dirHas(rel, "example", "examples", "_examples", "tutorial", "tutorials", "demo", "demos", "sample", "samples", "gallery")
+}
+
 // proseNames are the names of a project's prose files that have no
 // extension: its licence, its change log, its authors.
 var proseNames = map[string]bool{

@@ -610,6 +610,11 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 			c.score *= demoteDoc
 		}
 		c.notes = append(c.notes, "documentation demoted")
+	case p.long && isExample(rel):
+		// example and tutorial code shows the library in use: a report
+		// is about the library
+		c.score *= demoteDocLong
+		c.notes = append(c.notes, "example code demoted")
 	case p.long && defLangOf(rel) == nil && !hasExt(rel, p.langs):
 		c.score *= demoteOtherLong
 		c.notes = append(c.notes, "not code: demoted")

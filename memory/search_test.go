@@ -375,3 +375,24 @@ func TestHTMLCommentsDropped(t *testing.T) {
 		t.Fatalf("ranking = %v, want core/expr.py first", got)
 	}
 }
+
+// Example and tutorial code uses every name a report gives; a report is
+// about the library, so examples are demoted in a long text as the docs
+// are, and not in a short request.
+func TestExamplesDemotedForReports(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"lib/legend.py":             "def legend(ncol=1):\n    \"\"\"Place a legend; ncol is its number of columns (the keyword arguments of subplots say ncols).\"\"\"\n",
+		"examples/legend_demo.py":   "import lib\nfig, axs = plt.subplots(nrows=2, ncols=2)\naxs.legend(ncol=2)\n# an example: keyword arguments of subplots, nrows, ncols, legend; specify the number of columns, inconsistent spellings\n",
+		"tutorials/layout_guide.py": "fig, axs = plt.subplots(nrows=2, ncols=2)\n# legend nrows ncols subplots keyword arguments example\n",
+	})
+	ix, _ := build(t, root)
+	report := "Inconsistent keyword arguments for the number of columns\n" +
+		"I find it quite inconsistent that one sometimes has to specify ncols and sometimes ncol. " +
+		"For example the subplots take nrows and ncols but the legend takes ncol. The keyword arguments " +
+		"of the legend should accept ncols as the subplots do; every example uses both spellings."
+	ms := ix.Search(report, memory.SearchOptions{})
+	got := rels(ms)
+	if len(got) == 0 || got[0] != "lib/legend.py" {
+		t.Errorf("report: ranking = %v, want lib/legend.py first", got)
+	}
+}

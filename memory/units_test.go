@@ -1,0 +1,85 @@
+package memory
+
+import (
+	"reflect"
+	"testing"
+)
+
+// cutUnits tiles a file's lines: a header, then each definition from its
+// leading comments and decorators, methods apart from their class; a file
+// of no known language (or without definitions) in windows.
+func TestCutUnits(t *testing.T) {
+	py := `"""Module doc."""
+import os
+
+
+class Pool:
+    """A pool of connections."""
+
+    size = 4
+
+    # acquire takes one
+    @locked
+    def acquire(self):
+        return None
+
+    def release(self, c):
+        pass
+
+
+def helper():
+    return 1
+`
+	lines := func(s string) []int {
+		starts := []int{0}
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\n' && i+1 < len(s) {
+				starts = append(starts, i+1)
+			}
+		}
+		return starts
+	}
+	got := cutUnits("pool.py", []byte(py), lines(py))
+	want := []unit{
+		{0, 4, ""},
+		{4, 9, "Pool"},
+		{9, 14, "Pool.acquire"},
+		{14, 18, "Pool.release"},
+		{18, 20, "helper"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cutUnits(pool.py) =\n%v\nwant\n%v", got, want)
+	}
+
+	var long []byte
+	for range 90 {
+		long = append(long, "key = value\n"...)
+	}
+	got = cutUnits("settings.ini", long, lines(string(long)))
+	want = []unit{{0, 40, ""}, {40, 80, ""}, {80, 90, ""}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cutUnits(settings.ini) = %v, want %v", got, want)
+	}
+}
+
+// The best unit is the one that holds the terms together, and a match in
+// a definition's comment counts more than one in its body.
+func TestBestUnit(t *testing.T) {
+	src := `package wal
+
+// Open opens the log file for replay later.
+func Open() {}
+
+// Replay applies the records of the write-ahead log in order.
+func Replay() {}
+
+func Other() {
+	// replay, log: mentioned in passing
+}
+`
+	terms := []unitTerm{{needles: []string{"replay"}, weight: 2}, {needles: []string{"log"}, weight: 1}}
+	u, share := bestUnit("wal/wal.go", []byte(src), terms)
+	if u.name != "Replay" || share <= 0 || share > 1 {
+		t.Errorf("bestUnit = %v %.3f, want Replay with a share in (0,1]", u, share)
+	}
+}

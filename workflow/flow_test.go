@@ -3,6 +3,8 @@ package workflow_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,4 +121,52 @@ func TestScriptNotAllowed(t *testing.T) {
 
 func asScriptError(err error, se **workflow.ScriptError) bool {
 	return errors.As(err, se) && errors.Is(err, workflow.ErrScriptNotAllowed)
+}
+
+// TestResumeReduce: a reduce whose third item failed resumes with the first
+// two items' outputs reused and the rest run, each item once in all.
+func TestResumeReduce(t *testing.T) {
+	project, runs := setup(t)
+	root := parse(t, `<task name="all" type="reduce">
+  <description>Each</description>
+  <inputs><input name="list"/></inputs>
+  <items source="var" var="list" parallelism="1"/>
+  <inner_task name="one"><description>Do {{item}}</description></inner_task>
+  <reduction_task name="sum"><description>Sum</description></reduction_task>
+</task>`)
+	dir := t.TempDir()
+	f := &fake{dir: project}
+	opt := options(f, project, runs, script(t, "flaky.sh"))
+	opt.Vars = map[string]string{"list": "a,b,c,d"}
+	opt.Env = append(os.Environ(), "FLAKY_DIR="+dir, "FLAKY_STEP=one[3]")
+	opt.WriteRoots = []string{dir} // (the sandbox lets the executor write there)
+	first, err := workflow.Run(context.Background(), root, opt)
+	if err == nil {
+		t.Fatal("the first run succeeded; one[3] should have failed")
+	}
+	opt.Resume = first
+	second, err := workflow.Run(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reused []string
+	for _, s := range second.Steps {
+		if s.ReusedFrom != "" {
+			reused = append(reused, s.Label())
+		}
+	}
+	if got := strings.Join(reused, " "); got != "one[1] one[2]" {
+		t.Errorf("reused %q, want one[1] one[2]", got)
+	}
+	calls, err := os.ReadFile(filepath.Join(dir, "calls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "one[1]\none[2]\none[3]\none[3]\none[4]\nsum\n"
+	if string(calls) != want {
+		t.Errorf("executor calls:\n%s\nwant:\n%s", calls, want)
+	}
+	if second.ResumedFrom != first.ID || second.Status != workflow.RunOK {
+		t.Errorf("second run: resumed_from %q, status %s", second.ResumedFrom, second.Status)
+	}
 }

@@ -1,4 +1,5 @@
-// Package workflow runs sequential tasks: it binds each step's inputs to the
+// Package workflow runs sequential tasks, director_evaluator_loops and
+// reduces: it binds each step's inputs to the
 // results of earlier steps, asks an injected assembler for the step's context,
 // renders the step's prompt, hands the prompt to an executor (any program the
 // user names), and records the run.
@@ -51,6 +52,38 @@
 // The history a step sees is the history its enclosing task saw plus that
 // task's steps that finished before it; a finished nested sequential task is
 // one entry.
+//
+// # Loops and reduces
+//
+// A director_evaluator_loop runs, in each iteration, its director, its
+// script (a process; see Options.AllowScripts) and its evaluator, whose
+// output must be a verdict, a JSON object {"success": bool, "feedback":
+// string}. The director's prompt carries the inputs iteration,
+// max_iterations and feedback (the last verdict's), the evaluator's
+// iteration, director_output and the script's exit status, stdout and
+// stderr (capped at 1 MiB and 256 KiB). The loop stops on success (its
+// result is its last director's), after max_iterations (ErrNotConverged),
+// on a failed step (an evaluator without a verdict: ErrVerdict), or when
+// its time budget runs out (ErrTimeBudget). Each run of a director, script
+// or evaluator is a step of the record, added as it starts after the steps
+// the loop already holds, labelled NAME@ITERATION.
+//
+// A reduce runs its inner task once per item of a list (the files of its
+// own context, the lines of an earlier result, an input's values) with at
+// most parallelism executors at once: that many workers share the record
+// under one lock, released only while an executor runs. Its reduction
+// task's prompt holds a <results> section with every item's result within
+// a token budget; a result that does not fit is summarised to its notes or
+// dropped, and named (REDUCE_RESULT_SUMMARISED, REDUCE_RESULT_DROPPED).
+// Item runs are labelled NAME[N].
+//
+// # Resume
+//
+// With Options.Resume, a run reuses the recorded output of each step, from
+// the first, that finished in that run with the same prompt (its sha256,
+// which covers the inputs, the earlier results and the context document)
+// and context; from the first step that differs, everything runs. The
+// runs of a reduce's inner task are matched each on its own.
 //
 // # Executor
 //

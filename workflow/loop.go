@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -123,10 +124,7 @@ func (r *runner) loopTask(ctx context.Context, t *template.Task, res *StepResult
 			if err := r.script(lctx, s, spec.Script); err != nil {
 				return r.loopFailed(ctx, lctx, res, t, s, err)
 			}
-			maps := scriptVars(s, r.dry)
-			for k, v := range maps {
-				own.vars[k] = v
-			}
+			maps.Copy(own.vars, scriptVars(s, r.dry))
 		}
 		e := r.child(res, evaluator, template.RoleEvaluator)
 		e.Iteration = i

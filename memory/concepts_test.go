@@ -109,6 +109,9 @@ func TestUnits(t *testing.T) {
 	if r.Unit != "Replay" || r.Lines != [2]int{8, 11} {
 		t.Errorf("unit = %q lines %v, want Replay lines [8 11]", r.Unit, r.Lines)
 	}
+	if r.Line < 8 || r.Line > 11 {
+		t.Errorf("best line %d: %q, not in the unit's lines", r.Line, r.Text)
+	}
 	if !strings.Contains(r.String(), "lines 8-11 (Replay)") {
 		t.Errorf("reason %q does not show the unit", r.String())
 	}

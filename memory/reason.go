@@ -145,7 +145,7 @@ func bestLines(out []Match, qs []qterm, src Source) {
 		if len(lts) > 16 {
 			lts = lts[:16]
 		}
-		out[i].Reason.Line, out[i].Reason.Text = bestLine(src, out[i].Rel, lts)
+		out[i].Reason.Line, out[i].Reason.Text = bestLine(src, out[i].Rel, lts, out[i].Reason.Lines)
 	}
 }
 
@@ -160,7 +160,11 @@ type lineTerm struct {
 // the stems and query words as substrings starting a word or a camelCase
 // part, which finds "authenticate" and "AuthenticationError" for "authent"
 // without analysing the file again.
-func bestLine(src Source, rel string, terms []lineTerm) (int, string) {
+//
+// within, when set, are the first and last line (1-based) of the match's
+// best unit: the best line is taken there if any line there has a term,
+// so that the line shown lies in the lines a reader is pointed to.
+func bestLine(src Source, rel string, terms []lineTerm, within [2]int) (int, string) {
 	data, err := src.ReadFile(rel)
 	if err != nil || len(terms) == 0 {
 		return 0, ""
@@ -210,10 +214,21 @@ func bestLine(src Source, rel string, terms []lineTerm) (int, string) {
 		}
 	}
 	best, bestLine := 0.0, -1
-	for line, s := range score {
-		if s > best || s == best && line < bestLine {
-			best, bestLine = s, line
+	pick := func(inUnit bool) {
+		for line, s := range score {
+			if inUnit && (line+1 < within[0] || line+1 > within[1]) {
+				continue
+			}
+			if s > best || s == best && line < bestLine {
+				best, bestLine = s, line
+			}
 		}
+	}
+	if within[0] > 0 {
+		pick(true)
+	}
+	if bestLine < 0 {
+		pick(false)
 	}
 	if bestLine < 0 {
 		return 0, ""

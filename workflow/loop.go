@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -45,6 +46,9 @@ type roleValues struct {
 	vars  map[string]string
 	steps map[string]*StepResult
 	extra func(*promptWriter)
+	// warnings are the step's before it runs (a reduction's results that
+	// did not fit): under Options.Strict they stop it.
+	warnings []diag.Warning
 }
 
 func (o *roleValues) step(name string) *StepResult {

@@ -68,6 +68,10 @@ func (r *runner) reduceTask(ctx context.Context, t *template.Task, res *StepResu
 	extra, left := r.results(runs, spec.MaxTokens)
 	red.Left = left
 	own := &roleValues{vars: map[string]string{"item_count": strconv.Itoa(len(items))}, extra: extra}
+	for _, l := range left {
+		own.warnings = append(own.warnings, diag.Warning{Code: l.Code, Path: l.Item,
+			Message: fmt.Sprintf("the result of item %s (%d tokens) did not fit the reduction's budget of %d tokens: %s", l.Item, l.Tokens, spec.MaxTokens, leftWhat(l.Code))})
+	}
 	if failed, err := r.task(ctx, reduction, red, eff, scope, res.Files, hist, own); err != nil {
 		res.Status, res.Error = StepFailed, "step "+failed.label()+" "+failed.Status
 		if failed.Status == StepInterrupted {
@@ -75,10 +79,6 @@ func (r *runner) reduceTask(ctx context.Context, t *template.Task, res *StepResu
 		}
 		r.finish(res)
 		return failed, err
-	}
-	for _, l := range left {
-		red.Warnings = append(red.Warnings, diag.Warning{Code: l.Code, Path: l.Item,
-			Message: fmt.Sprintf("the result of item %s (%d tokens) did not fit the reduction's budget of %d tokens: %s", l.Item, l.Tokens, spec.MaxTokens, leftWhat(l.Code))})
 	}
 	takeResult(res, red)
 	if !r.dry {

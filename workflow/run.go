@@ -420,6 +420,9 @@ func (r *runner) task(ctx context.Context, t *template.Task, res *StepResult, pa
 	res.Context = asm
 	res.Files = nonNil(asm.Files)
 	res.Warnings = append(warns, asm.Warnings...)
+	if own != nil {
+		res.Warnings = append(res.Warnings, own.warnings...)
+	}
 	if inherit == template.InheritSubset && len(pf) > 0 && !slices.ContainsFunc(pf, func(f string) bool { return slices.Contains(res.Files, f) }) {
 		res.Warnings = append(res.Warnings, diag.Warning{Code: diag.SubsetEmpty,
 			Message: fmt.Sprintf("inherit_context=subset kept none of the parent's %d files: none matches the step's description", len(pf))})

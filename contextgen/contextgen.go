@@ -22,13 +22,13 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/taskctl/taskctl/command"
 	"github.com/taskctl/taskctl/contextgen/encoding"
 	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
-	"github.com/taskctl/taskctl/shellexec"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -138,18 +138,11 @@ type Totals struct {
 	ContentTokens *int  `json:"content_tokens,omitempty"`
 }
 
-// ShellLimits bounds source="command".
-type ShellLimits struct {
-	Timeout  time.Duration
-	MaxBytes int64
-	MaxLines int
-}
-
 // Options configures one assembly. Project is required; everything else is
 // optional.
 type Options struct {
 	Project *project.Project
-	Shell   ShellLimits
+	Shell   command.Limits
 
 	// Index opens the lexical index; it is called at most once, and only when
 	// the task needs it (a description source, fresh context, or subset
@@ -473,7 +466,7 @@ func (a *assembler) secretName(c candidate) bool {
 	if a.opt.AllowSecrets || !NameHoldsSecret(c.c.Rel) {
 		return false
 	}
-	a.warn(diag.Warning{Code: diag.SecretDetected, Path: redactText(c.c.Path),
+	a.warn(diag.Warning{Code: diag.SecretDetected, Path: secrets.RedactText(c.c.Path),
 		Message: "its path holds a secret: file left out"})
 	return true
 }
@@ -590,33 +583,6 @@ func (a *assembler) filter(rel string, include, exclude []string) bool {
 	return true
 }
 
-// shellVars is the task's inputs a command can read: those whose names are
-// shell identifiers. A template may name an input "my-area" (for
-// {{my-area}}); no command can read it ($my-area is $my followed by
-// "-area"), and passing it made the interpreter refuse every command of the
-// task, even one that reads no input.
-func shellVars(vars map[string]string) map[string]string {
-	out := make(map[string]string, len(vars))
-	for k, v := range vars {
-		if isShellName(k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-func isShellName(s string) bool {
-	for i, c := range s {
-		switch {
-		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && '0' <= c && c <= '9':
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
-
 // command runs a restricted shell command and resolves each record it prints.
 func (a *assembler) command(s *template.FileSource) {
 	p := a.opt.Project
@@ -627,14 +593,14 @@ func (a *assembler) command(s *template.FileSource) {
 	if dir == "" {
 		dir = p.Dir()
 	}
-	res, ws, err := RunCommand(a.ctx, p, dir, s.Command, shellVars(a.t.Vars()), a.shellLimits(s))
+	res, ws, err := command.Run(a.ctx, p, dir, s.Command, command.Vars(a.t.Vars()), a.shellLimits(s))
 	a.warnings = append(a.warnings, ws...)
 	if err != nil || res == nil {
 		return
 	}
 	var cands []project.Candidate
-	resolved, warns := ResolveOutput(p, res)
-	a.warnings = append(a.warnings, SummarizeNotFound(warns)...)
+	resolved, warns := command.ResolveOutput(p, res)
+	a.warnings = append(a.warnings, command.SummarizeNotFound(warns)...)
 	for _, w := range warns {
 		if w.Code == diag.PathNotFound && w.Path != "" {
 			// A line of output that names no file: any text the command
@@ -669,198 +635,7 @@ func (a *assembler) command(s *template.FileSource) {
 	}
 }
 
-// notFoundSummary is how many PATH_NOT_FOUND warnings of one command are
-// shown one by one; more become one warning.
-const notFoundSummary = 5
-
-// SummarizeNotFound folds the PATH_NOT_FOUND warnings of one command's
-// output into one when there are more than a few: grep -r WORD dir without
-// -l prints "FILE:LINE" lines, and each became a warning of its own (172
-// for one grep of flask) with no hint of what was meant.
-func SummarizeNotFound(ws []diag.Warning) []diag.Warning {
-	n, grepLike := 0, 0
-	var first string
-	for _, w := range ws {
-		if w.Code == diag.PathNotFound {
-			if n == 0 {
-				first = w.Path
-			}
-			n++
-			if strings.Contains(filepath.Base(w.Path), ":") || strings.Contains(w.Message, grepLikeNote) {
-				grepLike++
-			}
-		}
-	}
-	if n <= notFoundSummary {
-		return ws
-	}
-	// A line that may be text the command read is not quoted (see
-	// ResolveOutput): then neither is the first.
-	msg := fmt.Sprintf("%d lines the command printed name no file (not shown: they may be text it read)", n)
-	if first != "" {
-		msg = fmt.Sprintf("%d lines the command printed name no file (the first: %s)", n, short(first, 120))
-	}
-	if grepLike*2 > n {
-		msg += `; they look like grep's "FILE:TEXT" lines: grep -l (or -rl) prints the names of the files that match`
-	}
-	out := make([]diag.Warning, 0, len(ws)-n+1)
-	done := false
-	for _, w := range ws {
-		switch {
-		case w.Code != diag.PathNotFound:
-			out = append(out, w)
-		case !done:
-			out = append(out, diag.Warning{Code: diag.PathNotFound, Message: msg})
-			done = true
-		}
-	}
-	return out
-}
-
-// ResolveOutput is ResolveRecords for what res printed, quoting its lines
-// that are not paths (with their secrets redacted) only when they cannot be
-// a file's content: no command of the run read one (res.ReadContent is
-// false: echo of inputs, find, ls), or the policy allows sensitive files
-// (the user's own config said content may be shown). A line in which the
-// output, scanned as one document, holds a secret is never quoted.
-func ResolveOutput(p *project.Project, res *shellexec.Result) ([]project.Candidate, []diag.Warning) {
-	return resolveRecords(p, res.Records, !res.ReadContent || p.Policy().AllowSensitive)
-}
-
-// ResolveRecords resolves what a command printed, each record against the
-// directory of the command that printed it, on all cores. It keeps the
-// records' order, drops duplicates (by real path) and returns a warning for
-// each record the resolver refused. A record that is not a path of the
-// project (no such file, not a path, outside) may be text the command read:
-// its warning gives its line number, never its text (see ResolveOutput).
-func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Candidate, []diag.Warning) {
-	return resolveRecords(p, recs, false)
-}
-
-func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]project.Candidate, []diag.Warning) {
-	type result struct {
-		c        project.Candidate
-		w        *diag.Warning
-		fromRoot bool // named nothing from its dir; taken from the root
-	}
-	out := make([]result, len(recs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(recs)/256))
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Go(func() {
-			for i := k; i < len(recs); i += workers {
-				out[i].c, out[i].w = p.ResolveFrom(recs[i].Dir, recs[i].Text)
-				if out[i].w != nil && out[i].w.Code == diag.PathNotFound {
-					if c, ok := FromRoot(p, recs[i].Dir, recs[i].Text); ok {
-						out[i].c, out[i].w, out[i].fromRoot = c, nil, true
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	var cands []project.Candidate
-	var warns []diag.Warning
-	var fromRoot []string
-	for _, r := range out {
-		if r.fromRoot {
-			fromRoot = append(fromRoot, r.c.Rel)
-		}
-	}
-	if len(fromRoot) > 0 {
-		warns = append(warns, FromRootNote(p, fromRoot))
-	}
-	seen := make(map[string]bool, len(recs))
-	// What a recursive command prints from .git/ or .taskctl/ (find .
-	// -type f, grep -rl WORD . once an index exists) is one warning for
-	// each such directory, not one for each of its files.
-	type excluded struct {
-		at    int // its warning in warns
-		n     int
-		first string
-	}
-	inside := map[string]*excluded{}
-	rules := make([][]string, len(recs)) // the secret rules found in each record, scanned as one document
-	for _, r := range out {
-		if r.w != nil && !projectPath(r.w.Code) {
-			rules = outputSecrets(recs)
-			break
-		}
-	}
-	for i, r := range out {
-		switch {
-		case r.w != nil && !projectPath(r.w.Code) && (!quote || len(rules[i]) > 0):
-			// A line that is not a path of the project may be any text
-			// the command read (cat, grep without -l, tr, cut): it is
-			// counted, never quoted, whole or in part.
-			warns = append(warns, outputLineWarning(i, r.w.Code, recs, rules))
-		case r.w != nil && r.w.Code == diag.PathIgnored:
-			if rel, err := filepath.Rel(p.Dir(), r.w.Path); err == nil {
-				if dir := project.AlwaysExcludedDir(filepath.ToSlash(rel)); dir != "" {
-					if e := inside[dir]; e != nil {
-						e.n++
-						continue
-					}
-					inside[dir] = &excluded{at: len(warns), n: 1, first: r.w.Path}
-				}
-			}
-			fallthrough
-		case r.w != nil:
-			// A path of the project (ignored, sensitive, a directory):
-			// quoted, as a name the project holds, never a secret in it.
-			w := *r.w
-			w.Path, w.Message = redactText(w.Path), redactText(w.Message)
-			warns = append(warns, w)
-		case !seen[r.c.Path]:
-			seen[r.c.Path] = true
-			cands = append(cands, r.c)
-		}
-	}
-	for dir, e := range inside {
-		if e.n > 1 {
-			warns[e.at] = diag.Warning{Code: diag.PathIgnored, Path: filepath.Join(p.Dir(), filepath.FromSlash(dir)),
-				Message: fmt.Sprintf("%d paths the command printed are inside %s/, which is always excluded (the first: %s)", e.n, dir, e.first)}
-		}
-	}
-	return cands, warns
-}
-
-// FromRoot resolves text, a relative path that named nothing from dir (a
-// subdirectory of the project), from the project root: git diff
-// --name-only and git status print paths from the repository's top,
-// wherever they run, and a pipe (| cut -c4-) or a shell's stdin loses
-// where they came from. It is the file there, if there is one.
-func FromRoot(p *project.Project, dir, text string) (project.Candidate, bool) {
-	if filepath.IsAbs(text) || dir == p.Dir() || !within(dir, p.Dir()) {
-		return project.Candidate{}, false
-	}
-	c, w := p.ResolveFrom(p.Dir(), text)
-	return c, w == nil
-}
-
-// FromRootNote is the one PATH_FROM_ROOT warning for the paths (relative
-// to the project) that FromRoot took from the root.
-func FromRootNote(p *project.Project, rels []string) diag.Warning {
-	verb := "were"
-	if len(rels) == 1 {
-		verb = "was"
-	}
-	msg := fmt.Sprintf("%d %s named nothing from the working dir and %s taken from the project root, as git prints them",
-		len(rels), plural(len(rels), "path"), verb)
-	if len(rels) > 1 {
-		msg += fmt.Sprintf(" (the first: %s)", rels[0])
-	}
-	path := rels[0]
-	return diag.Warning{Code: diag.PathFromRoot, Path: filepath.Join(p.Dir(), filepath.FromSlash(path)), Message: msg}
-}
-
-// within reports whether dir is root or lies below it, by components.
-func within(dir, root string) bool {
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
-}
-
-func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {
+func (a *assembler) shellLimits(s *template.FileSource) command.Limits {
 	l := a.opt.Shell
 	if s.CommandTimeout > 0 {
 		if d := time.Duration(s.CommandTimeout) * time.Second; l.Timeout == 0 || d < l.Timeout {
@@ -870,178 +645,11 @@ func (a *assembler) shellLimits(s *template.FileSource) ShellLimits {
 	return l
 }
 
-// RunCommand runs one restricted shell command in dir (a directory inside
-// the project) the way a template's <command> runs, and maps its outcome to
-// warnings. It is shared with `taskctl exec`, which runs in the working dir.
-func RunCommand(ctx context.Context, p *project.Project, dir, script string, vars map[string]string, l ShellLimits) (*shellexec.Result, []diag.Warning, error) {
-	cfg := shellexec.Config{
-		Root:    p.Root(),
-		RootDir: p.Dir(),
-		Dir:     dir,
-		// A sensitive file's content is kept from commands as from
-		// the document: what a command prints that is not a path is
-		// quoted in warnings.
-		// The name policy is the document's (project.ReadRefusal):
-		// policy excludes, sensitive names, names holding a secret.
-		Refuse: func(dir, name string, resolve bool) string {
-			if !resolve {
-				abs := name
-				if !filepath.IsAbs(abs) {
-					abs = filepath.Join(dir, name)
-				}
-				rel, err := filepath.Rel(p.Dir(), abs)
-				if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-					return ""
-				}
-				if w := p.ReadRefusal(filepath.ToSlash(rel)); w != nil {
-					return "not read: " + w.Message
-				}
-				return ""
-			}
-			if _, w := p.ResolveFrom(dir, name); w != nil {
-				switch w.Code {
-				case diag.PathSensitive, diag.SecretDetected, diag.PathIgnored:
-					return "not read: " + w.Message
-				}
-			}
-			return ""
-		},
-		MaxFileBytes: p.Policy().MaxFileBytes,
-		// The content policy keeps a file holding a secret from
-		// commands as from the document (project.JudgeContent).
-		AllowSecrets:   p.Policy().AllowSecrets,
-		Vars:           vars,
-		Timeout:        l.Timeout,
-		MaxStdoutBytes: l.MaxBytes,
-		MaxStdoutLines: l.MaxLines,
-	}
-	res, err := shellexec.Run(ctx, script, cfg)
-	if err != nil {
-		return nil, []diag.Warning{shellexec.WarningFor(err)}, err
-	}
-	// Warnings quote the head of stderr. A command's error messages name
-	// its operands, which xargs can take from a file it read: once a
-	// command read a file's content, stderr is counted, not quoted (as the
-	// lines of stdout that are not paths are), unless the policy allows
-	// sensitive files. Else it is scanned whole first, as a document is,
-	// so that a secret the head would cut is still found.
-	if res.ReadContent && !p.Policy().AllowSensitive && len(res.Stderr) > 0 {
-		n := bytes.Count(res.Stderr, []byte("\n")) + 1
-		if bytes.HasSuffix(res.Stderr, []byte("\n")) {
-			n--
-		}
-		msg := fmt.Appendf(nil, "%d line(s) of standard error not shown, as a command read file content they may quote (run the command in a shell to see them)", n)
-		var marks []string
-		for _, f := range secrets.Scan(res.Stderr) {
-			if m := "[REDACTED:" + f.Rule + "]"; !slices.Contains(marks, m) {
-				marks = append(marks, m)
-			}
-		}
-		if len(marks) > 0 {
-			msg = fmt.Appendf(msg, "; they hold a secret: %s", strings.Join(marks, " "))
-		}
-		res.Stderr = msg
-	} else if fs := secrets.Scan(res.Stderr); len(fs) > 0 {
-		res.Stderr = secrets.Redact(res.Stderr, fs)
-	}
-	ws := res.Warnings()
-	for i := range ws {
-		ws[i].Message = redactText(ws[i].Message)
-	}
-	for _, o := range res.Outside {
-		ws = append(ws, diag.Warning{Code: diag.PathOutsideProject, Path: o,
-			Message: "the command tried to read it, outside the project dir: it saw nothing there"})
-	}
-	for _, r := range res.Secrets {
-		ws = append(ws, diag.Warning{Code: diag.SecretDetected, Path: redactText(r.Path),
-			Message: "the command tried to read it: " + r.Reason})
-	}
-	return res, ws, nil
-}
-
-// projectPath reports whether a record refused with code was a path of the
-// project (a file or directory there that the policy refuses), whose name
-// a warning may quote; any other record (no such file, not a path, outside)
-// may be text the command read.
-func projectPath(code diag.Code) bool {
-	switch code {
-	case diag.PathNotFound, diag.PathInvalid, diag.PathOutsideProject:
-		return false
-	}
-	return true
-}
-
-// outputSecrets scans what a command printed as one document, as a file's
-// content is scanned (a secret may span records), and returns for each
-// record the rules of the findings that overlap it.
-func outputSecrets(recs []shellexec.Record) [][]string {
-	var b strings.Builder
-	starts := make([]int, len(recs))
-	for i, r := range recs {
-		starts[i] = b.Len()
-		b.WriteString(r.Text)
-		b.WriteByte('\n')
-	}
-	rules := make([][]string, len(recs))
-	for _, f := range secrets.Scan([]byte(b.String())) {
-		for i := sort.SearchInts(starts, f.Start+1) - 1; i >= 0 && i < len(recs) && starts[i] < f.End; i++ {
-			if !slices.Contains(rules[i], f.Rule) {
-				rules[i] = append(rules[i], f.Rule)
-			}
-		}
-	}
-	return rules
-}
-
-// grepLikeNote marks a line of output shaped as grep's "FILE:TEXT" (it
-// holds a colon) without quoting it.
-const grepLikeNote = `it has grep's "FILE:TEXT" form`
-
-// outputLineWarning is the warning for record i, which is not a path of
-// the project: its number and why, never its text; and which secret rules
-// matched it, as markers.
-func outputLineWarning(i int, code diag.Code, recs []shellexec.Record, rules [][]string) diag.Warning {
-	why := "names no file"
-	switch code {
-	case diag.PathInvalid:
-		why = "is not a valid path"
-	case diag.PathOutsideProject:
-		why = "is outside the project"
-	}
-	msg := fmt.Sprintf("line %d of the command's output %s; not shown, as it may be text the command read (run the command in a shell to see it)", i+1, why)
-	if code == diag.PathNotFound && strings.Contains(recs[i].Text, ":") {
-		msg += "; " + grepLikeNote
-	}
-	if i < len(rules) && len(rules[i]) > 0 {
-		var marks []string
-		for _, r := range rules[i] {
-			marks = append(marks, "[REDACTED:"+r+"]")
-		}
-		msg += "; it holds a secret: " + strings.Join(marks, " ")
-	}
-	return diag.Warning{Code: code, Message: msg}
-}
-
 // NameHoldsSecret reports whether the scanner finds a secret in a path (a
 // key ID used as a file or directory name): such a name is content, kept
 // out of documents, listings and the index like the secret it holds.
 func NameHoldsSecret(rel string) bool {
 	return secrets.HasKeyword(rel) && len(secrets.Scan([]byte(rel))) > 0
-}
-
-// redactText replaces each secret the scanner finds in s by its
-// [REDACTED:rule] marker. Warnings about a command's output or its stderr
-// quote text the command read; before, a line holding a token (grep -rh
-// token .) reached the warnings and the document's list of what was left
-// out verbatim, past the scan every file's content goes through.
-func redactText(s string) string {
-	if s == "" {
-		return s
-	}
-	if fs := secrets.Scan([]byte(s)); len(fs) > 0 {
-		return string(secrets.Redact([]byte(s), fs))
-	}
-	return s
 }
 
 func (a *assembler) openIndex() (*memory.Index, error) {

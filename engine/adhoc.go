@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/command"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/template"
 )
@@ -101,7 +101,7 @@ func (e *Engine) stdinPaths(lines []string) ([]string, error) {
 	var fromRoot []string
 	for _, s := range lines {
 		if _, w := p.ResolveFrom(p.WorkingDir(), s); w != nil && w.Code == diag.PathNotFound && !strings.ContainsAny(s, "*?[{") {
-			if c, ok := contextgen.FromRoot(p, p.WorkingDir(), s); ok {
+			if c, ok := command.FromRoot(p, p.WorkingDir(), s); ok {
 				fromRoot = append(fromRoot, c.Rel)
 				out = append(out, c.Path) // absolute: resolved where it was found
 				continue
@@ -110,7 +110,7 @@ func (e *Engine) stdinPaths(lines []string) ([]string, error) {
 		out = append(out, typedPath(s))
 	}
 	if len(fromRoot) > 0 {
-		e.Warn(contextgen.FromRootNote(p, fromRoot))
+		e.Warn(command.FromRootNote(p, fromRoot))
 	}
 	return out, nil
 }

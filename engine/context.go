@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taskctl/taskctl/command"
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/diag"
@@ -33,7 +34,7 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 	eff := t.EffectiveContext()
 	opt := contextgen.Options{
 		Project: p,
-		Shell: contextgen.ShellLimits{
+		Shell: command.Limits{
 			Timeout:  cfg.CommandTimeout,
 			MaxBytes: cfg.CommandMaxBytes,
 			MaxLines: cfg.CommandMaxLines,

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/taskctl/taskctl/contextgen"
+	"github.com/taskctl/taskctl/command"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/shellexec"
 )
@@ -47,7 +47,7 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 	if !within(p.WorkingDir(), p.Dir()) {
 		return nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
 	}
-	res, ws, err := contextgen.RunCommand(ctx, p, p.WorkingDir(), req.Command, vars, contextgen.ShellLimits{
+	res, ws, err := command.Run(ctx, p, p.WorkingDir(), req.Command, vars, command.Limits{
 		Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
 	})
 	if err != nil {
@@ -65,8 +65,8 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 		e.Warn(w)
 	}
 	out := &ExecResult{Command: req.Command, ExitStatus: res.ExitStatus, Paths: []string{}}
-	cands, warns := contextgen.ResolveOutput(p, res)
-	for _, w := range contextgen.SummarizeNotFound(warns) {
+	cands, warns := command.ResolveOutput(p, res)
+	for _, w := range command.SummarizeNotFound(warns) {
 		e.Warn(w)
 	}
 	for _, c := range cands {

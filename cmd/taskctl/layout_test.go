@@ -55,13 +55,14 @@ func TestLayout(t *testing.T) {
 		"internal/ignoretest": nil,
 		"shellexec":           {"project"},
 		"memory":              {"project", "internal/pages"},
-		"contextgen":          {"template", "project", "shellexec", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens", "internal/pages"},
+		"command":             {"project", "shellexec", "contextgen/secrets"},
+		"contextgen":          {"template", "project", "command", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens", "internal/pages"},
 		"workflow":            {"template", "contextgen", "project", "internal/sandbox"},
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
 		"engine": {"schema", "template", "project", "contextgen/encoding", "contextgen/secrets",
-			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "memory", "contextgen", "workflow"},
+			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},
 	}

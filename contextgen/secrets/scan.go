@@ -641,3 +641,16 @@ func (m *matcher) walk(data []byte, s uint32, base int, hit func(kw, end int)) {
 		}
 	}
 }
+
+// RedactText returns s with each secret Scan finds replaced by its
+// "[REDACTED:<rule>]" marker: for text quoted in a warning (a path, a line
+// a command printed), which the scan of a file's content never sees.
+func RedactText(s string) string {
+	if s == "" {
+		return s
+	}
+	if fs := Scan([]byte(s)); len(fs) > 0 {
+		return string(Redact([]byte(s), fs))
+	}
+	return s
+}

@@ -347,6 +347,9 @@ func TestGitDiffRevisionsAndStatusDifferential(t *testing.T) {
 		"git ls-files",
 		"git ls-files -m",
 		"git diff --name-only | cut -c1-",
+		"git grep -l package",
+		"git grep -l package -- ../b.go",
+		"git ls-files -o --exclude-standard",
 	} {
 		// From the top and from subdirectories (#32 point 3): git diff
 		// and git status print paths from the repository's top wherever

@@ -71,6 +71,9 @@ func (e *Engine) Runs() ([]RunSummary, error) {
 
 // ShowRun reads the record of run id ("latest" for the newest).
 func (e *Engine) ShowRun(id string) (*Record, error) {
+	if id != "latest" && !workflow.ValidRunID(id) {
+		return nil, UsageError("run %q: not a run ID (want YYYYMMDD-HHMMSS-xxxx, or latest)", id)
+	}
 	dir, err := e.runsDir()
 	if err != nil {
 		return nil, err

@@ -203,6 +203,10 @@ func (r *Record) Step(name string) *StepResult {
 
 var idPattern = lazyregexp.New(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
 
+// ValidRunID reports whether id has the form of a run ID
+// (YYYYMMDD-HHMMSS-xxxx).
+func ValidRunID(id string) bool { return idPattern.Re().MatchString(id) }
+
 // newID makes a run ID that sorts by start time (UTC, to the second), with
 // four random hex digits.
 func newID(now time.Time) string {

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMemoryBudgetOutputGrowth: what a command builds (sed's pattern and
@@ -20,6 +21,9 @@ func TestMemoryBudgetOutputGrowth(t *testing.T) {
 		"lines.txt": strings.Repeat("ab\n", 64<<10),
 	})
 	cfg.MaxMemory = 16 << 20
+	// (Under the race detector on a busy machine a match of a 256 KiB line
+	// takes seconds: the time limit must not be what stops a script.)
+	cfg.Timeout = 5 * time.Minute
 	cfg.MaxStdoutBytes = 1 << 40 // (the output cap is not what stops them)
 	cfg.MaxStdoutLines = 1 << 40
 	wide := "<" + strings.Repeat("x", 512) + " &>"
@@ -37,7 +41,7 @@ func TestMemoryBudgetOutputGrowth(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", script, err)
 		}
-		if !res.MemoryExceeded {
+		if !res.MemoryExceeded || res.TimedOut {
 			t.Errorf("%s: not stopped by the memory budget (printed %q)", script, res.Stdout)
 		}
 		if got := after.TotalAlloc - before.TotalAlloc; got > 96<<20 && !raceEnabled {

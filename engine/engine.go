@@ -52,6 +52,8 @@ type Engine struct {
 
 	settings *Settings
 	proj     *project.Project
+	fs       *project.FS    // the file operations, opened once (see FS)
+	fsWarns  []diag.Warning // what opening them said, repeated by every call
 	ix       *memory.Index
 	watched  bool // a watcher (index --watch) answered the index's refresh
 	audit    *auditLog

@@ -28,6 +28,14 @@ import (
 // roots of the settings. A write root that cannot be one is left out with
 // a CONFIG_IGNORED warning.
 func (e *Engine) FS() (*project.FS, error) {
+	// Opened once for the engine's settings (a session's every call
+	// reopened them); each call still reports what opening them said.
+	if e.fs != nil {
+		for _, w := range e.fsWarns {
+			e.Warn(w)
+		}
+		return e.fs, nil
+	}
 	cfg, err := e.Settings()
 	if err != nil {
 		return nil, err
@@ -51,6 +59,7 @@ func (e *Engine) FS() (*project.FS, error) {
 	for _, w := range warns {
 		e.Warn(w)
 	}
+	e.fs, e.fsWarns = f, warns
 	return f, nil
 }
 

@@ -69,7 +69,7 @@ func (e *Engine) Close() error {
 	}
 	if e.proj != nil {
 		errs = append(errs, e.proj.Close())
-		e.proj = nil
+		e.proj, e.fs = nil, nil
 	}
 	e.ix = nil
 	return errors.Join(errs...)

@@ -395,6 +395,12 @@ func (p *Project) ResolveFrom(dir, s string) (Candidate, *diag.Warning) {
 	if msg := checkInput(s); msg != "" {
 		return Candidate{}, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
 	}
+	return p.resolveChecked(dir, s)
+}
+
+// resolveChecked is ResolveFrom for an input s already checked
+// (checkInput): the file operations check a path once, where it enters.
+func (p *Project) resolveChecked(dir, s string) (Candidate, *diag.Warning) {
 	if !filepath.IsAbs(dir) {
 		return Candidate{}, warnf(diag.PathInvalid, s, "base directory %s is not absolute", quote(dir))
 	}

@@ -101,11 +101,13 @@ func (f *FS) readFile(s string) (*File, *diag.Warning) {
 		return nil, w
 	}
 	if !rp.inWS {
-		c, w := f.p.ResolveFrom(f.base, s)
+		// s was checked once, by readTarget: resolved and read without
+		// checking it again (it was checked three times).
+		c, w := f.p.resolveChecked(f.base, s)
 		if w != nil {
 			return nil, w
 		}
-		return f.p.Read(c)
+		return f.p.readResolved(c)
 	}
 	if len(rp.comps) == 0 {
 		return nil, warnf(diag.PathIsDir, rp.abs, "is a directory")

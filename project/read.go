@@ -63,10 +63,27 @@ func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *diag.Warning) {
 	if w != nil {
 		return nil, w
 	}
-	if f, w, ok := p.readBeneath(r, path, rel, c.Path, buf); ok {
+	return p.readAt(r, path, rel, c.Path, buf)
+}
+
+// readResolved is Read for a candidate ResolveFrom (or resolveChecked)
+// just made: its path is real, clean and inside a root, so the input is
+// not checked again.
+func (p *Project) readResolved(c Candidate) (*File, *diag.Warning) {
+	r, rel := p.rootOf(c.Path)
+	if r == nil {
+		return nil, warnf(diag.PathOutsideProject, c.Path, "outside the project dir %s", p.dir)
+	}
+	return p.readAt(r, c.Path, rel, c.Path, nil)
+}
+
+// readAt reads path (rel in r): openat2 beneath the root, else through
+// the root's *os.Root.
+func (p *Project) readAt(r *rootDir, path, rel, given string, buf []byte) (*File, *diag.Warning) {
+	if f, w, ok := p.readBeneath(r, path, rel, given, buf); ok {
 		return f, w
 	}
-	return p.readRoot(r, path, rel, c.Path)
+	return p.readRoot(r, path, rel, given)
 }
 
 // readTarget checks a candidate's path and finds the allowed root it lies

@@ -120,8 +120,8 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	return res.Document, nil
 }
 
-// summary prints the pack's totals on stderr, and the files that take the
-// most tokens, as repomix does, after assemble when stderr is a terminal
+// summary puts the pack's totals on stderr, and the files that take the
+// most tokens, as repomix does, after assemble's warnings when stderr is a terminal
 // or the document went to a file (--out): never into the document, never
 // into a pipe's stderr unasked. A listing (--paths) read nothing, so it
 // gives no bytes or tokens.
@@ -148,7 +148,7 @@ func (e *env) summary(res *engine.AssembleResult) {
 	if e.color() {
 		msg = "\x1b[2m" + msg + "\x1b[0m"
 	}
-	fmt.Fprintln(e.stderr, msg)
+	e.trailer = msg // after the warnings, as repomix ends with its summary
 }
 
 // topFiles is the summary's list of the n files of doc that take the most

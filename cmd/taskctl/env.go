@@ -27,6 +27,9 @@ type env struct {
 
 	eng  *engine.Engine // nil until the command's flags are parsed
 	meta map[string]any
+	// trailer is printed on stderr after the warnings of a command that
+	// succeeded (assemble's pack summary): the last thing a person reads.
+	trailer string
 }
 
 // warnings returns the warnings gathered so far.
@@ -175,6 +178,9 @@ func (e *env) finish(data any, err error) int {
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "taskctl: warning: %s\n", w) // one a line: diag.Warning.String
+	}
+	if ce == nil && e.trailer != "" {
+		fmt.Fprintln(e.stderr, e.trailer)
 	}
 	if ce != nil && ce.Problems == nil && !printed {
 		fmt.Fprintf(e.stderr, "taskctl: %s\n", ce.Message)

@@ -121,3 +121,24 @@ func TestUnits(t *testing.T) {
 		t.Errorf("without a source: %v", ms)
 	}
 }
+
+// A named algorithm or format in words finds the directory or file the
+// project names after its acronym.
+func TestAcronyms(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"tsdb/wal/wal.go":  "package wal\n\n// Segment is a file of records.\ntype Segment struct{}\n\nfunc (s *Segment) Read() {}\n",
+		"tsdb/head.go":     "package tsdb\n\n// loadLog reads the log ahead of the head and writes it back.\nfunc loadLog() {}\n",
+		"cache/lru/lru.go": "package lru\n\n// Cache evicts entries.\ntype Cache struct{}\n",
+		"cache/cache.go":   "package cache\n\n// Evict drops the least recently used entry.\nfunc Evict() {}\n",
+	})
+	ix, _ := build(t, root)
+	for q, want := range map[string]string{
+		"write-ahead log replay":       "tsdb/wal/wal.go",
+		"least recently used eviction": "cache/lru/lru.go",
+	} {
+		got := rels(ix.Search(q, memory.SearchOptions{}))
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
+		}
+	}
+}

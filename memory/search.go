@@ -307,6 +307,7 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 	}
 	if !p.long {
 		qs = append(qs, st.compoundTerms(p.words, qtf)...)
+		qs = append(qs, st.acronymTerms(p.words, qtf)...)
 	}
 	if len(qs) > maxQueryTerms {
 		slices.SortStableFunc(qs, func(x, y qterm) int { return cmpFloat(y.weight, x.weight) })
@@ -363,6 +364,61 @@ func (st *state) compoundTerms(words []string, have map[string]float64) []qterm 
 		q.idf = math.Log(1 + (N-df+0.5)/(df+0.5))
 		q.weight = q.idf
 		qs = append(qs, q)
+	}
+	return qs
+}
+
+// acronymTerms returns terms for the acronyms of a short query's runs of
+// three or four words that the project names a directory or a file after:
+// "write-ahead log replay" also looks for wal (tsdb/wal/), "least recently
+// used cache" for lru. The project's own paths say which initials are a
+// name there; three letters at least, of words of three letters at least
+// (words as short as "id" or "io" are often acronyms themselves: "OOO
+// chunk ID" is no "oci/" in prometheus), so that chance initials rarely
+// meet one. have holds the terms the query has already.
+func (st *state) acronymTerms(words []string, have map[string]float64) []qterm {
+	var parts []string
+	for _, w := range words {
+		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' }) {
+			if simpleWord(p) && len(p) >= 3 {
+				parts = append(parts, p)
+			} else {
+				parts = append(parts, "") // breaks a run
+			}
+		}
+	}
+	N := float64(st.live)
+	var qs []qterm
+	for n := 4; n >= 3; n-- {
+		for i := 0; i+n <= len(parts); i++ {
+			run := parts[i : i+n]
+			if slices.Contains(run, "") || stopWords[run[0]] || stopWords[run[n-1]] {
+				continue
+			}
+			var b strings.Builder
+			for _, p := range run {
+				b.WriteByte(p[0])
+			}
+			acr := b.String()
+			t := normalise(acr)
+			if _, format := langExts[acr]; t == "" || have[t] > 0 || format || codeAbbrevs()[acr] {
+				// a format's name ("cookie session storage": css) or a
+				// programmer's abbreviation ("provider trust related":
+				// ptr) is a word of its own, all over a tree's paths
+				continue
+			}
+			q := qterm{term: t, surface: strings.Join(run, " ") + " (" + acr + ")", tf: 1, path: st.path.find(t)}
+			if q.path == nil {
+				continue
+			}
+			q.text = st.text.find(t)
+			df := float64(max(listDF(q.text), listDF(q.path)))
+			have[t]++
+			q.idf = math.Log(1 + (N-df+0.5)/(df+0.5))
+			q.tf = float64(n) // it stands for the run's n words
+			q.weight = q.idf * (1 + math.Log(q.tf))
+			qs = append(qs, q)
+		}
 	}
 	return qs
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // abbreviations pairs words with the short forms programmers write for
@@ -21,6 +22,22 @@ allocate:alloc allocation:alloc certificate:cert connection:conn destination:dst
 previous:prev register:reg expression:expr function:fn index:idx`
 
 const altWeight = 0.5
+
+// moreAbbrevs are short forms programmers write that the abbreviations
+// above do not pair with a word: with those, what three initials must not
+// be read as (acronymTerms).
+const moreAbbrevs = `ptr str obj ret res cur pos max min std len tmp var val arg buf err msg ctx cfg env
+src dst idx num pkg lib cmd doc app req`
+
+// codeAbbrevs returns the short forms of abbreviations and moreAbbrevs.
+var codeAbbrevs = sync.OnceValue(func() map[string]bool {
+	m := wordSet(moreAbbrevs)
+	for _, pair := range strings.Fields(abbreviations) {
+		_, short, _ := strings.Cut(pair, ":")
+		m[short] = true
+	}
+	return m
+})
 
 // concepts are groups of words that name the same software concept in
 // different projects: a request's words are often not the code's ("spread

@@ -56,6 +56,7 @@ type qterm struct {
 	altTerm []string    // those partners
 	altW    []float64   // what a match of each counts for (altWeight, conceptWeight)
 	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept
+	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
 }
 
 // Search ranks the indexed files against query and returns the best,
@@ -407,7 +408,7 @@ func (st *state) acronymTerms(words []string, have map[string]float64) []qterm {
 				// ptr) is a word of its own, all over a tree's paths
 				continue
 			}
-			q := qterm{term: t, surface: strings.Join(run, " ") + " (" + acr + ")", tf: 1, path: st.path.find(t)}
+			q := qterm{term: t, surface: strings.Join(run, " ") + " (" + acr + ")", tf: 1, path: st.path.find(t), acronym: true}
 			if q.path == nil {
 				continue
 			}

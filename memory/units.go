@@ -97,7 +97,9 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source) []cand {
 func unitTermsOf(qs []qterm) []unitTerm {
 	var out []unitTerm
 	for _, q := range qs {
-		if strings.HasPrefix(q.term, defPrefix) || q.weight <= 0 {
+		if strings.HasPrefix(q.term, defPrefix) || q.weight <= 0 || q.acronym {
+			// an acronym names the file's path; its words are
+			// looked for in the units themselves
 			continue
 		}
 		t := unitTerm{weight: q.weight}

@@ -77,8 +77,8 @@ func doorsFixture(t *testing.T, proj, outside, xdg string) []doorFile {
 		"naïve.md":                    "qqnaive\n",
 		"empty.txt":                   "",
 		"node_modules/lib/x.js":       "qqnodemodules\n",
-		"key.txt":                     "aws_access_key_id = " + awsKey + "\n",
-		"config/deploy.yml":           "token: " + ghToken + "\n",
+		"key.txt":                     "# qqkeytxt\naws_access_key_id = " + awsKey + "\n",
+		"config/deploy.yml":           "# qqdeployyml\ntoken: " + ghToken + "\n",
 		"notes/pk.txt":                "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Ue7xqJmQmW0k0tYc5Vb0y1fW0nD2oF3f5dX7bJ9gH0q8S9\n-----END RSA PRIVATE KEY-----\n",
 		".env":                        "QQ=qqdotenv\n",
 		".env.local":                  "QQ=qqdotenvlocal\n",
@@ -281,7 +281,12 @@ func TestOneVerdictEveryDoor(t *testing.T) {
 		tmplEnv := doorCLI(t, proj, "assemble", "probe", "--var", "f="+r.rel)
 		reach["template command"] = holdsPath(t, tmplEnv.Data, "files", filepath.Join(proj, "plain.go"))
 		// search: the word only this file holds.
-		if !r.alias && readable {
+		// Search is the one door that shows a file holding a secret: by
+		// design (#21, TestSearchRedactsSecretsInReasons) the index holds
+		// its text with the secret redacted, so search finds it by its other
+		// lines and its reason never quotes the secret; rows refused for
+		// their content are left out of the search check.
+		if !r.alias && r.want != "SECRET_DETECTED" {
 			word := strings.Fields(searchWord(t, proj, r.rel))
 			if len(word) > 0 {
 				senv := doorCLI(t, proj, "search", word[0], "--limit", "5")
@@ -313,7 +318,11 @@ func TestOneVerdictEveryDoor(t *testing.T) {
 
 // searchWord is the qq-word of a fixture file, read from disk.
 func searchWord(t *testing.T, proj, rel string) string {
-	data, err := os.ReadFile(filepath.Join(proj, filepath.FromSlash(rel)))
+	p := filepath.Join(proj, filepath.FromSlash(rel))
+	if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+		return "" // never open a FIFO or a device (or follow a link)
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return ""
 	}

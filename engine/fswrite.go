@@ -78,10 +78,23 @@ func (e *Engine) DeleteFile(ctx context.Context, path string, confirm bool) (*Fi
 	return e.fsWrite("delete", path, "", func(f *project.FS) (*project.WriteResult, *diag.Warning) {
 		if !confirm {
 			return nil, &diag.Warning{Code: diag.ConfirmRequired, Path: "",
-				Message: fmt.Sprintf("deleting %q needs confirmation (confirm: true, or --yes)", path)}
+				Message: fmt.Sprintf("deleting %q needs confirmation", path)}
 		}
 		return f.Delete(path)
 	})
+}
+
+// ConfirmHint adds to a CONFIRM_REQUIRED error how the door asking
+// confirms ("--yes" on the command line, "confirm: true" over MCP); other
+// errors are returned as they are.
+func ConfirmHint(err error, how string) error {
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != diag.ConfirmRequired {
+		return err
+	}
+	hinted := *ee
+	hinted.Message += " (" + how + ")"
+	return &hinted
 }
 
 // fsWrite runs one write operation and records it in the audit log.

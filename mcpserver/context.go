@@ -95,6 +95,9 @@ func (s *Server) assemble(ctx context.Context, _ *mcp.CallToolRequest, in Assemb
 }
 
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, *engine.SearchResult, error) {
+	if in.Limit < 0 {
+		return nil, nil, &ToolError{Code: diag.ArgInvalid, Message: fmt.Sprintf("limit must be positive, not %d", in.Limit)}
+	}
 	if in.Limit == 0 {
 		in.Limit = 10
 	}

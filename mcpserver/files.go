@@ -199,7 +199,10 @@ func (s *Server) moveFile(ctx context.Context, _ *mcp.CallToolRequest, in CopyIn
 }
 
 func (s *Server) deleteFile(ctx context.Context, _ *mcp.CallToolRequest, in DeleteIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
-	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) { return e.DeleteFile(ctx, in.Path, in.Confirm) })
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) {
+		res, err := e.DeleteFile(ctx, in.Path, in.Confirm)
+		return res, engine.ConfirmHint(err, "set confirm: true")
+	})
 }
 
 func (s *Server) editFile(ctx context.Context, _ *mcp.CallToolRequest, in EditFileIn) (*mcp.CallToolResult, *engine.EditResult, error) {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"sort"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskctl/taskctl/engine"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // addPrompts makes each task of the project's task library a prompt
@@ -45,7 +47,7 @@ func (s *Server) prompt(file, name string) mcp.PromptHandler {
 		res, err := s.eng.Prompt(ctx, engine.PromptRequest{Template: file, Task: name, Vars: vars})
 		warns := s.eng.TakeWarnings()
 		if err != nil {
-			return nil, toolError(err, warns)
+			return nil, promptError(err, warns)
 		}
 		text := res.Text
 		if len(warns) > 0 {
@@ -55,4 +57,16 @@ func (s *Server) prompt(file, name string) mcp.PromptHandler {
 			{Role: "user", Content: &mcp.TextContent{Text: text}},
 		}}, nil
 	}
+}
+
+// promptError is the JSON-RPC error of a prompt that could not be made:
+// invalid params when the arguments were wrong (a required input missing,
+// an unknown one), an internal error otherwise; its message is the tool
+// error's, "CODE: message".
+func promptError(err error, warns []diag.Warning) error {
+	code := int64(jsonrpc.CodeInternalError)
+	if c := engine.Classify(err).Class; c == engine.ClassUsage || c == engine.ClassNotFound {
+		code = jsonrpc.CodeInvalidParams
+	}
+	return &jsonrpc.Error{Code: code, Message: toolError(err, warns).Error()}
 }

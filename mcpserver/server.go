@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -34,6 +35,7 @@ func New(eng *engine.Engine) (*Server, error) {
 	s := &Server{eng: eng}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "taskctl", Title: "taskctl", Version: engine.Version()},
 		&mcp.ServerOptions{Instructions: instructions})
+	s.srv.AddReceivingMiddleware(codedToolErrors)
 	s.addContextTools()
 	s.addFileTools()
 	s.addRunTools()
@@ -121,6 +123,28 @@ func (e *ToolError) Error() string {
 func toolError(err error, warns []diag.Warning) error {
 	ce := engine.Classify(err)
 	return &ToolError{Code: ce.Code, Message: ce.Message, Problems: ce.Problems, Warnings: warns}
+}
+
+// codePrefix is how every tool error starts: its stable code.
+var codePrefix = regexp.MustCompile(`^[A-Z][A-Z0-9_]*: `)
+
+// codedToolErrors gives the tool errors the SDK makes itself (arguments
+// that do not match the input schema, or that do not decode) the code
+// of every tool error, ARG_INVALID, so that a client can tell them by
+// their first word as it tells the others.
+func codedToolErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		tr, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !tr.IsError || len(tr.Content) == 0 {
+			return res, err
+		}
+		if t, ok := tr.Content[0].(*mcp.TextContent); ok && !codePrefix.MatchString(t.Text) {
+			msg := strings.ReplaceAll(t.Text, "<invalid reflect.Value>", "null")
+			t.Text = string(diag.ArgInvalid) + ": " + strings.TrimPrefix(msg, "validating \"arguments\": ")
+		}
+		return res, err
+	}
 }
 
 // structured sets a result's structured content to v, for the tools whose

@@ -107,6 +107,16 @@ type rawSession struct {
 
 func startRaw(t *testing.T, f *fixture) *rawSession {
 	t.Helper()
+	s := startRawUninitialized(t, f)
+	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	s.recv()
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+// startRawUninitialized is startRaw before initialize.
+func startRawUninitialized(t *testing.T, f *fixture) *rawSession {
+	t.Helper()
 	cmd := serverCmd(t, f)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -134,9 +144,6 @@ func startRaw(t *testing.T, f *fixture) *rawSession {
 			<-s.done
 		}
 	})
-	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	s.recv()
-	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return s
 }
 
@@ -219,16 +226,27 @@ func TestMalformedJSONRPC(t *testing.T) {
 	if resp := s.recv(); resp["result"].(map[string]any)["isError"] == true {
 		t.Errorf("a good call after the bad ones failed: %v", resp)
 	}
-	// JSON that is not JSON ends the session (the SDK's stream decoder
-	// cannot find the next message): the server ends, without a panic.
+	// Lines that are not JSON are answered with parse errors (id null),
+	// and the session goes on; at the end of input the server ends,
+	// without a panic.
 	s.send(`{"jsonrpc":"2.0","id":21,`)
 	s.send(`}}}not json`)
+	for i := 0; i < 2; i++ {
+		if resp := s.recv(); resp["id"] != nil || resp["error"].(map[string]any)["code"] != float64(-32700) {
+			t.Errorf("a line that is not JSON: %v", resp)
+		}
+	}
+	s.send(`{"jsonrpc":"2.0","id":31,"method":"ping"}`)
+	if resp := s.recv(); resp["id"] != float64(31) || resp["result"] == nil {
+		t.Errorf("ping after lines that are not JSON: %v", resp)
+	}
 	s.in.Close()
 	s.exits()
 }
 
 // TestOversizedMessage: a message over the frame cap (a write of more
-// than twice the file cap) ends the session without writing anything.
+// than twice the file cap) is answered with an error to its id, writes
+// nothing, and the session goes on.
 func TestOversizedMessage(t *testing.T) {
 	f := newFixture(t)
 	s := startRaw(t, f)
@@ -237,10 +255,17 @@ func TestOversizedMessage(t *testing.T) {
 	go func() {
 		defer close(done)
 		io.WriteString(s.in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":".taskctl/workspace/big.txt","content":"`+big+`"}}}`+"\n")
-		s.in.Close()
 	}()
-	s.exits()
+	if resp := s.recv(); resp["id"] != float64(1) || resp["error"].(map[string]any)["code"] != float64(-32600) {
+		t.Errorf("the oversized message: %v", resp)
+	}
 	<-done
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	if resp := s.recv(); resp["id"] != float64(2) || resp["result"] == nil {
+		t.Errorf("ping after the oversized message: %v", resp)
+	}
+	s.in.Close()
+	s.exits()
 	if _, err := os.Stat(filepath.Join(f.ws, "big.txt")); err == nil {
 		t.Errorf("the oversized write was written")
 	}

@@ -163,7 +163,8 @@ func fsWrite(ctx context.Context, e *env, f *fsFlags, op string, paths []string,
 	case "mv":
 		return e.eng.MoveFile(ctx, engine.CopyRequest{Source: paths[0], Destination: paths[1], Overwrite: f.overwrite, Backup: backup})
 	}
-	return e.eng.DeleteFile(ctx, paths[0], f.yes)
+	res, err := e.eng.DeleteFile(ctx, paths[0], f.yes)
+	return res, engine.ConfirmHint(err, "give --yes")
 }
 
 func fsEdit(ctx context.Context, e *env, f *fsFlags, path string, backup bool) (any, error) {

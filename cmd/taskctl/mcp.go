@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime/debug"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
 	"github.com/taskctl/taskctl/engine"
@@ -61,9 +60,9 @@ refreshed when a file changes. Logs and warnings go to stderr.`,
 			}
 			srv.SetRunner(mcpserver.Runner{Supervisor: self(superviseCmd), SandboxHelper: self(engine.SandboxHelperArg)})
 			// A write_file of a file at the size cap, JSON-escaped, must
-			// fit in one message; anything larger ends the session.
+			// fit in one message; a larger one is answered with an error.
 			limit := max(16<<20, int(2*cfg.MaxFileBytes)+1<<20)
-			t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopCloser{e.stdout}, MaxLineLength: limit}
+			t := &mcpserver.Transport{Reader: e.stdin, Writer: e.stdout, MaxFrame: limit}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 				return nil, err
 			}
@@ -71,9 +70,3 @@ refreshed when a file changes. Logs and warnings go to stderr.`,
 		},
 	}
 }
-
-// nopCloser is a Writer whose Close does nothing: the session's end must
-// not close taskctl's stdout.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

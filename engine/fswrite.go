@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +26,7 @@ type FileOpResult struct {
 	Bytes     int64     `json:"bytes"`
 	Backup    string    `json:"backup,omitempty"` // where the previous content was kept
 	Created   bool      `json:"created"`          // nothing was at path before
+	SHA256    string    `json:"sha256,omitempty"` // of the content written (write)
 	Timestamp time.Time `json:"timestamp"`
 }
 
@@ -33,13 +36,30 @@ type WriteRequest struct {
 	Content   []byte
 	Overwrite bool // replace an existing file (refused otherwise)
 	Backup    bool // keep the replaced content under .taskctl/backups/
+	// ExpectSHA256, when set, is the sha256 (hex) of the content the
+	// caller read: the file is replaced only if it still holds it
+	// (FILE_CHANGED otherwise), checked under the write lock.
+	ExpectSHA256 string
 }
 
 // WriteFile writes a file of the write area.
 func (e *Engine) WriteFile(ctx context.Context, req WriteRequest) (*FileOpResult, error) {
-	return e.fsWrite("write", req.Path, "", func(f *project.FS) (*project.WriteResult, *diag.Warning) {
+	res, err := e.fsWrite("write", req.Path, "", func(f *project.FS) (*project.WriteResult, *diag.Warning) {
+		if req.ExpectSHA256 != "" {
+			cur, w := f.ReadWritable(req.Path)
+			if w == nil {
+				w = expectSHA(cur, req.ExpectSHA256)
+			}
+			if w != nil {
+				return nil, w
+			}
+		}
 		return f.WriteFile(req.Path, req.Content, req.Overwrite, req.Backup)
 	})
+	if err == nil {
+		res.SHA256 = sha256Hex(req.Content)
+	}
+	return res, err
 }
 
 // CreateDirectory makes a directory of the write area and those above it.
@@ -97,12 +117,18 @@ func ConfirmHint(err error, how string) error {
 	return &hinted
 }
 
-// fsWrite runs one write operation and records it in the audit log.
+// fsWrite runs one write operation, under the project's write lock, and
+// records it in the audit log.
 func (e *Engine) fsWrite(op, path, source string, do func(*project.FS) (*project.WriteResult, *diag.Warning)) (*FileOpResult, error) {
 	f, err := e.FS()
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := e.lockWrites(true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	r, w := do(f)
 	e.auditWrite(op, path, source, r, w)
 	if w != nil {
@@ -110,6 +136,46 @@ func (e *Engine) fsWrite(op, path, source string, do func(*project.FS) (*project
 	}
 	return &FileOpResult{Operation: op, Path: r.Path, Source: source, Bytes: r.Bytes, Backup: r.Backup,
 		Created: r.Created, Timestamp: time.Now().UTC()}, nil
+}
+
+// lockWrites takes the project's lock of file operations,
+// .taskctl/fs.lock (flock, dropped by the kernel if the process dies):
+// every write, edit, copy, move, mkdir and delete of every taskctl
+// process on the project holds it from its read to its write, so two
+// servers editing one file never lose an edit. Without take it does
+// nothing (a dry run).
+func (e *Engine) lockWrites(take bool) (func(), error) {
+	if !take {
+		return func() {}, nil
+	}
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	d, err := p.OpenWorkspace()
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Lock("fs.lock")
+}
+
+// expectSHA refuses a file whose content is not the one whose sha256
+// (hex) a caller read, when it gives one (FILE_CHANGED).
+func expectSHA(file *project.File, want string) *diag.Warning {
+	if want == "" {
+		return nil
+	}
+	if got := sha256Hex(file.Content); !strings.EqualFold(got, want) {
+		return &diag.Warning{Code: diag.FileChanged, Path: file.Path,
+			Message: fmt.Sprintf("changed since it was read: its sha256 is %s, not %s; nothing was written (read it again)", got, want)}
+	}
+	return nil
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // auditWrite appends one line to .taskctl/audit.jsonl for a write
@@ -177,6 +243,10 @@ type EditRequest struct {
 	Edits  []Edit
 	DryRun bool // compute the diff, write nothing
 	Backup bool
+	// ExpectSHA256, when set, is the sha256 (hex) of the content the
+	// caller read: the edit is applied only to that content (FILE_CHANGED
+	// otherwise).
+	ExpectSHA256 string
 }
 
 // EditResult is an edit's unified diff, and what was written.
@@ -186,6 +256,7 @@ type EditResult struct {
 	DryRun    bool      `json:"dry_run"`
 	Bytes     int64     `json:"bytes"`
 	Backup    string    `json:"backup,omitempty"`
+	SHA256    string    `json:"sha256"` // of the content after the edit (to give the next edit)
 	Timestamp time.Time `json:"timestamp"`
 }
 
@@ -200,6 +271,12 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := e.lockWrites(!req.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var text string
 	file, w := f.ReadWritable(req.Path)
 	if w == nil && file.Binary {
 		w = &diag.Warning{Code: diag.FileBinary, Path: file.Path, Message: "binary file: not edited"}
@@ -210,17 +287,18 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 		}
 		return nil, fsError(w)
 	}
-	text := string(file.Content)
-	for i, ed := range req.Edits {
-		if text, w = applyEdit(file.Path, text, i, ed); w != nil {
-			if !req.DryRun {
-				e.auditWrite("edit", req.Path, "", nil, w)
-			}
-			return nil, fsError(w)
+	if w = expectSHA(file, req.ExpectSHA256); w == nil {
+		text, w = applyEdits(file.Path, string(file.Content), req.Edits)
+	}
+	if w != nil {
+		if !req.DryRun {
+			e.auditWrite("edit", req.Path, "", nil, w)
 		}
+		return nil, fsError(w)
 	}
 	res := &EditResult{Path: file.Path, DryRun: req.DryRun, Bytes: int64(len(text)), Timestamp: time.Now().UTC(),
-		Diff: string(diff.Diff(file.Path, file.Content, file.Path, []byte(text)))}
+		SHA256: sha256Hex([]byte(text)),
+		Diff:   string(diff.Diff(file.Path, file.Content, file.Path, []byte(text)))}
 	if req.DryRun {
 		return res, nil
 	}
@@ -231,20 +309,4 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 	}
 	res.Backup = r.Backup
 	return res, nil
-}
-
-// applyEdit replaces the one occurrence of ed.OldText in text.
-func applyEdit(path, text string, i int, ed Edit) (string, *diag.Warning) {
-	if ed.OldText == "" {
-		return "", &diag.Warning{Code: diag.EditNoMatch, Path: path, Message: fmt.Sprintf("edit %d: old_text is empty", i+1)}
-	}
-	switch n := strings.Count(text, ed.OldText); n {
-	case 0:
-		return "", &diag.Warning{Code: diag.EditNoMatch, Path: path, Message: fmt.Sprintf("edit %d: old_text not found", i+1)}
-	case 1:
-		return strings.Replace(text, ed.OldText, ed.NewText, 1), nil
-	default:
-		return "", &diag.Warning{Code: diag.EditAmbiguous, Path: path,
-			Message: fmt.Sprintf("edit %d: old_text occurs %d times; give more context to make it unique", i+1, n)}
-	}
 }

@@ -39,6 +39,7 @@ type WriteFileIn struct {
 	Content      string `json:"content" jsonschema:"the text to write"`
 	Overwrite    bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file (refused otherwise)"`
 	CreateBackup *bool  `json:"create_backup,omitempty" jsonschema:"keep the replaced content under .taskctl/backups/ (default true)"`
+	SHA256       string `json:"sha256,omitempty" jsonschema:"the sha256 read_file gave: replace the file only if it still holds that content (FILE_CHANGED otherwise)"`
 }
 
 // CopyIn is the input of copy_file and move_file.
@@ -61,6 +62,7 @@ type EditFileIn struct {
 	Edits        []engine.Edit `json:"edits" jsonschema:"replacements applied in order; each old_text must occur exactly once"`
 	DryRun       bool          `json:"dry_run,omitempty" jsonschema:"return the diff, write nothing"`
 	CreateBackup *bool         `json:"create_backup,omitempty" jsonschema:"keep the previous content under .taskctl/backups/ (default true)"`
+	SHA256       string        `json:"sha256,omitempty" jsonschema:"the sha256 read_file (or the last edit) gave: edit only that content (FILE_CHANGED otherwise)"`
 }
 
 // pathRule is the path rule of every tool, in the one sentence a client
@@ -178,7 +180,8 @@ func (s *Server) fileOp(ctx context.Context, op func(e *engine.Engine) (*engine.
 
 func (s *Server) writeFile(ctx context.Context, _ *mcp.CallToolRequest, in WriteFileIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
 	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) {
-		return e.WriteFile(ctx, engine.WriteRequest{Path: in.Path, Content: []byte(in.Content), Overwrite: in.Overwrite, Backup: orTrue(in.CreateBackup)})
+		return e.WriteFile(ctx, engine.WriteRequest{Path: in.Path, Content: []byte(in.Content), Overwrite: in.Overwrite, Backup: orTrue(in.CreateBackup),
+			ExpectSHA256: in.SHA256})
 	})
 }
 
@@ -207,7 +210,8 @@ func (s *Server) deleteFile(ctx context.Context, _ *mcp.CallToolRequest, in Dele
 
 func (s *Server) editFile(ctx context.Context, _ *mcp.CallToolRequest, in EditFileIn) (*mcp.CallToolResult, *engine.EditResult, error) {
 	return call(ctx, s, func(e *engine.Engine) (*engine.EditResult, string, error) {
-		res, err := e.EditFile(ctx, engine.EditRequest{Path: in.Path, Edits: in.Edits, DryRun: in.DryRun, Backup: orTrue(in.CreateBackup)})
+		res, err := e.EditFile(ctx, engine.EditRequest{Path: in.Path, Edits: in.Edits, DryRun: in.DryRun, Backup: orTrue(in.CreateBackup),
+			ExpectSHA256: in.SHA256})
 		if err != nil {
 			return nil, "", err
 		}

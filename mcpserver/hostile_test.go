@@ -98,7 +98,7 @@ func TestHostileCorpus(t *testing.T) {
 	state := filepath.Join(f.proj, ".taskctl")
 	skip := func(p string) bool {
 		return p == f.ws || p == filepath.Join(state, "backups") || p == filepath.Join(state, "audit.jsonl") ||
-			p == filepath.Join(state, ".gitignore")
+			p == filepath.Join(state, ".gitignore") || p == filepath.Join(state, "fs.lock")
 	}
 	before := snapshot(t, f.dir, skip)
 	refused := 0

@@ -63,6 +63,8 @@ const (
 	ScriptNotAllowed Code = "SCRIPT_NOT_ALLOWED"
 	// ResumeMismatch: the run to resume is of another task or template, or is still running (exit 2).
 	ResumeMismatch Code = "RESUME_MISMATCH"
+	// FileChanged: a write or edit named the sha256 of the content it expected, and the file holds other content; nothing was written (exit 1).
+	FileChanged Code = "FILE_CHANGED"
 )
 
 // The codes of warnings: what was left out or changed, and why.
@@ -204,6 +206,7 @@ var registry = []Info{
 	{VerdictInvalid, "an evaluator's output is not a verdict, a JSON object with a boolean \"success\" (exit 1)."},
 	{ScriptNotAllowed, "a template's script step would run a process the user did not allow (--allow-scripts, run.allow_scripts) (exit 2)."},
 	{ResumeMismatch, "the run to resume is of another task or template, or is still running (exit 2)."},
+	{FileChanged, "a write or edit named the sha256 of the content it expected, and the file holds other content; nothing was written (exit 1)."},
 
 	{PathOutsideProject, "the real path lies outside every allowed root; nothing there is stat'ed or read."},
 	{PathSensitive, "a sensitive name (.env*, *.pem, id_rsa*, ...) the policy does not allow."},

@@ -63,6 +63,22 @@ func (e *Engine) FS() (*project.FS, error) {
 	return f, nil
 }
 
+// Fork returns an engine for the file operations (ReadFile, ListDirectory,
+// FileInfo, WriteFile, CreateDirectory, CopyFile, MoveFile, DeleteFile,
+// EditFile) of one request that may run beside the engine's other work:
+// it shares the settings, the project (safe for concurrent use) and the
+// path rule, and gathers its own warnings. The settings and the project
+// must have been loaded (StartSession does), and are never reloaded
+// while forks run; nothing else of e is read, so a fork never races with
+// a search or an assemble on e.
+func (e *Engine) Fork() (*Engine, error) {
+	if e.settings == nil || e.proj == nil {
+		return nil, fmt.Errorf("engine: Fork before the settings and the project are loaded")
+	}
+	return &Engine{opts: e.opts, getenv: e.getenv, workingDir: e.workingDir, argDir: e.argDir,
+		projectDir: e.projectDir, fromProject: e.fromProject, settings: e.settings, proj: e.proj}, nil
+}
+
 // fsError is the failure of a file operation, from the warning that
 // refused it.
 func fsError(w *diag.Warning) error {

@@ -302,6 +302,9 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 	if req.DryRun {
 		return res, nil
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // cancelled: nothing is written
+	}
 	r, w := f.WriteFile(req.Path, []byte(text), true, req.Backup)
 	e.auditWrite("edit", req.Path, "", r, w)
 	if w != nil {

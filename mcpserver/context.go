@@ -52,7 +52,8 @@ func (s *Server) addContextTools() {
 		s.validate)
 }
 
-func (s *Server) assemble(ctx context.Context, _ *mcp.CallToolRequest, in AssembleIn) (*mcp.CallToolResult, any, error) {
+func (s *Server) assemble(ctx context.Context, req *mcp.CallToolRequest, in AssembleIn) (*mcp.CallToolResult, any, error) {
+	defer progress(ctx, req, "assemble")()
 	vars := make([]string, 0, len(in.Vars))
 	for k, v := range in.Vars {
 		vars = append(vars, k+"="+v)
@@ -94,7 +95,8 @@ func (s *Server) assemble(ctx context.Context, _ *mcp.CallToolRequest, in Assemb
 	return res, nil, nil
 }
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, *engine.SearchResult, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, *engine.SearchResult, error) {
+	defer progress(ctx, req, "search")()
 	if in.Limit < 0 {
 		return nil, nil, &ToolError{Code: diag.ArgInvalid, Message: fmt.Sprintf("limit must be positive, not %d", in.Limit)}
 	}
@@ -119,6 +121,22 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		}
 		return res, b.String(), nil
 	})
+}
+
+// progress tells a client that asked for progress (a progressToken in the
+// request) that a long call started (progress 0, and what it waits for),
+// and, through the function returned, that it ended (1 of 1).
+func progress(ctx context.Context, req *mcp.CallToolRequest, what string) (done func()) {
+	if req == nil || req.Session == nil || req.Params == nil || req.Params.GetProgressToken() == nil {
+		return func() {}
+	}
+	tok := req.Params.GetProgressToken()
+	_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 0, Total: 1,
+		Message: what + ": waiting for the index and reading files"})
+	return func() {
+		_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{ProgressToken: tok,
+			Progress: 1, Total: 1, Message: what + ": done"})
+	}
 }
 
 func (s *Server) listTasks(ctx context.Context, _ *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, *engine.ListTasksResult, error) {

@@ -106,7 +106,7 @@ func (s *Server) addFileTools() {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFileIn) (*mcp.CallToolResult, *engine.FileContent, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
 		res, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: in.Path, Encoding: in.Encoding,
 			MaxLines: in.MaxLines, SkipLines: in.SkipLines, MaxBytes: in.MaxBytes})
 		if err != nil {
@@ -117,7 +117,7 @@ func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFi
 }
 
 func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in ListDirectoryIn) (*mcp.CallToolResult, *engine.DirListing, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.DirListing, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.DirListing, string, error) {
 		res, err := e.ListDirectory(ctx, engine.ListRequest{Path: in.Path, Pattern: in.Pattern, Recursive: in.Recursive,
 			IncludeHidden: in.IncludeHidden, MaxDepth: in.MaxDepth})
 		if err != nil {
@@ -140,7 +140,7 @@ func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in L
 }
 
 func (s *Server) fileInfo(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, *engine.FileInfo, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.FileInfo, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileInfo, string, error) {
 		res, err := e.FileInfo(ctx, in.Path)
 		if err != nil {
 			return nil, "", err
@@ -169,7 +169,7 @@ func opText(r *engine.FileOpResult) string {
 }
 
 func (s *Server) fileOp(ctx context.Context, op func(e *engine.Engine) (*engine.FileOpResult, error)) (*mcp.CallToolResult, *engine.FileOpResult, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.FileOpResult, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileOpResult, string, error) {
 		res, err := op(e)
 		if err != nil {
 			return nil, "", err
@@ -209,7 +209,7 @@ func (s *Server) deleteFile(ctx context.Context, _ *mcp.CallToolRequest, in Dele
 }
 
 func (s *Server) editFile(ctx context.Context, _ *mcp.CallToolRequest, in EditFileIn) (*mcp.CallToolResult, *engine.EditResult, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.EditResult, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.EditResult, string, error) {
 		res, err := e.EditFile(ctx, engine.EditRequest{Path: in.Path, Edits: in.Edits, DryRun: in.DryRun, Backup: orTrue(in.CreateBackup),
 			ExpectSHA256: in.SHA256})
 		if err != nil {

@@ -15,10 +15,8 @@ import (
 // (engine.Prompts: its arguments are the task's inputs), whose messages
 // are what engine.Prompt composes.
 func (s *Server) addPrompts() error {
-	s.mu.Lock()
-	prompts, err := s.eng.Prompts()
+	prompts, err := s.eng.Prompts() // before serving: nothing runs beside it
 	s.eng.TakeWarnings()
-	s.mu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -40,8 +38,11 @@ func (s *Server) prompt(file, name string) mcp.PromptHandler {
 			vars = append(vars, k+"="+v)
 		}
 		sort.Strings(vars)
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		release, err := s.exclusive(ctx)
+		if err != nil {
+			return nil, promptError(err, nil)
+		}
+		defer release()
 		s.eng.TakeWarnings()
 		s.eng.SyncChanges(ctx)
 		res, err := s.eng.Prompt(ctx, engine.PromptRequest{Template: file, Task: name, Vars: vars})

@@ -32,12 +32,9 @@ type Runner struct {
 	Supervisor, SandboxHelper []string
 }
 
-// SetRunner sets what the run tool starts executors with.
-func (s *Server) SetRunner(r Runner) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.runner = r
-}
+// SetRunner sets what the run tool starts executors with; call it
+// before the server serves.
+func (s *Server) SetRunner(r Runner) { s.runner = r }
 
 func (s *Server) addRunTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{Name: "run", InputSchema: inputSchema[RunIn](&s.errs), Title: "Run a task or workflow",

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,9 +16,13 @@ import (
 
 // A Server serves one engine over MCP.
 type Server struct {
-	mu  sync.Mutex // one operation at a time on eng
-	eng *engine.Engine
-	srv *mcp.Server
+	// excl holds the one context operation (assemble, search, list_tasks,
+	// validate, a prompt) that runs on eng at a time; a call cancelled
+	// while it waits stops waiting. File operations run beside it and
+	// each other on forks of eng (engine.Engine.Fork).
+	excl chan struct{}
+	eng  *engine.Engine
+	srv  *mcp.Server
 
 	errs []error // building the tools' schemas
 
@@ -32,7 +35,14 @@ type Server struct {
 // (engine.Engine.StartSession); the server does not close it.
 func New(eng *engine.Engine) (*Server, error) {
 	eng.ResolveFromProject() // a client has no working dir
-	s := &Server{eng: eng}
+	// Load what the file operations' forks share, before any runs.
+	if _, err := eng.Settings(); err != nil {
+		return nil, err
+	}
+	if _, err := eng.Project(); err != nil {
+		return nil, err
+	}
+	s := &Server{eng: eng, excl: make(chan struct{}, 1)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "taskctl", Title: "taskctl", Version: engine.Version()},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.srv.AddReceivingMiddleware(codedToolErrors)
@@ -63,21 +73,55 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 // Run serves one session over t until the client goes away or ctx is done.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.srv.Run(ctx, t) }
 
-// call runs one engine operation under the server's lock and turns its
-// outcome into a tool result: text (with the warnings after it) and the
-// warnings in _meta. A failure is an error whose text starts with the
-// code, which the SDK sends as a tool error.
+// call runs one context operation on the server's engine, alone, and
+// turns its outcome into a tool result (see outcome).
 func call[Out any](ctx context.Context, s *Server, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	var zero Out
+	release, err := s.exclusive(ctx)
+	if err != nil {
+		return nil, zero, toolError(err, nil)
+	}
+	defer release()
 	s.eng.TakeWarnings()
-	out, text, err := op(s.eng)
-	warns := s.eng.TakeWarnings()
+	return outcome(s.eng, op)
+}
+
+// fileCall runs one file operation on a fork of the server's engine,
+// beside the other calls (see outcome).
+func fileCall[Out any](ctx context.Context, s *Server, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
+	var zero Out
+	if err := ctx.Err(); err != nil {
+		return nil, zero, toolError(err, nil)
+	}
+	e, err := s.eng.Fork()
+	if err != nil {
+		return nil, zero, toolError(err, nil)
+	}
+	return outcome(e, op)
+}
+
+// outcome runs op on e and makes a tool result of it: text (with the
+// warnings after it) and the warnings in _meta. A failure is an error
+// whose text starts with the code, which the SDK sends as a tool error.
+func outcome[Out any](e *engine.Engine, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
+	out, text, err := op(e)
+	warns := e.TakeWarnings()
 	if err != nil {
 		var zero Out
 		return nil, zero, toolError(err, warns)
 	}
 	return result(text, warns), out, nil
+}
+
+// exclusive waits for the server's engine, or for ctx to end (the call
+// cancelled); release gives the engine back.
+func (s *Server) exclusive(ctx context.Context) (release func(), err error) {
+	select {
+	case s.excl <- struct{}{}:
+		return func() { <-s.excl }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // result is a tool result of text and warnings.

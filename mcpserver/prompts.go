@@ -2,7 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,21 +18,100 @@ import (
 
 // addPrompts makes each task of the project's task library a prompt
 // (engine.Prompts: its arguments are the task's inputs), whose messages
-// are what engine.Prompt composes.
+// are what engine.Prompt composes. Prompts of tasks that are gone are
+// removed; the SDK tells the clients (notifications/prompts/list_changed)
+// when the list changed.
 func (s *Server) addPrompts() error {
-	prompts, err := s.eng.Prompts() // before serving: nothing runs beside it
+	prompts, err := s.eng.Prompts()
 	s.eng.TakeWarnings()
 	if err != nil {
 		return err
 	}
+	seen := map[string]bool{}
 	for _, pi := range prompts {
+		seen[pi.Name] = true
 		p := &mcp.Prompt{Name: pi.Name, Title: pi.Name, Description: pi.Description}
 		for _, a := range pi.Args {
 			p.Arguments = append(p.Arguments, &mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
 		s.srv.AddPrompt(p, s.prompt(pi.File, pi.Name))
 	}
+	var gone []string
+	for name := range s.prompts {
+		if !seen[name] {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.srv.RemovePrompts(gone...)
+	}
+	s.prompts = seen
 	return nil
+}
+
+// taskPoll is how often the server looks at the task library for changes.
+const taskPoll = time.Second
+
+// watchTasks keeps the prompts current while ctx lasts: when a file of
+// the task library (.taskctl/tasks/*.xml) appears, changes or goes, the
+// prompts are made again. The library is one small directory, so it is
+// looked at (names, sizes, times) every taskPoll, on every platform.
+func (s *Server) watchTasks(ctx context.Context) {
+	dir := s.taskDir()
+	last := librarySignature(dir)
+	tick := time.NewTicker(taskPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		sig := librarySignature(dir)
+		if sig == last {
+			continue
+		}
+		release, err := s.exclusive(ctx)
+		if err != nil {
+			return
+		}
+		if err := s.addPrompts(); err != nil {
+			fmt.Fprintf(os.Stderr, "taskctl: prompts not updated: %v\n", err)
+		}
+		release()
+		last = sig
+	}
+}
+
+// taskDir is the directory of the task library.
+func (s *Server) taskDir() string {
+	p, err := s.eng.Project()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(p.Workspace(), "tasks")
+}
+
+// librarySignature is what of the task library tells a change: each
+// XML file's name, size and modification time (lstat: nothing is
+// followed).
+func librarySignature(dir string) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".xml") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String()
 }
 
 // prompt returns the handler of the prompt of task name in file.

@@ -24,7 +24,8 @@ type Server struct {
 	eng  *engine.Engine
 	srv  *mcp.Server
 
-	errs []error // building the tools' schemas
+	errs    []error         // building the tools' schemas
+	prompts map[string]bool // the names of the prompts served
 
 	runner Runner // what the run tool starts executors with
 }
@@ -70,8 +71,14 @@ reads and writes alike, and every path a tool returns can be passed to any tool 
 // MCP returns the SDK's server, to connect to a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
-// Run serves one session over t until the client goes away or ctx is done.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.srv.Run(ctx, t) }
+// Run serves one session over t until the client goes away or ctx is
+// done, keeping the prompts current with the task library.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.watchTasks(ctx)
+	return s.srv.Run(ctx, t)
+}
 
 // call runs one context operation on the server's engine, alone, and
 // turns its outcome into a tool result (see outcome).

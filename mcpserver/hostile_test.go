@@ -257,3 +257,39 @@ func TestSymlinkSwap(t *testing.T) {
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// TestWorkspaceGitignoreAndMessages: the workspace's own .gitignore
+// (which keeps its files out of git status) is never deleted, moved or
+// overwritten; a refusal says what was asked (a read of a symlink is not
+// called a write, a non-empty directory is not "already exists").
+func TestWorkspaceGitignoreAndMessages(t *testing.T) {
+	f := newFixture(t)
+	hostile(t, f)
+	write(t, f.ws, map[string]string{".gitignore": "*\n"})
+	cs := connect(t, f)
+	for _, c := range []struct {
+		tool       string
+		args       map[string]any
+		code, says string
+	}{
+		{"delete_file", map[string]any{"path": ".taskctl/workspace/.gitignore", "confirm": true}, "PATH_NOT_WRITABLE", "own .gitignore"},
+		{"write_file", map[string]any{"path": ".taskctl/workspace/.gitignore", "content": "", "overwrite": true}, "PATH_NOT_WRITABLE", "own .gitignore"},
+		{"move_file", map[string]any{"source": ".taskctl/workspace/.gitignore", "destination": ".taskctl/workspace/x"}, "PATH_NOT_WRITABLE", "own .gitignore"},
+		{"edit_file", map[string]any{"path": ".taskctl/workspace/.gitignore", "edits": []any{map[string]any{"old_text": "*", "new_text": ""}}}, "PATH_NOT_WRITABLE", "own .gitignore"},
+		{"read_file", map[string]any{"path": ".taskctl/workspace/file-link"}, "WRITE_UNSAFE", "read without following links"},
+		{"read_file", map[string]any{"path": ".taskctl/workspace/hl"}, "WRITE_UNSAFE", "not read from the workspace"},
+		{"delete_file", map[string]any{"path": ".taskctl/workspace/sub", "confirm": true}, "PATH_IS_DIR", "not empty"},
+	} {
+		res := callTool(t, cs, c.tool, c.args)
+		if got := text(res); !res.IsError || !strings.HasPrefix(got, c.code+": ") || !strings.Contains(got, c.says) ||
+			(c.tool == "read_file" && strings.Contains(got, "written")) {
+			t.Errorf("%s %v: %s, want %s saying %q", c.tool, c.args["path"], got, c.code, c.says)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(f.ws, ".gitignore")); err != nil || string(b) != "*\n" {
+		t.Errorf("the workspace's .gitignore: %q, %v", b, err)
+	}
+	if res := callTool(t, cs, "read_file", map[string]any{"path": ".taskctl/workspace/.gitignore"}); res.IsError {
+		t.Errorf("reading the workspace's .gitignore: %s", text(res))
+	}
+}

@@ -209,6 +209,9 @@ func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
 			return nil, warnf(diag.PathNotWritable, abs, "inside %s/, which is never written", c)
 		}
 	}
+	if root == f.ws && len(comps) == 1 && comps[0] == ".gitignore" {
+		return nil, warnf(diag.PathNotWritable, abs, "the workspace's own .gitignore, which keeps its files out of git: never written, moved or deleted")
+	}
 	if !f.p.policy.AllowSensitive {
 		if pat := f.p.sensitive.match(f.p.relToProject(abs), comps[len(comps)-1]); pat != "" {
 			return nil, warnf(diag.PathSensitive, abs, "sensitive name (matches %q): never written", pat)
@@ -285,10 +288,11 @@ func refusal(abs string, err error) *diag.Warning {
 		return warnf(diag.FileTooLarge, abs, "%d bytes, over the %d-byte cap", tl.Size, tl.Limit)
 	}
 	switch {
+	case errors.Is(err, syscall.ENOTEMPTY):
+		// Before ErrExist, which ENOTEMPTY also is to errors.Is.
+		return warnf(diag.PathIsDir, abs, "is a directory that is not empty: delete its files first")
 	case errors.Is(err, fs.ErrExist):
 		return warnf(diag.FileExists, abs, "already exists (ask to overwrite it)")
-	case errors.Is(err, syscall.ENOTEMPTY), errors.Is(err, syscall.EEXIST):
-		return warnf(diag.WriteUnsafe, abs, "directory not empty")
 	case errors.Is(err, syscall.EXDEV):
 		return warnf(diag.PathUnreadable, abs, "source and destination are on different file systems")
 	}

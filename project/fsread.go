@@ -117,7 +117,7 @@ func (f *FS) readFile(s string) (*File, *diag.Warning) {
 		return nil, refusal(rp.abs, err)
 	}
 	defer d.Close()
-	return f.readIn(d, rp.comps[len(rp.comps)-1], rp.abs)
+	return f.readIn(d, rp.comps[len(rp.comps)-1], rp.abs, true)
 }
 
 // Stat says what s is (a path as a user types it), without following a

@@ -241,12 +241,22 @@ func (f *FS) ReadWritable(s string) (*File, *diag.Warning) {
 		return nil, w
 	}
 	defer d.Close()
-	return f.readIn(d, t.name(), t.abs)
+	return f.readIn(d, t.name(), t.abs, false)
 }
 
-// readIn reads name in d (abs) if it is a regular file of one link.
-func (f *FS) readIn(d *StateDir, name, abs string) (*File, *diag.Warning) {
+// readIn reads name in d (abs) if it is a regular file of one link; the
+// refusal of a symbolic link or a hard link says what was asked: a read
+// (justRead), or the read of a write.
+func (f *FS) readIn(d *StateDir, name, abs string, justRead bool) (*File, *diag.Warning) {
 	st, exists, w := checkWritable(d, name, abs)
+	if w != nil && justRead && w.Code == diag.WriteUnsafe {
+		switch {
+		case st.Mode&fs.ModeSymlink != 0:
+			w = warnf(diag.WriteUnsafe, abs, "is a symbolic link: the workspace is read without following links")
+		case st.Links > 1:
+			w = warnf(diag.WriteUnsafe, abs, "a file with %d links (a hard link): not read from the workspace", st.Links)
+		}
+	}
 	if w != nil {
 		return nil, w
 	}

@@ -38,16 +38,16 @@ type ValidateIn struct {
 type NoInput struct{}
 
 func (s *Server) addContextTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "assemble", InputSchema: inputSchema[AssembleIn](&s.errs), Title: "Assemble a task's context",
+	addTool(s, &mcp.Tool{Name: "assemble", Annotations: readOnly, Title: "Assemble a task's context",
 		Description: "Resolve a task's file sources (paths, globs, read-only commands, descriptions) and return its context document: every file's absolute path, provenance and content. Files left out are warnings with a stable code."},
 		s.assemble)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "search", InputSchema: inputSchema[SearchIn](&s.errs), Title: "Search the project",
+	addTool(s, &mcp.Tool{Name: "search", Annotations: readOnly, Title: "Search the project",
 		Description: "Rank the project's text files against a description or a bug report (BM25 over paths, names, identifiers, content, with definitions); each match has a score in [0,1] and the reason."},
 		s.search)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "list_tasks", InputSchema: inputSchema[NoInput](&s.errs), Title: "List tasks",
+	addTool(s, &mcp.Tool{Name: "list_tasks", Annotations: readOnly, Title: "List tasks",
 		Description: "Every task of the project's task library (.taskctl/tasks/*.xml) with its description and inputs."},
 		s.listTasks)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "validate", InputSchema: inputSchema[ValidateIn](&s.errs), Title: "Validate a template",
+	addTool(s, &mcp.Tool{Name: "validate", Annotations: readOnly, Title: "Validate a template",
 		Description: "Check a template or config file against taskctl's XSD and rules; problems are given at file:line:col. " + pathRule},
 		s.validate)
 }

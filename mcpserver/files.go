@@ -72,38 +72,46 @@ const pathRule = "A relative path is relative to the project dir, for reads and 
 func orTrue(b *bool) bool { return b == nil || *b }
 
 func (s *Server) addFileTools() {
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "read_file", InputSchema: inputSchema[ReadFileIn](&s.errs), Title: "Read a file", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "read_file", Title: "Read a file", Annotations: readOnly,
 		Description: "Read a file of the project or the workspace: content, size, modified, encoding, sha256, line count, truncated. .git/, the rest of .taskctl/ and sensitive files are refused. " + pathRule},
 		s.readFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "list_directory", InputSchema: inputSchema[ListDirectoryIn](&s.errs), Title: "List a directory", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
 		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out. " + pathRule},
 		s.listDirectory)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "file_info", InputSchema: inputSchema[PathIn](&s.errs), Title: "Describe a path", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "file_info", Title: "Describe a path", Annotations: readOnly,
 		Description: "Whether a path exists, and its type, size, modified time and mode. " + pathRule},
 		s.fileInfo)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "write_file", InputSchema: inputSchema[WriteFileIn](&s.errs), Title: "Write a file",
+	addTool(s, &mcp.Tool{Name: "write_file", Title: "Write a file", Annotations: destructive,
 		Description: "Write a file in the workspace (.taskctl/workspace/ unless configured) or a configured write root. Overwrite must be asked; the replaced content is backed up. " + pathRule},
 		s.writeFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "create_directory", InputSchema: inputSchema[PathIn](&s.errs), Title: "Create a directory",
+	addTool(s, &mcp.Tool{Name: "create_directory", Title: "Create a directory", Annotations: additive,
 		Description: "Create a directory (and those above it) in the workspace or a write root. " + pathRule},
 		s.createDirectory)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "copy_file", InputSchema: inputSchema[CopyIn](&s.errs), Title: "Copy a file",
+	addTool(s, &mcp.Tool{Name: "copy_file", Title: "Copy a file", Annotations: destructive,
 		Description: "Copy a readable file (of the project or the workspace) into the workspace or a write root. " + pathRule},
 		s.copyFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "move_file", InputSchema: inputSchema[CopyIn](&s.errs), Title: "Move a file",
+	addTool(s, &mcp.Tool{Name: "move_file", Title: "Move a file", Annotations: destructive,
 		Description: "Rename a file within the workspace and the write roots. " + pathRule},
 		s.moveFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "delete_file", InputSchema: inputSchema[DeleteIn](&s.errs), Title: "Delete a file",
-		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+	addTool(s, &mcp.Tool{Name: "delete_file", Title: "Delete a file", Annotations: destructive,
 		Description: "Remove a file (kept under .taskctl/backups/) or an empty directory of the workspace or a write root; confirm must be true. " + pathRule},
 		s.deleteFile)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "edit_file", InputSchema: inputSchema[EditFileIn](&s.errs), Title: "Edit a file",
+	addTool(s, &mcp.Tool{Name: "edit_file", Title: "Edit a file", Annotations: destructive,
 		Description: "Replace text in a file of the workspace or a write root: each old_text must occur exactly once. Returns a unified diff; dry_run writes nothing. " + pathRule},
 		s.editFile)
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The annotations of the tools: every tool works on the project alone
+// (a closed world). The reads change nothing; a write may replace or
+// remove what was there (kept under .taskctl/backups/), except
+// create_directory, which only adds and can be repeated.
+var (
+	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+	destructive = &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
+	additive    = &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
+)
 
 func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFileIn) (*mcp.CallToolResult, *engine.FileContent, error) {
 	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {

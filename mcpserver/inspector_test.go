@@ -53,6 +53,19 @@ func TestInspector(t *testing.T) {
 	if tools, _ := m["tools"].([]any); len(tools) != 15 {
 		t.Errorf("tools/list: %d tools, want 15", len(tools))
 	}
+	for _, tool := range m["tools"].([]any) {
+		if tm := tool.(map[string]any); tm["annotations"] == nil {
+			t.Errorf("tools/list: %v has no annotations", tm["name"])
+		}
+	}
+	// --strict reports the schemas' portability problems on stderr.
+	strict := exec.Command(npx, "-y", inspectorPkg, "--cli", "--strict", bin, "mcp", "--project-dir", f.proj, "--method", "tools/list")
+	strict.Env = append(os.Environ(), "XDG_CONFIG_HOME="+f.xdg, "npm_config_update_notifier=false")
+	var stderr strings.Builder
+	strict.Stderr = &stderr
+	if err := strict.Run(); err != nil || strings.Contains(stderr.String(), "Warning") {
+		t.Errorf("inspector --strict tools/list: %v\n%s", err, stderr.String())
+	}
 
 	m, out := run("--method", "tools/call", "--tool-name", "write_file", "--tool-arg", "path=.taskctl/workspace/notes/a.md", "--tool-arg", "content=hello from the inspector")
 	wrote := filepath.Join(f.ws, "notes", "a.md")

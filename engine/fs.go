@@ -79,6 +79,33 @@ func (e *Engine) Fork() (*Engine, error) {
 		projectDir: e.projectDir, fromProject: e.fromProject, settings: e.settings, proj: e.proj}, nil
 }
 
+// AllowedDirs are the directories the file operations reach.
+type AllowedDirs struct {
+	Project    string   `json:"project"`     // read
+	ReadRoots  []string `json:"read_roots"`  // the allowed roots besides the project dir: read
+	Workspace  string   `json:"workspace"`   // read and written
+	WriteRoots []string `json:"write_roots"` // read and written
+}
+
+// AllowedDirectories says which directories the file operations read
+// and write.
+func (e *Engine) AllowedDirectories() (*AllowedDirs, error) {
+	f, err := e.FS()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.Settings()
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.Project()
+	if err != nil {
+		return nil, err
+	}
+	return &AllowedDirs{Project: p.Dir(), ReadRoots: append([]string{}, cfg.AllowedRoots...), Workspace: f.Workspace(),
+		WriteRoots: append([]string{}, f.WriteRoots()...)}, nil
+}
+
 // fsError is the failure of a file operation, from the warning that
 // refused it.
 func fsError(w *diag.Warning) error {
@@ -172,6 +199,57 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 		}
 	}
 	res.Content, res.Truncated = cutText(string(text), req.SkipLines, req.MaxLines, req.MaxBytes)
+	return res, nil
+}
+
+// FileRead is one file of ReadFiles: its content, or why it could not
+// be read.
+type FileRead struct {
+	Requested string       `json:"requested"` // the path as given
+	File      *FileContent `json:"file,omitempty"`
+	Error     *FileError   `json:"error,omitempty"`
+}
+
+// FileError is a file's failure in a result that goes on without it.
+type FileError struct {
+	Code    diag.Code `json:"code"`
+	Message string    `json:"message"`
+}
+
+// MultiRead is what ReadFiles read.
+type MultiRead struct {
+	Files []FileRead `json:"files"`
+	Read  int        `json:"read"`   // files read
+	Fails int        `json:"failed"` // files refused or missing
+}
+
+// ReadFiles reads several files, each as ReadFile reads it with the
+// options of req (its Path unused); a file that cannot be read is an
+// error in its entry, not the call's failure.
+func (e *Engine) ReadFiles(ctx context.Context, paths []string, req ReadFileRequest) (*MultiRead, error) {
+	if len(paths) == 0 {
+		return nil, UsageError("read_multiple_files needs at least one path")
+	}
+	res := &MultiRead{Files: make([]FileRead, 0, len(paths))}
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r := req
+		r.Path = p
+		fc, err := e.ReadFile(ctx, r)
+		if err != nil {
+			ce := Classify(err)
+			if ce.Class == ClassUsage && ce.Code == diag.ArgInvalid {
+				return nil, err // the options, not the file
+			}
+			res.Files = append(res.Files, FileRead{Requested: p, Error: &FileError{Code: ce.Code, Message: ce.Message}})
+			res.Fails++
+			continue
+		}
+		res.Files = append(res.Files, FileRead{Requested: p, File: fc})
+		res.Read++
+	}
 	return res, nil
 }
 

@@ -19,6 +19,25 @@ type ReadFileIn struct {
 	MaxBytes  int64  `json:"max_bytes,omitempty" jsonschema:"at most this many bytes of content (0: all)"`
 }
 
+// ReadFilesIn is the input of read_multiple_files.
+type ReadFilesIn struct {
+	Paths    []string `json:"paths" jsonschema:"the files: each relative to the project dir, or absolute"`
+	Encoding string   `json:"encoding,omitempty" jsonschema:"utf-8 (default) or base64, for every file"`
+	MaxLines int      `json:"max_lines,omitempty" jsonschema:"at most this many lines of each file (0: all)"`
+	MaxBytes int64    `json:"max_bytes,omitempty" jsonschema:"at most this many bytes of each file (0: all)"`
+}
+
+// GrepIn is the input of grep.
+type GrepIn struct {
+	Pattern    string   `json:"pattern" jsonschema:"an RE2 regular expression (or a plain string with literal)"`
+	Path       string   `json:"path,omitempty" jsonschema:"a file or directory to search: relative to the project dir, or absolute (default: the whole project)"`
+	Include    []string `json:"include,omitempty" jsonschema:"only files whose path relative to the project matches one of these globs (a glob without / matches the name)"`
+	IgnoreCase bool     `json:"ignore_case,omitempty" jsonschema:"match letters of either case"`
+	Literal    bool     `json:"literal,omitempty" jsonschema:"the pattern is a plain string, not a regular expression"`
+	Context    int      `json:"context,omitempty" jsonschema:"lines shown before and after each match"`
+	MaxMatches int      `json:"max_matches,omitempty" jsonschema:"at most this many matching lines (default 1000)"`
+}
+
 // ListDirectoryIn is the input of list_directory.
 type ListDirectoryIn struct {
 	Path          string `json:"path" jsonschema:"the directory: relative to the project dir, or absolute (default: the project dir)"`
@@ -75,6 +94,15 @@ func (s *Server) addFileTools() {
 	addTool(s, &mcp.Tool{Name: "read_file", Title: "Read a file", Annotations: readOnly,
 		Description: "Read a file of the project or the workspace: content, size, modified, encoding, sha256, line count, truncated. .git/, the rest of .taskctl/ and sensitive files are refused. " + pathRule},
 		s.readFile)
+	addTool(s, &mcp.Tool{Name: "read_multiple_files", Title: "Read several files", Annotations: readOnly,
+		Description: "Read several files of the project or the workspace in one call, each as read_file reads it; a file that cannot be read is an error in its entry, not the call's failure. " + pathRule},
+		s.readFiles)
+	addTool(s, &mcp.Tool{Name: "grep", Title: "Search file contents", Annotations: readOnly,
+		Description: "Search the content of the project's files for a regular expression (RE2), line by line, with context lines: what .gitignore excludes, .git/, .taskctl/, binary files and files holding secrets are left out. Matches come in path order. " + pathRule},
+		s.grep)
+	addTool(s, &mcp.Tool{Name: "list_allowed_directories", Title: "List the allowed directories", Annotations: readOnly,
+		Description: "The directories this server reads (the project dir and any allowed roots) and writes (the workspace and the write roots), absolute."},
+		s.listAllowed)
 	addTool(s, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
 		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out. " + pathRule},
 		s.listDirectory)
@@ -121,6 +149,82 @@ func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFi
 			return nil, "", err
 		}
 		return res, res.Content, nil
+	})
+}
+
+func (s *Server) readFiles(ctx context.Context, _ *mcp.CallToolRequest, in ReadFilesIn) (*mcp.CallToolResult, *engine.MultiRead, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.MultiRead, string, error) {
+		res, err := e.ReadFiles(ctx, in.Paths, engine.ReadFileRequest{Encoding: in.Encoding, MaxLines: in.MaxLines, MaxBytes: in.MaxBytes})
+		if err != nil {
+			return nil, "", err
+		}
+		var b strings.Builder
+		for _, f := range res.Files {
+			if f.Error != nil {
+				fmt.Fprintf(&b, "==> %s <==\n%s: %s\n\n", f.Requested, f.Error.Code, f.Error.Message)
+				continue
+			}
+			fmt.Fprintf(&b, "==> %s <==\n%s", f.File.Path, f.File.Content)
+			if !strings.HasSuffix(f.File.Content, "\n") {
+				b.WriteString("\n")
+			}
+			b.WriteString("\n")
+		}
+		return res, b.String(), nil
+	})
+}
+
+func (s *Server) grep(ctx context.Context, req *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, *engine.GrepResult, error) {
+	defer progress(ctx, req, "grep")()
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.GrepResult, string, error) {
+		res, err := e.Grep(ctx, engine.GrepRequest{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase,
+			Path: in.Path, Include: in.Include, Context: in.Context, MaxMatches: in.MaxMatches})
+		if err != nil {
+			return nil, "", err
+		}
+		return res, grepText(res), nil
+	})
+}
+
+// grepText is a grep result as rg prints it: path:line:text, context
+// lines path-line-text, groups apart with --.
+func grepText(res *engine.GrepResult) string {
+	var b strings.Builder
+	for i, m := range res.Matches {
+		if i > 0 && (len(m.Before) > 0 || len(res.Matches[i-1].After) > 0) {
+			b.WriteString("--\n")
+		}
+		for j, l := range m.Before {
+			fmt.Fprintf(&b, "%s-%d-%s\n", m.Rel, m.Line-len(m.Before)+j, l)
+		}
+		fmt.Fprintf(&b, "%s:%d:%s\n", m.Rel, m.Line, m.Text)
+		for j, l := range m.After {
+			fmt.Fprintf(&b, "%s-%d-%s\n", m.Rel, m.Line+1+j, l)
+		}
+	}
+	fmt.Fprintf(&b, "%d matching lines in %d of %d files", len(res.Matches), res.FilesMatched, res.FilesSearched)
+	if res.Truncated {
+		b.WriteString(" (truncated)")
+	}
+	return b.String() + "\n"
+}
+
+func (s *Server) listAllowed(ctx context.Context, _ *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, *engine.AllowedDirs, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.AllowedDirs, string, error) {
+		res, err := e.AllowedDirectories()
+		if err != nil {
+			return nil, "", err
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "project (read): %s\n", res.Project)
+		for _, r := range res.ReadRoots {
+			fmt.Fprintf(&b, "allowed root (read): %s\n", r)
+		}
+		fmt.Fprintf(&b, "workspace (read, write): %s\n", res.Workspace)
+		for _, r := range res.WriteRoots {
+			fmt.Fprintf(&b, "write root (read, write): %s\n", r)
+		}
+		return res, b.String(), nil
 	})
 }
 

@@ -19,7 +19,8 @@ func TestToolAnnotationsAndSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	reads := map[string]bool{"read_file": true, "list_directory": true, "file_info": true, "search": true,
-		"validate": true, "list_tasks": true, "assemble": true}
+		"validate": true, "list_tasks": true, "assemble": true, "read_multiple_files": true, "grep": true,
+		"list_allowed_directories": true}
 	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
@@ -42,5 +43,66 @@ func TestToolAnnotationsAndSchemas(t *testing.T) {
 	}
 	if len(list.Tools) < 13 {
 		t.Errorf("%d tools", len(list.Tools))
+	}
+}
+
+// TestGrepAndReadMany: grep finds lines with their context in path
+// order, leaves out ignored and binary files, and never shows a line of
+// a file holding a secret; read_multiple_files reads each file, a
+// refused one being an error in its entry.
+func TestGrepAndReadMany(t *testing.T) {
+	f := newFixture(t)
+	write(t, f.proj, map[string]string{
+		".gitignore":       "gen/\n",
+		"gen/x.go":         "// Authenticate generated\n",
+		"docs/auth.md":     "intro\nAuthenticate users\noutro\n",
+		"keys/conf.txt":    "# Authenticate with\ngithub_token = ghp_R7d2kQ9wLm4Zx8Vb1Nc6Tp3Hs5Jf0Ay2Ue9G\n",
+		"bin/blob.dat":     "Authenticate\x00\x01\x02",
+		"src/sub/other.go": "package sub // authenticate lower\n",
+	})
+	cs := connect(t, f)
+	res := callTool(t, cs, "grep", map[string]any{"pattern": "Authenticate", "context": 1})
+	d := data(t, res)
+	var rels []string
+	for _, m := range d["matches"].([]any) {
+		rels = append(rels, m.(map[string]any)["rel_path"].(string))
+	}
+	if strings.Join(rels, " ") != "docs/auth.md src/main.go src/main.go" {
+		t.Errorf("grep matched %v:\n%s", rels, text(res))
+	}
+	out := text(res)
+	for _, want := range []string{"docs/auth.md:2:Authenticate users", "docs/auth.md-1-intro", "docs/auth.md-3-outro", "SECRET_DETECTED"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("grep output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "ghp_") || strings.Contains(out, "generated") {
+		t.Errorf("grep showed a secret or an ignored file:\n%s", out)
+	}
+	res = callTool(t, cs, "grep", map[string]any{"pattern": "authenticate", "ignore_case": true, "path": "src", "include": []any{"*.go"}})
+	if n := len(data(t, res)["matches"].([]any)); n != 3 {
+		t.Errorf("grep -i in src/: %d matches:\n%s", n, text(res))
+	}
+	if res := callTool(t, cs, "grep", map[string]any{"pattern": "("}); !res.IsError || !strings.HasPrefix(text(res), "ARG_INVALID: ") {
+		t.Errorf("a bad pattern: %s", text(res))
+	}
+
+	res = callTool(t, cs, "read_multiple_files", map[string]any{"paths": []any{"src/main.go", ".env", "README.md", "nope.txt"}})
+	files := data(t, res)["files"].([]any)
+	codes := []string{}
+	for _, fl := range files {
+		m := fl.(map[string]any)
+		if e, ok := m["error"].(map[string]any); ok {
+			codes = append(codes, e["code"].(string))
+		} else {
+			codes = append(codes, "ok")
+		}
+	}
+	if res.IsError || strings.Join(codes, " ") != "ok PATH_SENSITIVE ok PATH_NOT_FOUND" || strings.Contains(text(res), "TOKEN=x") {
+		t.Errorf("read_multiple_files: %v\n%s", codes, text(res))
+	}
+	res = callTool(t, cs, "list_allowed_directories", map[string]any{})
+	if d := data(t, res); d["project"] != f.proj || d["workspace"] != f.ws {
+		t.Errorf("list_allowed_directories: %v", d)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskctl/taskctl/engine"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // fsFlags are the flags of taskctl fs, one set for all its operations.
@@ -18,13 +19,16 @@ type fsFlags struct {
 	maxDepth, maxLines, skipLines                       int
 	maxBytes                                            int64
 	old, new                                            []string
+	ignoreCase, literal                                 bool
+	context, maxMatches                                 int
+	include                                             []string
 }
 
 func fsCmd() *command {
 	f := &fsFlags{}
 	return &command{
 		name:  "fs",
-		usage: "read|ls|info|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
+		usage: "read|ls|info|grep|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
 		short: "file operations for scripts and executors: read anywhere allowed, write in the workspace",
 		long: `The file operations of the MCP server's tools, for scripts and workflow
 executors. A relative path is relative to the working dir, for reads and
@@ -35,8 +39,13 @@ workspace; a path to write, make, move or remove must lie in the workspace
 never written. Replaced and removed files are kept under .taskctl/backups/,
 and every write is logged in .taskctl/audit.jsonl.
 
-  read PATH         print the file (--max-lines, --skip-lines, --max-bytes,
-                    --encoding base64 for binary files)
+  read PATH...      print the file (--max-lines, --skip-lines, --max-bytes,
+                    --encoding base64 for binary files); several: each under a
+                    "==> PATH <==" line, one that cannot be read a warning
+  grep PATTERN [PATH]  the lines of the project's files matching an RE2
+                    PATTERN, as path:line:text (-C N context lines, -i, -F for a
+                    plain string, --include GLOB, --max-matches N); ignored,
+                    binary and secret-holding files are left out
   ls [DIR]          list a directory (--recursive, --max-depth, --pattern, --hidden)
   info PATH         exists, type, size, modified, mode
   write PATH        write stdin to PATH (--overwrite; the old content is backed up)
@@ -69,6 +78,11 @@ and every write is logged in .taskctl/audit.jsonl.
 			fs.StringArrayVar(&f.old, "old", nil, "edit: the `TEXT` to replace (repeatable, each with a --new)")
 			fs.StringArrayVar(&f.new, "new", nil, "edit: the `TEXT` to put in its place")
 			fs.BoolVar(&f.dryRun, "dry-run", false, "edit: print the diff, write nothing")
+			fs.BoolVarP(&f.ignoreCase, "ignore-case", "i", false, "grep: match letters of either case")
+			fs.BoolVarP(&f.literal, "fixed-strings", "F", false, "grep: PATTERN is a plain string")
+			fs.IntVarP(&f.context, "context", "C", 0, "grep: `N` lines before and after each match")
+			fs.IntVar(&f.maxMatches, "max-matches", 0, "grep: at most `N` matching lines (0: 1000)")
+			fs.StringArrayVar(&f.include, "include", nil, "grep: only files whose project-relative path matches `GLOB` (repeatable)")
 		},
 		run: func(ctx context.Context, e *env, args []string) (any, error) { return runFS(ctx, e, f, args) },
 	}
@@ -76,32 +90,40 @@ and every write is logged in .taskctl/audit.jsonl.
 
 // fsArgs is how many paths each operation takes.
 var fsArgs = map[string][2]int{
-	"read": {1, 1}, "ls": {0, 1}, "info": {1, 1}, "write": {1, 1}, "edit": {1, 1},
+	"read": {1, 1 << 16}, "ls": {0, 1}, "info": {1, 1}, "grep": {1, 2}, "write": {1, 1}, "edit": {1, 1},
 	"mkdir": {1, 1}, "cp": {2, 2}, "mv": {2, 2}, "rm": {1, 1},
 }
 
 func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) {
 	if len(args) == 0 {
-		return nil, usageErr("fs needs an operation: read, ls, info, write, edit, mkdir, cp, mv or rm")
+		return nil, usageErr("fs needs an operation: read, ls, info, grep, write, edit, mkdir, cp, mv or rm")
 	}
 	op, paths := args[0], args[1:]
 	n, ok := fsArgs[op]
 	if !ok {
-		return nil, usageErr("unknown fs operation %q (read, ls, info, write, edit, mkdir, cp, mv, rm)", op)
+		return nil, usageErr("unknown fs operation %q (read, ls, info, grep, write, edit, mkdir, cp, mv, rm)", op)
 	}
 	if len(paths) < n[0] || len(paths) > n[1] {
-		want := map[int]string{0: "at most one DIR", 1: "one PATH", 2: "SRC and DST"}[n[0]]
+		want := map[string]string{"ls": "at most one DIR", "cp": "SRC and DST", "mv": "SRC and DST", "grep": "PATTERN and at most one PATH"}[op]
+		if want == "" {
+			want = "one PATH"
+		}
 		return nil, usageErr("fs %s takes %s", op, want)
 	}
 	backup := !f.noBackup
 	switch op {
 	case "read":
+		if len(paths) > 1 {
+			return fsReadMany(ctx, e, f, paths)
+		}
 		res, err := e.eng.ReadFile(ctx, engine.ReadFileRequest{Path: paths[0], Encoding: f.encoding,
 			MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes})
 		if err == nil && !e.json() {
 			io.WriteString(e.stdout, res.Content)
 		}
 		return nilIfErr(res, err)
+	case "grep":
+		return fsGrep(ctx, e, f, paths)
 	case "ls":
 		dir := "."
 		if len(paths) == 1 {
@@ -140,6 +162,55 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		}
 	}
 	return nilIfErr(res, err)
+}
+
+// fsReadMany reads several files: each under a "==> PATH <==" line, one
+// that cannot be read a warning with its code.
+func fsReadMany(ctx context.Context, e *env, f *fsFlags, paths []string) (any, error) {
+	res, err := e.eng.ReadFiles(ctx, paths, engine.ReadFileRequest{Encoding: f.encoding, MaxLines: f.maxLines,
+		SkipLines: f.skipLines, MaxBytes: f.maxBytes})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Files {
+		if r.Error != nil {
+			e.eng.Warn(diag.Warning{Code: r.Error.Code, Message: r.Error.Message})
+			continue
+		}
+		if !e.json() {
+			fmt.Fprintf(e.stdout, "==> %s <==\n%s", r.File.Path, r.File.Content)
+			if !strings.HasSuffix(r.File.Content, "\n") {
+				io.WriteString(e.stdout, "\n")
+			}
+		}
+	}
+	return res, nil
+}
+
+// fsGrep prints the matching lines as path:line:text (context lines
+// path-line-text), paths relative to the project dir.
+func fsGrep(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) {
+	req := engine.GrepRequest{Pattern: args[0], Literal: f.literal, IgnoreCase: f.ignoreCase, Include: f.include,
+		Context: f.context, MaxMatches: f.maxMatches}
+	if len(args) == 2 {
+		req.Path = args[1]
+	}
+	res, err := e.eng.Grep(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if !e.json() {
+		for _, m := range res.Matches {
+			for j, l := range m.Before {
+				fmt.Fprintf(e.stdout, "%s-%d-%s\n", m.Rel, m.Line-len(m.Before)+j, l)
+			}
+			fmt.Fprintf(e.stdout, "%s:%d:%s\n", m.Rel, m.Line, m.Text)
+			for j, l := range m.After {
+				fmt.Fprintf(e.stdout, "%s-%d-%s\n", m.Rel, m.Line+1+j, l)
+			}
+		}
+	}
+	return res, nil
 }
 
 // fsWrite runs write, mkdir, cp, mv and rm.

@@ -45,9 +45,20 @@ func main() {
 	n := flag.Int("n", 30, "calls of each kind")
 	profile := flag.String("serverprofile", "", "write the server's CPU profile to `FILE`")
 	readFile := flag.String("readfile", "", "measure read_file of `REL` (relative to -repo) against the reference filesystem server, nothing else")
+	tools := flag.Bool("tools", false, "measure read_file, read_multiple_files, edit_file against the reference filesystem server and grep against rg (see tools.go)")
+	pattern := flag.String("pattern", `func \w+Handler\(`, "-tools: the grep pattern")
+	peerEdits := flag.Int("peeredits", 3, "-tools: edit_file calls of the reference server")
 	flag.Parse()
 	if *repo == "" {
 		log.Fatal("-repo is required")
+	}
+	if *tools {
+		rel := *readFile
+		if rel == "" {
+			rel = "net/http/server.go"
+		}
+		toolsBench(*bin, *repo, rel, *pattern, *n, *peerEdits)
+		return
 	}
 	if *readFile != "" {
 		readFileBench(*bin, *repo, *readFile, *n, *profile)

@@ -37,11 +37,14 @@ type Runner struct {
 func (s *Server) SetRunner(r Runner) { s.runner = r }
 
 func (s *Server) addRunTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "run", InputSchema: inputSchema[RunIn](&s.errs), Title: "Run a task or workflow",
-		Description: "Run a task, workflow, loop or reduce with the executor the user configured (run.executor; a client cannot name one), or resume an earlier run. Script steps run only when the user's config allows them (run.allow_scripts). Returns the run's record; other tools wait while it runs."},
+	// A run's executors are the user's programs: they may change
+	// anything they can reach (an open world).
+	addTool(s, &mcp.Tool{Name: "run", Title: "Run a task or workflow",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
+		Description: "Run a task, workflow, loop or reduce with the executor the user configured (run.executor; a client cannot name one), or resume an earlier run. Script steps run only when the user's config allows them (run.allow_scripts). Returns the run's record; the other context tools (assemble, search, list_tasks, validate) wait while it runs, the file tools do not."},
 		s.run)
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "runs", InputSchema: inputSchema[RunsIn](&s.errs), Title: "List or show runs",
-		Description: "List the recorded runs, or show one (run_id) as a tree of its steps, loop iterations, verdicts, reduce items and timing.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+	addTool(s, &mcp.Tool{Name: "runs", Title: "List or show runs", Annotations: readOnly,
+		Description: "List the recorded runs, or show one (run_id) as a tree of its steps, loop iterations, verdicts, reduce items and timing."},
 		s.runs)
 }
 

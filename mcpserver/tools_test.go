@@ -20,8 +20,8 @@ func TestToolAnnotationsAndSchemas(t *testing.T) {
 	}
 	reads := map[string]bool{"read_file": true, "list_directory": true, "file_info": true, "search": true,
 		"validate": true, "list_tasks": true, "assemble": true, "read_multiple_files": true, "grep": true,
-		"list_allowed_directories": true}
-	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true}
+		"list_allowed_directories": true, "runs": true}
+	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true, "run": true}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
 		switch {

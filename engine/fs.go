@@ -369,6 +369,45 @@ func (e *Engine) ListDirectory(ctx context.Context, req ListRequest) (*DirListin
 	return res, nil
 }
 
+// TreeNode is one entry of a directory tree.
+type TreeNode struct {
+	Name     string      `json:"name"`
+	Type     string      `json:"type"` // file, directory, symlink...
+	Size     int64       `json:"size,omitempty"`
+	Children []*TreeNode `json:"children,omitempty"` // a directory's entries
+}
+
+// DirTree is a directory as a tree.
+type DirTree struct {
+	Path      string      `json:"path"`
+	Entries   []*TreeNode `json:"entries"`
+	Truncated bool        `json:"truncated"`
+}
+
+// DirectoryTree lists a directory and those below it (at most maxDepth
+// levels; 0: all) as a tree, with the rules of ListDirectory.
+func (e *Engine) DirectoryTree(ctx context.Context, path string, maxDepth int, includeHidden bool) (*DirTree, error) {
+	l, err := e.ListDirectory(ctx, ListRequest{Path: path, Recursive: true, MaxDepth: maxDepth, IncludeHidden: includeHidden})
+	if err != nil {
+		return nil, err
+	}
+	res := &DirTree{Path: l.Path, Entries: []*TreeNode{}, Truncated: l.Truncated}
+	dirs := map[string]*TreeNode{} // by path
+	for _, it := range l.Items {
+		n := &TreeNode{Name: it.Name, Type: it.Type, Size: it.Size}
+		if it.Type == "directory" {
+			n.Children = []*TreeNode{}
+			dirs[it.Path] = n
+		}
+		if parent, ok := dirs[filepath.Dir(it.Path)]; ok {
+			parent.Children = append(parent.Children, n)
+		} else {
+			res.Entries = append(res.Entries, n)
+		}
+	}
+	return res, nil
+}
+
 // FileInfo is what FileInfo says of a path.
 type FileInfo struct {
 	Path     string     `json:"path"`

@@ -47,6 +47,13 @@ type ListDirectoryIn struct {
 	MaxDepth      int    `json:"max_depth,omitempty" jsonschema:"with recursive, at most this many levels (0: no limit)"`
 }
 
+// TreeIn is the input of directory_tree.
+type TreeIn struct {
+	Path          string `json:"path,omitempty" jsonschema:"the directory: relative to the project dir, or absolute (default: the project dir)"`
+	MaxDepth      int    `json:"max_depth,omitempty" jsonschema:"at most this many levels (0: no limit)"`
+	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot"`
+}
+
 // PathIn is the input of a tool that takes one path.
 type PathIn struct {
 	Path string `json:"path" jsonschema:"relative to the project dir, or absolute"`
@@ -103,6 +110,9 @@ func (s *Server) addFileTools() {
 	addTool(s, &mcp.Tool{Name: "list_allowed_directories", Title: "List the allowed directories", Annotations: readOnly,
 		Description: "The directories this server reads (the project dir and any allowed roots) and writes (the workspace and the write roots), absolute."},
 		s.listAllowed)
+	addTool(s, &mcp.Tool{Name: "directory_tree", Title: "A directory as a tree", Annotations: readOnly,
+		Description: "A directory and those below it as a tree of {name, type, size, children}, with list_directory's rules (.gitignore applied, capped). " + pathRule},
+		s.directoryTree)
 	addTool(s, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
 		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out. " + pathRule},
 		s.listDirectory)
@@ -226,6 +236,46 @@ func (s *Server) listAllowed(ctx context.Context, _ *mcp.CallToolRequest, _ NoIn
 		}
 		return res, b.String(), nil
 	})
+}
+
+func (s *Server) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, in TreeIn) (*mcp.CallToolResult, any, error) {
+	res, out, err := fileCall(ctx, s, func(e *engine.Engine) (any, string, error) {
+		path := in.Path
+		if path == "" {
+			path = "."
+		}
+		t, err := e.DirectoryTree(ctx, path, in.MaxDepth, in.IncludeHidden)
+		if err != nil {
+			return nil, "", err
+		}
+		var b strings.Builder
+		b.WriteString(t.Path + "\n")
+		var show func(ns []*engine.TreeNode, indent string)
+		show = func(ns []*engine.TreeNode, indent string) {
+			for _, n := range ns {
+				if n.Type == "directory" {
+					fmt.Fprintf(&b, "%s%s/\n", indent, n.Name)
+					show(n.Children, indent+"  ")
+				} else {
+					fmt.Fprintf(&b, "%s%s\n", indent, n.Name)
+				}
+			}
+		}
+		show(t.Entries, "  ")
+		if t.Truncated {
+			b.WriteString("(truncated)\n")
+		}
+		return t, b.String(), nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// A recursive shape: the structured content is set here, with no
+	// output schema.
+	if err := structured(res, out); err != nil {
+		return nil, nil, err
+	}
+	return res, nil, nil
 }
 
 func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in ListDirectoryIn) (*mcp.CallToolResult, *engine.DirListing, error) {

@@ -20,7 +20,7 @@ func TestToolAnnotationsAndSchemas(t *testing.T) {
 	}
 	reads := map[string]bool{"read_file": true, "list_directory": true, "file_info": true, "search": true,
 		"validate": true, "list_tasks": true, "assemble": true, "read_multiple_files": true, "grep": true,
-		"list_allowed_directories": true, "runs": true}
+		"list_allowed_directories": true, "runs": true, "directory_tree": true}
 	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true, "run": true}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
@@ -100,6 +100,11 @@ func TestGrepAndReadMany(t *testing.T) {
 	}
 	if res.IsError || strings.Join(codes, " ") != "ok PATH_SENSITIVE ok PATH_NOT_FOUND" || strings.Contains(text(res), "TOKEN=x") {
 		t.Errorf("read_multiple_files: %v\n%s", codes, text(res))
+	}
+	res = callTool(t, cs, "directory_tree", map[string]any{"path": "src"})
+	if d := data(t, res); res.IsError || !strings.Contains(text(res), "  sub/\n    other.go\n") ||
+		len(d["entries"].([]any)) != 2 {
+		t.Errorf("directory_tree src: %v\n%s", d, text(res))
 	}
 	res = callTool(t, cs, "list_allowed_directories", map[string]any{})
 	if d := data(t, res); d["project"] != f.proj || d["workspace"] != f.ws {

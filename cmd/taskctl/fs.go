@@ -28,7 +28,7 @@ func fsCmd() *command {
 	f := &fsFlags{}
 	return &command{
 		name:  "fs",
-		usage: "read|ls|info|grep|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
+		usage: "read|ls|tree|info|grep|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
 		short: "file operations for scripts and executors: read anywhere allowed, write in the workspace",
 		long: `The file operations of the MCP server's tools, for scripts and workflow
 executors. A relative path is relative to the working dir, for reads and
@@ -47,6 +47,7 @@ and every write is logged in .taskctl/audit.jsonl.
                     plain string, --include GLOB, --max-matches N); ignored,
                     binary and secret-holding files are left out
   ls [DIR]          list a directory (--recursive, --max-depth, --pattern, --hidden)
+  tree [DIR]        the directory as an indented tree (--max-depth, --hidden)
   info PATH         exists, type, size, modified, mode
   write PATH        write stdin to PATH (--overwrite; the old content is backed up)
   edit PATH         replace --old TEXT by --new TEXT (each once in the file; pairs
@@ -90,18 +91,18 @@ and every write is logged in .taskctl/audit.jsonl.
 
 // fsArgs is how many paths each operation takes.
 var fsArgs = map[string][2]int{
-	"read": {1, 1 << 16}, "ls": {0, 1}, "info": {1, 1}, "grep": {1, 2}, "write": {1, 1}, "edit": {1, 1},
+	"read": {1, 1 << 16}, "ls": {0, 1}, "info": {1, 1}, "grep": {1, 2}, "tree": {0, 1}, "write": {1, 1}, "edit": {1, 1},
 	"mkdir": {1, 1}, "cp": {2, 2}, "mv": {2, 2}, "rm": {1, 1},
 }
 
 func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) {
 	if len(args) == 0 {
-		return nil, usageErr("fs needs an operation: read, ls, info, grep, write, edit, mkdir, cp, mv or rm")
+		return nil, usageErr("fs needs an operation: read, ls, tree, info, grep, write, edit, mkdir, cp, mv or rm")
 	}
 	op, paths := args[0], args[1:]
 	n, ok := fsArgs[op]
 	if !ok {
-		return nil, usageErr("unknown fs operation %q (read, ls, info, grep, write, edit, mkdir, cp, mv, rm)", op)
+		return nil, usageErr("unknown fs operation %q (read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm)", op)
 	}
 	if len(paths) < n[0] || len(paths) > n[1] {
 		want := map[string]string{"ls": "at most one DIR", "cp": "SRC and DST", "mv": "SRC and DST", "grep": "PATTERN and at most one PATH"}[op]
@@ -124,6 +125,16 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		return nilIfErr(res, err)
 	case "grep":
 		return fsGrep(ctx, e, f, paths)
+	case "tree":
+		dir := "."
+		if len(paths) == 1 {
+			dir = paths[0]
+		}
+		res, err := e.eng.DirectoryTree(ctx, dir, f.maxDepth, f.hidden)
+		if err == nil && !e.json() {
+			printTree(e.stdout, res.Entries, "")
+		}
+		return nilIfErr(res, err)
 	case "ls":
 		dir := "."
 		if len(paths) == 1 {
@@ -162,6 +173,18 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		}
 	}
 	return nilIfErr(res, err)
+}
+
+// printTree prints a tree's entries, a directory's below it, indented.
+func printTree(w io.Writer, ns []*engine.TreeNode, indent string) {
+	for _, n := range ns {
+		if n.Type == "directory" {
+			fmt.Fprintf(w, "%s%s/\n", indent, n.Name)
+			printTree(w, n.Children, indent+"  ")
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\n", indent, n.Name)
+	}
 }
 
 // fsReadMany reads several files: each under a "==> PATH <==" line, one

@@ -160,6 +160,14 @@ func (e *Engine) grepScope(p *project.Project, arg string) (string, error) {
 	if rel == "." {
 		return "", nil
 	}
+	// A path that names nothing is an error, not a search of nothing.
+	f, err := e.FS()
+	if err != nil {
+		return "", err
+	}
+	if _, w := f.Stat(arg); w != nil {
+		return "", fsError(w)
+	}
 	return filepath.ToSlash(rel), nil
 }
 

@@ -83,6 +83,9 @@ func TestGrepAndReadMany(t *testing.T) {
 	if n := len(data(t, res)["matches"].([]any)); n != 3 {
 		t.Errorf("grep -i in src/: %d matches:\n%s", n, text(res))
 	}
+	if res := callTool(t, cs, "grep", map[string]any{"pattern": "x", "path": "nowhere"}); !res.IsError || !strings.HasPrefix(text(res), "PATH_NOT_FOUND: ") {
+		t.Errorf("grep in a missing directory: %s", text(res))
+	}
 	if res := callTool(t, cs, "grep", map[string]any{"pattern": "("}); !res.IsError || !strings.HasPrefix(text(res), "ARG_INVALID: ") {
 		t.Errorf("a bad pattern: %s", text(res))
 	}

@@ -139,7 +139,10 @@ func (e *Engine) ArgPath(p string) string {
 // the rule of the MCP door, whose client has no working dir (DESIGN §2).
 // Flags given when the engine was opened (--config, --workspace) keep
 // their meaning.
-func (e *Engine) ResolveFromProject() { e.fromProject = true }
+func (e *Engine) ResolveFromProject() {
+	e.fromProject = true
+	e.fs, e.fsWarns = nil, nil // opened with the working dir as its base
+}
 
 // requestPath makes a path of a request absolute (see ResolveFromProject):
 // on the command line as ArgPath does.

@@ -68,15 +68,17 @@ func (e *Engine) FS() (*project.FS, error) {
 // EditFile) of one request that may run beside the engine's other work:
 // it shares the settings, the project (safe for concurrent use) and the
 // path rule, and gathers its own warnings. The settings and the project
-// must have been loaded (StartSession does), and are never reloaded
-// while forks run; nothing else of e is read, so a fork never races with
+// must have been loaded, and the file operations (FS) opened if they can
+// be (a fork of an engine whose FS failed fails the same way); none is
+// reopened while forks run; nothing else of e is read, so a fork never races with
 // a search or an assemble on e.
 func (e *Engine) Fork() (*Engine, error) {
 	if e.settings == nil || e.proj == nil {
 		return nil, fmt.Errorf("engine: Fork before the settings and the project are loaded")
 	}
 	return &Engine{opts: e.opts, getenv: e.getenv, workingDir: e.workingDir, argDir: e.argDir,
-		projectDir: e.projectDir, fromProject: e.fromProject, settings: e.settings, proj: e.proj}, nil
+		projectDir: e.projectDir, fromProject: e.fromProject, settings: e.settings, proj: e.proj,
+		fs: e.fs, fsWarns: e.fsWarns}, nil
 }
 
 // AllowedDirs are the directories the file operations reach.

@@ -43,6 +43,9 @@ func New(eng *engine.Engine) (*Server, error) {
 	if _, err := eng.Project(); err != nil {
 		return nil, err
 	}
+	// Opened once here; a failure (a workspace config cannot be) is each
+	// file call's error, as it was before.
+	_, _ = eng.FS()
 	s := &Server{eng: eng, excl: make(chan struct{}, 1)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "taskctl", Title: "taskctl", Version: engine.Version()},
 		&mcp.ServerOptions{Instructions: instructions})

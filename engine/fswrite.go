@@ -104,6 +104,48 @@ func (e *Engine) DeleteFile(ctx context.Context, path string, confirm bool) (*Fi
 	})
 }
 
+// BackupInfo is one kept copy of a file.
+type BackupInfo struct {
+	Name     string    `json:"name"` // what RestoreBackup takes
+	Path     string    `json:"path"`
+	Size     int64     `json:"size"`
+	Modified time.Time `json:"modified"`
+}
+
+// BackupList is the backups of one file, oldest first.
+type BackupList struct {
+	Path    string       `json:"path"`
+	Backups []BackupInfo `json:"backups"`
+	Kept    int          `json:"kept"` // how many backups of a file are kept
+}
+
+// ListBackups lists the backups .taskctl/backups/ keeps of a file of the
+// write area (at most project.BackupsKept: the oldest go when a new one
+// is made).
+func (e *Engine) ListBackups(ctx context.Context, path string) (*BackupList, error) {
+	f, err := e.FS()
+	if err != nil {
+		return nil, err
+	}
+	abs, all, w := f.ListBackups(path)
+	if w != nil {
+		return nil, fsError(w)
+	}
+	res := &BackupList{Path: abs, Backups: []BackupInfo{}, Kept: project.BackupsKept}
+	for _, b := range all {
+		res.Backups = append(res.Backups, BackupInfo{Name: b.Name, Path: b.Path, Size: b.Size, Modified: b.ModTime.UTC()})
+	}
+	return res, nil
+}
+
+// RestoreBackup writes a backup of a file (a name ListBackups gave) back
+// over it; what the file held is backed up in turn.
+func (e *Engine) RestoreBackup(ctx context.Context, path, name string) (*FileOpResult, error) {
+	return e.fsWrite("restore", path, name, func(f *project.FS) (*project.WriteResult, *diag.Warning) {
+		return f.RestoreBackup(path, name)
+	})
+}
+
 // ConfirmHint adds to a CONFIRM_REQUIRED error how the door asking
 // confirms ("--yes" on the command line, "confirm: true" over MCP); other
 // errors are returned as they are.

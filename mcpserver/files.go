@@ -54,6 +54,12 @@ type TreeIn struct {
 	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot"`
 }
 
+// RestoreIn is the input of restore_backup.
+type RestoreIn struct {
+	Path   string `json:"path" jsonschema:"the file to restore, in the workspace or a write root: relative to the project dir, or absolute"`
+	Backup string `json:"backup" jsonschema:"the name of one of its backups, as list_backups gives it"`
+}
+
 // PathIn is the input of a tool that takes one path.
 type PathIn struct {
 	Path string `json:"path" jsonschema:"relative to the project dir, or absolute"`
@@ -113,6 +119,12 @@ func (s *Server) addFileTools() {
 	addTool(s, &mcp.Tool{Name: "directory_tree", Title: "A directory as a tree", Annotations: readOnly,
 		Description: "A directory and those below it as a tree of {name, type, size, children}, with list_directory's rules (.gitignore applied, capped). " + pathRule},
 		s.directoryTree)
+	addTool(s, &mcp.Tool{Name: "list_backups", Title: "List a file's backups", Annotations: readOnly,
+		Description: "The backups .taskctl/backups/ keeps of a file of the workspace or a write root (made when it was overwritten, edited, moved over or deleted), oldest first; the newest five are kept. " + pathRule},
+		s.listBackups)
+	addTool(s, &mcp.Tool{Name: "restore_backup", Title: "Restore a backup", Annotations: destructive,
+		Description: "Write one of a file's backups (a name list_backups gave) back over it; what the file held is backed up in turn. " + pathRule},
+		s.restoreBackup)
 	addTool(s, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
 		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out. " + pathRule},
 		s.listDirectory)
@@ -276,6 +288,25 @@ func (s *Server) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, in T
 		return nil, nil, err
 	}
 	return res, nil, nil
+}
+
+func (s *Server) listBackups(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, *engine.BackupList, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.BackupList, string, error) {
+		res, err := e.ListBackups(ctx, in.Path)
+		if err != nil {
+			return nil, "", err
+		}
+		var b strings.Builder
+		for _, bk := range res.Backups {
+			fmt.Fprintf(&b, "%s  (%d bytes, %s)\n", bk.Name, bk.Size, bk.Modified.Format("2006-01-02T15:04:05Z07:00"))
+		}
+		fmt.Fprintf(&b, "%d backups of %s (the newest %d are kept)\n", len(res.Backups), res.Path, res.Kept)
+		return res, b.String(), nil
+	})
+}
+
+func (s *Server) restoreBackup(ctx context.Context, _ *mcp.CallToolRequest, in RestoreIn) (*mcp.CallToolResult, *engine.FileOpResult, error) {
+	return s.fileOp(ctx, func(e *engine.Engine) (*engine.FileOpResult, error) { return e.RestoreBackup(ctx, in.Path, in.Backup) })
 }
 
 func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in ListDirectoryIn) (*mcp.CallToolResult, *engine.DirListing, error) {

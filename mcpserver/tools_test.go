@@ -3,6 +3,9 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,8 +23,8 @@ func TestToolAnnotationsAndSchemas(t *testing.T) {
 	}
 	reads := map[string]bool{"read_file": true, "list_directory": true, "file_info": true, "search": true,
 		"validate": true, "list_tasks": true, "assemble": true, "read_multiple_files": true, "grep": true,
-		"list_allowed_directories": true, "runs": true, "directory_tree": true}
-	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true, "run": true}
+		"list_allowed_directories": true, "runs": true, "directory_tree": true, "list_backups": true}
+	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true, "run": true, "restore_backup": true}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
 		switch {
@@ -112,5 +115,43 @@ func TestGrepAndReadMany(t *testing.T) {
 	res = callTool(t, cs, "list_allowed_directories", map[string]any{})
 	if d := data(t, res); d["project"] != f.proj || d["workspace"] != f.ws {
 		t.Errorf("list_allowed_directories: %v", d)
+	}
+}
+
+// TestBackups: each overwrite keeps the old content, at most five
+// backups a file; list_backups lists them oldest first and
+// restore_backup writes one back, keeping what it replaces.
+func TestBackups(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f)
+	const p = ".taskctl/workspace/notes.md"
+	for i := 0; i < 8; i++ {
+		if res := callTool(t, cs, "write_file", map[string]any{"path": p, "content": fmt.Sprintf("version %d\n", i), "overwrite": true}); res.IsError {
+			t.Fatal(text(res))
+		}
+	}
+	res := callTool(t, cs, "list_backups", map[string]any{"path": p})
+	list := data(t, res)["backups"].([]any)
+	if len(list) != 5 {
+		t.Fatalf("list_backups: %d backups, want the newest 5 of 7:\n%s", len(list), text(res))
+	}
+	oldest := list[0].(map[string]any)
+	if b, err := os.ReadFile(oldest["path"].(string)); err != nil || string(b) != "version 2\n" {
+		t.Errorf("the oldest backup kept holds %q, %v; want version 2", b, err)
+	}
+	if res := callTool(t, cs, "restore_backup", map[string]any{"path": p, "backup": oldest["name"]}); res.IsError {
+		t.Fatalf("restore_backup: %s", text(res))
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.ws, "notes.md")); string(b) != "version 2\n" {
+		t.Errorf("after the restore the file holds %q", b)
+	}
+	if n := len(data(t, callTool(t, cs, "list_backups", map[string]any{"path": p}))["backups"].([]any)); n != 5 {
+		t.Errorf("after the restore: %d backups, want 5 (version 7 kept, the oldest gone)", n)
+	}
+	write(t, f.ws, map[string]string{"other.md": "other\n"})
+	for _, name := range []any{"../../src/main.go", "x", oldest["name"]} {
+		if res := callTool(t, cs, "restore_backup", map[string]any{"path": ".taskctl/workspace/other.md", "backup": name}); !res.IsError {
+			t.Errorf("restore_backup of %v into another file: %s", name, text(res))
+		}
 	}
 }

@@ -104,6 +104,7 @@ func (f *FS) backupCopy(d *StateDir, name, abs string) (string, *diag.Warning) {
 	if err := bd.WriteNew(bn, data, 0o600); err != nil {
 		return "", refusal(abs, err)
 	}
+	pruneBackups(bd, abs)
 	return filepath.Join(bd.Path(), bn), nil
 }
 
@@ -229,6 +230,7 @@ func (f *FS) Delete(s string) (*WriteResult, *diag.Warning) {
 	if err != nil {
 		return nil, refusal(t.abs, err)
 	}
+	pruneBackups(bd, t.abs)
 	return res, nil
 }
 

@@ -28,7 +28,7 @@ func fsCmd() *command {
 	f := &fsFlags{}
 	return &command{
 		name:  "fs",
-		usage: "read|ls|tree|info|grep|write|edit|mkdir|cp|mv|rm PATH [DEST] [flags]",
+		usage: "read|ls|tree|info|grep|write|edit|mkdir|cp|mv|rm|backups|restore PATH [DEST] [flags]",
 		short: "file operations for scripts and executors: read anywhere allowed, write in the workspace",
 		long: `The file operations of the MCP server's tools, for scripts and workflow
 executors. A relative path is relative to the working dir, for reads and
@@ -55,7 +55,9 @@ and every write is logged in .taskctl/audit.jsonl.
   mkdir DIR         make DIR and the directories above it
   cp SRC DST        copy a readable file into the write area (--overwrite)
   mv SRC DST        rename a file within the write area (--overwrite)
-  rm PATH --yes     remove a file (kept under .taskctl/backups/) or an empty directory`,
+  rm PATH --yes     remove a file (kept under .taskctl/backups/) or an empty directory
+  backups PATH      the backups kept of PATH, oldest first (the newest 5 are kept)
+  restore PATH NAME write the backup NAME back over PATH (what it held is kept)`,
 		examples: []string{
 			`echo "# plan" | taskctl fs write .taskctl/workspace/notes/plan.md`,
 			`taskctl fs read .taskctl/workspace/notes/plan.md --max-lines 20`,
@@ -91,21 +93,22 @@ and every write is logged in .taskctl/audit.jsonl.
 
 // fsArgs is how many paths each operation takes.
 var fsArgs = map[string][2]int{
-	"read": {1, 1 << 16}, "ls": {0, 1}, "info": {1, 1}, "grep": {1, 2}, "tree": {0, 1}, "write": {1, 1}, "edit": {1, 1},
+	"read": {1, 1 << 16}, "ls": {0, 1}, "info": {1, 1}, "grep": {1, 2}, "tree": {0, 1}, "backups": {1, 1}, "restore": {2, 2}, "write": {1, 1}, "edit": {1, 1},
 	"mkdir": {1, 1}, "cp": {2, 2}, "mv": {2, 2}, "rm": {1, 1},
 }
 
 func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) {
 	if len(args) == 0 {
-		return nil, usageErr("fs needs an operation: read, ls, tree, info, grep, write, edit, mkdir, cp, mv or rm")
+		return nil, usageErr("fs needs an operation: read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm, backups or restore")
 	}
 	op, paths := args[0], args[1:]
 	n, ok := fsArgs[op]
 	if !ok {
-		return nil, usageErr("unknown fs operation %q (read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm)", op)
+		return nil, usageErr("unknown fs operation %q (read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm, backups, restore)", op)
 	}
 	if len(paths) < n[0] || len(paths) > n[1] {
-		want := map[string]string{"ls": "at most one DIR", "cp": "SRC and DST", "mv": "SRC and DST", "grep": "PATTERN and at most one PATH"}[op]
+		want := map[string]string{"ls": "at most one DIR", "tree": "at most one DIR", "cp": "SRC and DST", "mv": "SRC and DST",
+			"grep": "PATTERN and at most one PATH", "restore": "PATH and a backup NAME"}[op]
 		if want == "" {
 			want = "one PATH"
 		}
@@ -125,6 +128,16 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		return nilIfErr(res, err)
 	case "grep":
 		return fsGrep(ctx, e, f, paths)
+	case "backups":
+		res, err := e.eng.ListBackups(ctx, paths[0])
+		if err == nil && !e.json() {
+			for _, b := range res.Backups {
+				fmt.Fprintf(e.stdout, "%s\t%d\n", b.Name, b.Size)
+			}
+		}
+		return nilIfErr(res, err)
+	case "restore":
+		return nilIfErr(e.eng.RestoreBackup(ctx, paths[0], paths[1]))
 	case "tree":
 		dir := "."
 		if len(paths) == 1 {

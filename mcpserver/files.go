@@ -2,12 +2,15 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskctl/taskctl/engine"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // ReadFileIn is the input of read_file.
@@ -52,6 +55,14 @@ type TreeIn struct {
 	Path          string `json:"path,omitempty" jsonschema:"the directory: relative to the project dir, or absolute (default: the project dir)"`
 	MaxDepth      int    `json:"max_depth,omitempty" jsonschema:"at most this many levels (0: no limit)"`
 	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot"`
+}
+
+// mediaTypes are the MIME types read_media_file sends, by extension.
+var mediaTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+	".bmp": "image/bmp", ".svg": "image/svg+xml", ".ico": "image/x-icon",
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".flac": "audio/flac", ".m4a": "audio/mp4",
+	".aac": "audio/aac", ".opus": "audio/opus",
 }
 
 // RestoreIn is the input of restore_backup.
@@ -125,6 +136,9 @@ func (s *Server) addFileTools() {
 	addTool(s, &mcp.Tool{Name: "restore_backup", Title: "Restore a backup", Annotations: destructive,
 		Description: "Write one of a file's backups (a name list_backups gave) back over it; what the file held is backed up in turn. " + pathRule},
 		s.restoreBackup)
+	addTool(s, &mcp.Tool{Name: "read_media_file", Title: "Read an image or audio file", Annotations: readOnly,
+		Description: "Read an image (png, jpeg, gif, webp, bmp, svg, ico) or audio file (mp3, wav, ogg, flac, m4a, aac, opus) of the project or the workspace as an MCP image or audio content block, under read_file's rules. " + pathRule},
+		s.readMedia)
 	addTool(s, &mcp.Tool{Name: "list_directory", Title: "List a directory", Annotations: readOnly,
 		Description: "List a directory of the project or the workspace: items with type, size, modified, hidden; totals; truncated when capped. What .gitignore excludes is left out. " + pathRule},
 		s.listDirectory)
@@ -287,6 +301,30 @@ func (s *Server) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, in T
 	if err := structured(res, out); err != nil {
 		return nil, nil, err
 	}
+	return res, nil, nil
+}
+
+func (s *Server) readMedia(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, any, error) {
+	mt := mediaTypes[strings.ToLower(filepath.Ext(in.Path))]
+	if mt == "" {
+		return nil, nil, &ToolError{Code: diag.ArgInvalid, Message: fmt.Sprintf("%s: not an image or audio file by its extension: read it with read_file", in.Path)}
+	}
+	res, fc, err := fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
+		fc, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: in.Path, Encoding: "base64"})
+		return fc, "", err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := base64.StdEncoding.DecodeString(fc.Content)
+	if err != nil {
+		return nil, nil, err
+	}
+	var block mcp.Content = &mcp.ImageContent{Data: data, MIMEType: mt}
+	if strings.HasPrefix(mt, "audio/") {
+		block = &mcp.AudioContent{Data: data, MIMEType: mt}
+	}
+	res.Content[0] = block // the empty text; the warnings, if any, follow
 	return res, nil, nil
 }
 

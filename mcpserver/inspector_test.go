@@ -50,8 +50,8 @@ func TestInspector(t *testing.T) {
 	}
 
 	m, _ := run("--method", "tools/list")
-	if tools, _ := m["tools"].([]any); len(tools) != 21 {
-		t.Errorf("tools/list: %d tools, want 21", len(tools))
+	if tools, _ := m["tools"].([]any); len(tools) != 22 {
+		t.Errorf("tools/list: %d tools, want 22", len(tools))
 	}
 	for _, tool := range m["tools"].([]any) {
 		if tm := tool.(map[string]any); tm["annotations"] == nil {

@@ -172,7 +172,7 @@ func TestTools(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := "assemble copy_file create_directory delete_file directory_tree edit_file file_info grep list_allowed_directories list_backups list_directory list_tasks move_file read_file read_multiple_files restore_backup run runs search validate write_file"
+	want := "assemble copy_file create_directory delete_file directory_tree edit_file file_info grep list_allowed_directories list_backups list_directory list_tasks move_file read_file read_media_file read_multiple_files restore_backup run runs search validate write_file"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("tools = %s\nwant %s", got, want)
 	}

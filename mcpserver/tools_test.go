@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestToolAnnotationsAndSchemas: every tool says whether it only reads
@@ -23,7 +25,7 @@ func TestToolAnnotationsAndSchemas(t *testing.T) {
 	}
 	reads := map[string]bool{"read_file": true, "list_directory": true, "file_info": true, "search": true,
 		"validate": true, "list_tasks": true, "assemble": true, "read_multiple_files": true, "grep": true,
-		"list_allowed_directories": true, "runs": true, "directory_tree": true, "list_backups": true}
+		"list_allowed_directories": true, "runs": true, "directory_tree": true, "list_backups": true, "read_media_file": true}
 	destructive := map[string]bool{"write_file": true, "edit_file": true, "move_file": true, "delete_file": true, "copy_file": true, "run": true, "restore_backup": true}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
@@ -152,6 +154,29 @@ func TestBackups(t *testing.T) {
 	for _, name := range []any{"../../src/main.go", "x", oldest["name"]} {
 		if res := callTool(t, cs, "restore_backup", map[string]any{"path": ".taskctl/workspace/other.md", "backup": name}); !res.IsError {
 			t.Errorf("restore_backup of %v into another file: %s", name, text(res))
+		}
+	}
+}
+
+// TestReadMedia: an image comes back as an image content block with its
+// bytes and MIME type, audio as audio; other files are refused.
+func TestReadMedia(t *testing.T) {
+	f := newFixture(t)
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
+	write(t, f.proj, map[string]string{"img/logo.png": png, "snd/beep.wav": "RIFF\x00\x00\x00\x00WAVE"})
+	cs := connect(t, f)
+	res := callTool(t, cs, "read_media_file", map[string]any{"path": "img/logo.png"})
+	img, ok := res.Content[0].(*mcp.ImageContent)
+	if res.IsError || !ok || string(img.Data) != png || img.MIMEType != "image/png" {
+		t.Errorf("read_media_file png: %+v", res.Content)
+	}
+	res = callTool(t, cs, "read_media_file", map[string]any{"path": "snd/beep.wav"})
+	if a, ok := res.Content[0].(*mcp.AudioContent); res.IsError || !ok || a.MIMEType != "audio/wav" {
+		t.Errorf("read_media_file wav: %+v", res.Content)
+	}
+	for _, p := range []string{"src/main.go", ".git/x.png", "../outside/x.png"} {
+		if res := callTool(t, cs, "read_media_file", map[string]any{"path": p}); !res.IsError {
+			t.Errorf("read_media_file %s: %+v", p, res.Content)
 		}
 	}
 }

@@ -136,7 +136,38 @@ func (d *decoder) finishesBefore(step string, t *Task) (found, before bool) {
 	return true, d.spans[y].end < d.spans[t].pre
 }
 
+// checkTask checks one task and then its steps: its head, its inputs and
+// their bindings, the variables its text uses, its sources, its context
+// settings and its output format.
 func (d *decoder) checkTask(t *Task) {
+	d.checkHead(t)
+	d.checkInputs(t)
+	vis := scope(t)
+	d.checkVars(vis, t.Description, d.textAt(t.DescriptionPos), "description")
+	d.checkVars(vis, t.Instructions, d.textAt(t.InstructionsPos), "instructions")
+	for _, in := range t.Inputs {
+		if in.HasDefault {
+			d.checkVars(vis, in.Default, d.valueAt(in.Pos, "default"), fmt.Sprintf("default of input %q", in.Name))
+		}
+	}
+	d.checkDefaultCycles(t)
+	d.checkSources(t, vis)
+	d.checkContext(t)
+	if t.Output != nil {
+		switch t.Output.Type {
+		case "json", "text":
+		default:
+			d.errorAt(d.attrOff(t.Output.Pos, "type"), "output_format type=%q: want json or text", t.Output.Type)
+		}
+	}
+	d.checkFlow(t)
+	for _, s := range t.Steps {
+		d.checkTask(s)
+	}
+}
+
+// checkHead checks the task's description, type and role.
+func (d *decoder) checkHead(t *Task) {
 	if t.Description == "" {
 		d.errorf(t.Pos, "task %q has an empty <description>", t.Name)
 	}
@@ -148,6 +179,11 @@ func (d *decoder) checkTask(t *Task) {
 	if t.Role != "" && t.Type != TypeAtomic {
 		d.errorAt(d.attrOff(t.Pos, "type"), "<%s> is an atomic task, not %s", t.Role, t.Type)
 	}
+}
+
+// checkInputs checks the inputs' names and that each from= names a step
+// that finishes before t starts.
+func (d *decoder) checkInputs(t *Task) {
 	seen := map[string]bool{}
 	for _, in := range t.Inputs {
 		if !identRE.Re().MatchString(in.Name) {
@@ -157,62 +193,64 @@ func (d *decoder) checkTask(t *Task) {
 			d.errorAt(d.attrOff(in.Pos, "name"), "input %q is declared twice", in.Name)
 		}
 		seen[in.Name] = true
-		if in.From == "" {
+		if in.From != "" {
+			d.checkBinding(t, in)
+		}
+	}
+}
+
+// checkBinding checks the from= of one input of t.
+func (d *decoder) checkBinding(t *Task, in Input) {
+	from := d.attrOff(in.Pos, "from")
+	if in.HasDefault {
+		d.errorAt(d.attrOff(in.Pos, "default"), "input %q has both from and default: a bound input takes its value from the step", in.Name)
+	}
+	m := fromRE.Re().FindStringSubmatch(in.From)
+	if m == nil {
+		d.errorAt(from, "input %q: from=%q: want STEP.output, STEP.files, STEP.notes.KEY or STEP.parsed.a.b", in.Name, in.From)
+		return
+	}
+	step := m[1]
+	found, before := d.finishesBefore(step, t)
+	switch {
+	case step == t.Name:
+		d.errorAt(from, "input %q: from=%q names the task itself", in.Name, in.From)
+	case before && d.insideFlow(d.named[step], t) != nil:
+		flow := d.insideFlow(d.named[step], t)
+		d.errorAt(from, "input %q: from=%q names step %q of %s %q, which runs it many times: bind %s.output (its result) instead", in.Name, in.From, step, flow.Type, flow.Name, flow.Name)
+	case before:
+	case found:
+		d.errorAt(from, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
+	default:
+		d.errorAt(from, "input %q: from=%q names no step %q", in.Name, in.From, step)
+	}
+}
+
+// checkVars reports the {{...}} of text that name no input in vis; off
+// gives the offset in the data of byte i of text.
+func (d *decoder) checkVars(vis map[string]bool, text string, off func(i int) int64, where string) {
+	for _, m := range varRE.Re().FindAllStringSubmatchIndex(text, -1) {
+		name := text[m[2]:m[3]]
+		if !identRE.Re().MatchString(name) {
+			d.errorAt(off(m[0]), "%s: {{%s}} is not a valid variable name", where, name)
 			continue
 		}
-		from := d.attrOff(in.Pos, "from")
-		if in.HasDefault {
-			d.errorAt(d.attrOff(in.Pos, "default"), "input %q has both from and default: a bound input takes its value from the step", in.Name)
-		}
-		m := fromRE.Re().FindStringSubmatch(in.From)
-		if m == nil {
-			d.errorAt(from, "input %q: from=%q: want STEP.output, STEP.files, STEP.notes.KEY or STEP.parsed.a.b", in.Name, in.From)
-			continue
-		}
-		step := m[1]
-		found, before := d.finishesBefore(step, t)
-		switch {
-		case step == t.Name:
-			d.errorAt(from, "input %q: from=%q names the task itself", in.Name, in.From)
-		case before && d.insideFlow(d.named[step], t) != nil:
-			flow := d.insideFlow(d.named[step], t)
-			d.errorAt(from, "input %q: from=%q names step %q of %s %q, which runs it many times: bind %s.output (its result) instead", in.Name, in.From, step, flow.Type, flow.Name, flow.Name)
-		case before:
-		case found:
-			d.errorAt(from, "input %q: from=%q names step %q, which does not finish before this task starts", in.Name, in.From, step)
-		default:
-			d.errorAt(from, "input %q: from=%q names no step %q", in.Name, in.From, step)
+		if !vis[name] {
+			d.errorAt(off(m[0]), "%s uses {{%s}}, which is not a declared input", where, name)
 		}
 	}
-	vis := scope(t)
-	// checkVars reports the {{...}} of text that name no visible input;
-	// off gives the offset in the data of byte i of text.
-	checkVars := func(text string, off func(i int) int64, where string) {
-		for _, m := range varRE.Re().FindAllStringSubmatchIndex(text, -1) {
-			name := text[m[2]:m[3]]
-			if !identRE.Re().MatchString(name) {
-				d.errorAt(off(m[0]), "%s: {{%s}} is not a valid variable name", where, name)
-				continue
-			}
-			if !vis[name] {
-				d.errorAt(off(m[0]), "%s uses {{%s}}, which is not a declared input", where, name)
-			}
-		}
-	}
-	checkVars(t.Description, d.textAt(t.DescriptionPos), "description")
-	checkVars(t.Instructions, d.textAt(t.InstructionsPos), "instructions")
-	for _, in := range t.Inputs {
-		if in.HasDefault {
-			checkVars(in.Default, d.valueAt(in.Pos, "default"), fmt.Sprintf("default of input %q", in.Name))
-		}
-	}
-	d.checkDefaultCycles(t)
+}
+
+// checkSources checks the task's file_paths: no empty path, command or
+// description, and no {{...}} inside a command (inputs are shell variables
+// there).
+func (d *decoder) checkSources(t *Task, vis map[string]bool) {
 	for _, s := range t.Sources {
 		for _, p := range s.Paths {
 			if p.Value == "" {
 				d.errorf(p.Pos, "empty <path>")
 			}
-			checkVars(p.Value, d.textAt(p.Pos), "path")
+			d.checkVars(vis, p.Value, d.textAt(p.Pos), "path")
 		}
 		if s.Kind == SourceCommand {
 			at := d.textAt(s.CommandPos)
@@ -229,12 +267,17 @@ func (d *decoder) checkTask(t *Task) {
 			}
 		}
 		if s.Kind == SourceDescription {
-			checkVars(s.Description, d.textAt(s.DescriptionPos), "description source")
+			d.checkVars(vis, s.Description, d.textAt(s.DescriptionPos), "description source")
 			if s.Description == "" && len(s.Paths) == 0 && s.Command == "" {
 				d.errorf(s.Pos, "empty <description> in file_paths")
 			}
 		}
 	}
+}
+
+// checkContext checks the task's context settings against each other, and
+// warns of a task whose context will be empty.
+func (d *decoder) checkContext(t *Task) {
 	c := t.EffectiveContext()
 	cp := t.Context.Pos
 	if cp.Line == 0 {
@@ -249,17 +292,6 @@ func (d *decoder) checkTask(t *Task) {
 	}
 	if c.Inherit == InheritNone && !c.Accumulate && !seesEarlierResults(t) && c.Fresh == "disabled" && len(t.Sources) == 0 && t.Type == "atomic" {
 		d.warnf(cp, diag.EmptyContext, "task %q inherits nothing, accumulates nothing, has fresh context disabled and no file_paths: its context will be empty", t.Name)
-	}
-	if t.Output != nil {
-		switch t.Output.Type {
-		case "json", "text":
-		default:
-			d.errorAt(d.attrOff(t.Output.Pos, "type"), "output_format type=%q: want json or text", t.Output.Type)
-		}
-	}
-	d.checkFlow(t)
-	for _, s := range t.Steps {
-		d.checkTask(s)
 	}
 }
 

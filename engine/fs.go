@@ -129,6 +129,40 @@ type ReadFileRequest struct {
 	MaxLines  int    // at most this many lines (0: all)
 	SkipLines int    // lines skipped from the start
 	MaxBytes  int64  // at most this many bytes of content (0: all)
+	// A range, read on files over the whole-file cap too (at most the
+	// cap's worth returned): the first Head lines, the last Tail lines,
+	// or Length bytes from Offset (Length 0: to the end). At most one.
+	Head   int
+	Tail   int
+	Offset int64
+	Length int64
+}
+
+// ranged says whether req asks for a range, and which.
+func (req ReadFileRequest) ranged() (*project.Window, error) {
+	if req.Head < 0 || req.Tail < 0 || req.Offset < 0 || req.Length < 0 {
+		return nil, UsageError("head, tail, offset and length must not be negative")
+	}
+	kinds := 0
+	for _, set := range []bool{req.Head > 0, req.Tail > 0, req.Offset > 0 || req.Length > 0} {
+		if set {
+			kinds++
+		}
+	}
+	switch {
+	case kinds == 0:
+		return nil, nil
+	case kinds > 1:
+		return nil, UsageError("give one of head, tail, or offset/length")
+	}
+	return &project.Window{Head: req.Head, Tail: req.Tail, Offset: req.Offset, Length: req.Length}, nil
+}
+
+// FileRange says which part of a file a ranged read returned.
+type FileRange struct {
+	Offset int64 `json:"offset"` // the byte of the file the content starts at
+	Length int64 `json:"length"` // bytes of the file returned
+	Cut    bool  `json:"cut"`    // the range was longer than the cap and was cut to it
 }
 
 // FileContent is a file read (seed 001's FileContentResult).
@@ -142,6 +176,9 @@ type FileContent struct {
 	Lines     int       `json:"lines"` // of the whole file
 	Truncated bool      `json:"truncated"`
 	Binary    bool      `json:"binary"`
+	// Of a ranged read: the part returned; then Lines counts its lines,
+	// Size is the whole file's and SHA256 is of the bytes returned.
+	Range *FileRange `json:"range,omitempty"`
 }
 
 // ReadFile reads a file: a binary one is described without its content
@@ -155,11 +192,21 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 	if req.MaxLines < 0 || req.SkipLines < 0 || req.MaxBytes < 0 {
 		return nil, UsageError("max_lines, skip_lines and max_bytes must not be negative")
 	}
+	win, err := req.ranged()
+	if err != nil {
+		return nil, err
+	}
 	f, err := e.FS()
 	if err != nil {
 		return nil, err
 	}
-	file, w := f.ReadFile(req.Path)
+	var file *project.File
+	var w *diag.Warning
+	if win != nil {
+		file, w = f.ReadRange(req.Path, *win)
+	} else {
+		file, w = f.ReadFile(req.Path)
+	}
 	if w != nil {
 		return nil, fsError(workspaceHint(f, req.Path, w))
 	}
@@ -175,6 +222,15 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 	sum := sha256.Sum256(file.Content)
 	res := &FileContent{Path: file.Path, Size: file.Size, Modified: file.ModTime.UTC(),
 		SHA256: hex.EncodeToString(sum[:]), Binary: file.Binary}
+	if win != nil {
+		res.Size = file.FileSize
+		res.Range = &FileRange{Offset: file.Offset, Length: file.Size, Cut: file.Cut}
+		if file.Cut {
+			res.Truncated = true
+			e.Warn(diag.Warning{Code: diag.FileTooLarge, Path: file.Path,
+				Message: fmt.Sprintf("range cut to %d bytes (the cap)", file.Size)})
+		}
+	}
 	if req.Encoding == "base64" {
 		data := file.Content
 		if req.MaxBytes > 0 && int64(len(data)) > req.MaxBytes {
@@ -200,7 +256,9 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 			e.Warn(w)
 		}
 	}
-	res.Content, res.Truncated = cutText(string(text), req.SkipLines, req.MaxLines, req.MaxBytes)
+	var cut bool
+	res.Content, cut = cutText(string(text), req.SkipLines, req.MaxLines, req.MaxBytes)
+	res.Truncated = res.Truncated || cut
 	return res, nil
 }
 

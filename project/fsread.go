@@ -78,7 +78,20 @@ func (f *FS) readTarget(s string) (*readPlace, *diag.Warning) {
 // sensitive names), or a file of the workspace, reached without following
 // a symbolic link and read only if it is a regular file of one link.
 func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
-	file, w := f.readFile(s)
+	return f.readJudged(s, nil)
+}
+
+// ReadRange reads the part win of the file s, as ReadFile reads a whole
+// file (the same open, name rules and content policy, applied to the part
+// read), on files over the whole-file cap too; at most the cap's worth is
+// returned (File.Cut).
+func (f *FS) ReadRange(s string, win Window) (*File, *diag.Warning) {
+	return f.readJudged(s, &win)
+}
+
+// readJudged is readFile and the content policy.
+func (f *FS) readJudged(s string, win *Window) (*File, *diag.Warning) {
+	file, w := f.readFile(s, win)
 	if w != nil {
 		return nil, w
 	}
@@ -88,6 +101,15 @@ func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
 	// it redacted (File.Judged).
 	jc := f.p.JudgeContent(file.Content)
 	file.Judged = &jc
+	if file.Around != nil && !jc.Binary {
+		// A range: a secret its edge cuts is not found in it, so its
+		// surroundings are judged too; one found there and not in the
+		// range refuses it, whatever the policy (it cannot be redacted).
+		if ja := f.p.JudgeContent(file.Around); len(ja.Secrets) > len(jc.Secrets) {
+			return nil, warnf(diag.SecretDetected, file.Path, "%s at or within %d bytes of the range's edge (a secret is never read a piece at a time)",
+				ja.SecretReason(), WindowMargin)
+		}
+	}
 	if jc.HoldsSecret() && !f.p.policy.RedactSecrets {
 		return nil, warnf(diag.SecretDetected, file.Path, "%s (assemble leaves it out too)", jc.SecretReason())
 	}
@@ -95,7 +117,7 @@ func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
 }
 
 // readFile is ReadFile before the content policy.
-func (f *FS) readFile(s string) (*File, *diag.Warning) {
+func (f *FS) readFile(s string, win *Window) (*File, *diag.Warning) {
 	rp, w := f.readTarget(s)
 	if w != nil {
 		return nil, w
@@ -107,7 +129,7 @@ func (f *FS) readFile(s string) (*File, *diag.Warning) {
 		if w != nil {
 			return nil, w
 		}
-		return f.p.readResolved(c)
+		return f.p.readResolved(c, win)
 	}
 	if len(rp.comps) == 0 {
 		return nil, warnf(diag.PathIsDir, rp.abs, "is a directory")
@@ -117,7 +139,7 @@ func (f *FS) readFile(s string) (*File, *diag.Warning) {
 		return nil, refusal(rp.abs, err)
 	}
 	defer d.Close()
-	return f.readIn(d, rp.comps[len(rp.comps)-1], rp.abs, true)
+	return f.readIn(d, rp.comps[len(rp.comps)-1], rp.abs, true, win)
 }
 
 // Stat says what s is (a path as a user types it), without following a

@@ -243,13 +243,13 @@ func (f *FS) ReadWritable(s string) (*File, *diag.Warning) {
 		return nil, w
 	}
 	defer d.Close()
-	return f.readIn(d, t.name(), t.abs, false)
+	return f.readIn(d, t.name(), t.abs, false, nil)
 }
 
 // readIn reads name in d (abs) if it is a regular file of one link; the
 // refusal of a symbolic link or a hard link says what was asked: a read
 // (justRead), or the read of a write.
-func (f *FS) readIn(d *StateDir, name, abs string, justRead bool) (*File, *diag.Warning) {
+func (f *FS) readIn(d *StateDir, name, abs string, justRead bool, win *Window) (*File, *diag.Warning) {
 	st, exists, w := checkWritable(d, name, abs)
 	if w != nil && justRead && w.Code == diag.WriteUnsafe {
 		switch {
@@ -264,6 +264,9 @@ func (f *FS) readIn(d *StateDir, name, abs string, justRead bool) (*File, *diag.
 	}
 	if !exists {
 		return nil, warnf(diag.PathNotFound, abs, "no such file or directory")
+	}
+	if win != nil {
+		return f.readInWindow(d, name, abs, win)
 	}
 	data, err := d.ReadFile(name, f.p.policy.MaxFileBytes)
 	if err != nil {

@@ -25,6 +25,12 @@ type File struct {
 	// Judged is the content policy's verdict (JudgeContent), set by the
 	// readers that decide it (FS.ReadFile); nil where the caller judges.
 	Judged *Content
+	// Of a ranged read (FS.ReadRange): Content starts at byte Offset of a
+	// file of FileSize bytes, and Cut says the cap cut the range.
+	Offset   int64
+	FileSize int64
+	Cut      bool
+	Around   []byte // the range with WindowMargin bytes either side, for the content policy
 }
 
 const (
@@ -63,27 +69,30 @@ func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *diag.Warning) {
 	if w != nil {
 		return nil, w
 	}
-	return p.readAt(r, path, rel, c.Path, buf)
+	return p.readAt(r, path, rel, c.Path, buf, nil)
 }
 
 // readResolved is Read for a candidate ResolveFrom (or resolveChecked)
 // just made: its path is real, clean and inside a root, so the input is
 // not checked again.
-func (p *Project) readResolved(c Candidate) (*File, *diag.Warning) {
+func (p *Project) readResolved(c Candidate, win *Window) (*File, *diag.Warning) {
 	r, rel := p.rootOf(c.Path)
 	if r == nil {
 		return nil, warnf(diag.PathOutsideProject, c.Path, "outside the project dir %s", p.dir)
 	}
-	return p.readAt(r, c.Path, rel, c.Path, nil)
+	return p.readAt(r, c.Path, rel, c.Path, nil, win)
 }
 
 // readAt reads path (rel in r): openat2 beneath the root, else through
-// the root's *os.Root.
-func (p *Project) readAt(r *rootDir, path, rel, given string, buf []byte) (*File, *diag.Warning) {
-	if f, w, ok := p.readBeneath(r, path, rel, given, buf); ok {
-		return f, w
+// the root's *os.Root. A ranged read (win not nil) takes readRoot's way,
+// whose open is the same openat2 beneath the root where the kernel has it.
+func (p *Project) readAt(r *rootDir, path, rel, given string, buf []byte, win *Window) (*File, *diag.Warning) {
+	if win == nil {
+		if f, w, ok := p.readBeneath(r, path, rel, given, buf); ok {
+			return f, w
+		}
 	}
-	return p.readRoot(r, path, rel, given)
+	return p.readRoot(r, path, rel, given, win)
 }
 
 // readTarget checks a candidate's path and finds the allowed root it lies
@@ -111,7 +120,7 @@ func (p *Project) readTarget(c Candidate) (string, *rootDir, string, *diag.Warni
 // special files are refused on lstat, before any open; the last component
 // is opened with O_NOFOLLOW and the descriptor must be the file lstat saw
 // (os.SameFile), so a symlink or FIFO swapped in between is refused.
-func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *diag.Warning) {
+func (p *Project) readRoot(r *rootDir, path, rel, given string, win *Window) (*File, *diag.Warning) {
 	st, err := r.root.Lstat(rel)
 	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		res, w := p.resolve(r.dir, rel)
@@ -156,6 +165,9 @@ func (p *Project) readRoot(r *rootDir, path, rel, given string) (*File, *diag.Wa
 		return nil, warnf(diag.PathUnreadable, path, "changed while it was read (another file was swapped in)")
 	}
 	max := p.policy.MaxFileBytes
+	if win != nil {
+		return windowFile(f, path, p.relToProject(path), fst, win, max)
+	}
 	if fst.Size() > max {
 		return nil, warnf(diag.FileTooLarge, path, "%d bytes, over the %d-byte cap", fst.Size(), max)
 	}

@@ -18,6 +18,8 @@ type fsFlags struct {
 	pattern, encoding                                   string
 	maxDepth, maxLines, skipLines                       int
 	maxBytes                                            int64
+	head, tail                                          int
+	offset, length                                      int64
 	old, new                                            []string
 	ignoreCase, literal                                 bool
 	context, maxMatches                                 int
@@ -40,7 +42,9 @@ never written. Replaced and removed files are kept under .taskctl/backups/,
 and every write is logged in .taskctl/audit.jsonl.
 
   read PATH...      print the file (--max-lines, --skip-lines, --max-bytes,
-                    --encoding base64 for binary files); several: each under a
+                    --encoding base64 for binary files); a range, also of
+                    files over the 10 MiB cap: --head N or --tail N lines,
+                    or --offset B [--length N] bytes; several: each under a
                     "==> PATH <==" line, one that cannot be read a warning
   grep PATTERN [PATH]  the lines of the project's files matching an RE2
                     PATTERN, as path:line:text (-C N context lines, -i, -F for a
@@ -77,6 +81,10 @@ and every write is logged in .taskctl/audit.jsonl.
 			fs.IntVar(&f.maxLines, "max-lines", 0, "read: at most `N` lines")
 			fs.IntVar(&f.skipLines, "skip-lines", 0, "read: skip the first `N` lines")
 			fs.Int64Var(&f.maxBytes, "max-bytes", 0, "read: at most `N` bytes")
+			fs.IntVar(&f.head, "head", 0, "read: only the first `N` lines (files over the cap too)")
+			fs.IntVar(&f.tail, "tail", 0, "read: only the last `N` lines (files over the cap too)")
+			fs.Int64Var(&f.offset, "offset", 0, "read: start at byte `B` (files over the cap too)")
+			fs.Int64Var(&f.length, "length", 0, "read --offset: at most `N` bytes from there (0: to the end)")
 			fs.StringVar(&f.encoding, "encoding", "utf-8", "read: utf-8 (text, decoded) or base64 (the bytes)")
 			fs.StringArrayVar(&f.old, "old", nil, "edit: the `TEXT` to replace (repeatable, each with a --new)")
 			fs.StringArrayVar(&f.new, "new", nil, "edit: the `TEXT` to put in its place")
@@ -121,7 +129,8 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 			return fsReadMany(ctx, e, f, paths)
 		}
 		res, err := e.eng.ReadFile(ctx, engine.ReadFileRequest{Path: paths[0], Encoding: f.encoding,
-			MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes})
+			MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes,
+			Head: f.head, Tail: f.tail, Offset: f.offset, Length: f.length})
 		if err == nil && !e.json() {
 			io.WriteString(e.stdout, res.Content)
 		}
@@ -204,7 +213,7 @@ func printTree(w io.Writer, ns []*engine.TreeNode, indent string) {
 // that cannot be read a warning with its code.
 func fsReadMany(ctx context.Context, e *env, f *fsFlags, paths []string) (any, error) {
 	res, err := e.eng.ReadFiles(ctx, paths, engine.ReadFileRequest{Encoding: f.encoding, MaxLines: f.maxLines,
-		SkipLines: f.skipLines, MaxBytes: f.maxBytes})
+		SkipLines: f.skipLines, MaxBytes: f.maxBytes, Head: f.head, Tail: f.tail, Offset: f.offset, Length: f.length})
 	if err != nil {
 		return nil, err
 	}

@@ -87,6 +87,11 @@ type AllowedDirs struct {
 	ReadRoots  []string `json:"read_roots"`  // the allowed roots besides the project dir: read
 	Workspace  string   `json:"workspace"`   // read and written
 	WriteRoots []string `json:"write_roots"` // read and written
+	// Over MCP, when the client declares roots: those roots, and what of
+	// the directories above lies in them (or of them in the directories),
+	// the directories a file tool then reaches.
+	ClientRoots []string `json:"client_roots,omitempty"`
+	Applies     []string `json:"applies,omitempty"`
 }
 
 // AllowedDirectories says which directories the file operations read

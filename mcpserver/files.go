@@ -250,12 +250,13 @@ func grepText(res *engine.GrepResult) string {
 	return b.String() + "\n"
 }
 
-func (s *Server) listAllowed(ctx context.Context, _ *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, *engine.AllowedDirs, error) {
+func (s *Server) listAllowed(ctx context.Context, req *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, *engine.AllowedDirs, error) {
 	return fileCall(ctx, s, func(e *engine.Engine) (*engine.AllowedDirs, string, error) {
 		res, err := e.AllowedDirectories()
 		if err != nil {
 			return nil, "", err
 		}
+		s.narrowAllowed(ctx, req.Session, res)
 		var b strings.Builder
 		fmt.Fprintf(&b, "project (read): %s\n", res.Project)
 		for _, r := range res.ReadRoots {
@@ -264,6 +265,12 @@ func (s *Server) listAllowed(ctx context.Context, _ *mcp.CallToolRequest, _ NoIn
 		fmt.Fprintf(&b, "workspace (read, write): %s\n", res.Workspace)
 		for _, r := range res.WriteRoots {
 			fmt.Fprintf(&b, "write root (read, write): %s\n", r)
+		}
+		for _, r := range res.ClientRoots {
+			fmt.Fprintf(&b, "client root: %s\n", r)
+		}
+		if res.ClientRoots != nil {
+			fmt.Fprintf(&b, "reached (the client's roots applied): %s\n", strings.Join(res.Applies, ", "))
 		}
 		return res, b.String(), nil
 	})

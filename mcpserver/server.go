@@ -24,6 +24,9 @@ type Server struct {
 	eng  *engine.Engine
 	srv  *mcp.Server
 
+	projDir string     // the project dir, a relative path's base
+	roots   rootsCache // the client's roots, by session
+
 	errs    []error         // building the tools' schemas
 	prompts map[string]bool // the names of the prompts served
 
@@ -46,10 +49,11 @@ func New(eng *engine.Engine) (*Server, error) {
 	// Opened once here; a failure (a workspace config cannot be) is each
 	// file call's error, as it was before.
 	_, _ = eng.FS()
-	s := &Server{eng: eng, excl: make(chan struct{}, 1)}
+	p, _ := eng.Project()
+	s := &Server{eng: eng, excl: make(chan struct{}, 1), projDir: p.Dir()}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "taskctl", Title: "taskctl", Version: engine.Version()},
-		&mcp.ServerOptions{Instructions: instructions})
-	s.srv.AddReceivingMiddleware(codedToolErrors)
+		s.options())
+	s.srv.AddReceivingMiddleware(codedToolErrors, s.rootsGuard)
 	s.addContextTools()
 	s.addFileTools()
 	s.addRunTools()

@@ -78,6 +78,13 @@ func connect(t *testing.T, f *fixture) *mcp.ClientSession {
 // connectAt is connect with the server started in the directory cwd.
 func connectAt(t *testing.T, f *fixture, cwd string) *mcp.ClientSession {
 	t.Helper()
+	return connectWith(t, f, cwd, mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil), nil)
+}
+
+// connectWith is connectAt with the client c (its roots, its handlers)
+// connecting with opts.
+func connectWith(t *testing.T, f *fixture, cwd string, c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	eng, err := engine.Open(ctx, engine.Options{Cwd: cwd, ProjectDir: f.proj, Command: "mcp",
 		Getenv: func(k string) string {
@@ -101,7 +108,7 @@ func connectAt(t *testing.T, f *fixture, cwd string) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := c.Connect(ctx, ct, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

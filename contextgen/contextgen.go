@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -1015,8 +1014,8 @@ func (a *assembler) admit() {
 	for range min(runtime.GOMAXPROCS(0), len(a.candidates)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(a.candidates); i = int(next.Add(1) - 1) {
-				if fi, err := os.Stat(a.candidates[i].c.Path); err == nil {
-					sizes[i] = min(fi.Size(), per)
+				if size, ok := a.opt.Project.SizeOf(*a.candidates[i].c); ok {
+					sizes[i] = min(size, per)
 				}
 			}
 		})

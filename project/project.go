@@ -346,6 +346,21 @@ func (p *Project) rootOf(real string) (*rootDir, string) {
 	return nil, ""
 }
 
+// SizeOf is the size of c's file as seen beneath the allowed root it lies
+// in (lstat through that root's os.Root), or false when it cannot be had.
+// Nothing outside the allowed roots is stat'ed.
+func (p *Project) SizeOf(c Candidate) (int64, bool) {
+	r, rel := p.rootOf(c.Path)
+	if r == nil {
+		return 0, false
+	}
+	fi, err := r.root.Lstat(filepath.FromSlash(rel))
+	if err != nil {
+		return 0, false
+	}
+	return fi.Size(), true
+}
+
 // relToProject renders real relative to the project dir, slash-separated
 // (with "../" when it lies in an extra root).
 func (p *Project) relToProject(real string) string {

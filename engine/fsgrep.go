@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -48,6 +49,24 @@ type GrepResult struct {
 	FilesSearched int         `json:"files_searched"`
 	FilesMatched  int         `json:"files_matched"`
 	Truncated     bool        `json:"truncated"` // MaxMatches was reached
+}
+
+// WriteLines writes the matches as rg prints them: path:line:text, context
+// lines path-line-text, and -- between groups that context lines set apart.
+// The CLI and the MCP server both print a grep this way.
+func (r *GrepResult) WriteLines(w io.Writer) {
+	for i, m := range r.Matches {
+		if i > 0 && (len(m.Before) > 0 || len(r.Matches[i-1].After) > 0) {
+			io.WriteString(w, "--\n")
+		}
+		for j, l := range m.Before {
+			fmt.Fprintf(w, "%s-%d-%s\n", m.Rel, m.Line-len(m.Before)+j, l)
+		}
+		fmt.Fprintf(w, "%s:%d:%s\n", m.Rel, m.Line, m.Text)
+		for j, l := range m.After {
+			fmt.Fprintf(w, "%s-%d-%s\n", m.Rel, m.Line+1+j, l)
+		}
+	}
 }
 
 // grepLineCap is the longest line text a match shows.

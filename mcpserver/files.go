@@ -227,22 +227,11 @@ func (s *Server) grep(ctx context.Context, req *mcp.CallToolRequest, in GrepIn) 
 	})
 }
 
-// grepText is a grep result as rg prints it: path:line:text, context
-// lines path-line-text, groups apart with --.
+// grepText is a grep result as rg prints it, then how many lines and
+// files matched.
 func grepText(res *engine.GrepResult) string {
 	var b strings.Builder
-	for i, m := range res.Matches {
-		if i > 0 && (len(m.Before) > 0 || len(res.Matches[i-1].After) > 0) {
-			b.WriteString("--\n")
-		}
-		for j, l := range m.Before {
-			fmt.Fprintf(&b, "%s-%d-%s\n", m.Rel, m.Line-len(m.Before)+j, l)
-		}
-		fmt.Fprintf(&b, "%s:%d:%s\n", m.Rel, m.Line, m.Text)
-		for j, l := range m.After {
-			fmt.Fprintf(&b, "%s-%d-%s\n", m.Rel, m.Line+1+j, l)
-		}
-	}
+	res.WriteLines(&b)
 	fmt.Fprintf(&b, "%d matching lines in %d of %d files", len(res.Matches), res.FilesMatched, res.FilesSearched)
 	if res.Truncated {
 		b.WriteString(" (truncated)")

@@ -245,15 +245,7 @@ func fsGrep(ctx context.Context, e *env, f *fsFlags, args []string) (any, error)
 		return nil, err
 	}
 	if !e.json() {
-		for _, m := range res.Matches {
-			for j, l := range m.Before {
-				fmt.Fprintf(e.stdout, "%s-%d-%s\n", m.Rel, m.Line-len(m.Before)+j, l)
-			}
-			fmt.Fprintf(e.stdout, "%s:%d:%s\n", m.Rel, m.Line, m.Text)
-			for j, l := range m.After {
-				fmt.Fprintf(e.stdout, "%s-%d-%s\n", m.Rel, m.Line+1+j, l)
-			}
-		}
+		res.WriteLines(e.stdout)
 	}
 	return res, nil
 }

@@ -135,18 +135,23 @@ type ReadFileRequest struct {
 	SkipLines int    // lines skipped from the start
 	MaxBytes  int64  // at most this many bytes of content (0: all)
 	// A range, read on files over the whole-file cap too (at most the
-	// cap's worth returned): the first Head lines, the last Tail lines,
-	// or Length bytes from Offset (Length 0: to the end). At most one.
-	Head   int
-	Tail   int
-	Offset int64
-	Length int64
+	// cap's worth returned): Head lines from line FromLine (1-based; 0:
+	// the first), the last Tail lines, or Length bytes from Offset
+	// (Length 0: to the end). At most one.
+	Head     int
+	FromLine int
+	Tail     int
+	Offset   int64
+	Length   int64
 }
 
 // ranged says whether req asks for a range, and which.
 func (req ReadFileRequest) ranged() (*project.Window, error) {
-	if req.Head < 0 || req.Tail < 0 || req.Offset < 0 || req.Length < 0 {
-		return nil, UsageError("head, tail, offset and length must not be negative")
+	if req.Head < 0 || req.Tail < 0 || req.Offset < 0 || req.Length < 0 || req.FromLine < 0 {
+		return nil, UsageError("head, from_line, tail, offset and length must not be negative")
+	}
+	if req.FromLine > 0 && req.Head == 0 {
+		return nil, UsageError("from_line goes with head (how many lines from it)")
 	}
 	kinds := 0
 	for _, set := range []bool{req.Head > 0, req.Tail > 0, req.Offset > 0 || req.Length > 0} {
@@ -160,7 +165,7 @@ func (req ReadFileRequest) ranged() (*project.Window, error) {
 	case kinds > 1:
 		return nil, UsageError("give one of head, tail, or offset/length")
 	}
-	return &project.Window{Head: req.Head, Tail: req.Tail, Offset: req.Offset, Length: req.Length}, nil
+	return &project.Window{Head: req.Head, FromLine: req.FromLine, Tail: req.Tail, Offset: req.Offset, Length: req.Length}, nil
 }
 
 // FileRange says which part of a file a ranged read returned.

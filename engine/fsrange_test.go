@@ -71,6 +71,8 @@ func TestReadRangeOverCap(t *testing.T) {
 			off  int64
 		}{
 			{engine.ReadFileRequest{Head: 2}, "line 0000000\nline 0000001\n", 0},
+			{engine.ReadFileRequest{Head: 2, FromLine: 500001}, "line 0500000\nline 0500001\n", 13 * 500000},
+			{engine.ReadFileRequest{Head: 1, FromLine: 1}, "line 0000000\n", 0},
 			{engine.ReadFileRequest{Tail: 2}, "end 2998\nend 2999\n", size - 18},
 			{engine.ReadFileRequest{Offset: 13 * 500000, Length: 26}, "line 0500000\nline 0500001\n", 13 * 500000},
 			{engine.ReadFileRequest{Offset: size - 9}, "end 2999\n", size - 9},
@@ -88,11 +90,12 @@ func TestReadRangeOverCap(t *testing.T) {
 			}
 		}
 		for _, req := range []engine.ReadFileRequest{
-			{Tail: 3001},                        // the key line whole
-			{Offset: 10 << 20},                  // to the end
-			{Offset: keyAt + 20, Length: 16},    // the key's first 16 characters alone
-			{Offset: keyAt + 36, Length: 5},     // its last 4
-			{Offset: keyAt - 8000, Length: 100}, // beside it: refused, not a piece of it
+			{Tail: 3001},                           // the key line whole
+			{Head: 1, FromLine: int(keyAt/13) + 1}, // the key line alone, by number
+			{Offset: 10 << 20},                     // to the end
+			{Offset: keyAt + 20, Length: 16},       // the key's first 16 characters alone
+			{Offset: keyAt + 36, Length: 5},        // its last 4
+			{Offset: keyAt - 8000, Length: 100},    // beside it: refused, not a piece of it
 		} {
 			req.Path = rel
 			got, err := e.ReadFile(ctx, req)
@@ -128,5 +131,8 @@ func TestReadRangeOverCap(t *testing.T) {
 	}
 	if _, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: "big.log", Head: 1, Tail: 1}); code(err) != diag.ArgInvalid {
 		t.Errorf("head and tail: %v, want ARG_INVALID", err)
+	}
+	if _, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: "big.log", FromLine: 3}); code(err) != diag.ArgInvalid {
+		t.Errorf("from_line without head: %v, want ARG_INVALID", err)
 	}
 }

@@ -21,6 +21,7 @@ type ReadFileIn struct {
 	SkipLines int    `json:"skip_lines,omitempty" jsonschema:"lines skipped from the start"`
 	MaxBytes  int64  `json:"max_bytes,omitempty" jsonschema:"at most this many bytes of content (0: all)"`
 	Head      int    `json:"head,omitempty" jsonschema:"only the first N lines; works on files over the 10 MiB cap (at most 10 MiB returned)"`
+	FromLine  int    `json:"from_line,omitempty" jsonschema:"with head: the first line of the range (1-based), on files over the cap too"`
 	Tail      int    `json:"tail,omitempty" jsonschema:"only the last N lines; works on files over the 10 MiB cap (at most 10 MiB returned)"`
 	Offset    int64  `json:"offset,omitempty" jsonschema:"start at this byte; works on files over the 10 MiB cap"`
 	Length    int64  `json:"length,omitempty" jsonschema:"with offset: at most this many bytes (0: to the end, at most 10 MiB)"`
@@ -185,7 +186,7 @@ func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFi
 	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
 		res, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: in.Path, Encoding: in.Encoding,
 			MaxLines: in.MaxLines, SkipLines: in.SkipLines, MaxBytes: in.MaxBytes,
-			Head: in.Head, Tail: in.Tail, Offset: in.Offset, Length: in.Length})
+			Head: in.Head, FromLine: in.FromLine, Tail: in.Tail, Offset: in.Offset, Length: in.Length})
 		if err != nil {
 			return nil, "", err
 		}

@@ -9,17 +9,18 @@ import (
 	"github.com/taskctl/taskctl/internal/diag"
 )
 
-// A Window is the part of a file a ranged read returns: the first Head
-// lines, the last Tail lines, or Length bytes from Offset (Length 0: to
-// the end). Exactly one of Head, Tail and the byte range is used. A ranged
+// A Window is the part of a file a ranged read returns: Head lines from
+// line FromLine (1-based; 0 or 1: the first), the last Tail lines, or
+// Length bytes from Offset (Length 0: to the end). Exactly one of Head, Tail and the byte range is used. A ranged
 // read works on files over Policy.MaxFileBytes: it reads only the part it
 // returns (and, for Head and Tail, what it scans to find the lines), and
 // returns at most MaxFileBytes of it (File.Cut says it was cut).
 type Window struct {
-	Head   int
-	Tail   int
-	Offset int64
-	Length int64
+	Head     int
+	FromLine int // with Head: the range's first line
+	Tail     int
+	Offset   int64
+	Length   int64
 }
 
 // windowChunk is how much a line scan reads at once.
@@ -38,8 +39,14 @@ const WindowMargin = 16 << 10
 func readWindow(ra io.ReaderAt, size int64, w *Window, max int64) (around []byte, at int, start, end int64, cut bool, err error) {
 	switch {
 	case w.Head > 0:
-		start = 0
-		end, err = headEnd(ra, size, w.Head, max)
+		// The scan for the first line has no byte limit: only what it
+		// returns is capped.
+		if w.FromLine > 1 {
+			start, err = headEnd(ra, 0, size, w.FromLine-1, size)
+		}
+		if err == nil {
+			end, err = headEnd(ra, start, size, w.Head, max)
+		}
 	case w.Tail > 0:
 		end = size
 		start, err = tailStart(ra, size, w.Tail, max)
@@ -73,11 +80,12 @@ func readWindow(ra io.ReaderAt, size int64, w *Window, max int64) (around []byte
 	return data, int(start - lo), start, end, cut, nil
 }
 
-// headEnd is where the first n lines of ra end: after the n-th newline,
-// or at the end of the file; the scan stops past max bytes.
-func headEnd(ra io.ReaderAt, size int64, n int, max int64) (int64, error) {
+// headEnd is where the first n lines of ra from byte from end: after the
+// n-th newline, or at the end of the file; the scan stops past max bytes
+// from from.
+func headEnd(ra io.ReaderAt, from, size int64, n int, max int64) (int64, error) {
 	buf := make([]byte, windowChunk)
-	for pos := int64(0); pos < size && pos <= max; {
+	for pos := from; pos < size && pos-from <= max; {
 		m, err := ra.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
 		if m == 0 && err != nil {
 			if err == io.EOF {

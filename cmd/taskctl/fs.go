@@ -18,7 +18,7 @@ type fsFlags struct {
 	pattern, encoding                                   string
 	maxDepth, maxLines, skipLines                       int
 	maxBytes                                            int64
-	head, tail                                          int
+	head, tail, fromLine                                int
 	offset, length                                      int64
 	old, new                                            []string
 	ignoreCase, literal                                 bool
@@ -82,6 +82,7 @@ and every write is logged in .taskctl/audit.jsonl.
 			fs.IntVar(&f.skipLines, "skip-lines", 0, "read: skip the first `N` lines")
 			fs.Int64Var(&f.maxBytes, "max-bytes", 0, "read: at most `N` bytes")
 			fs.IntVar(&f.head, "head", 0, "read: only the first `N` lines (files over the cap too)")
+			fs.IntVar(&f.fromLine, "from-line", 0, "read --head: the lines from line `L` (1-based; files over the cap too)")
 			fs.IntVar(&f.tail, "tail", 0, "read: only the last `N` lines (files over the cap too)")
 			fs.Int64Var(&f.offset, "offset", 0, "read: start at byte `B` (files over the cap too)")
 			fs.Int64Var(&f.length, "length", 0, "read --offset: at most `N` bytes from there (0: to the end)")
@@ -130,7 +131,7 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		}
 		res, err := e.eng.ReadFile(ctx, engine.ReadFileRequest{Path: paths[0], Encoding: f.encoding,
 			MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes,
-			Head: f.head, Tail: f.tail, Offset: f.offset, Length: f.length})
+			Head: f.head, FromLine: f.fromLine, Tail: f.tail, Offset: f.offset, Length: f.length})
 		if err == nil && !e.json() {
 			io.WriteString(e.stdout, res.Content)
 		}
@@ -213,7 +214,7 @@ func printTree(w io.Writer, ns []*engine.TreeNode, indent string) {
 // that cannot be read a warning with its code.
 func fsReadMany(ctx context.Context, e *env, f *fsFlags, paths []string) (any, error) {
 	res, err := e.eng.ReadFiles(ctx, paths, engine.ReadFileRequest{Encoding: f.encoding, MaxLines: f.maxLines,
-		SkipLines: f.skipLines, MaxBytes: f.maxBytes, Head: f.head, Tail: f.tail, Offset: f.offset, Length: f.length})
+		SkipLines: f.skipLines, MaxBytes: f.maxBytes, Head: f.head, FromLine: f.fromLine, Tail: f.tail, Offset: f.offset, Length: f.length})
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestReadRangeDoors: `taskctl fs read --head/--tail/--offset --length`
+// TestReadRangeDoors: `taskctl fs read --head [--from-line]/--tail/--offset --length`
 // and MCP read_file's head/tail/offset/length read parts of a 12 MiB file
 // (over the 10 MiB whole-file cap, which still refuses the whole read); a
 // range holding the key is SECRET_DETECTED at both doors; a file outside
@@ -47,6 +47,7 @@ func TestReadRangeDoors(t *testing.T) {
 	}{
 		{[]string{"--head", "2"}, map[string]any{"head": 2}, "line 0000000\nline 0000001\n"},
 		{[]string{"--tail", "2"}, map[string]any{"tail": 2}, "end 2998\nend 2999\n"},
+		{[]string{"--head", "1", "--from-line", "500001"}, map[string]any{"head": 1, "from_line": 500001}, "line 0500000\n"},
 		{[]string{"--offset", mid, "--length", "13"}, map[string]any{"offset": 13 * 500000, "length": 13}, "line 0500000\n"},
 	} {
 		env := doorCLI(t, proj, append([]string{"fs", "read", "big.txt"}, c.cli...)...)

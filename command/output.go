@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/shellexec"

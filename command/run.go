@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/shellexec"

@@ -22,8 +22,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/taskctl/taskctl/command"
-	"github.com/taskctl/taskctl/contextgen/encoding"
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/encoding"
+	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"

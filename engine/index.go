@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/contextgen"
-	"github.com/taskctl/taskctl/contextgen/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"

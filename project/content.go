@@ -3,8 +3,8 @@ package project
 import (
 	"fmt"
 
-	"github.com/taskctl/taskctl/contextgen/encoding"
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/encoding"
+	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 )
 

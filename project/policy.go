@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 )
 
@@ -28,7 +28,7 @@ type Policy struct {
 	Sensitive      []string
 	AllowSensitive bool
 	// AllowSecrets lets content holding a secret (private-key blocks,
-	// cloud and forge tokens; see contextgen/secrets) through every door;
+	// cloud and forge tokens; see content/secrets) through every door;
 	// by default such content is refused (see JudgeContent).
 	// RedactSecrets lets the context document show such a file with its
 	// secrets replaced instead of leaving it out; a command's read of it

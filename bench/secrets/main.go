@@ -24,7 +24,7 @@ import (
 
 	"github.com/zricethezav/gitleaks/v8/detect"
 
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 )
 
 func main() {

@@ -8,8 +8,9 @@ import (
 )
 
 // TestLayout enforces the dependency direction of DESIGN §1: the leaves
-// (contextgen's helpers but the tokenizer, internal/pages,
-// internal/sandbox and internal/xmltext) import none of our packages but
+// (the content helpers content/encoding and content/secrets,
+// internal/pages, internal/sandbox and internal/xmltext) import none of
+// our packages but
 // internal/diag, schema and template none but internal/diag and
 // internal/xmltext, and each other package imports only what the table
 // allows. internal/diag, the diagnostics vocabulary, may be imported by
@@ -22,8 +23,9 @@ import (
 // template, so that the two read a document the same way, and
 // internal/sandbox, the Landlock confinement of workflow's executors.
 // project imports the two content helpers, the decoder and the secret
-// scanner: the content policy is decided once per file, by the confined
-// root every reader goes through (#29).
+// scanner, which live below it (content/, not under contextgen): the
+// content policy is decided once per file, by the confined root every
+// reader goes through (#29).
 // The token cache and the run records are files of taskctl's state,
 // written through project's StateDir, so the tokenizer and workflow
 // import project (DESIGN §1-2: the path resolver owns safe reads and
@@ -43,9 +45,9 @@ func TestLayout(t *testing.T) {
 		"schema":              {"internal/xmltext"},
 		"template":            {"internal/xmltext"},
 		"internal/xmltext":    nil,
-		"project":             {"contextgen/encoding", "contextgen/secrets"},
-		"contextgen/encoding": nil,
-		"contextgen/secrets":  nil,
+		"project":             {"content/encoding", "content/secrets"},
+		"content/encoding":    nil,
+		"content/secrets":     nil,
 		"contextgen/tokens":   {"internal/pages", "project"},
 		"internal/pages":      nil,
 		"internal/diag":       nil,
@@ -55,13 +57,13 @@ func TestLayout(t *testing.T) {
 		"internal/ignoretest": nil,
 		"shellexec":           {"project"},
 		"memory":              {"project", "internal/pages"},
-		"command":             {"project", "shellexec", "contextgen/secrets"},
-		"contextgen":          {"template", "project", "command", "memory", "contextgen/encoding", "contextgen/secrets", "contextgen/tokens", "internal/pages"},
+		"command":             {"project", "shellexec", "content/secrets"},
+		"contextgen":          {"template", "project", "command", "memory", "content/encoding", "content/secrets", "contextgen/tokens", "internal/pages"},
 		"workflow":            {"template", "contextgen", "project", "internal/sandbox"},
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
-		"engine": {"schema", "template", "project", "contextgen/encoding", "contextgen/secrets",
+		"engine": {"schema", "template", "project", "content/encoding", "content/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},

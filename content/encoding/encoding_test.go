@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/taskctl/taskctl/contextgen/encoding"
+	"github.com/taskctl/taskctl/content/encoding"
 )
 
 func utf16Bytes(s string, bigEndian, bom bool) []byte {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 )
 
 // TestDocumentedExamples: the look-based rules (generic-secret,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 )
 
 // TestURLCredentials: the password of a URL's user information is a secret

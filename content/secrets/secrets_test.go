@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskctl/taskctl/contextgen/secrets"
+	"github.com/taskctl/taskctl/content/secrets"
 )
 
 // The planted secrets are generated, never written out, so this file holds

@@ -120,7 +120,9 @@
 // matching line of a file deciding. A directory that is ignored is not
 // entered, so nothing inside it can be re-included (git's rule). A bad
 // pattern line is skipped and reported (Project.IgnoreErrors); it never
-// stops a walk. Matcher does the same matching without walking.
+// stops a walk. The matching is package ignore's (which reads no file
+// itself: NewMatcher and the walker hand it the files, read below the
+// root); ignore.Matcher does it without walking.
 //
 // An explicitly named file is taken even if ignored; globs skip ignored
 // files. A directory named literally stands for its non-ignored files.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/diag"
 )
 
@@ -833,11 +834,11 @@ func globStarts(r *rootDir, specs []*globSpec, fresh bool) []dirJob {
 	}
 	var jobs []dirJob
 	for _, s := range roots {
-		var ch *chain
+		var ch *ignore.Stack
 		if fresh {
-			ch = ch.push(r.ignore.dir(s))
+			ch = ch.Push(r.ignore.Dir(s))
 		} else {
-			ch = r.ignore.chainFor(s)
+			ch = r.ignore.Stack(s)
 		}
 		jobs = append(jobs, dirJob{rel: s, chain: ch, inNM: hasSeg(s, "node_modules"), start: true})
 	}

@@ -65,20 +65,3 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
-
-// FuzzParseRules: any ignore file parses without panicking and its rules
-// match without panicking.
-func FuzzParseRules(f *testing.F) {
-	for _, s := range []string{"*.log\n!important.log\n", "/build\ndist/\n", "a/**/b\n[\n", `\#x` + "\n" + `\!y`, "abc/**\n{a,b}\n", "x\\ \n\xef\xbb\xbf#c\r\n"} {
-		f.Add(s, "a/b.log")
-	}
-	f.Fuzz(func(t *testing.T, data, rel string) {
-		rules, _ := project.ParseRules(".gitignore", "", []byte(data))
-		for _, r := range rules {
-			_ = r.String()
-		}
-		m := project.NewMatcher(fstestMap(data))
-		m.Match(rel, false)
-		m.Match(rel, true)
-	})
-}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/ignoretest"
 	"github.com/taskctl/taskctl/project"
 )
@@ -121,7 +122,7 @@ func checkAgainstGit(t *testing.T, tree *ignoretest.Tree, dir string) bool {
 
 // sameRule says how r differs from the rule git named ("" when it does
 // not).
-func sameRule(r *project.Rule, v ignoretest.Verdict) string {
+func sameRule(r *ignore.Rule, v ignoretest.Verdict) string {
 	switch {
 	case r == nil && v.Source == "":
 		return ""

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 )
@@ -163,7 +164,7 @@ func TestBadPatternIsPartial(t *testing.T) {
 		t.Errorf("Expand(**) = %s", got)
 	}
 	errs := p.IgnoreErrors()
-	var pe *project.PatternError
+	var pe *ignore.PatternError
 	if len(errs) != 1 || !errors.As(errs[0], &pe) || pe.Line != 2 || pe.Source != ".gitignore" {
 		t.Errorf("IgnoreErrors() = %v, want one PatternError at .gitignore:2", errs)
 	}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/taskctl/taskctl/ignore"
 )
 
 // Markers are the built-in project markers, in order of priority: the
@@ -59,7 +61,7 @@ type rootDir struct {
 	root    *os.Root
 	fd      int             // see openBeneathDir; -1 for none
 	cleanup runtime.Cleanup // closes fd if the rootDir is dropped without Close
-	ignore  *Matcher
+	ignore  *ignore.Matcher
 }
 
 // Detect finds the project dir of workingDir: upwards from the real path of
@@ -162,7 +164,7 @@ func Open(opts Options) (*Project, error) {
 			return nil, fmt.Errorf("open root: %w", err)
 		}
 		rd := &rootDir{dir: d, root: root, fd: openBeneathDir(root)}
-		rd.ignore = newMatcher(rd.readIgnoreFile)
+		rd.ignore = ignore.New(ignoreReader(rd.readIgnoreFile))
 		if rd.fd >= 0 {
 			// A Project dropped without Close does not keep the
 			// descriptor (the os.Root closes its own the same way).
@@ -217,7 +219,7 @@ func (p *Project) Policy() Policy { return p.policy }
 // "node_modules/ (name it explicitly to include it)", "policy exclude:
 // PATTERN", or the deciding ignore-file rule as "FILE:LINE: PATTERN". The
 // precedence, highest first: .git/ and .taskctl/; node_modules/; the policy's
-// Exclude patterns; the .gitignore family (see Matcher).
+// Exclude patterns; the .gitignore family (see ignore.Matcher).
 func (p *Project) Ignored(rel string, isDir bool) (bool, string) {
 	rel = strings.Trim(filepath.ToSlash(rel), "/")
 	if rel == "" || rel == "." {

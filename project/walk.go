@@ -12,14 +12,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/taskctl/taskctl/ignore"
 )
 
 // dirJob is one directory to read.
 type dirJob struct {
-	rel   string // relative to the root, "" for the root itself
-	chain *chain // ignore rules that apply inside it
-	inNM  bool   // inside a node_modules directory
-	start bool   // a start directory: chain already holds its own rules
+	rel   string        // relative to the root, "" for the root itself
+	chain *ignore.Stack // ignore rules that apply inside it
+	inNM  bool          // inside a node_modules directory
+	start bool          // a start directory: chain already holds its own rules
 
 	parent *dirHandle // the open parent directory; nil for a start
 	cached *cachedDir // its record in the walker's prev, if any
@@ -214,7 +216,7 @@ func (wk *walker) readDir(w int, j *dirJob) []dirJob {
 	}
 	ch := j.chain
 	if !j.start && hasIgnoreFile {
-		ch = ch.push(wk.r.ignore.dir(j.rel))
+		ch = ch.Push(wk.r.ignore.Dir(j.rel))
 	}
 	st.subs = wk.admitEntries(w, j, h, ch, len(pre))
 	return st.subs
@@ -324,7 +326,7 @@ func (st *workerState) collectEntries(preLen int, fromCache bool, cached []cache
 // policy to worker w's entries of j's directory: it passes the files to
 // wk.file and returns the subdirectories to walk, in the worker's reused
 // slice (the caller copies them before the next call).
-func (wk *walker) admitEntries(w int, j *dirJob, h *dirHandle, ch *chain, preLen int) []dirJob {
+func (wk *walker) admitEntries(w int, j *dirJob, h *dirHandle, ch *ignore.Stack, preLen int) []dirJob {
 	st := &wk.state[w]
 	relOff := len(wk.r.dir) + 1
 	if wk.r.dir == "/" {
@@ -343,7 +345,7 @@ func (wk *walker) admitEntries(w int, j *dirJob, h *dirHandle, ch *chain, preLen
 			if nm && !wk.allowNM {
 				continue
 			}
-			if r := ch.match(rel, n, true); r != nil && !r.Negate {
+			if r := ch.Match(rel, n, true); r != nil && !r.Negate {
 				continue
 			}
 			if wk.excluded(full, rel) {
@@ -363,7 +365,7 @@ func (wk *walker) admitEntries(w int, j *dirJob, h *dirHandle, ch *chain, preLen
 			children = append(children, child)
 			continue
 		}
-		if r := ch.match(rel, n, false); r != nil && !r.Negate {
+		if r := ch.Match(rel, n, false); r != nil && !r.Negate {
 			continue
 		}
 		if wk.excluded(full, rel) {
@@ -426,7 +428,7 @@ func (p *Project) walk(ctx context.Context, prev, next *walkCache, fn func(c Can
 	}
 	wk.tree = wf.sortDir
 	root := &dirNode{}
-	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.chainFor(""), start: true, cached: prev.rootDir(), node: root}})
+	err := wk.run(ctx, []dirJob{{rel: "", chain: r.ignore.Stack(""), start: true, cached: prev.rootDir(), node: root}})
 	if err != nil {
 		return err
 	}

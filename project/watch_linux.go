@@ -250,7 +250,7 @@ func (w *Watcher) sync(ctx context.Context) error {
 		}
 		for rel, d := range w.dirs {
 			if d.wd < 0 {
-				w.r.ignore.forgetDir(rel) // no event says its ignore files changed
+				w.r.ignore.ForgetDir(rel) // no event says its ignore files changed
 			}
 			if (d.volatile || d.wd < 0) && !w.dirty[rel] {
 				starts = append(starts, rel)
@@ -403,7 +403,7 @@ func (w *Watcher) event(wd int32, mask uint32, name string) {
 // included: another directory, or none, stands at its path now.
 func (w *Watcher) replace(rel string) {
 	w.forget(rel)
-	w.r.ignore.forgetUnder(rel)
+	w.r.ignore.ForgetUnder(rel)
 }
 
 // walk walks the directories starts (known ones, or ones whose parent is
@@ -455,7 +455,7 @@ func (l *walkListing) list(ctx context.Context, starts []string) error {
 	wk.file = l.file
 	jobs := make([]dirJob, len(starts))
 	for i, rel := range starts {
-		jobs[i] = dirJob{rel: rel, chain: r.ignore.chainFor(rel), start: true, node: &dirNode{rel: rel}}
+		jobs[i] = dirJob{rel: rel, chain: r.ignore.Stack(rel), start: true, node: &dirNode{rel: rel}}
 	}
 	return wk.run(ctx, jobs)
 }

@@ -59,8 +59,9 @@
 // expressions use RE2 (linear time): POSIX basic and extended syntax is
 // translated, back-references are an error. The git commands read
 // .git/index with go-git's decoder; --others --exclude-standard asks
-// project's ignore engine (project.NewGitMatcher: .gitignore files and
-// .git/info/exclude, as the walker reads them), so the two agree;
+// taskctl's ignore engine (ignore.NewGit: .gitignore files and
+// .git/info/exclude, as the walker reads them, here read through the
+// interpreter's own confined opening), so the two agree;
 // git grep searches the tracked files with the in-process grep; git diff
 // --name-only compares the worktree with the index by blob hash and mode.
 // git's configuration (core.fsmonitor, hooks, filters, textconv,

@@ -2,6 +2,7 @@ package shellexec
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/ignore"
 )
 
 // lsFiles is what one git ls-files shows.
@@ -92,9 +93,9 @@ func gitLsFiles(c *cmd, args []string) int {
 	if !ok {
 		return 128
 	}
-	var ignore *project.Matcher
+	var ign *ignore.Matcher
 	if o.excludeStd {
-		ignore = project.NewGitMatcher(worktreeFS{c.fs, top})
+		ign = ignore.NewGit(c.ignoreFiles(top))
 	}
 	show := func(name, tag string) {
 		if !o.fullName {
@@ -109,7 +110,7 @@ func gitLsFiles(c *cmd, args []string) int {
 		c.out.WriteByte('\n')
 	}
 	if o.others {
-		c.lsOthers(o, top, idx, ignore, ps, show)
+		c.lsOthers(o, top, idx, ign, ps, show)
 	}
 	for _, e := range idx.Entries {
 		if c.writeErr() {
@@ -119,7 +120,7 @@ func gitLsFiles(c *cmd, args []string) int {
 			continue
 		}
 		if o.ignored {
-			if ign, _ := ignore.Match(e.Name, false); !ign {
+			if ignored, _ := ign.Match(e.Name, false); !ignored {
 				continue
 			}
 		}
@@ -158,7 +159,7 @@ func (c *cmd) lsEntry(o lsFiles, top string, e *index.Entry, show func(name, tag
 
 // lsOthers shows the untracked files (with -i, only the ignored ones;
 // with --directory, a directory holding no tracked file as "dir/").
-func (c *cmd) lsOthers(o lsFiles, top string, idx *index.Index, ignore *project.Matcher, ps *pathspec, show func(name, tag string)) {
+func (c *cmd) lsOthers(o lsFiles, top string, idx *index.Index, ign *ignore.Matcher, ps *pathspec, show func(name, tag string)) {
 	tracked := make(map[string]bool, len(idx.Entries))
 	trackedDirs := map[string]bool{}
 	for _, e := range idx.Entries {
@@ -172,7 +173,7 @@ func (c *cmd) lsOthers(o lsFiles, top string, idx *index.Index, ignore *project.
 		}
 	}
 	var found []string
-	w := &gitWalker{c: c, top: top, ignore: ignore, onlyIgnored: o.ignored}
+	w := &gitWalker{c: c, top: top, ignore: ign, onlyIgnored: o.ignored}
 	if o.directory {
 		w.wholeDir = func(d string) bool { return !trackedDirs[d] }
 	}
@@ -191,8 +192,8 @@ func (c *cmd) lsOthers(o lsFiles, top string, idx *index.Index, ignore *project.
 type gitWalker struct {
 	c           *cmd
 	top         string
-	ignore      *project.Matcher // with --exclude-standard: the .gitignore files and .git/info/exclude
-	onlyIgnored bool             // -i: yield only what the ignore files leave out
+	ignore      *ignore.Matcher // with --exclude-standard: the .gitignore files and .git/info/exclude
+	onlyIgnored bool            // -i: yield only what the ignore files leave out
 	// wholeDir, with --directory, says a directory holds no tracked
 	// file: it is yielded as "dir/" instead of its files.
 	wholeDir func(dir string) bool
@@ -248,21 +249,25 @@ func (w *gitWalker) walk(dir string, inIgnored bool, fn func(string)) {
 	}
 }
 
-// worktreeFS is the worktree at top as an fs.FS, for project's ignore
-// matcher: its files are opened as every other file, through the
-// project's root.
-type worktreeFS struct {
-	fs  *projectFS
-	top string
-}
-
-func (w worktreeFS) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+// ignoreFiles reads the ignore files of the worktree at top for package
+// ignore's matcher: opened as every other file, through the project's root
+// (inside .git/ for .git/info/exclude), regular files of at most
+// ignore.MaxFileBytes, a missing one holding no rules.
+func (c *cmd) ignoreFiles(top string) ignore.ReadFunc {
+	capped := openOpts{state: true, charge: func(n int64) error {
+		if n-1 > ignore.MaxFileBytes { // n counts a byte past the end
+			return fmt.Errorf("larger than %d bytes", ignore.MaxFileBytes)
+		}
+		return nil
+	}}
+	return func(name string) ([]byte, error) {
+		if !fs.ValidPath(name) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+		}
+		data, err := c.fs.readWith(top, filepath.FromSlash(name), capped)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return data, err
 	}
-	f, _, err := w.fs.open(w.top, filepath.FromSlash(name), openOpts{state: true})
-	if err != nil {
-		return nil, err
-	}
-	return f, nil
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/ignore"
 )
 
 const gitStatusUsage = "only git status --porcelain[=v1] [-z] [--untracked-files=no|normal] [--] [pathspec...] is supported"
@@ -151,15 +151,15 @@ func (c *cmd) untrackedDirs(top string, idx *index.Index, descend func(dir strin
 			trackedDirs[d] = true
 		}
 	}
-	ignore := project.NewGitMatcher(worktreeFS{c.fs, top})
+	ign := ignore.NewGit(c.ignoreFiles(top))
 	var out []string
-	w := &gitWalker{c: c, top: top, ignore: ignore}
+	w := &gitWalker{c: c, top: top, ignore: ign}
 	w.wholeDir = func(d string) bool { return !trackedDirs[d] && !descend(d) }
 	w.walk("", false, func(name string) {
 		if tracked[name] {
 			return
 		}
-		if strings.HasSuffix(name, "/") && !c.holdsUntracked(top, ignore, strings.TrimSuffix(name, "/")) {
+		if strings.HasSuffix(name, "/") && !c.holdsUntracked(top, ign, strings.TrimSuffix(name, "/")) {
 			return
 		}
 		out = append(out, name)
@@ -170,9 +170,9 @@ func (c *cmd) untrackedDirs(top string, idx *index.Index, descend func(dir strin
 
 // holdsUntracked reports whether the directory dir (holding no tracked
 // file) holds a file the ignore files do not leave out.
-func (c *cmd) holdsUntracked(top string, ignore *project.Matcher, dir string) bool {
+func (c *cmd) holdsUntracked(top string, ign *ignore.Matcher, dir string) bool {
 	found := false
-	sub := &gitWalker{c: c, top: top, ignore: ignore}
+	sub := &gitWalker{c: c, top: top, ignore: ign}
 	sub.walk(dir, false, func(string) { found = true })
 	return found
 }

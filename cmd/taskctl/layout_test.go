@@ -22,10 +22,13 @@ import (
 // internal/xmltext, which decodes UTF-16 documents for schema and
 // template, so that the two read a document the same way, and
 // internal/sandbox, the Landlock confinement of workflow's executors.
-// project imports the two content helpers, the decoder and the secret
-// scanner, which live below it (content/, not under contextgen): the
-// content policy is decided once per file, by the confined root every
-// reader goes through (#29).
+// ignore, the matcher of the .gitignore family, is a leaf that does no
+// I/O: it imports none of the standard library's packages that reach the
+// file system or the network (noIO); its callers hand it the content of
+// the ignore files. project imports the two content helpers, the decoder
+// and the secret scanner, which live below it (content/, not under
+// contextgen): the content policy is decided once per file, by the
+// confined root every reader goes through (#29).
 // The token cache and the run records are files of taskctl's state,
 // written through project's StateDir, so the tokenizer and workflow
 // import project (DESIGN §1-2: the path resolver owns safe reads and
@@ -45,7 +48,8 @@ func TestLayout(t *testing.T) {
 		"schema":              {"internal/xmltext"},
 		"template":            {"internal/xmltext"},
 		"internal/xmltext":    nil,
-		"project":             {"content/encoding", "content/secrets"},
+		"ignore":              nil,
+		"project":             {"ignore", "content/encoding", "content/secrets"},
 		"content/encoding":    nil,
 		"content/secrets":     nil,
 		"contextgen/tokens":   {"internal/pages", "project"},
@@ -55,7 +59,7 @@ func TestLayout(t *testing.T) {
 		"internal/hostile":    nil,
 		"internal/sandbox":    nil,
 		"internal/ignoretest": nil,
-		"shellexec":           {"project"},
+		"shellexec":           {"project", "ignore"},
 		"memory":              {"project", "internal/pages"},
 		"command":             {"project", "shellexec", "content/secrets"},
 		"contextgen":          {"template", "project", "command", "memory", "content/encoding", "content/secrets", "contextgen/tokens", "internal/pages"},
@@ -63,11 +67,15 @@ func TestLayout(t *testing.T) {
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
-		"engine": {"schema", "template", "project", "content/encoding", "content/secrets",
+		"engine": {"schema", "template", "project", "ignore", "content/encoding", "content/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},
 	}
+	// Packages that may not do I/O of their own: no import of these.
+	noIO := map[string]bool{"ignore": true}
+	ioPkgs := []string{"os", "os/exec", "io", "io/fs", "io/ioutil", "syscall", "path/filepath", "net", "net/http",
+		"golang.org/x/sys/unix", "testing/fstest", "embed", "plugin", "unsafe"}
 	out, err := exec.Command("go", "list", "-json", mod+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -92,6 +100,9 @@ func TestLayout(t *testing.T) {
 		}
 		ok, known := allowed[name]
 		for _, imp := range p.Imports {
+			if noIO[name] && contains(ioPkgs, imp) {
+				t.Errorf("%s imports %s: it does no I/O of its own", name, imp)
+			}
 			if !strings.HasPrefix(imp, mod+"/") {
 				continue
 			}

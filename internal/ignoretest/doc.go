@@ -1,7 +1,8 @@
 // Package ignoretest generates random trees of files and ignore files
 // (nested .gitignore files and .git/info/exclude) from a seed, and asks the
 // real git what it ignores in them: the reference for the differential
-// tests of project's ignore engine and of shellexec's git ls-files.
+// tests of the ignore engine (package ignore, through project's walker)
+// and of shellexec's git ls-files.
 //
 // A tree is a pure function of its seed, so a failing seed is a regression
 // case. The patterns are drawn from the names the tree holds, bent by

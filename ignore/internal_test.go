@@ -1,4 +1,4 @@
-package project
+package ignore
 
 import (
 	"math/rand/v2"

@@ -38,31 +38,3 @@ func (h *dirHandle) list(_ *[]byte, fn func(name []byte, typ fs.FileMode)) error
 	}
 	return err
 }
-
-// lstatType returns the type bits of an lstat of path.
-func lstatType(path string) (fs.FileMode, error) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Mode().Type(), nil
-}
-
-// listTypes returns the names and types of the entries of the real
-// directory dir.
-func listTypes(dir string, _ *[]byte) (map[string]fs.FileMode, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1) // unsorted, unlike os.ReadDir
-	if err != nil {
-		return nil, err
-	}
-	m := make(map[string]fs.FileMode, len(ents))
-	for _, e := range ents {
-		m[e.Name()] = e.Type()
-	}
-	return m, nil
-}

@@ -4,6 +4,11 @@
 // command output, applies the policy, walks the tree, and reads files.
 // Every other package gets its files from here.
 //
+// The confined file system itself, the input checks, the symlink
+// evaluation, the opens beneath the root, the name and content policy and
+// the directory reader, is package root's: a Project composes a root.Root
+// (Confined) and every read below goes through it.
+//
 // # Resolution
 //
 // A literal path is taken as it is when absolute, else relative to the

@@ -16,6 +16,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 )
 
 // A Candidate is a file a source selected: not read yet, but inside an
@@ -332,59 +333,13 @@ func (p *Project) checkName(res *resolved, given string) *diag.Warning {
 }
 
 // checkNameRel is checkName that also returns res.real relative to the
-// project dir.
+// project dir (see root.Root.CheckName).
 func (p *Project) checkNameRel(res *resolved, given string) (string, *diag.Warning) {
-	for rest := res.rel; rest != ""; {
-		c := rest
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			c, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		if alwaysExcluded(c) {
-			return "", warnf(diag.PathIgnored, res.real, "inside %s/, which is always excluded", c)
-		}
-	}
-	rel := p.relToProject(res.real)
-	if w := p.nameRefusal(rel, res.real); w != nil {
-		return "", w
-	}
-	if !p.policy.AllowSensitive {
-		base := res.real[strings.LastIndexByte(res.real, '/')+1:]
-		if g := filepath.Base(given); given != "" && g != base {
-			if pat := p.sensitive.match(rel, g); pat != "" {
-				return "", warnf(diag.PathSensitive, res.real, "named by a sensitive name %q (matches %q)", g, pat)
-			}
-		}
-	}
-	return rel, nil
+	return p.fsys.CheckName(res.real, res.rel, given)
 }
 
 // fileKind refuses what is not a regular file.
-func fileKind(res *resolved) *diag.Warning {
-	m := res.info.Mode()
-	switch {
-	case m.IsRegular():
-		return nil
-	case m.IsDir():
-		return warnf(diag.PathIsDir, res.real, "is a directory")
-	}
-	return warnf(diag.PathSpecialFile, res.real, "special file (%s): never opened", kindName(m))
-}
-
-func kindName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return m.Type().String()
-}
+func fileKind(res *resolved) *diag.Warning { return root.FileKind(res.real, res.info.Mode()) }
 
 // ResolveFrom resolves one plain path, as a command printed it while
 // running in dir (absolute): absolute paths as they are, others relative to
@@ -499,11 +454,6 @@ func escapeMeta(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-func doublestarMatch(pat, rel string) bool {
-	ok, _ := doublestar.Match(pat, rel)
-	return ok
 }
 
 // compileGlob resolves a glob's literal base directory and anchors the

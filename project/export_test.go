@@ -6,11 +6,7 @@ import "github.com/taskctl/taskctl/internal/diag"
 // is false where that way declined and Read would go on through the
 // os.Root.
 func ReadBeneath(p *Project, c Candidate) (f *File, w *diag.Warning, served bool) {
-	path, r, rel, w := p.readTarget(c)
-	if w != nil {
-		return nil, w, true
-	}
-	return p.readBeneath(r, path, rel, c.Path, nil)
+	return p.fsys.ReadBeneathOnly(c.Path)
 }
 
 // Beneath reports whether p reads with openat2 (Linux 5.6 and later, where
@@ -20,8 +16,8 @@ func Beneath(p *Project) bool { return len(p.roots) > 0 && p.roots[0].fd >= 0 }
 // DisableBeneath makes p read every file through its os.Root, as where
 // openat2 is missing.
 func DisableBeneath(p *Project) {
+	p.fsys.DisableBeneath()
 	for _, r := range p.roots {
-		closeBeneath(r.fd)
 		r.fd = -1
 	}
 }

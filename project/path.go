@@ -1,232 +1,85 @@
 package project
 
 import (
-	"errors"
-	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-	"syscall"
-	"unicode/utf8"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 )
 
-const (
-	maxPathLen  = 4096 // PATH_MAX on Linux
-	maxNameLen  = 255  // NAME_MAX
-	maxSymlinks = 40   // the kernel's limit on links followed in one lookup
-)
+// The confined file system is root's (#29 point 1): the input checks, the
+// symlink evaluation, the name and content policy and the confined reads.
+// What project keeps are the walks, globs and the resolution of specs and
+// command output; these are the names it uses the root's by.
 
-// checkInput rejects what is never a portable path, before anything touches
-// the file system. It returns a message, or "".
-func checkInput(s string) string {
-	switch {
-	case s == "":
-		return "empty path"
-	case len(s) > maxPathLen:
-		return fmt.Sprintf("path is %d bytes long (the limit is %d)", len(s), maxPathLen)
-	case strings.IndexByte(s, 0) >= 0:
-		return "path holds a NUL byte"
-	case strings.IndexByte(s, '\\') >= 0:
-		return `path holds a backslash (use "/"; Windows forms are not accepted)`
-	case len(s) >= 2 && s[1] == ':' && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z'):
-		return "path has a Windows drive letter"
-	case strings.HasPrefix(s, "//"):
-		return "path has a UNC-style leading //"
-	case !utf8.ValidString(s):
-		return "path is not valid UTF-8"
-	}
-	if msg := checkChars(s); msg != "" {
-		return msg
-	}
-	for rest := s; rest != ""; {
-		c := rest
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			c, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		if len(c) > maxNameLen {
-			return fmt.Sprintf("a path component is %d bytes long (the limit is %d)", len(c), maxNameLen)
-		}
-	}
-	return ""
+// Policy is the root's policy (see root.Policy).
+type Policy = root.Policy
+
+// DefaultPolicy returns the default policy (see root.DefaultPolicy).
+func DefaultPolicy() Policy { return root.DefaultPolicy() }
+
+// A File is a file read through the project's root (see root.File).
+type File = root.File
+
+// Content is the content policy's verdict on one file's bytes (see
+// root.Content).
+type Content = root.Content
+
+// A Window is the part of a file a ranged read returns (see root.Window).
+type Window = root.Window
+
+// WindowMargin is how far around a range its bytes are read for the
+// content policy (see root.WindowMargin).
+const WindowMargin = root.WindowMargin
+
+// JudgeContent applies the content policy to data (see root.JudgeContent).
+func JudgeContent(data []byte, allowSecrets bool) Content {
+	return root.JudgeContent(data, allowSecrets)
 }
 
-// checkChars refuses control characters (C0, DEL, C1) and the
-// bidirectional controls that make a displayed path differ from the real
-// one; s must be valid UTF-8.
-func checkChars(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			return fmt.Sprintf("path holds control character %U", rune(c))
-		} else if c >= 0x80 {
-			for _, r := range s[i:] {
-				switch {
-				case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-					return fmt.Sprintf("path holds control character %U", r)
-				case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
-					return fmt.Sprintf("path holds bidirectional control %U", r)
-				}
-			}
-			return ""
-		}
-	}
-	return ""
-}
+// IsBinary reports whether data looks binary (see root.IsBinary).
+func IsBinary(data []byte) bool { return root.IsBinary(data) }
 
-// checkName refuses a walked file name that checkInput would refuse: such
-// names cannot be printed one per line, or display as something else.
-func checkWalkedName(name string) string {
-	if !utf8.ValidString(name) {
-		return "file name is not valid UTF-8"
-	}
-	if strings.IndexByte(name, '\\') >= 0 {
-		return "file name holds a backslash"
-	}
-	return checkChars(name)
-}
+// AlwaysExcludedDir returns the part of rel up to its first .git or
+// .taskctl directory, or "" (see root.AlwaysExcludedDir).
+func AlwaysExcludedDir(rel string) string { return root.AlwaysExcludedDir(rel) }
 
-// quote shortens and quotes raw input for a message.
-func quote(s string) string {
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	return fmt.Sprintf("%q", s)
-}
-
-// within reports whether p lies in or is dir, comparing path components.
-// Both are clean absolute paths.
-func within(dir, p string) bool {
-	if dir == "/" {
-		return strings.HasPrefix(p, "/")
-	}
-	if len(p) < len(dir) || p[:len(dir)] != dir {
-		return false
-	}
-	return len(p) == len(dir) || p[len(dir)] == '/'
-}
-
-// errLoop and errNotDir are the failures of evalPath besides *PathError.
 var (
-	errLoop   = errors.New("too many levels of symbolic links")
-	errNotDir = errors.New("not a directory")
+	errNotDir   = root.ErrNotDir
+	errTooLarge = root.ErrTooLarge
 )
 
-// where says how an absolute clean path p stands to the allowed roots:
-// inside one (1), a strict ancestor of one (2: a real directory, as the
-// roots' paths are real and were so when opened), or neither (0).
-func (p *Project) where(path string) int {
-	anc := false
-	for _, r := range p.roots {
-		if within(r.dir, path) {
-			return 1
-		}
-		if within(path, r.dir) {
-			anc = true
-		}
-	}
-	if anc {
-		return 2
-	}
-	return 0
+const openFlags = root.OpenFlags
+
+func checkInput(s string) string                 { return root.CheckInput(s) }
+func checkWalkedName(name string) string         { return root.CheckWalkedName(name) }
+func quote(s string) string                      { return root.Quote(s) }
+func within(dir, p string) bool                  { return root.Within(dir, p) }
+func classifyErr(err error) (diag.Code, string)  { return root.ClassifyErr(err) }
+func isEscape(err error) bool                    { return root.IsEscape(err) }
+func alwaysExcluded(name string) bool            { return root.AlwaysExcluded(name) }
+func isNodeModules(name string) bool             { return name == "node_modules" }
+func lstatType(path string) (fs.FileMode, error) { return root.LstatType(path) }
+
+func listTypes(dir string, buf *[]byte) (map[string]fs.FileMode, error) {
+	return root.ListTypes(dir, buf)
 }
 
-// evalPath resolves every symlink of the absolute path path the way the
-// kernel would: component by component, ".." applied to the directory
-// reached so far (not lexically), a relative link target relative to the
-// link's directory, an absolute one from "/". It returns the real path,
-// which has no symlink left at the time of the lookup.
-//
-// Nothing outside the allowed roots is looked at (#21 point 6): a
-// component outside them (or an ancestor of one) is taken lexically, as
-// a directory, and never lstat'ed, so the answer for an outside path never
-// depends on what is there: a path ending outside is outside, and one that
-// comes back in through ".." (a link to an outside directory, then "..")
-// is resolved from there, as if the outside part were plain directories.
-// What is read is always the real path inside a root. On failure it also returns
-// how far it got: the real path of the part resolved, joined lexically with
-// the rest; the caller uses it only to tell "outside" from "not found".
-func (p *Project) evalPath(path string) (real string, err error) {
-	resolved := "/"
-	rest := path
-	links := 0
-	for rest != "" {
-		comp, more := rest, false
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			comp, rest, more = rest[:i], rest[i+1:], true
-		} else {
-			rest = ""
-		}
-		switch comp {
-		case "", ".":
-			continue
-		case "..":
-			resolved = filepath.Dir(resolved)
-			continue
-		}
-		next := filepath.Join(resolved, comp)
-		if p.where(next) != 1 {
-			// An ancestor of a root, or outside: taken as it is
-			// written, never looked at. A ".." may still lead back
-			// inside (dir_link_out/../proj/x); if not, the path
-			// is outside whatever is there.
-			resolved = next
-			continue
-		}
-		st, err := os.Lstat(next)
-		if err != nil {
-			return filepath.Join(next, rest), err
-		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			if more && !st.IsDir() {
-				return filepath.Join(next, rest), errNotDir
-			}
-			resolved = next
-			continue
-		}
-		links++
-		if links > maxSymlinks {
-			return filepath.Join(next, rest), errLoop
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return filepath.Join(next, rest), err
-		}
-		if target == "" {
-			return filepath.Join(next, rest), syscall.ENOENT
-		}
-		if strings.HasPrefix(target, "/") {
-			resolved = "/"
-		}
-		if more {
-			rest = target + "/" + rest
-		} else {
-			rest = target
-		}
-	}
-	return resolved, nil
+func readCapped(r interface{ Read([]byte) (int, error) }, hint, max int64) ([]byte, error) {
+	return root.ReadCapped(r, hint, max)
 }
 
-// classifyErr maps a lookup failure to a warning code and a short message.
-func classifyErr(err error) (code diag.Code, msg string) {
-	switch {
-	case errors.Is(err, errLoop), errors.Is(err, syscall.ELOOP):
-		return diag.PathInvalid, "too many levels of symbolic links"
-	case errors.Is(err, errNotDir), errors.Is(err, syscall.ENOTDIR):
-		return diag.PathNotFound, "a path component is not a directory"
-	case errors.Is(err, fs.ErrNotExist):
-		return diag.PathNotFound, "no such file or directory"
-	case errors.Is(err, syscall.ENAMETOOLONG):
-		return diag.PathInvalid, "file name too long"
-	case errors.Is(err, fs.ErrPermission):
-		return diag.PathUnreadable, "permission denied"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return diag.PathUnreadable, pe.Err.Error()
-	}
-	return diag.PathUnreadable, err.Error()
-}
+// where says how an absolute clean path stands to the allowed roots (see
+// root.Root.Where).
+func (p *Project) where(path string) int { return p.fsys.Where(path) }
+
+// evalPath resolves every symlink of the absolute path as the kernel
+// would, looking at nothing outside the allowed roots (see root.Root.Eval).
+func (p *Project) evalPath(path string) (string, error) { return p.fsys.Eval(path) }
+
+// sensitiveNames matches the policy's sensitive names.
+type sensitiveNames struct{ r *root.Root }
+
+func (s sensitiveNames) match(rel, name string) string { return s.r.SensitiveMatch(rel, name) }
+func kindName(m fs.FileMode) string                    { return root.KindName(m) }
+func sensitiveWarning(path, pat string) *diag.Warning  { return root.SensitiveWarning(path, pat) }

@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/taskctl/taskctl/ignore"
+	"github.com/taskctl/taskctl/root"
 )
 
 // Markers are the built-in project markers, in order of priority: the
@@ -32,16 +32,17 @@ type Options struct {
 	Policy     Policy   // zero fields take their defaults
 }
 
-// A Project is an opened project: its three directories, its policy, and an
-// *os.Root at the project dir (plus one per extra root) that every read goes
-// through (on Linux, with openat2 from a descriptor of the same directory
-// first; see Read). Its methods are safe for concurrent use. Close it when
-// done.
+// A Project is an opened project: its three directories, its policy, and
+// the confined root (a root.Root at the project dir and the extra roots)
+// that every read goes through (on Linux, with openat2 from a descriptor
+// of the same directory first; see Read). Its methods are safe for
+// concurrent use. Close it when done.
 type Project struct {
 	dir, workingDir, marker string
-	policy                  Policy
+	policy                  Policy     // the root's, defaults filled in
+	fsys                    *root.Root // the confined file system
 	roots                   []*rootDir // roots[0] is the project dir
-	sensitive               *nameSet
+	sensitive               sensitiveNames
 	// dirs caches the real path of directories resolve has evaluated
 	// (lexical absolute path → *dirEval), so a command printing thousands
 	// of paths in a few directories costs one lstat a path. Reads never
@@ -54,14 +55,15 @@ type Project struct {
 	direntBufs sync.Pool
 }
 
-// rootDir is one allowed root: its real path, its os.Root, a descriptor
-// of the same directory for openat2, its ignore rules.
+// rootDir is one allowed root as the walks see it: the root.Dir (its real
+// path, its os.Root, a descriptor of the same directory for openat2,
+// which the root.Dir owns and closes) and its ignore rules.
 type rootDir struct {
-	dir     string
-	root    *os.Root
-	fd      int             // see openBeneathDir; -1 for none
-	cleanup runtime.Cleanup // closes fd if the rootDir is dropped without Close
-	ignore  *ignore.Matcher
+	dir    string
+	root   *os.Root
+	fd     int // d.FD(); -1 for none
+	d      *root.Dir
+	ignore *ignore.Matcher
 }
 
 // Detect finds the project dir of workingDir: upwards from the real path of
@@ -128,7 +130,7 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working dir: %w", err)
 	}
-	p := &Project{workingDir: wd, policy: opts.Policy.withDefaults()}
+	p := &Project{workingDir: wd, policy: opts.Policy.WithDefaults()}
 	if opts.ProjectDir != "" {
 		pd := opts.ProjectDir
 		if !filepath.IsAbs(pd) {
@@ -157,39 +159,29 @@ func Open(opts Options) (*Project, error) {
 		}
 		dirs = append(dirs, rd)
 	}
-	for _, d := range dirs {
-		root, err := os.OpenRoot(d)
-		if err != nil {
-			p.Close()
-			return nil, fmt.Errorf("open root: %w", err)
-		}
-		rd := &rootDir{dir: d, root: root, fd: openBeneathDir(root)}
+	if p.fsys, err = root.Open(dirs, p.policy); err != nil {
+		return nil, err
+	}
+	p.policy = p.fsys.Policy()
+	for _, d := range p.fsys.Dirs() {
+		rd := &rootDir{dir: d.Path(), root: d.OS(), fd: d.FD(), d: d}
 		rd.ignore = ignore.New(ignoreReader(rd.readIgnoreFile))
-		if rd.fd >= 0 {
-			// A Project dropped without Close does not keep the
-			// descriptor (the os.Root closes its own the same way).
-			rd.cleanup = runtime.AddCleanup(rd, closeBeneath, rd.fd)
-		}
 		p.roots = append(p.roots, rd)
 	}
-	p.sensitive = compileNames(p.policy.Sensitive)
+	p.sensitive = sensitiveNames{p.fsys}
 	return p, nil
 }
 
 // Close closes the roots.
 func (p *Project) Close() error {
-	var errs []error
+	if p.fsys == nil {
+		return nil
+	}
 	for _, r := range p.roots {
-		if r.fd >= 0 {
-			r.cleanup.Stop()
-			closeBeneath(r.fd)
-			runtime.KeepAlive(r)
-		}
 		r.fd = -1
-		errs = append(errs, r.root.Close())
 	}
 	p.roots = nil
-	return errors.Join(errs...)
+	return p.fsys.Close()
 }
 
 // Dir returns the project dir (real, absolute).
@@ -210,6 +202,11 @@ func (p *Project) Marker() string { return p.marker }
 // through it stays inside the project dir, whatever symlinks say; it follows
 // only relative symlinks that stay inside.
 func (p *Project) Root() *os.Root { return p.roots[0].root }
+
+// Confined returns the project's confined file system, which every read
+// goes through: the project dir and the extra roots, the name policy and
+// the content policy.
+func (p *Project) Confined() *root.Root { return p.fsys }
 
 // Policy returns the effective policy (defaults filled in).
 func (p *Project) Policy() Policy { return p.policy }
@@ -299,36 +296,12 @@ func (p *Project) OpenWorkspace(sub ...string) (*StateDir, error) {
 }
 
 // excluded returns the policy Exclude pattern matching rel, or "".
-func (p *Project) excluded(rel string) string {
-	for _, pat := range p.policy.Exclude {
-		if doublestarMatch(pat, rel) {
-			return pat
-		}
-	}
-	return ""
-}
+func (p *Project) excluded(rel string) string { return p.fsys.Excluded(rel) }
 
-// excludedPath is excluded for a path named directly (not met by a walk,
-// which checks each directory on its way down): a pattern matching one of
-// its directories excludes it too, as a walk never enters that directory.
-// Before, <exclude>vendor</exclude> kept vendor/ out of globs but let
-// "vendor/x.go" named literally, or printed by a command, through.
-func (p *Project) excludedPath(rel string) string {
-	if len(p.policy.Exclude) == 0 {
-		return ""
-	}
-	if pat := p.excluded(rel); pat != "" {
-		return pat
-	}
-	for i := 0; i < len(rel); i++ {
-		if rel[i] == '/' && i > 0 {
-			if pat := p.excluded(rel[:i]); pat != "" {
-				return pat
-			}
-		}
-	}
-	return ""
-}
+// excludedPath is excluded for a path named directly (see
+// root.Root.ExcludedPath): a pattern matching one of its directories
+// excludes it too.
+func (p *Project) excludedPath(rel string) string { return p.fsys.ExcludedPath(rel) }
 
 // rootOf returns the allowed root that real lies in, and real relative to
 // it (slash-separated, "." for the root itself).
@@ -365,20 +338,4 @@ func (p *Project) SizeOf(c Candidate) (int64, bool) {
 
 // relToProject renders real relative to the project dir, slash-separated
 // (with "../" when it lies in an extra root).
-func (p *Project) relToProject(real string) string {
-	if within(p.dir, real) {
-		if real == p.dir {
-			return "."
-		}
-		off := len(p.dir) + 1
-		if p.dir == "/" {
-			off = 1
-		}
-		return filepath.ToSlash(real[off:])
-	}
-	rel, err := filepath.Rel(p.dir, real)
-	if err != nil {
-		return filepath.ToSlash(real)
-	}
-	return filepath.ToSlash(rel)
-}
+func (p *Project) relToProject(real string) string { return p.fsys.Rel(real) }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 )
 
 // A StateError refuses a file or directory of taskctl's own state (the
@@ -122,7 +123,7 @@ func (d *StateDir) checkName(name string) error {
 
 // ErrNotRegular is the error (in an *fs.PathError) of ReadRegular for a
 // FIFO, a device or a socket.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = root.ErrNotRegular
 
 // A TooLargeError is a file over the size cap of ReadRegular.
 type TooLargeError struct {

@@ -25,10 +25,11 @@ import (
 // ignore, the matcher of the .gitignore family, is a leaf that does no
 // I/O: it imports none of the standard library's packages that reach the
 // file system or the network (noIO); its callers hand it the content of
-// the ignore files. project imports the two content helpers, the decoder
-// and the secret scanner, which live below it (content/, not under
-// contextgen): the content policy is decided once per file, by the
-// confined root every reader goes through (#29).
+// the ignore files. root, the one confined file system
+// (#29 point 1), imports the two content helpers, the decoder and the
+// secret scanner, which live below it (content/): the content policy is
+// decided once per file, by the confined root every reader goes through;
+// project composes a root.
 // The token cache and the run records are files of taskctl's state,
 // written through project's StateDir, so the tokenizer and workflow
 // import project (DESIGN §1-2: the path resolver owns safe reads and
@@ -49,7 +50,8 @@ func TestLayout(t *testing.T) {
 		"template":            {"internal/xmltext"},
 		"internal/xmltext":    nil,
 		"ignore":              nil,
-		"project":             {"ignore", "content/encoding", "content/secrets"},
+		"root":                {"content/encoding", "content/secrets"},
+		"project":             {"ignore", "root"},
 		"content/encoding":    nil,
 		"content/secrets":     nil,
 		"contextgen/tokens":   {"internal/pages", "project"},
@@ -67,7 +69,7 @@ func TestLayout(t *testing.T) {
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
-		"engine": {"schema", "template", "project", "ignore", "content/encoding", "content/secrets",
+		"engine": {"schema", "template", "root", "project", "ignore", "content/encoding", "content/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},

@@ -1,4 +1,4 @@
-package project
+package root
 
 import (
 	"fmt"
@@ -47,10 +47,10 @@ func JudgeContent(data []byte, allowSecrets bool) Content {
 	return c
 }
 
-// JudgeContent is the package function under the project's policy
+// JudgeContent is the package function under the root's policy
 // (Policy.AllowSecrets).
-func (p *Project) JudgeContent(data []byte) Content {
-	return JudgeContent(data, p.policy.AllowSecrets)
+func (r *Root) JudgeContent(data []byte) Content {
+	return JudgeContent(data, r.policy.AllowSecrets)
 }
 
 // HoldsSecret reports whether the content holds a secret the policy does

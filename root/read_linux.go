@@ -1,8 +1,7 @@
-package project
+package root
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -73,16 +72,16 @@ func closeBeneath(fd int) {
 // a regular file reached without a symlink, or the open failed; Read then
 // takes the os.Root way, which says what the path is. Once the file is
 // open, what happens is reported as readRoot would report it.
-func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (f *File, w *diag.Warning, ok bool) {
-	if r.fd < 0 {
+func (r *Root) readBeneath(d *Dir, path, rel, given string, buf []byte) (f *File, w *diag.Warning, ok bool) {
+	if d.fd < 0 {
 		return nil, nil, false
 	}
 	var st unix.Stat_t
-	if err := retryEINTR(func() error { return unix.Fstatat(r.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil ||
+	if err := retryEINTR(func() error { return unix.Fstatat(d.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil ||
 		st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, nil, false
 	}
-	fd, err := r.openBeneath(rel)
+	fd, err := d.openBeneath(rel)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -90,44 +89,44 @@ func (p *Project) readBeneath(r *rootDir, path, rel, given string, buf []byte) (
 	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, nil, false
 	}
-	if w := p.checkName(&resolved{real: path, root: r, rel: rel}, given); w != nil {
+	if _, w := r.CheckName(path, rel, given); w != nil {
 		return nil, w, true
 	}
-	max := p.policy.MaxFileBytes
+	max := r.policy.MaxFileBytes
 	if st.Size > max {
 		return nil, warnf(diag.FileTooLarge, path, "%d bytes, over the %d-byte cap", st.Size, max), true
 	}
 	data, err := readFD(fd, st.Size, max, buf)
 	if err != nil {
-		if errors.Is(err, errTooLarge) {
+		if errors.Is(err, ErrTooLarge) {
 			return nil, warnf(diag.FileTooLarge, path, "grew past the %d-byte cap while read", max), true
 		}
-		code, msg := classifyErr(&fs.PathError{Op: "read", Path: path, Err: err})
+		code, msg := ClassifyErr(&fs.PathError{Op: "read", Path: path, Err: err})
 		return nil, warnf(code, path, "%s", msg), true
 	}
-	return &File{Path: path, Rel: p.relToProject(path), Size: int64(len(data)), ModTime: time.Unix(st.Mtim.Unix()),
+	return &File{Path: path, Rel: r.Rel(path), Size: int64(len(data)), ModTime: time.Unix(st.Mtim.Unix()),
 		Mode: unixMode(st.Mode), Content: data, Binary: IsBinary(data)}, nil, true
 }
 
 // openBeneath opens rel (relative to the root, slash-separated) with
 // openat2 and beneathHow from the root's descriptor.
-func (r *rootDir) openBeneath(rel string) (int, error) {
+func (d *Dir) openBeneath(rel string) (int, error) {
 	for {
-		fd, err := unix.Openat2(r.fd, rel, &beneathHow)
+		fd, err := unix.Openat2(d.fd, rel, &beneathHow)
 		if err != unix.EINTR {
 			return fd, err
 		}
 	}
 }
 
-// openNoFollow opens rel in r with no symbolic link anywhere on the way
+// openNoFollow opens rel in d with no symbolic link anywhere on the way
 // (openat2 RESOLVE_NO_SYMLINKS from the root's descriptor), so a directory
 // swapped for a link since rel was resolved fails the open (ELOOP) instead
 // of being followed; without a descriptor, through the os.Root with
 // O_NOFOLLOW on the last component.
-func (r *rootDir) openNoFollow(rel string) (*os.File, error) {
-	if r.fd >= 0 {
-		fd, err := r.openBeneath(rel)
+func (d *Dir) openNoFollow(rel string) (*os.File, error) {
+	if d.fd >= 0 {
+		fd, err := d.openBeneath(rel)
 		switch err {
 		case nil:
 			return os.NewFile(uintptr(fd), rel), nil
@@ -136,14 +135,14 @@ func (r *rootDir) openNoFollow(rel string) (*os.File, error) {
 			return nil, &fs.PathError{Op: "open", Path: rel, Err: err}
 		}
 	}
-	return r.root.OpenFile(rel, openFlags|unix.O_NOFOLLOW, 0)
+	return d.os.OpenFile(rel, OpenFlags|unix.O_NOFOLLOW, 0)
 }
 
 // readFD reads the regular file fd, which fstat said holds size bytes, into
 // one buffer of size+1: one read when the size still holds. A read that
 // returns size bytes is taken as the end (the file is as fstat said); one
 // that fills the buffer means the file grew, and reading goes on to the end
-// or past max (errTooLarge); a short one means it shrank, and reading goes
+// or past max (ErrTooLarge); a short one means it shrank, and reading goes
 // on to the end. At most max+1 bytes are ever read.
 func readFD(fd int, size, max int64, buf []byte) ([]byte, error) {
 	hint := size
@@ -159,7 +158,7 @@ func readFD(fd int, size, max int64, buf []byte) ([]byte, error) {
 	for {
 		if n == len(buf) {
 			if int64(n) > max {
-				return nil, errTooLarge
+				return nil, ErrTooLarge
 			}
 			grow := int(min(int64(n)+512, max+1-int64(n)))
 			buf = slices.Grow(buf, grow)
@@ -180,7 +179,7 @@ func readFD(fd int, size, max int64, buf []byte) ([]byte, error) {
 		}
 		n += m
 		if int64(n) > max {
-			return nil, errTooLarge
+			return nil, ErrTooLarge
 		}
 		if int64(n) == size {
 			return buf[:n], nil
@@ -196,36 +195,63 @@ func retryEINTR(f func() error) error {
 	}
 }
 
-// readIgnoreFile reads an ignore file below the root (readSmall's rules)
-// with one openat2, where the os.Root opens a path one component at a
-// time, an openat and a close for each directory on the way, which adds
-// up in trees with many deep .gitignore files (vendor/ directories). A
-// path the kernel will not open so because it goes through a symlink is
-// left to the os.Root, which follows the symlinks that stay inside the
-// root.
-func (r *rootDir) readIgnoreFile(name string) ([]byte, error) {
-	if r.fd < 0 || !fs.ValidPath(name) {
-		return readSmall(r.root.FS(), name)
+// ReadSmall reads the regular file name (slash-separated, relative to d)
+// whole, at most max bytes, with one openat2 beneath d that follows no
+// symbolic link, where the *os.Root opens a path one component at a time,
+// an openat and a close for each directory on the way (which adds up for
+// the many small files of a walk: deep .gitignore files). declined is true
+// when that way does not apply (no descriptor, a symbolic link on the way,
+// an odd name) and the caller reads another way. A file over max is
+// ErrTooLarge, one that is not regular ErrNotRegular.
+func (d *Dir) ReadSmall(name string, max int64) (data []byte, declined bool, err error) {
+	if d.fd < 0 || !fs.ValidPath(name) {
+		return nil, true, nil
 	}
-	fd, err := r.openBeneath(name)
+	fd, err := d.openBeneath(name)
 	switch err {
 	case nil:
 	case unix.ELOOP, unix.EXDEV, unix.ENOSYS, unix.EAGAIN:
-		return readSmall(r.root.FS(), name)
+		return nil, true, nil
 	default:
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, false, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+		return nil, false, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, false, ErrNotRegular
 	}
-	data, err := readFD(fd, st.Size, maxIgnoreFile, nil)
-	if err == errTooLarge {
-		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
+	data, err = readFD(fd, st.Size, max, nil)
+	return data, false, err
+}
+
+// unixMode is the fs.FileMode of the st_mode m.
+func unixMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
 	}
-	return data, err
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	switch m & unix.S_IFMT {
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	}
+	return mode
 }

@@ -1,4 +1,4 @@
-package project
+package root
 
 import (
 	"path"
@@ -68,8 +68,8 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// withDefaults fills zero fields.
-func (p Policy) withDefaults() Policy {
+// WithDefaults returns p with its zero fields filled by DefaultPolicy's.
+func (p Policy) WithDefaults() Policy {
 	d := DefaultPolicy()
 	if p.MaxFileBytes <= 0 {
 		p.MaxFileBytes = d.MaxFileBytes
@@ -147,30 +147,33 @@ func (s *nameSet) match(rel, name string) string {
 	return ""
 }
 
-// alwaysExcluded reports whether a directory name is never entered nor read:
-// .git and .taskctl, compared case-insensitively (macOS and Windows file
-// systems fold case).
-func alwaysExcluded(name string) bool {
+// AlwaysExcluded reports whether a directory name is never entered nor
+// read: .git and .taskctl, compared case-insensitively (macOS and Windows
+// file systems fold case).
+func AlwaysExcluded(name string) bool {
 	return len(name) == 4 && strings.EqualFold(name, ".git") ||
 		len(name) == 8 && strings.EqualFold(name, ".taskctl")
 }
-
-func isNodeModules(name string) bool { return name == "node_modules" }
 
 // Sensitive returns the PATH_SENSITIVE warning for rel (slash-separated,
 // relative to the project dir) if its name or path matches a sensitive
 // pattern and the policy does not allow sensitive files; nil otherwise. It
 // reads nothing: a symlink is judged by its own name (ResolveFrom also
 // checks the target).
-func (p *Project) Sensitive(rel string) *diag.Warning {
-	if p.policy.AllowSensitive {
+func (r *Root) Sensitive(rel string) *diag.Warning {
+	if r.policy.AllowSensitive {
 		return nil
 	}
-	if pat := p.sensitive.match(rel, path.Base(rel)); pat != "" {
-		return sensitiveWarning(filepath.Join(p.dir, filepath.FromSlash(rel)), pat)
+	if pat := r.sensitive.match(rel, path.Base(rel)); pat != "" {
+		return SensitiveWarning(filepath.Join(r.Dir(), filepath.FromSlash(rel)), pat)
 	}
 	return nil
 }
+
+// SensitiveMatch returns the sensitive pattern that name (the base name of
+// the file at rel, or the name it was given by) matches, or "", whatever
+// the policy allows.
+func (r *Root) SensitiveMatch(rel, name string) string { return r.sensitive.match(rel, name) }
 
 // ReadRefusal is the name policy for a read of the file at rel
 // (slash-separated, relative to the project dir, holding no symbolic
@@ -180,20 +183,20 @@ func (p *Project) Sensitive(rel string) *diag.Warning {
 // it be read. .git/ and .taskctl/ are the caller's to check; the
 // .gitignore family is not applied: a file named literally is read (#29:
 // every door asks this, the document, the file operations and commands).
-func (p *Project) ReadRefusal(rel string) *diag.Warning {
-	return p.nameRefusal(rel, filepath.Join(p.dir, filepath.FromSlash(rel)))
+func (r *Root) ReadRefusal(rel string) *diag.Warning {
+	return r.nameRefusal(rel, filepath.Join(r.Dir(), filepath.FromSlash(rel)))
 }
 
-func (p *Project) nameRefusal(rel, abs string) *diag.Warning {
-	if pat := p.excludedPath(rel); pat != "" {
+func (r *Root) nameRefusal(rel, abs string) *diag.Warning {
+	if pat := r.ExcludedPath(rel); pat != "" {
 		return warnf(diag.PathIgnored, abs, "excluded by the policy pattern %q", pat)
 	}
-	if !p.policy.AllowSensitive {
-		if pat := p.sensitive.match(rel, path.Base(rel)); pat != "" {
-			return sensitiveWarning(abs, pat)
+	if !r.policy.AllowSensitive {
+		if pat := r.sensitive.match(rel, path.Base(rel)); pat != "" {
+			return SensitiveWarning(abs, pat)
 		}
 	}
-	if p.NameHoldsSecret(rel) {
+	if r.NameHoldsSecret(rel) {
 		return warnf(diag.SecretDetected, redactName(abs), "its name holds a secret, which is content: left out")
 	}
 	return nil
@@ -203,8 +206,8 @@ func (p *Project) nameRefusal(rel, abs string) *diag.Warning {
 // path rel (a key ID used as a file or directory name) and the policy does
 // not allow secrets: such a name is content, kept out of documents,
 // listings and the index like the secret it holds.
-func (p *Project) NameHoldsSecret(rel string) bool {
-	return !p.policy.AllowSecrets && secrets.HasKeyword(rel) && len(secrets.Scan([]byte(rel))) > 0
+func (r *Root) NameHoldsSecret(rel string) bool {
+	return !r.policy.AllowSecrets && secrets.HasKeyword(rel) && len(secrets.Scan([]byte(rel))) > 0
 }
 
 // redactName replaces the secrets in a path by their [REDACTED:rule]
@@ -216,9 +219,9 @@ func redactName(s string) string {
 	return s
 }
 
-// sensitiveWarning is the warning for a file at path (absolute) that
+// SensitiveWarning is the warning for a file at path (absolute) that
 // sensitive pattern pat matches.
-func sensitiveWarning(path, pat string) *diag.Warning {
+func SensitiveWarning(path, pat string) *diag.Warning {
 	return warnf(diag.PathSensitive, path, "sensitive file (matches %q); allow sensitive files in the policy to include it", pat)
 }
 
@@ -231,10 +234,74 @@ func AlwaysExcludedDir(rel string) string {
 		if j < 0 {
 			j = len(rel) - i
 		}
-		if alwaysExcluded(rel[i : i+j]) {
+		if AlwaysExcluded(rel[i : i+j]) {
 			return rel[:i+j]
 		}
 		i += j + 1
 	}
 	return ""
+}
+
+// Excluded returns the policy Exclude pattern matching rel, or "".
+func (r *Root) Excluded(rel string) string {
+	for _, pat := range r.policy.Exclude {
+		if ok, _ := doublestar.Match(pat, rel); ok {
+			return pat
+		}
+	}
+	return ""
+}
+
+// ExcludedPath is Excluded for a path named directly (not met by a walk,
+// which checks each directory on its way down): a pattern matching one of
+// its directories excludes it too, as a walk never enters that directory.
+// Before, <exclude>vendor</exclude> kept vendor/ out of globs but let
+// "vendor/x.go" named literally, or printed by a command, through.
+func (r *Root) ExcludedPath(rel string) string {
+	if len(r.policy.Exclude) == 0 {
+		return ""
+	}
+	if pat := r.Excluded(rel); pat != "" {
+		return pat
+	}
+	for i := 0; i < len(rel); i++ {
+		if rel[i] == '/' && i > 0 {
+			if pat := r.Excluded(rel[:i]); pat != "" {
+				return pat
+			}
+		}
+	}
+	return ""
+}
+
+// CheckName applies the name rules to the file at real, rootRel in its
+// allowed directory: .git/ and .taskctl/ anywhere in rootRel, the policy's
+// Exclude patterns, the sensitive names (of the file and of the name it
+// was given by, given), and a name holding a secret. It returns real
+// relative to the project dir when the name lets it be read.
+func (r *Root) CheckName(real, rootRel, given string) (string, *diag.Warning) {
+	for rest := rootRel; rest != ""; {
+		c := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if AlwaysExcluded(c) {
+			return "", warnf(diag.PathIgnored, real, "inside %s/, which is always excluded", c)
+		}
+	}
+	rel := r.Rel(real)
+	if w := r.nameRefusal(rel, real); w != nil {
+		return "", w
+	}
+	if !r.policy.AllowSensitive {
+		base := real[strings.LastIndexByte(real, '/')+1:]
+		if g := filepath.Base(given); given != "" && g != base {
+			if pat := r.sensitive.match(rel, g); pat != "" {
+				return "", warnf(diag.PathSensitive, real, "named by a sensitive name %q (matches %q)", g, pat)
+			}
+		}
+	}
+	return rel, nil
 }

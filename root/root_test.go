@@ -1,0 +1,62 @@
+package root_test
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
+)
+
+// TestReadVerdicts: a Root reads what lies inside it and refuses, with one
+// stable code each, what the policy keeps out, by both ways of a read
+// (openat2 beneath the root, and the *os.Root where openat2 is missing).
+func TestReadVerdicts(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "proj")
+	for name, content := range map[string]string{
+		"a.txt": "hello\n", ".env": "X=1\n", ".git/config": "[core]\n", "sub/b.txt": "b\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(base, "outside.txt"), []byte("outside\n"), 0o644)
+	os.Symlink("../outside.txt", filepath.Join(dir, "out_link"))
+	os.Symlink("sub/b.txt", filepath.Join(dir, "in_link"))
+	syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644)
+	want := map[string]diag.Code{
+		"a.txt": "", "in_link": "", "sub/b.txt": "",
+		".env": diag.PathSensitive, ".git/config": diag.PathIgnored, "out_link": diag.PathOutsideProject,
+		"fifo": diag.PathSpecialFile, "sub": diag.PathIsDir, "missing": diag.PathNotFound,
+	}
+	for _, beneath := range []bool{true, false} {
+		r, err := root.Open([]string{dir}, root.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !beneath {
+			r.DisableBeneath()
+		}
+		for name, code := range want {
+			f, w := r.Read(filepath.Join(dir, name))
+			got := diag.Code("")
+			if w != nil {
+				got = w.Code
+			}
+			if got != code || w == nil && f == nil {
+				t.Errorf("beneath=%v: Read(%s) = %v, want code %q", beneath, name, w, code)
+			}
+		}
+		r.Close()
+	}
+}

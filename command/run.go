@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -55,41 +54,12 @@ func isShellName(s string) bool {
 // warnings. It is shared with `taskctl exec`, which runs in the working dir.
 func Run(ctx context.Context, p *project.Project, dir, script string, vars map[string]string, l Limits) (*shellexec.Result, []diag.Warning, error) {
 	cfg := shellexec.Config{
-		Root:    p.Root(),
-		RootDir: p.Dir(),
-		Dir:     dir,
-		// A sensitive file's content is kept from commands as from
-		// the document: what a command prints that is not a path is
-		// quoted in warnings.
-		// The name policy is the document's (project.ReadRefusal):
-		// policy excludes, sensitive names, names holding a secret.
-		Refuse: func(dir, name string, resolve bool) string {
-			if !resolve {
-				abs := name
-				if !filepath.IsAbs(abs) {
-					abs = filepath.Join(dir, name)
-				}
-				rel, err := filepath.Rel(p.Dir(), abs)
-				if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-					return ""
-				}
-				if w := p.ReadRefusal(filepath.ToSlash(rel)); w != nil {
-					return "not read: " + w.Message
-				}
-				return ""
-			}
-			if _, w := p.ResolveFrom(dir, name); w != nil {
-				switch w.Code {
-				case diag.PathSensitive, diag.SecretDetected, diag.PathIgnored:
-					return "not read: " + w.Message
-				}
-			}
-			return ""
-		},
-		MaxFileBytes: p.Policy().MaxFileBytes,
-		// The content policy keeps a file holding a secret from
-		// commands as from the document (project.JudgeContent).
-		AllowSecrets:   p.Policy().AllowSecrets,
+		// The project's confined root: its name policy (Exclude,
+		// sensitive names, names holding a secret), its size cap and its
+		// content policy keep a file from commands as from the document:
+		// what a command prints that is not a path is quoted in warnings.
+		Root:           p.Confined(),
+		Dir:            dir,
 		Vars:           vars,
 		Timeout:        l.Timeout,
 		MaxStdoutBytes: l.MaxBytes,

@@ -42,8 +42,19 @@
 // opened from it by a name getdents returned with O_NOFOLLOW|O_DIRECTORY,
 // so a walk never follows a symbolic link or leaves the tree it started in.
 //
+// Commands (the shell builtins) open through a Root too, by its Shell
+// view: the project dir alone, the same opens beneath it along a path with
+// no symbolic link (a path through a link resolved by the same evaluation,
+// Eval, held to the project dir: a link leaving it is refused without
+// looking at its target), the same name policy for every file whose
+// content a command reads, by the name given and by the real path, and a
+// narrow mode for git's own reads (ModeGit: its object store and index),
+// the only opening inside .git/. Their walks (find, grep -r) hold
+// Handles, listed by the same getdents64 reader.
+//
 // Every refusal is a *diag.Warning with a stable code (or, for commands,
-// an *fs.PathError whose message says why).
+// an *fs.PathError whose cause says why: ErrOutside, a *StateError, a
+// RefusedError).
 //
 // Not guaranteed: a hard link inside the root to a file outside it cannot
 // be told from an ordinary file and is read; bind mounts inside are

@@ -151,9 +151,18 @@ func (r *Root) Where(path string) int {
 // What is read is always the real path inside a root. On failure it also returns
 // how far it got: the real path of the part resolved, joined lexically with
 // the rest; the caller uses it only to tell "outside" from "not found".
-func (r *Root) Eval(path string) (real string, err error) {
-	resolved := "/"
-	rest := path
+func (r *Root) Eval(path string) (real string, err error) { return r.eval(path, nil) }
+
+// eval is Eval; with in, it is held to that directory (a command's
+// resolution, see Shell.Resolve): path must lie in it, and instead of
+// being taken lexically, a component that leaves it (".." past it, an
+// absolute link target elsewhere) is ErrOutside, a component inside .git/
+// or .taskctl/ a *StateError, and every lookup goes through its *os.Root.
+func (r *Root) eval(path string, in *Dir) (real string, err error) {
+	resolved, rest := "/", path
+	if in != nil {
+		resolved, rest = in.path, strings.TrimPrefix(strings.TrimPrefix(path, in.path), "/")
+	}
 	links := 0
 	for rest != "" {
 		comp, more := rest, false
@@ -166,11 +175,17 @@ func (r *Root) Eval(path string) (real string, err error) {
 		case "", ".":
 			continue
 		case "..":
+			if in != nil && resolved == in.path {
+				return resolved, ErrOutside
+			}
 			resolved = filepath.Dir(resolved)
 			continue
 		}
+		if in != nil && resolved != in.path && AlwaysExcluded(filepath.Base(resolved)) {
+			return resolved, &StateError{Dir: in.rel(resolved)}
+		}
 		next := filepath.Join(resolved, comp)
-		if r.Where(next) != 1 {
+		if in == nil && r.Where(next) != 1 {
 			// An ancestor of a root, or outside: taken as it is
 			// written, never looked at. A ".." may still lead back
 			// inside (dir_link_out/../proj/x); if not, the path
@@ -178,22 +193,22 @@ func (r *Root) Eval(path string) (real string, err error) {
 			resolved = next
 			continue
 		}
-		st, err := os.Lstat(next)
+		st, err := in.lstat(next)
 		if err != nil {
 			return filepath.Join(next, rest), err
 		}
 		if st.Mode()&fs.ModeSymlink == 0 {
 			if more && !st.IsDir() {
-				return filepath.Join(next, rest), ErrNotDir
+				return filepath.Join(next, rest), in.notDir()
 			}
 			resolved = next
 			continue
 		}
 		links++
 		if links > maxSymlinks {
-			return filepath.Join(next, rest), ErrLoop
+			return filepath.Join(next, rest), in.loop()
 		}
-		target, err := os.Readlink(next)
+		target, err := in.readlink(next)
 		if err != nil {
 			return filepath.Join(next, rest), err
 		}
@@ -201,7 +216,13 @@ func (r *Root) Eval(path string) (real string, err error) {
 			return filepath.Join(next, rest), syscall.ENOENT
 		}
 		if strings.HasPrefix(target, "/") {
-			resolved = "/"
+			if resolved = "/"; in != nil {
+				t := filepath.Clean(target)
+				if !Within(in.path, t) {
+					return next, ErrOutside
+				}
+				resolved, target = in.path, strings.TrimPrefix(strings.TrimPrefix(t, in.path), "/")
+			}
 		}
 		if more {
 			rest = target + "/" + rest
@@ -210,6 +231,49 @@ func (r *Root) Eval(path string) (real string, err error) {
 		}
 	}
 	return resolved, nil
+}
+
+// The lookups of eval: by absolute path for a Root's Eval (d nil), through
+// the directory's *os.Root for a command's, with the kernel's errors.
+
+func (d *Dir) lstat(abs string) (fs.FileInfo, error) {
+	if d == nil {
+		return os.Lstat(abs)
+	}
+	return d.os.Lstat(d.rel(abs))
+}
+
+func (d *Dir) readlink(abs string) (string, error) {
+	if d == nil {
+		return os.Readlink(abs)
+	}
+	return d.os.Readlink(d.rel(abs))
+}
+
+func (d *Dir) notDir() error {
+	if d == nil {
+		return ErrNotDir
+	}
+	return syscall.ENOTDIR
+}
+
+func (d *Dir) loop() error {
+	if d == nil {
+		return ErrLoop
+	}
+	return syscall.ELOOP
+}
+
+// rel is the path of abs, which lies in d, relative to d ("." for d).
+func (d *Dir) rel(abs string) string {
+	if abs == d.path {
+		return "."
+	}
+	off := len(d.path) + 1
+	if d.path == "/" {
+		off = 1
+	}
+	return abs[off:]
 }
 
 // ClassifyErr maps a lookup failure to a warning code and a short message.

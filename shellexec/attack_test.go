@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/taskctl/taskctl/root"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -366,19 +367,19 @@ func attackSetup(t *testing.T) (base string, cfg shellexec.Config) {
 	t.Setenv("TMPDIR", faketmp)
 	t.Setenv("HOME", filepath.Join(outside, "home"))
 	t.Setenv("TASKCTL_ATTACK_ENV", marker)
-	root, err := os.OpenRoot(proj)
+	rt, err := root.Open([]string{proj}, root.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { root.Close() })
-	return base, shellexec.Config{Root: root, RootDir: proj, Dir: proj, Timeout: 2 * time.Second}
+	t.Cleanup(func() { rt.Close() })
+	return base, shellexec.Config{Root: rt, Dir: proj, Timeout: 2 * time.Second}
 }
 
 func TestAttacks(t *testing.T) {
 	base, cfg := attackSetup(t)
 	before := snapshot(t, base)
 	tmpBefore := shInterpFiles()
-	outsideNames := namesOutside(t, base, cfg.RootDir)
+	outsideNames := namesOutside(t, base, cfg.Root.Dir())
 	if outsideName([]byte("README.md\nsecret.txt\n"), outsideNames) == "" || outsideName([]byte("../outside/secret.txt"), outsideNames) == "" {
 		t.Fatal("the name check would not see a listing from outside")
 	}

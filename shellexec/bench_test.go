@@ -2,6 +2,7 @@ package shellexec_test
 
 import (
 	"context"
+	"github.com/taskctl/taskctl/root"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,12 +35,12 @@ func benchConfig(b *testing.B) shellexec.Config {
 	if err != nil {
 		b.Skip(err)
 	}
-	root, err := os.OpenRoot(dir)
+	rt, err := root.Open([]string{dir}, root.Policy{})
 	if err != nil {
 		b.Skip(err)
 	}
-	b.Cleanup(func() { root.Close() })
-	return shellexec.Config{Root: root, RootDir: dir, Dir: dir, Timeout: time.Minute,
+	b.Cleanup(func() { rt.Close() })
+	return shellexec.Config{Root: rt, Dir: dir, Timeout: time.Minute,
 		MaxStdoutBytes: 256 << 20, MaxStdoutLines: 1 << 24}
 }
 

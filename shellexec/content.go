@@ -6,14 +6,14 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // The content policy for command reads (#29): a command may not read a
 // file that the context document would refuse for a secret. Every file a
 // command reads the content of (cat, head, grep, sed, a redirection,
 // $(<...), grep -r, git grep) is read whole and judged by
-// project.JudgeContent, the one place the document's verdict is decided,
+// root.JudgeContent, the one place the document's verdict is decided,
 // before the command sees a byte of it. A refused file is an error of the
 // command ("open NAME: not read: its content holds a secret (rule R at
 // line N) ...") and is listed in Result.Secrets, from which the caller
@@ -33,7 +33,7 @@ func (f *projectFS) judge(p, shown string, data []byte) error {
 		return &fs.PathError{Op: "open", Path: shown, Err: refusedError(fmt.Sprintf("not read: %d bytes, over the %d-byte cap for a file", len(data), f.maxFile))}
 	}
 	if !f.allowSecrets {
-		if c := project.JudgeContent(data, false); c.HoldsSecret() {
+		if c := root.JudgeContent(data, false); c.HoldsSecret() {
 			why := c.SecretReason()
 			f.secrets.add(Refusal{Path: p, Reason: why})
 			return &fs.PathError{Op: "open", Path: shown, Err: refusedError(why)}

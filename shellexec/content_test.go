@@ -3,6 +3,8 @@ package shellexec_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/taskctl/taskctl/root"
 )
 
 // TestContentPolicyForCommandReads (#29): a file whose content holds a
@@ -40,7 +42,7 @@ func TestContentPolicyForCommandReads(t *testing.T) {
 	for _, allow := range []bool{false, true} {
 		for _, script := range scripts {
 			_, cfg := project(t, files)
-			cfg.AllowSecrets = allow
+			cfg = withPolicy(t, cfg, root.Policy{AllowSecrets: allow})
 			res, err := run(t, script, cfg)
 			if err != nil {
 				t.Fatalf("%s: %v", script, err)

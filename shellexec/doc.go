@@ -30,17 +30,24 @@
 //     started.
 //  3. File access. The interpreter's open, read-dir, stat and access
 //     handlers, and every in-process command, reach files only through
-//     Config.Root (an [os.Root]): absolute paths are mapped into it, and
+//     Config.Root, the project's one confined file system (a [root.Root],
+//     through its Shell view: the project dir alone; shellexec has no
+//     opening code of its own): absolute paths are mapped into it, and
 //     "..", absolute paths and symlinks that leave the project fail, for
 //     reading as for writing. Nothing inside .git/ or .taskctl/ (any case,
 //     at any depth) is opened, listed or stat'ed: by name, glob, $(<...),
 //     redirection or symlink; find, grep -r and ls -R name them but do not
 //     enter them (git ls-files, git grep and git diff read .git/index and
-//     .git/info/exclude themselves). A file is opened along a path with
+//     .git/info/exclude themselves, by the root's narrow mode for git's
+//     own reads, which opens inside .git/ and nowhere else a command may
+//     not). A file is opened along a path with
 //     no symlink in it (openat2 RESOLVE_NO_SYMLINKS on Linux): a path with
 //     links is resolved inside the root first and its real path checked
 //     and opened, so a link swapped in meanwhile fails the open instead of
-//     being followed, and Config.Refuse judges the file that was opened.
+//     being followed, and the root's name policy (Exclude, sensitive
+//     names, names holding a secret) judges the file that was opened, by
+//     the name given and by its real path; the root's content policy
+//     judges what a command reads before the command sees it.
 //     Opens ask for read-only access; what an O_PATH descriptor (lstat on
 //     other systems) shows to be neither a regular file nor a directory is
 //     refused before it is opened (FIFOs and devices cannot block, stream

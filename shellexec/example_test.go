@@ -3,6 +3,7 @@ package shellexec_test
 import (
 	"context"
 	"fmt"
+	"github.com/taskctl/taskctl/root"
 	"os"
 	"path/filepath"
 
@@ -17,9 +18,9 @@ func ExampleRun() {
 	os.WriteFile(filepath.Join(dir, "src", "app.py"), []byte("print(1)\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "src", "__pycache__", "app.py"), nil, 0o644)
 
-	root, _ := os.OpenRoot(dir)
-	defer root.Close()
-	cfg := shellexec.Config{Root: root, RootDir: dir, Dir: dir, Vars: map[string]string{"area": "src"}}
+	rt, _ := root.Open([]string{dir}, root.Policy{})
+	defer rt.Close()
+	cfg := shellexec.Config{Root: rt, Dir: dir, Vars: map[string]string{"area": "src"}}
 
 	res, err := shellexec.Run(context.Background(), `find ./"$area" -name "*.py" | grep -v __pycache__`, cfg)
 	if err != nil {

@@ -114,7 +114,7 @@ func runFind(c *cmd, args []string) int {
 		}
 		r.visit(expr, e, d)
 		if d != nil {
-			d.close()
+			d.Close()
 		}
 	}
 	if c.ctx.Err() != nil {
@@ -143,7 +143,7 @@ func (r *findRun) visit(expr findExpr, e *findEntry, d *walkDir) {
 		if !strings.HasSuffix(prefix, "/") {
 			prefix += "/"
 		}
-		ents, err := d.list(e.path, func(name string) (fs.FileMode, error) {
+		ents, err := d.List(e.path, func(name string) (fs.FileMode, error) {
 			fi, err := r.c.fs.lstat(r.c.dir, prefix+name)
 			if err != nil {
 				return 0, err
@@ -163,14 +163,14 @@ func (r *findRun) visit(expr findExpr, e *findEntry, d *walkDir) {
 			// .git and .taskctl are visited (their names printed) but
 			// never entered: commands read nothing inside them.
 			if child.typ.IsDir() && (r.maxDepth < 0 || child.depth < r.maxDepth) && !isStateName(de.Name()) {
-				if sub, err = d.sub(de.Name(), child.path); err != nil {
+				if sub, err = d.Sub(de.Name(), child.path); err != nil {
 					r.c.errorf("'%s': %s", child.path, errText(err))
 					r.status = 1
 				}
 			}
 			r.visit(expr, child, sub)
 			if sub != nil {
-				sub.close()
+				sub.Close()
 			}
 		}
 	}

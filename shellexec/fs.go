@@ -15,27 +15,23 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/taskctl/taskctl/root"
 	"mvdan.cc/sh/v3/interp"
 )
 
-// errOutside is the error for any path that leaves the project.
-var errOutside = errors.New("outside the project (permission denied)")
-
 // projectFS is the only way shellexec reaches files: every access goes
-// through the project's os.Root, so neither a "..", nor an absolute path,
-// nor a symlink can leave it.
+// through the project's confined root (root.Shell), so neither a "..", nor
+// an absolute path, nor a symlink can leave it.
 type projectFS struct {
-	root    *os.Root
+	sh      *root.Shell
 	rootDir string
 	outside outsideLog // what a run tried to read outside the project
-	refuse  func(dir, name string, resolve bool) string
 	// allowSecrets turns the content policy's secret check off (see
-	// judge); secrets logs the files it refused.
+	// judge); secrets logs the files it refused. Both are the root's
+	// policy.
 	allowSecrets bool
 	secrets      refusalLog
-	maxFile      int64     // the policy's cap on a file read (0: none but maxFileBytes)
-	fdOnce       sync.Once // fd: a descriptor of rootDir for openat2 (Linux)
-	fd           int
+	maxFile      int64 // the policy's cap on a file a command is shown
 	// content is set once a command has read a file's content (not a
 	// listing, not git's own reads): its output may hold that content.
 	content atomic.Bool
@@ -105,15 +101,7 @@ func (f *projectFS) pathErr(op, dir, name string, err error) error {
 	return e
 }
 
-func pathErr(op, name string, err error) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		err = pe.Err
-	}
-	if strings.Contains(err.Error(), "escapes") {
-		err = errOutside
-	}
-	return &fs.PathError{Op: op, Path: name, Err: err}
-}
+func pathErr(op, name string, err error) error { return root.CommandPathError(op, name, err) }
 
 // openFile opens name for reading (see open.go). It refuses anything
 // that is neither a regular file nor a directory before opening it, so a
@@ -125,14 +113,14 @@ func (f *projectFS) openFile(dir, name string) (*os.File, error) {
 }
 
 // readFile reads a whole regular file in as few syscalls as its size
-// allows. Config.Refuse is not asked: git diff hashes what it reads and
+// allows. The name policy is not asked: git diff hashes what it reads and
 // prints none of it. Commands that print content use readContent.
 func (f *projectFS) readFile(dir, name string) ([]byte, error) {
 	return f.readWith(dir, name, openOpts{})
 }
 
-// readContent is readFile for a command that shows what it reads:
-// Config.Refuse decides, by the name given and by the real path.
+// readContent is readFile for a command that shows what it reads: the
+// root's name policy decides, by the name given and by the real path.
 func (f *projectFS) readContent(dir, name string) ([]byte, error) {
 	return f.readWith(dir, name, openOpts{content: true})
 }
@@ -171,7 +159,7 @@ func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
 }
 
 // maxFileBytes bounds one file read into memory.
-const maxFileBytes = 256 << 20
+const maxFileBytes = root.MaxCommandFile
 
 func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
 	if abs(dir, name) == "/dev/null" {
@@ -181,22 +169,7 @@ func (f *projectFS) stat(dir, name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r, err = f.statPath(r); err != nil {
-		return nil, f.pathErr("stat", dir, name, err)
-	}
-	fi, err := f.root.Lstat(r)
-	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		// Follow it inside the root only, as open does: its target is
-		// judged by its real path.
-		var real string
-		if real, err = f.realRel(r); err == nil {
-			if d := stateDir(real, false); d != "" {
-				err = &stateError{dir: d}
-			} else {
-				fi, err = f.root.Lstat(real)
-			}
-		}
-	}
+	fi, err := f.sh.Stat(r)
 	if err != nil {
 		return nil, f.pathErr("stat", dir, name, err)
 	}
@@ -211,10 +184,7 @@ func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r, err = f.statPath(r); err != nil {
-		return nil, f.pathErr("lstat", dir, name, err)
-	}
-	fi, err := f.root.Lstat(r)
+	fi, err := f.sh.Lstat(r)
 	if err != nil {
 		return nil, f.pathErr("lstat", dir, name, err)
 	}
@@ -334,75 +304,16 @@ func (s *session) access(ctx context.Context, path string, mode interp.AccessMod
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
-// Directory-handle walking: a walk holds a walkDir per directory (see
-// dirent_linux.go), so opening an entry costs one openat instead of one
-// per path component.
-
-// dent is a directory entry: its name and type bits (as lstat gives).
-type dent struct {
-	name string
-	typ  fs.FileMode
-}
-
-func (e dent) Name() string      { return e.name }
-func (e dent) Type() fs.FileMode { return e.typ }
-
 func readOpened(fh *os.File, shown string, buf []byte) ([]byte, error) {
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, pathErr("read", shown, err)
-	}
-	if fi.IsDir() {
-		return nil, &fs.PathError{Op: "read", Path: shown, Err: syscall.EISDIR}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: shown, Err: errNotRegular}
-	}
-	size := fi.Size()
-	if size > maxFileBytes {
-		return nil, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
-	}
-	if int64(cap(buf)) < size+1 {
-		buf = make([]byte, size+1, max(size+1, 64<<10))
-	}
-	buf = buf[:cap(buf)]
-	n := 0
-	for {
-		m, err := fh.Read(buf[n:])
-		n += m
-		if err == io.EOF || m == 0 && err == nil {
-			break
-		}
-		// Stop at the size fstat reported instead of spending a read on
-		// EOF, as a file that grows meanwhile is read as of the fstat.
-		if err == nil && int64(n) == size && size > 0 {
-			break
-		}
-		if err != nil {
-			return nil, pathErr("read", shown, err)
-		}
-		if n == len(buf) {
-			if int64(n) > maxFileBytes {
-				return nil, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
-			}
-			buf = append(buf, make([]byte, len(buf))...)
-			buf = buf[:cap(buf)]
-		}
-	}
-	return buf[:n], nil
+	return root.ReadOpened(fh, shown, buf)
 }
-
-var errNotRegular = errors.New("not a regular file")
 
 func (f *projectFS) readlink(dir, name string) (string, error) {
 	r, err := f.rel(dir, name)
 	if err != nil {
 		return "", err
 	}
-	if d := stateDir(r, false); d != "" {
-		return "", &fs.PathError{Op: "readlink", Path: name, Err: &stateError{dir: d}}
-	}
-	t, err := f.root.Readlink(r)
+	t, err := f.sh.Readlink(r)
 	if err != nil {
 		return "", f.pathErr("readlink", dir, name, err)
 	}
@@ -451,4 +362,11 @@ func joinPath(dir, name string) string {
 		return dir + name
 	}
 	return dir + "/" + name
+}
+
+// newProjectFS is the file system of one run over the root r.
+func newProjectFS(r *root.Root) *projectFS {
+	sh := r.Shell()
+	pol := sh.Policy()
+	return &projectFS{sh: sh, rootDir: sh.Dir(), allowSecrets: pol.AllowSecrets, maxFile: pol.MaxFileBytes}
 }

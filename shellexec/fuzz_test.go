@@ -3,6 +3,7 @@ package shellexec_test
 import (
 	"context"
 	"errors"
+	"github.com/taskctl/taskctl/root"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,12 +38,12 @@ func FuzzRun(f *testing.F) {
 	}
 	os.MkdirAll(proj, 0o755)
 	buildTree(f, proj, files)
-	root, err := os.OpenRoot(proj)
+	rt, err := root.Open([]string{proj}, root.Policy{})
 	if err != nil {
 		f.Fatal(err)
 	}
-	defer root.Close()
-	cfg := shellexec.Config{Root: root, RootDir: proj, Dir: proj, Timeout: 500 * time.Millisecond,
+	defer rt.Close()
+	cfg := shellexec.Config{Root: rt, Dir: proj, Timeout: 500 * time.Millisecond,
 		MaxStdoutBytes: 256 << 10}
 	before := snapshotTB(f, base)
 	f.Fuzz(func(t *testing.T, script string) {

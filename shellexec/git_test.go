@@ -162,7 +162,7 @@ func TestGitFileWorktree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := filepath.Join(cfg.RootDir, ".git") + " is a .git file (a linked worktree or a submodule)"
+		want := filepath.Join(cfg.Root.Dir(), ".git") + " is a .git file (a linked worktree or a submodule)"
 		if res.ExitStatus != 128 || !strings.Contains(string(res.Stderr), want) {
 			t.Errorf("in %q: status %d, stderr %q; want 128 and %q", dir, res.ExitStatus, res.Stderr, want)
 		}

@@ -17,13 +17,13 @@ func (g *grepRun) walk(dir, shown string) {
 		return
 	}
 	g.walkAt(d, dir, shown)
-	d.close()
+	d.Close()
 }
 
 // walkAt searches the directory d, which is dir relative to the command's
 // directory and shown as shown.
 func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
-	ents, err := d.list(dir, func(name string) (fs.FileMode, error) {
+	ents, err := d.List(dir, func(name string) (fs.FileMode, error) {
 		fi, err := g.c.fs.lstat(g.c.dir, joinPath(dir, name))
 		if err != nil {
 			return 0, err
@@ -51,13 +51,13 @@ func (g *grepRun) walkAt(d *walkDir, dir, shown string) {
 				continue
 			}
 			disp := joinPath(shown, name)
-			sub, err := d.sub(name, disp)
+			sub, err := d.Sub(name, disp)
 			if err != nil {
 				g.fileErr(disp, err)
 				continue
 			}
 			g.walkAt(sub, joinPath(dir, name), disp)
-			sub.close()
+			sub.Close()
 		case t.IsRegular():
 			if g.included(name, false) && g.c.fs.refusedName(g.c.dir, joinPath(dir, name)) == nil {
 				batch = append(batch, grepJob{name: name, path: joinPath(dir, name), shown: joinPath(shown, name)})
@@ -121,7 +121,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			// A buffer larger than the worker's is charged to the
 			// run's memory budget while the file is searched.
 			var charged int64
-			data, ok, err := d.readFile(j.name, j.shown, buf, func(n int64) error {
+			data, ok, err := d.ReadFile(j.name, j.shown, buf, func(n int64) error {
 				if err := g.c.s.mem.acquire(n); err != nil {
 					return err
 				}
@@ -184,7 +184,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 // file the listing gave and must be read as a named file instead.
 func (g *grepRun) scanJob(d *walkDir, j *grepJob, buf []byte, sep byte) (reuse []byte, done bool) {
 	cancelled := false
-	found, reuse, ok, err := d.scanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
+	found, reuse, ok, err := d.ScanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
 		if g.c.ctx.Err() != nil {
 			cancelled = true
 			return true

@@ -107,7 +107,7 @@ func (s *session) call(ctx context.Context, args []string) ([]string, error) {
 			return nil, s.deny(deniedAt(hc.Pos, "cd", "cd takes exactly one directory"))
 		}
 		target := abs(hc.Dir, args[1])
-		if _, ok := relInside(s.cfg.RootDir, target); !ok {
+		if _, ok := relInside(s.fs.rootDir, target); !ok {
 			return nil, s.deny(deniedAt(hc.Pos, "cd "+args[1], "the directory is outside the project"))
 		}
 		if fi, err := s.fs.stat(hc.Dir, args[1]); err != nil || !fi.IsDir() {

@@ -2,6 +2,7 @@ package shellexec_test
 
 import (
 	"context"
+	"github.com/taskctl/taskctl/root"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,15 +76,27 @@ func project(t testing.TB, files map[string]string) (string, shellexec.Config) {
 		t.Fatal(err)
 	}
 	buildTree(t, dir, files)
-	root, err := os.OpenRoot(dir)
+	rt, err := root.Open([]string{dir}, root.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { root.Close() })
-	return dir, shellexec.Config{Root: root, RootDir: dir, Dir: dir, Timeout: 5 * time.Second}
+	t.Cleanup(func() { rt.Close() })
+	return dir, shellexec.Config{Root: rt, Dir: dir, Timeout: 5 * time.Second}
 }
 
 func run(t testing.TB, script string, cfg shellexec.Config) (*shellexec.Result, error) {
 	t.Helper()
 	return shellexec.Run(context.Background(), script, cfg)
+}
+
+// withPolicy returns cfg with its root opened again under pol.
+func withPolicy(t testing.TB, cfg shellexec.Config, pol root.Policy) shellexec.Config {
+	t.Helper()
+	rt, err := root.Open([]string{cfg.Root.Dir()}, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	cfg.Root = rt
+	return cfg
 }

@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -30,38 +30,25 @@ const (
 )
 
 // Config says where and under which limits a script runs.
-// Root, RootDir and Dir are required; zero limits take the defaults above.
+// Root and Dir are required; zero limits take the defaults above.
 type Config struct {
-	// Root is the project directory opened with [os.OpenRoot]. Every file
-	// the script or its commands read goes through it.
-	Root *os.Root
-	// RootDir is the absolute real path Root was opened at. It is used to
-	// turn absolute paths into Root-relative ones and for cd checks.
-	RootDir string
+	// Root is the project's confined file system. Every file the script
+	// or its commands read goes through it (its Shell view: the project
+	// dir alone), under its policy: the name policy (Exclude, sensitive
+	// names, names holding a secret) refuses a file's content to a command
+	// ("open NAME: not read: REASON"; grep -r passes over such a file, a
+	// listing still names it), as the document refuses it; the content
+	// policy (root.JudgeContent) judges every file a command reads whole
+	// before the command sees a byte of it, so a file the context document
+	// would refuse for a secret is refused to the command too ("open NAME:
+	// not read: its content holds a secret (rule R at line N) ..."), never
+	// quoted, and listed in Result.Secrets, unless the policy allows
+	// secrets; a file over the policy's MaxFileBytes is refused ("over the
+	// N-byte cap"), as the document refuses it (FILE_TOO_LARGE).
+	Root *root.Root
 	// Dir is the absolute directory the script starts in; it must lie
-	// inside RootDir.
+	// inside the project dir.
 	Dir string
-	// Refuse, if set, is asked before a command reads a file's content
-	// (cat, grep, a redirection; not git's own reads): name as the script
-	// wrote it, from the absolute directory dir. resolve is false when
-	// name is known not to be a symlink (its own name is the file's), so
-	// a check of the name suffices. A reason refuses the read ("open
-	// NAME: REASON"); grep -r passes over such a file. The assembler
-	// refuses sensitive files (.env*, keys) unless the policy allows
-	// them, so their content never reaches a warning or a model.
-	Refuse func(dir, name string, resolve bool) string
-	// AllowSecrets lets commands read content holding a secret. By
-	// default the content policy (project.JudgeContent) judges every
-	// file a command reads whole before the command sees a byte: a file
-	// the context document would refuse for a secret is refused to the
-	// command too ("open NAME: not read: its content holds a secret
-	// (rule R at line N) ..."), never quoted, and listed in
-	// Result.Secrets.
-	AllowSecrets bool
-	// MaxFileBytes, if positive, is the policy's cap on one file: a file
-	// larger than it is refused to a command ("over the N-byte cap"), as
-	// the document refuses it (FILE_TOO_LARGE).
-	MaxFileBytes int64
 	// Vars are set as shell variables before the script runs (task
 	// inputs, read as "$area"). Values are data, never parsed as syntax.
 	// Names must be shell identifiers and may not shadow the fixed
@@ -271,10 +258,9 @@ func Run(ctx context.Context, script string, cfg Config) (*Result, error) {
 		cfg:    &cfg,
 		script: script,
 		calls:  writtenCalls(script, file),
-		fs:     &projectFS{root: cfg.Root, rootDir: cfg.RootDir, refuse: cfg.Refuse, allowSecrets: cfg.AllowSecrets, maxFile: cfg.MaxFileBytes},
+		fs:     newProjectFS(cfg.Root),
 		cancel: cancel,
 	}
-	defer s.fs.close() // the descriptor openat2 works from
 	s.budget.maxBytes = cfg.MaxStdoutBytes
 	s.budget.maxLines = int64(cfg.MaxStdoutLines)
 	s.budget.cancel = cancel
@@ -384,13 +370,12 @@ func (c *Config) setDefaults() error {
 	if c.Root == nil {
 		return errors.New("shellexec: Config.Root is nil")
 	}
-	if !filepath.IsAbs(c.RootDir) || !filepath.IsAbs(c.Dir) {
-		return errors.New("shellexec: Config.RootDir and Config.Dir must be absolute")
+	if !filepath.IsAbs(c.Dir) {
+		return errors.New("shellexec: Config.Dir must be absolute")
 	}
-	c.RootDir = filepath.Clean(c.RootDir)
 	c.Dir = filepath.Clean(c.Dir)
-	if _, ok := relInside(c.RootDir, c.Dir); !ok {
-		return fmt.Errorf("shellexec: working dir %s is outside the project %s", c.Dir, c.RootDir)
+	if _, ok := relInside(c.Root.Dir(), c.Dir); !ok {
+		return fmt.Errorf("shellexec: working dir %s is outside the project %s", c.Dir, c.Root.Dir())
 	}
 	for k := range c.Vars {
 		if !syntax.ValidName(k) || reservedVars[k] || strings.HasPrefix(k, "LC_") || strings.HasPrefix(k, "BASH") {

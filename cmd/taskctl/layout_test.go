@@ -22,6 +22,8 @@ import (
 // internal/xmltext, which decodes UTF-16 documents for schema and
 // template, so that the two read a document the same way, and
 // internal/sandbox, the Landlock confinement of workflow's executors.
+// shellexec, the shell builtins, reads through root (its Shell view), not
+// through project: one stack of confined opens.
 // ignore, the matcher of the .gitignore family, is a leaf that does no
 // I/O: it imports none of the standard library's packages that reach the
 // file system or the network (noIO); its callers hand it the content of
@@ -61,7 +63,7 @@ func TestLayout(t *testing.T) {
 		"internal/hostile":    nil,
 		"internal/sandbox":    nil,
 		"internal/ignoretest": nil,
-		"shellexec":           {"project", "ignore"},
+		"shellexec":           {"root", "ignore"},
 		"memory":              {"project", "internal/pages"},
 		"command":             {"project", "shellexec", "content/secrets"},
 		"contextgen":          {"template", "project", "command", "memory", "content/encoding", "content/secrets", "contextgen/tokens", "internal/pages"},
@@ -78,6 +80,13 @@ func TestLayout(t *testing.T) {
 	noIO := map[string]bool{"ignore": true}
 	ioPkgs := []string{"os", "os/exec", "io", "io/fs", "io/ioutil", "syscall", "path/filepath", "net", "net/http",
 		"golang.org/x/sys/unix", "testing/fstest", "embed", "plugin", "unsafe"}
+	// Every reader takes the one confined root (#29 point 1): these
+	// packages must import it (and the table keeps shellexec from
+	// importing project: its second stack of opens is gone).
+	required := map[string][]string{
+		"project":   {"root"},
+		"shellexec": {"root"},
+	}
 	out, err := exec.Command("go", "list", "-json", mod+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -99,6 +108,11 @@ func TestLayout(t *testing.T) {
 		// (the tools under bench/ are not packages of taskctl).
 		if !strings.HasPrefix(name, "bench/") && !contains(p.GoFiles, "doc.go") {
 			t.Errorf("package %s has no doc.go", name)
+		}
+		for _, req := range required[name] {
+			if !contains(p.Imports, mod+"/"+req) {
+				t.Errorf("%s does not import %s: every reader takes the one confined root", name, req)
+			}
 		}
 		ok, known := allowed[name]
 		for _, imp := range p.Imports {

@@ -16,7 +16,7 @@ const AdHocTaskName = "adhoc"
 // adHocTask makes a task of the sources on the command line (--path,
 // --command, --describe, paths on stdin), for a one-off context without a
 // template, as repomix, code2prompt and files-to-prompt select files.
-func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task, error) {
+func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *template.Task, error) {
 	if len(req.Exclude) > 0 && len(req.PathArgs)+len(req.StdinPaths)+len(req.Commands)+len(req.Describe) == 0 {
 		return nil, nil, UsageError("--exclude and --path '!GLOB' leave files out of what --path, --command, --describe or stdin select: give one of those")
 	}
@@ -44,7 +44,7 @@ func (e *Engine) adHocTask(req AssembleRequest) (*template.File, *template.Task,
 		for _, a := range req.PathArgs {
 			src.Paths = append(src.Paths, template.PathSpec{Value: typedPath(a)})
 		}
-		stdin, err := e.stdinPaths(req.StdinPaths)
+		stdin, err := e.stdinPaths(req.StdinPaths, ws)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -89,7 +89,7 @@ func typedPath(s string) string {
 // git diff --name-only and git status print paths from the repository's
 // top, so "git diff --name-only | taskctl assemble -" run in a
 // subdirectory named files under it twice (src/flask/src/flask/app.py).
-func (e *Engine) stdinPaths(lines []string) ([]string, error) {
+func (e *Engine) stdinPaths(lines []string, ws *warnings) ([]string, error) {
 	if len(lines) == 0 {
 		return nil, nil
 	}
@@ -110,7 +110,7 @@ func (e *Engine) stdinPaths(lines []string) ([]string, error) {
 		out = append(out, typedPath(s))
 	}
 	if len(fromRoot) > 0 {
-		e.Warn(command.FromRootNote(p, fromRoot))
+		ws.add(command.FromRootNote(p, fromRoot))
 	}
 	return out, nil
 }

@@ -62,19 +62,27 @@ type AssembleResult struct {
 	Document *contextgen.Document
 	Style    string
 	Listing  *contextgen.Listing
+	Report
 }
 
 // Assemble resolves a task's file sources and builds its context document.
 func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleResult, error) {
+	var ws warnings
+	res, err := e.assemble(ctx, req, &ws)
+	return done(res, err, ws)
+}
+
+// assemble is Assemble, its warnings given to ws.
+func (e *Engine) assemble(ctx context.Context, req AssembleRequest, ws *warnings) (*AssembleResult, error) {
 	var tf *template.File
 	var t *template.Task
 	var vars map[string]string
 	var err error
 	adHoc := req.Template == ""
 	if adHoc {
-		tf, t, err = e.adHocTask(req)
+		tf, t, err = e.adHocTask(req, ws)
 	} else {
-		tf, t, vars, err = e.LoadTask(req.Template, req.Task, req.Vars)
+		tf, t, vars, err = e.loadTask(ws, req.Template, req.Task, req.Vars)
 	}
 	if err != nil {
 		return nil, err
@@ -94,7 +102,7 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 		defer func(was int) { cfg.MaxTokens = was }(cfg.MaxTokens)
 		cfg.MaxTokens = req.MaxTokens
 	}
-	bound, opt, err := e.assembleOptions(ctx, tf, t, vars, req, style)
+	bound, opt, err := e.assembleOptions(ctx, ws, tf, t, vars, req, style)
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +128,7 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 		if err != nil {
 			return nil, err
 		}
-		for _, w := range l.Warnings {
-			e.Warn(w)
-		}
+		ws.addAll(l.Warnings)
 		if adHoc && len(l.Files) == 0 {
 			return nil, emptyAdHoc(l.Warnings)
 		}
@@ -132,20 +138,16 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 	if err != nil {
 		return nil, err
 	}
-	e.saveCaches(opt)
+	e.saveCaches(opt, ws)
 	if opt.Counter != nil {
 		e.tokenCache = &TokenCache{Hits: doc.TokensCached, Counted: doc.TokensCounted}
 	}
-	for _, w := range doc.Warnings {
-		e.Warn(w)
-	}
+	ws.addAll(doc.Warnings)
 	if adHoc && len(doc.Files) == 0 {
 		return nil, emptyAdHoc(doc.Warnings)
 	}
 	if req.Rendered && !req.Paths && style == "xml" {
-		for _, w := range ReplacedWarnings(doc) {
-			e.Warn(w)
-		}
+		ws.addAll(ReplacedWarnings(doc))
 	}
 	return &AssembleResult{Document: doc, Style: style}, nil
 }
@@ -183,7 +185,7 @@ func (e *Engine) outPath(typed string) string {
 
 // assembleOptions binds task t's inputs (from vars and the run RunID) and
 // builds the options of its assembly, with what it inherits.
-func (e *Engine) assembleOptions(ctx context.Context, tf *template.File, t *template.Task, vars map[string]string,
+func (e *Engine) assembleOptions(ctx context.Context, ws *warnings, tf *template.File, t *template.Task, vars map[string]string,
 	req AssembleRequest, style string) (*template.Task, contextgen.Options, error) {
 	prev, err := e.preview(tf, t, req.RunID)
 	if err != nil {
@@ -197,12 +199,12 @@ func (e *Engine) assembleOptions(ctx context.Context, tf *template.File, t *temp
 		// A workflow step's inputs bound to earlier results have no value
 		// outside a run: leave out what needs them, as a dry run does.
 		for _, w := range workflow.DropPending(bound) {
-			e.Warn(diag.Warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
+			ws.add(diag.Warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
 		}
 	}
 	// Paths lists what the sources select and the path policy admits;
 	// only a budget needs the content (to count it).
-	opt, err := e.contextOptions(bound, style, req.Hashes, req.Paths)
+	opt, err := e.contextOptions(ws, bound, style, req.Hashes, req.Paths)
 	if err != nil {
 		return nil, opt, err
 	}
@@ -210,7 +212,7 @@ func (e *Engine) assembleOptions(ctx context.Context, tf *template.File, t *temp
 	if req.RunID == "" && (opt.Inherit == template.InheritFull || opt.Inherit == template.InheritSubset) {
 		// A step inherits the own context of the workflow above it,
 		// which needs no run: assemble it (paths only) as run does.
-		if opt.Inherited, err = e.ancestorsContext(ctx, tf, t, vars, style, req.Hashes); err != nil {
+		if opt.Inherited, err = e.ancestorsContext(ctx, ws, tf, t, vars, style, req.Hashes); err != nil {
 			return nil, opt, err
 		}
 	}
@@ -243,7 +245,7 @@ func (e *Engine) Meta() map[string]any {
 // what it inherits from the one above (as run assembles them before the
 // steps). Only the paths are resolved; nothing is read. Sources that wait
 // for an earlier step are left out, as a dry run leaves them.
-func (e *Engine) ancestorsContext(ctx context.Context, tf *template.File, t *template.Task, vars map[string]string, style string, hashes bool) ([]*contextgen.File, error) {
+func (e *Engine) ancestorsContext(ctx context.Context, ws *warnings, tf *template.File, t *template.Task, vars map[string]string, style string, hashes bool) ([]*contextgen.File, error) {
 	var files []*contextgen.File
 	for i, a := range Ancestors(tf, t) {
 		bound, err := a.Bind(vars)
@@ -251,7 +253,7 @@ func (e *Engine) ancestorsContext(ctx context.Context, tf *template.File, t *tem
 			return nil, UsageError("%v", err)
 		}
 		workflow.DropPending(bound)
-		opt, err := e.contextOptions(bound, style, hashes, true)
+		opt, err := e.contextOptions(ws, bound, style, hashes, true)
 		if err != nil {
 			return nil, err
 		}

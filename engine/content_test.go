@@ -37,7 +37,11 @@ func TestContentPolicyEveryRead(t *testing.T) {
 
 	e = open(t, proj, xdg, engine.Options{Command: "exec"})
 	res, err := e.Exec(ctx, engine.ExecRequest{Command: "cat key.txt; echo README.md"})
-	ws, _ := json.Marshal(e.TakeWarnings())
+	warns := engine.WarningsOf(err)
+	if res != nil {
+		warns = res.Warnings
+	}
+	ws, _ := json.Marshal(warns)
 	if strings.Contains(string(ws), key) || !strings.Contains(string(ws), `"code":"SECRET_DETECTED"`) {
 		t.Errorf("exec cat key.txt: %+v, %v; warnings %s: want SECRET_DETECTED, the key not quoted", res, err, ws)
 	}

@@ -22,7 +22,7 @@ import (
 // asks for the paths alone: nothing is read (ListOnly), the budget does not
 // apply, and the token counter and its cache are left out (the cache is
 // not even opened; the tokenizer's name is still checked).
-func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing bool) (contextgen.Options, error) {
+func (e *Engine) contextOptions(ws *warnings, t *template.Task, style string, hashes, listing bool) (contextgen.Options, error) {
 	cfg, err := e.Settings()
 	if err != nil {
 		return contextgen.Options{}, err
@@ -39,7 +39,7 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 			MaxBytes: cfg.CommandMaxBytes,
 			MaxLines: cfg.CommandMaxLines,
 		},
-		Index:         e.openIndex,
+		Index:         func(ctx context.Context) (*memory.Index, error) { return e.openIndex(ctx, ws) },
 		Inherit:       eff.Inherit,
 		Fresh:         eff.Fresh == "enabled",
 		FreshQuery:    freshQuery(t),
@@ -71,7 +71,7 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 			if dir, err := p.EnsureWorkspace("cache", "tokens"); err == nil {
 				opt.Cache = tokens.OpenCache(dir)
 			} else {
-				e.Warn(diag.Warning{Code: diag.WorkspaceUnavailable, Message: fmt.Sprintf("token cache off: %v", err)})
+				ws.add(diag.Warning{Code: diag.WorkspaceUnavailable, Message: fmt.Sprintf("token cache off: %v", err)})
 			}
 			e.tokenizer = c.Name()
 		}
@@ -79,7 +79,7 @@ func (e *Engine) contextOptions(t *template.Task, style string, hashes, listing 
 		return opt, UsageError("a token budget needs a tokenizer (not --tokenizer none)")
 	}
 	if cfg.Audit && !opt.ListOnly { // a listing reads nothing: nothing to log
-		opt.Audit = e.auditor(t.Name)
+		opt.Audit = e.auditor(t.Name, ws)
 	}
 	return opt, nil
 }
@@ -97,10 +97,10 @@ func freshQuery(t *template.Task) string {
 	return q
 }
 
-func (e *Engine) saveCaches(opt contextgen.Options) {
+func (e *Engine) saveCaches(opt contextgen.Options, ws *warnings) {
 	if opt.Cache != nil {
 		if err := opt.Cache.Save(); err != nil {
-			e.Warn(diag.Warning{Code: diag.CacheNotSaved, Message: err.Error()})
+			ws.add(diag.Warning{Code: diag.CacheNotSaved, Message: err.Error()})
 		}
 	}
 	if e.audit != nil {
@@ -109,8 +109,8 @@ func (e *Engine) saveCaches(opt contextgen.Options) {
 }
 
 // openIndex opens the lexical index and refreshes it (built on first use).
-func (e *Engine) openIndex(ctx context.Context) (*memory.Index, error) {
-	ix, _, err := e.Index(ctx, false, nil)
+func (e *Engine) openIndex(ctx context.Context, ws *warnings) (*memory.Index, error) {
+	ix, _, err := e.index(ctx, ws, false, nil)
 	return ix, err
 }
 
@@ -130,25 +130,25 @@ func (a *auditLog) close() {
 	}
 }
 
-func (e *Engine) auditor(task string) func(path, source string) {
+func (e *Engine) auditor(task string, ws *warnings) func(path, source string) {
 	p, err := e.Project()
 	if err != nil {
 		return nil
 	}
 	dir, err := p.OpenWorkspace()
 	if err != nil {
-		e.Warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
+		ws.add(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 		return nil
 	}
 	defer dir.Close()
 	// A workspace the user made (for config.xml) has no .gitignore:
 	// init's keeps the log, like the rest of taskctl's state, out of git.
 	if err := dir.WriteNew(".gitignore", []byte(WorkspaceGitignore), 0o644); err != nil && !errors.Is(err, fs.ErrExist) {
-		e.Warn(diag.Warning{Code: diag.AuditUnavailable, Message: "write .taskctl/.gitignore: " + err.Error()})
+		ws.add(diag.Warning{Code: diag.AuditUnavailable, Message: "write .taskctl/.gitignore: " + err.Error()})
 	}
 	f, err := dir.OpenAppend("audit.jsonl", 0o644)
 	if err != nil {
-		e.Warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
+		ws.add(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 		return nil
 	}
 	e.audit = &auditLog{f: f}

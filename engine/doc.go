@@ -8,8 +8,11 @@
 // first use, so that a command that needs neither (validate FILE) is not
 // failed by a configuration it never reads. Every path the engine returns
 // is absolute. Errors that a user should see carry a diag.Code and an exit
-// [Class] ([*Error]); warnings gather on the [Engine] as diag.Warning with
-// absolute paths.
+// [Class] ([*Error]). Each operation's warnings (diag.Warning, with
+// absolute paths) come back with its result ([Report]) or, when it returns
+// none, with its error ([WarningsOf]): nothing gathers them on the
+// [Engine], so operations running side by side never see each other's.
+// What reading the config files said is the engine's ([Engine.ConfigWarnings]).
 //
 // The file operations of seed 001 (fs.go, fswrite.go: ReadFile,
 // ListDirectory, FileInfo, WriteFile, CreateDirectory, CopyFile, MoveFile,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/taskctl/taskctl/internal/diag"
@@ -38,8 +37,8 @@ type Options struct {
 }
 
 // Engine is one opened project for one operation (or a series of them by
-// the same front door): the dirs, the merged settings, the project, its
-// index and the warnings gathered so far.
+// the same front door): the dirs, the merged settings, the project and its
+// index. Each operation's warnings come back with its result.
 type Engine struct {
 	opts       Options
 	getenv     func(string) string
@@ -57,8 +56,10 @@ type Engine struct {
 	ix       *memory.Index
 	watched  bool // a watcher (index --watch) answered the index's refresh
 	audit    *auditLog
-	warnings []diag.Warning
 	changes  *project.Watcher // a session's watch of the tree (see Session)
+	// configWarns are what loading the settings said (ConfigWarnings):
+	// written once, by Settings.
+	configWarns warnings
 
 	// facts for a front door's metadata (Meta)
 	tokenizer  string
@@ -179,7 +180,11 @@ func (e *Engine) Settings() (*Settings, error) {
 		return e.settings, nil
 	}
 	s := defaultSettings()
-	if err := loadConfig(s, e.userConfigPath(), false, nil, e.Warn); err != nil {
+	// What loading said stays with the engine, the settings loaded or
+	// not (a failure is reported with the warnings before it).
+	e.configWarns = nil
+	warn := e.configWarns.add
+	if err := loadConfig(s, e.userConfigPath(), false, nil, warn); err != nil {
 		return nil, err
 	}
 	projDir := e.projectDir
@@ -203,12 +208,12 @@ func (e *Engine) Settings() (*Settings, error) {
 		s.projectConfig = path
 		trusted := func(data []byte) (bool, string) { return e.trusted(path, data) }
 		read := func(path string) ([]byte, error) { return readIn(projDir, path) }
-		if err := loadConfigWith(s, path, false, trusted, e.Warn, read); err != nil {
+		if err := loadConfigWith(s, path, false, trusted, warn, read); err != nil {
 			return nil, err
 		}
 	}
 	if e.opts.ConfigFile != "" {
-		if err := loadConfig(s, e.ArgPath(e.opts.ConfigFile), true, nil, e.Warn); err != nil {
+		if err := loadConfig(s, e.ArgPath(e.opts.ConfigFile), true, nil, warn); err != nil {
 			return nil, err
 		}
 	}
@@ -257,40 +262,6 @@ func (e *Engine) Project() (*project.Project, error) {
 	}
 	e.proj = p
 	return p, nil
-}
-
-// Warn records a warning. Every path in the output is absolute: a warning
-// about an input that has no absolute form (a path with a backslash, a NUL
-// or a control character, a Windows drive, one too long) has no path, and
-// its message quotes the input (at most quotedMax bytes of it) unless it
-// already does.
-func (e *Engine) Warn(w diag.Warning) {
-	if w.Path != "" && !filepath.IsAbs(w.Path) {
-		q := strconv.Quote(w.Path)
-		if head := q[:min(len(q)-1, 40)]; !strings.Contains(w.Message, head) {
-			if len(w.Path) > quotedMax {
-				q = strconv.Quote(strings.ToValidUTF8(w.Path[:quotedMax], "") + "...")
-			}
-			w.Message = q + ": " + w.Message
-		}
-		w.Path = ""
-	}
-	e.warnings = append(e.warnings, w)
-}
-
-// quotedMax bounds how much of an input a warning message quotes.
-const quotedMax = 200
-
-// Warnings returns the warnings gathered so far.
-func (e *Engine) Warnings() []diag.Warning { return e.warnings }
-
-// StrictCheck fails under strict when there are warnings (ClassPartial).
-func (e *Engine) StrictCheck(strict bool) error {
-	if strict && len(e.warnings) > 0 {
-		return &Error{Code: diag.StrictWarnings, Class: ClassPartial,
-			Message: fmt.Sprintf("%d warning(s) under --strict", len(e.warnings))}
-	}
-	return nil
 }
 
 // Dirs returns the working dir and the project dir, absolute whenever they

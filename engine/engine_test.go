@@ -159,7 +159,7 @@ func TestListTasks(t *testing.T) {
 	if f.Name != "flow" || f.Type != "sequential" || !reflect.DeepEqual(f.Steps, []string{"plan", "do"}) {
 		t.Errorf("flow: %+v", f)
 	}
-	ws := e.Warnings()
+	ws := res.Warnings
 	if len(ws) != 1 || ws[0].Code != diag.TemplateInvalid || ws[0].Path != filepath.Join(dir, ".taskctl/tasks/b.xml") {
 		t.Errorf("warnings %+v, want one TEMPLATE_INVALID for b.xml", ws)
 	}

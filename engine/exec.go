@@ -22,6 +22,7 @@ type ExecResult struct {
 	Command    string   `json:"command"`
 	ExitStatus int      `json:"exit_status"`
 	Paths      []string `json:"paths"`
+	Report
 }
 
 // Exec runs a command as a template's <command> runs (in-process, read
@@ -32,6 +33,18 @@ type ExecResult struct {
 // the interpreter refused it); what it printed that is not a project path
 // is a warning.
 func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error) {
+	var ws warnings
+	res, err := e.exec(ctx, req, &ws)
+	if res != nil {
+		// A command that failed keeps what it printed (the error's
+		// details), and its warnings.
+		res.Warnings = ws
+		return res, err
+	}
+	return nil, withWarnings(err, ws)
+}
+
+func (e *Engine) exec(ctx context.Context, req ExecRequest, ws *warnings) (*ExecResult, error) {
 	vars, err := parseVars(req.Vars)
 	if err != nil {
 		return nil, err
@@ -47,7 +60,7 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 	if !within(p.WorkingDir(), p.Dir()) {
 		return nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
 	}
-	res, ws, err := command.Run(ctx, p, p.WorkingDir(), req.Command, vars, command.Limits{
+	res, cws, err := command.Run(ctx, p, p.WorkingDir(), req.Command, vars, command.Limits{
 		Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
 	})
 	if err != nil {
@@ -56,19 +69,15 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 		// COMMAND_FAILED is a warning code; an error's code is one of the
 		// documented set (README, DESIGN §7).
 		ce := &Error{Code: diag.Error, Class: ClassError, Message: err.Error()}
-		if ws[0].Code == diag.CommandDenied {
+		if cws[0].Code == diag.CommandDenied {
 			ce.Code, ce.Class = diag.CommandDenied, ClassUsage
 		}
 		return nil, ce
 	}
-	for _, w := range ws {
-		e.Warn(w)
-	}
+	ws.addAll(cws)
 	out := &ExecResult{Command: req.Command, ExitStatus: res.ExitStatus, Paths: []string{}}
-	cands, warns := command.ResolveOutput(p, res)
-	for _, w := range command.SummarizeNotFound(warns) {
-		e.Warn(w)
-	}
+	cands, notFound := command.ResolveOutput(p, res)
+	ws.addAll(command.SummarizeNotFound(notFound))
 	for _, c := range cands {
 		out.Paths = append(out.Paths, c.Path)
 	}

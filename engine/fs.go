@@ -26,14 +26,18 @@ import (
 
 // FS returns the project's file operations with the workspace and write
 // roots of the settings. A write root that cannot be one is left out with
-// a CONFIG_IGNORED warning.
+// a CONFIG_IGNORED warning, which every file operation reports.
 func (e *Engine) FS() (*project.FS, error) {
+	var ws warnings
+	return e.openFS(&ws)
+}
+
+// openFS is FS, what opening the file operations said given to ws.
+func (e *Engine) openFS(ws *warnings) (*project.FS, error) {
 	// Opened once for the engine's settings (a session's every call
 	// reopened them); each call still reports what opening them said.
 	if e.fs != nil {
-		for _, w := range e.fsWarns {
-			e.Warn(w)
-		}
+		ws.addAll(e.fsWarns)
 		return e.fs, nil
 	}
 	cfg, err := e.Settings()
@@ -44,21 +48,19 @@ func (e *Engine) FS() (*project.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := cfg.Workspace
-	if ws != "" && !filepath.IsAbs(ws) {
-		ws = e.ArgPath(ws) // --workspace, relative to where taskctl started
+	wsDir := cfg.Workspace
+	if wsDir != "" && !filepath.IsAbs(wsDir) {
+		wsDir = e.ArgPath(wsDir) // --workspace, relative to where taskctl started
 	}
 	base := e.workingDir
 	if e.fromProject {
 		base = p.Dir()
 	}
-	f, warns, err := p.OpenFS(project.FSOptions{Workspace: ws, WriteRoots: cfg.WriteRoots, Base: base})
+	f, warns, err := p.OpenFS(project.FSOptions{Workspace: wsDir, WriteRoots: cfg.WriteRoots, Base: base})
 	if err != nil {
 		return nil, UsageError("%v", err)
 	}
-	for _, w := range warns {
-		e.Warn(w)
-	}
+	ws.addAll(warns)
 	e.fs, e.fsWarns = f, warns
 	return f, nil
 }
@@ -67,7 +69,7 @@ func (e *Engine) FS() (*project.FS, error) {
 // FileInfo, WriteFile, CreateDirectory, CopyFile, MoveFile, DeleteFile,
 // EditFile) of one request that may run beside the engine's other work:
 // it shares the settings, the project (safe for concurrent use) and the
-// path rule, and gathers its own warnings. The settings and the project
+// path rule. The settings and the project
 // must have been loaded, and the file operations (FS) opened if they can
 // be (a fork of an engine whose FS failed fails the same way); none is
 // reopened while forks run; nothing else of e is read, so a fork never races with
@@ -92,12 +94,19 @@ type AllowedDirs struct {
 	// the directories a file tool then reaches.
 	ClientRoots []string `json:"client_roots,omitempty"`
 	Applies     []string `json:"applies,omitempty"`
+	Report
 }
 
 // AllowedDirectories says which directories the file operations read
 // and write.
 func (e *Engine) AllowedDirectories() (*AllowedDirs, error) {
-	f, err := e.FS()
+	var ws warnings
+	res, err := e.allowedDirectories(&ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) allowedDirectories(ws *warnings) (*AllowedDirs, error) {
+	f, err := e.openFS(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -189,11 +198,23 @@ type FileContent struct {
 	// Of a ranged read: the part returned; then Lines counts its lines,
 	// Size is the whole file's and SHA256 is of the bytes returned.
 	Range *FileRange `json:"range,omitempty"`
+	Report
 }
 
 // ReadFile reads a file: a binary one is described without its content
 // (FILE_BINARY) unless asked for as base64.
 func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileContent, error) {
+	var ws warnings
+	f, err := e.openFS(&ws)
+	if err != nil {
+		return nil, withWarnings(err, ws)
+	}
+	res, err := readFile(f, req, &ws)
+	return done(res, err, ws)
+}
+
+// readFile is ReadFile on the file operations f, its warnings given to ws.
+func readFile(f *project.FS, req ReadFileRequest, ws *warnings) (*FileContent, error) {
 	switch req.Encoding {
 	case "", "utf-8", "utf8", "base64":
 	default:
@@ -203,10 +224,6 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 		return nil, UsageError("max_lines, skip_lines and max_bytes must not be negative")
 	}
 	win, err := req.ranged()
-	if err != nil {
-		return nil, err
-	}
-	f, err := e.FS()
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +254,7 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 		res.Range = &FileRange{Offset: file.Offset, Length: file.Size, Cut: file.Cut}
 		if file.Cut {
 			res.Truncated = true
-			e.Warn(diag.Warning{Code: diag.FileTooLarge, Path: file.Path,
+			ws.add(diag.Warning{Code: diag.FileTooLarge, Path: file.Path,
 				Message: fmt.Sprintf("range cut to %d bytes (the cap)", file.Size)})
 		}
 	}
@@ -253,18 +270,16 @@ func (e *Engine) ReadFile(ctx context.Context, req ReadFileRequest) (*FileConten
 	res.Encoding = dec.Encoding
 	if jc.Binary {
 		res.Binary = true
-		e.Warn(diag.Warning{Code: diag.FileBinary, Path: file.Path, Message: fmt.Sprintf("binary file of %d bytes: content omitted (read it as base64)", file.Size)})
+		ws.add(diag.Warning{Code: diag.FileBinary, Path: file.Path, Message: fmt.Sprintf("binary file of %d bytes: content omitted (read it as base64)", file.Size)})
 		return res, nil
 	}
 	if dec.Converted || dec.InvalidBytes > 0 {
-		e.Warn(diag.Warning{Code: diag.EncodingConverted, Path: file.Path, Message: "decoded from " + dec.Encoding})
+		ws.add(diag.Warning{Code: diag.EncodingConverted, Path: file.Path, Message: "decoded from " + dec.Encoding})
 	}
 	res.Lines = countLines(text)
 	if redact {
 		text = secrets.Redact(text, jc.Secrets)
-		for _, w := range jc.SecretWarnings(file.Path, true) {
-			e.Warn(w)
-		}
+		ws.addAll(jc.SecretWarnings(file.Path, true))
 	}
 	var cut bool
 	res.Content, cut = cutText(string(text), req.SkipLines, req.MaxLines, req.MaxBytes)
@@ -291,6 +306,7 @@ type MultiRead struct {
 	Files []FileRead `json:"files"`
 	Read  int        `json:"read"`   // files read
 	Fails int        `json:"failed"` // files refused or missing
+	Report
 }
 
 // ReadFiles reads several files, each as ReadFile reads it with the
@@ -300,6 +316,16 @@ func (e *Engine) ReadFiles(ctx context.Context, paths []string, req ReadFileRequ
 	if len(paths) == 0 {
 		return nil, UsageError("read_multiple_files needs at least one path")
 	}
+	var ws warnings
+	f, err := e.openFS(&ws)
+	if err != nil {
+		return nil, withWarnings(err, ws)
+	}
+	res, err := readFiles(ctx, f, paths, req, &ws)
+	return done(res, err, ws)
+}
+
+func readFiles(ctx context.Context, f *project.FS, paths []string, req ReadFileRequest, ws *warnings) (*MultiRead, error) {
 	res := &MultiRead{Files: make([]FileRead, 0, len(paths))}
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -307,7 +333,7 @@ func (e *Engine) ReadFiles(ctx context.Context, paths []string, req ReadFileRequ
 		}
 		r := req
 		r.Path = p
-		fc, err := e.ReadFile(ctx, r)
+		fc, err := readFile(f, r, ws)
 		if err != nil {
 			ce := Classify(err)
 			if ce.Class == ClassUsage && ce.Code == diag.ArgInvalid {
@@ -400,14 +426,21 @@ type DirListing struct {
 	TotalDirectories int      `json:"total_directories"`
 	TotalBytes       int64    `json:"total_bytes"`
 	Truncated        bool     `json:"truncated"`
+	Report
 }
 
 // ListDirectory lists a directory (see project.FS.List).
 func (e *Engine) ListDirectory(ctx context.Context, req ListRequest) (*DirListing, error) {
+	var ws warnings
+	res, err := e.listDirectory(req, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) listDirectory(req ListRequest, ws *warnings) (*DirListing, error) {
 	if req.MaxDepth < 0 || req.Limit < 0 {
 		return nil, UsageError("max_depth and limit must not be negative")
 	}
-	f, err := e.FS()
+	f, err := e.openFS(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -416,9 +449,7 @@ func (e *Engine) ListDirectory(ctx context.Context, req ListRequest) (*DirListin
 	if w != nil {
 		return nil, fsError(workspaceHint(f, req.Path, w))
 	}
-	for _, w := range l.Warnings {
-		e.Warn(w)
-	}
+	ws.addAll(l.Warnings)
 	res := &DirListing{Path: l.Path, Items: make([]FSItem, 0, len(l.Entries)), Truncated: l.Truncated}
 	for _, en := range l.Entries {
 		it := FSItem{Name: en.Name, Path: en.Path, Type: en.Type, Size: en.Size, Modified: en.ModTime.UTC(), Hidden: en.Hidden}
@@ -434,7 +465,7 @@ func (e *Engine) ListDirectory(ctx context.Context, req ListRequest) (*DirListin
 		res.Items = append(res.Items, it)
 	}
 	if l.Truncated {
-		e.Warn(diag.Warning{Code: diag.TooManyFiles, Path: l.Path, Message: fmt.Sprintf("listing cut at %d entries", len(l.Entries))})
+		ws.add(diag.Warning{Code: diag.TooManyFiles, Path: l.Path, Message: fmt.Sprintf("listing cut at %d entries", len(l.Entries))})
 	}
 	return res, nil
 }
@@ -452,6 +483,7 @@ type DirTree struct {
 	Path      string      `json:"path"`
 	Entries   []*TreeNode `json:"entries"`
 	Truncated bool        `json:"truncated"`
+	Report
 }
 
 // DirectoryTree lists a directory and those below it (at most maxDepth
@@ -461,7 +493,7 @@ func (e *Engine) DirectoryTree(ctx context.Context, path string, maxDepth int, i
 	if err != nil {
 		return nil, err
 	}
-	res := &DirTree{Path: l.Path, Entries: []*TreeNode{}, Truncated: l.Truncated}
+	res := &DirTree{Path: l.Path, Entries: []*TreeNode{}, Truncated: l.Truncated, Report: l.Report}
 	dirs := map[string]*TreeNode{} // by path
 	for _, it := range l.Items {
 		n := &TreeNode{Name: it.Name, Type: it.Type, Size: it.Size}
@@ -486,12 +518,19 @@ type FileInfo struct {
 	Size     int64      `json:"size"`
 	Modified *time.Time `json:"modified,omitempty"`
 	Mode     string     `json:"mode,omitempty"` // "0644"
+	Report
 }
 
 // FileInfo describes a path; one that does not exist is Exists false, not
 // an error.
 func (e *Engine) FileInfo(ctx context.Context, path string) (*FileInfo, error) {
-	f, err := e.FS()
+	var ws warnings
+	res, err := e.fileInfo(path, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) fileInfo(path string, ws *warnings) (*FileInfo, error) {
+	f, err := e.openFS(ws)
 	if err != nil {
 		return nil, err
 	}

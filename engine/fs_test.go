@@ -229,7 +229,7 @@ func TestFSWriteRootTrust(t *testing.T) {
 		t.Errorf("write into src/ named by an untrusted config: %v", err)
 	}
 	var untrusted []string
-	for _, w := range e.Warnings() {
+	for _, w := range e.ConfigWarnings() {
 		if w.Code == diag.ConfigUntrusted {
 			untrusted = append(untrusted, w.Message)
 		}

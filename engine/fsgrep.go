@@ -49,6 +49,7 @@ type GrepResult struct {
 	FilesSearched int         `json:"files_searched"`
 	FilesMatched  int         `json:"files_matched"`
 	Truncated     bool        `json:"truncated"` // MaxMatches was reached
+	Report
 }
 
 // WriteLines writes the matches as rg prints them: path:line:text, context
@@ -81,6 +82,12 @@ const grepLineCap = 500
 // lines never shown. Files are searched in parallel; matches come in
 // path order.
 func (e *Engine) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error) {
+	var ws warnings
+	res, err := e.grep(ctx, req, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) grep(ctx context.Context, req GrepRequest, ws *warnings) (*GrepResult, error) {
 	re, err := grepRegexp(req)
 	if err != nil {
 		return nil, err
@@ -95,7 +102,7 @@ func (e *Engine) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error)
 	if err != nil {
 		return nil, err
 	}
-	scope, err := e.grepScope(p, req.Path)
+	scope, err := e.grepScope(p, req.Path, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +123,7 @@ func (e *Engine) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error)
 	res := &GrepResult{Pattern: req.Pattern, Matches: []GrepMatch{}, FilesSearched: len(files)}
 	for _, f := range found {
 		if f.warn != nil {
-			e.Warn(*f.warn)
+			ws.add(*f.warn)
 			continue
 		}
 		if len(f.matches) == 0 {
@@ -132,7 +139,7 @@ func (e *Engine) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error)
 		}
 	}
 	if res.Truncated {
-		e.Warn(diag.Warning{Code: diag.TooManyFiles, Message: fmt.Sprintf("matches cut at %d lines (max_matches)", req.MaxMatches)})
+		ws.add(diag.Warning{Code: diag.TooManyFiles, Message: fmt.Sprintf("matches cut at %d lines (max_matches)", req.MaxMatches)})
 	}
 	return res, nil
 }
@@ -158,7 +165,7 @@ func grepRegexp(req GrepRequest) (*regexp.Regexp, error) {
 
 // grepScope is the project-relative path below which Grep searches
 // ("" for the whole project).
-func (e *Engine) grepScope(p *project.Project, arg string) (string, error) {
+func (e *Engine) grepScope(p *project.Project, arg string, ws *warnings) (string, error) {
 	if arg == "" || arg == "." && e.fromProject {
 		return "", nil
 	}
@@ -180,7 +187,7 @@ func (e *Engine) grepScope(p *project.Project, arg string) (string, error) {
 		return "", nil
 	}
 	// A path that names nothing is an error, not a search of nothing.
-	f, err := e.FS()
+	f, err := e.openFS(ws)
 	if err != nil {
 		return "", err
 	}

@@ -28,6 +28,7 @@ type FileOpResult struct {
 	Created   bool      `json:"created"`          // nothing was at path before
 	SHA256    string    `json:"sha256,omitempty"` // of the content written (write)
 	Timestamp time.Time `json:"timestamp"`
+	Report
 }
 
 // WriteRequest is what WriteFile writes.
@@ -117,24 +118,27 @@ type BackupList struct {
 	Path    string       `json:"path"`
 	Backups []BackupInfo `json:"backups"`
 	Kept    int          `json:"kept"` // how many backups of a file are kept
+	Report
 }
 
 // ListBackups lists the backups .taskctl/backups/ keeps of a file of the
 // write area (at most project.BackupsKept: the oldest go when a new one
 // is made).
 func (e *Engine) ListBackups(ctx context.Context, path string) (*BackupList, error) {
-	f, err := e.FS()
+	var ws warnings
+	f, err := e.openFS(&ws)
 	if err != nil {
-		return nil, err
+		return nil, withWarnings(err, ws)
 	}
 	abs, all, w := f.ListBackups(path)
 	if w != nil {
-		return nil, fsError(w)
+		return nil, withWarnings(fsError(w), ws)
 	}
 	res := &BackupList{Path: abs, Backups: []BackupInfo{}, Kept: project.BackupsKept}
 	for _, b := range all {
 		res.Backups = append(res.Backups, BackupInfo{Name: b.Name, Path: b.Path, Size: b.Size, Modified: b.ModTime.UTC()})
 	}
+	res.Warnings = ws
 	return res, nil
 }
 
@@ -156,13 +160,19 @@ func ConfirmHint(err error, how string) error {
 	}
 	hinted := *ee
 	hinted.Message += " (" + how + ")"
-	return &hinted
+	return withWarnings(&hinted, WarningsOf(err))
 }
 
 // fsWrite runs one write operation, under the project's write lock, and
 // records it in the audit log.
 func (e *Engine) fsWrite(op, path, source string, do func(*project.FS) (*project.WriteResult, *diag.Warning)) (*FileOpResult, error) {
-	f, err := e.FS()
+	var ws warnings
+	res, err := e.fsWriteLocked(op, path, source, do, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) fsWriteLocked(op, path, source string, do func(*project.FS) (*project.WriteResult, *diag.Warning), ws *warnings) (*FileOpResult, error) {
+	f, err := e.openFS(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +182,7 @@ func (e *Engine) fsWrite(op, path, source string, do func(*project.FS) (*project
 	}
 	defer unlock()
 	r, w := do(f)
-	e.auditWrite(op, path, source, r, w)
+	e.auditWrite(ws, op, path, source, r, w)
 	if w != nil {
 		return nil, fsError(w)
 	}
@@ -223,7 +233,7 @@ func sha256Hex(b []byte) string {
 // auditWrite appends one line to .taskctl/audit.jsonl for a write
 // operation, done (r) or refused (w). A log that cannot be written is an
 // AUDIT_UNAVAILABLE warning.
-func (e *Engine) auditWrite(op, path, source string, r *project.WriteResult, w *diag.Warning) {
+func (e *Engine) auditWrite(ws *warnings, op, path, source string, r *project.WriteResult, w *diag.Warning) {
 	rec := map[string]any{"time": time.Now().UTC().Format(time.RFC3339Nano), "command": e.opts.Command,
 		"op": op, "path": path, "ok": w == nil}
 	if source != "" {
@@ -243,7 +253,7 @@ func (e *Engine) auditWrite(op, path, source string, r *project.WriteResult, w *
 	}
 	line, _ := json.Marshal(rec)
 	if err := e.appendAudit(append(line, '\n')); err != nil {
-		e.Warn(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
+		ws.add(diag.Warning{Code: diag.AuditUnavailable, Message: err.Error()})
 	}
 }
 
@@ -300,16 +310,23 @@ type EditResult struct {
 	Backup    string    `json:"backup,omitempty"`
 	SHA256    string    `json:"sha256"` // of the content after the edit (to give the next edit)
 	Timestamp time.Time `json:"timestamp"`
+	Report
 }
 
 // EditFile applies edits to a text file of the write area, in order: each
 // old text must occur exactly once in the text the edits before it left
 // (EDIT_NO_MATCH, EDIT_AMBIGUOUS), or nothing is written.
 func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, error) {
+	var ws warnings
+	res, err := e.editFile(ctx, req, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) editFile(ctx context.Context, req EditRequest, ws *warnings) (*EditResult, error) {
 	if len(req.Edits) == 0 {
 		return nil, UsageError("edit_file needs at least one edit")
 	}
-	f, err := e.FS()
+	f, err := e.openFS(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +342,7 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 	}
 	if w != nil {
 		if !req.DryRun {
-			e.auditWrite("edit", req.Path, "", nil, w)
+			e.auditWrite(ws, "edit", req.Path, "", nil, w)
 		}
 		return nil, fsError(w)
 	}
@@ -334,7 +351,7 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 	}
 	if w != nil {
 		if !req.DryRun {
-			e.auditWrite("edit", req.Path, "", nil, w)
+			e.auditWrite(ws, "edit", req.Path, "", nil, w)
 		}
 		return nil, fsError(w)
 	}
@@ -348,7 +365,7 @@ func (e *Engine) EditFile(ctx context.Context, req EditRequest) (*EditResult, er
 		return nil, err // cancelled: nothing is written
 	}
 	r, w := f.WriteFile(req.Path, []byte(text), true, req.Backup)
-	e.auditWrite("edit", req.Path, "", r, w)
+	e.auditWrite(ws, "edit", req.Path, "", r, w)
 	if w != nil {
 		return nil, fsError(w)
 	}

@@ -79,34 +79,34 @@ func (s textSource) FilterID() string {
 	return "text, redact-secrets " + strings.Join(secrets.Rules(), ",")
 }
 
-// IndexNoRefresh opens the index without refreshing it; an index that was
+// indexNoRefresh opens the index without refreshing it; an index that was
 // never built is built.
-func (e *Engine) IndexNoRefresh() (*memory.Index, error) {
+func (e *Engine) indexNoRefresh(ws *warnings) (*memory.Index, error) {
 	p, err := e.Project()
 	if err != nil {
 		return nil, err
 	}
 	ix, warns, err := memory.Open(filepath.Join(p.Workspace(), "index"))
 	if err != nil || ix.Len() == 0 || len(warns) > 0 {
-		ix, _, err = e.Index(context.Background(), false, nil)
+		ix, _, err = e.index(context.Background(), ws, false, nil)
 		return ix, err
 	}
 	return ix, nil
 }
 
-// Index opens the project's index and refreshes it (rebuilds it, with
+// index opens the project's index and refreshes it (rebuilds it, with
 // rebuild), once per Engine. With no progress callback it reports to
 // Options.Progress, so that the first build behind search, assemble or a
 // workflow step is not a silent wait on a terminal. A project whose
 // workspace cannot be written is indexed in memory, with a warning, unless
 // the operation is the index itself.
-func (e *Engine) Index(ctx context.Context, rebuild bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
-	return e.indexOrStats(ctx, rebuild, false, progress)
+func (e *Engine) index(ctx context.Context, ws *warnings, rebuild bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
+	return e.indexOrStats(ctx, ws, rebuild, false, progress)
 }
 
 // indexOrStats is Index; with stOnly, when a watcher brought the index up
 // to date, it returns the index's stats without opening it (nil).
-func (e *Engine) indexOrStats(ctx context.Context, rebuild, stOnly bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
+func (e *Engine) indexOrStats(ctx context.Context, ws *warnings, rebuild, stOnly bool, progress func(done, total int)) (*memory.Index, memory.Stats, error) {
 	if e.ix != nil && !rebuild {
 		return e.ix, memory.Stats{}, nil
 	}
@@ -124,7 +124,7 @@ func (e *Engine) indexOrStats(ctx context.Context, rebuild, stOnly bool, progres
 		if e.opts.Command == "index" || !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
 			return false
 		}
-		e.Warn(diag.Warning{Code: diag.IndexNotSaved, Path: p.Workspace(),
+		ws.add(diag.Warning{Code: diag.IndexNotSaved, Path: p.Workspace(),
 			Message: fmt.Sprintf("the index cannot be kept (%v): built in memory for this command", err)})
 		return true
 	}
@@ -139,7 +139,7 @@ func (e *Engine) indexOrStats(ctx context.Context, rebuild, stOnly bool, progres
 	// A watcher (index --watch) brings the index up to date without a
 	// walk of the project.
 	if dir != "" && !rebuild {
-		if st, ok := e.syncWatcher(ctx, p, dir, src.FilterID()); ok {
+		if st, ok := e.syncWatcher(ctx, ws, p, dir, src.FilterID()); ok {
 			var ix *memory.Index
 			if !stOnly {
 				var warns []diag.Warning
@@ -149,7 +149,7 @@ func (e *Engine) indexOrStats(ctx context.Context, rebuild, stOnly bool, progres
 				}
 			}
 			if stOnly || ix != nil {
-				e.indexWarnings(st)
+				ws.addAll(st.Warnings)
 				e.ix, e.watched = ix, true
 				return ix, st, nil
 			}
@@ -163,16 +163,9 @@ func (e *Engine) indexOrStats(ctx context.Context, rebuild, stOnly bool, progres
 	if err != nil {
 		return nil, st, fmt.Errorf("index: %w", err)
 	}
-	e.indexWarnings(st)
+	ws.addAll(st.Warnings)
 	e.ix = ix
 	return ix, st, nil
-}
-
-// indexWarnings passes on the warnings of a refresh.
-func (e *Engine) indexWarnings(st memory.Stats) {
-	for _, w := range st.Warnings {
-		e.Warn(w)
-	}
 }
 
 // indexSource is what the index is built from: the project's files through
@@ -273,6 +266,7 @@ type IndexResult struct {
 
 	// Stats are the refresh's own figures.
 	Stats memory.Stats `json:"-"`
+	Report
 }
 
 // IndexRequest asks for a refresh of the index on disk.
@@ -284,9 +278,10 @@ type IndexRequest struct {
 // RefreshIndex builds or refreshes the index under .taskctl/index/; a
 // workspace that cannot be written is an error here.
 func (e *Engine) RefreshIndex(ctx context.Context, req IndexRequest) (*IndexResult, error) {
-	_, st, err := e.indexOrStats(ctx, req.Rebuild, true, e.opts.Progress)
+	var ws warnings
+	_, st, err := e.indexOrStats(ctx, &ws, req.Rebuild, true, e.opts.Progress)
 	if err != nil {
-		return nil, err
+		return nil, withWarnings(err, ws)
 	}
 	res := &IndexResult{Bytes: st.Bytes, DurationMS: st.Duration.Milliseconds(), Files: st.Files,
 		Terms: st.Terms, Watched: e.watched, Stats: st}
@@ -294,5 +289,6 @@ func (e *Engine) RefreshIndex(ctx context.Context, req IndexRequest) (*IndexResu
 		res.IndexBytes, res.Removed, res.Reread = &st.IndexBytes, &st.Removed, &st.Reread
 		res.Reused, res.Skipped = &st.Reused, &st.Skipped
 	}
+	res.Warnings = ws
 	return res, nil
 }

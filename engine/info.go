@@ -59,6 +59,7 @@ type RootResult struct {
 	// .taskctl/, where taskctl keeps its index, runs and caches.
 	Workspace string `json:"workspace"`
 	StateDir  string `json:"state_dir"`
+	Report
 }
 
 // Root opens the project and reports its directories.
@@ -75,12 +76,13 @@ func (e *Engine) Root() (*RootResult, error) {
 		}
 	}
 	res := &RootResult{Marker: marker, ProjectDir: p.Dir(), WorkingDir: p.WorkingDir(), StateDir: p.Workspace()}
-	f, err := e.FS()
+	var ws warnings
+	f, err := e.openFS(&ws)
 	if err != nil {
-		return nil, err
+		return nil, withWarnings(err, ws)
 	}
 	res.Workspace = f.Workspace()
-	return res, nil
+	return done(res, nil, ws)
 }
 
 // SchemaResult is one of the embedded XSDs.

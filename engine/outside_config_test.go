@@ -42,15 +42,15 @@ func TestProjectFilesNotFollowedOut(t *testing.T) {
 	if s.AllowSensitive || s.CommandTimeout.Seconds() == 1 {
 		t.Errorf("the outside config applied: %+v", s)
 	}
-	for _, w := range e.Warnings() {
+	for _, w := range e.ConfigWarnings() {
 		if strings.Contains(w.Message, "allow_sensitive") || strings.Contains(w.Message, "timeout") {
 			t.Errorf("a warning tells what the outside config holds: %s", w.Message)
 		}
 	}
-	if _, _, _, err := e.LoadTask("outside", "", nil); err == nil {
+	if _, err := e.LoadTask("outside", "", nil); err == nil {
 		t.Errorf("the task of a library file linked outside was found by name")
 	}
-	if _, _, _, err := e.LoadTask("in", "", nil); err != nil {
+	if _, err := e.LoadTask("in", "", nil); err != nil {
 		t.Errorf("the task inside: %v", err)
 	}
 	list, err := e.ListTasks()

@@ -22,7 +22,9 @@ type PromptArg struct {
 }
 
 // Prompts lists the library's tasks as prompts. A name met twice is
-// offered once, as a lookup by name finds the first.
+// offered once, as a lookup by name finds the first. A library file that
+// does not validate offers no prompt and says nothing here (ListTasks
+// warns of it; a prompt of its task fails naming it).
 func (e *Engine) Prompts() ([]PromptInfo, error) {
 	tasks, err := e.ListTasks()
 	if err != nil {
@@ -57,19 +59,29 @@ type PromptRequest struct {
 type PromptResult struct {
 	Text        string
 	Description string
+	Report
 }
 
 // Prompt composes the prompt of a task.
 func (e *Engine) Prompt(ctx context.Context, req PromptRequest) (*PromptResult, error) {
-	_, t, bound, err := e.LoadTask(req.Template, req.Task, req.Vars)
+	var ws warnings
+	res, err := e.prompt(ctx, req, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) prompt(ctx context.Context, req PromptRequest, ws *warnings) (*PromptResult, error) {
+	// What loading the task says, assembling it says again: once is
+	// enough.
+	var loading warnings
+	_, t, bound, err := e.loadTask(&loading, req.Template, req.Task, req.Vars)
 	if err != nil {
-		return nil, err
+		return nil, withWarnings(err, loading)
 	}
 	bt, err := t.Bind(bound)
 	if err != nil {
 		return nil, UsageError("%v", err)
 	}
-	res, err := e.Assemble(ctx, AssembleRequest{Template: req.Template, Task: req.Task, Vars: req.Vars, Style: "markdown"})
+	res, err := e.assemble(ctx, AssembleRequest{Template: req.Template, Task: req.Task, Vars: req.Vars, Style: "markdown"}, ws)
 	if err != nil {
 		return nil, err
 	}

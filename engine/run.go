@@ -51,6 +51,7 @@ type RunRequest struct {
 type RunResult struct {
 	Record *workflow.Record
 	DryRun bool
+	Report
 }
 
 // Run runs task t's steps: for each atomic step it assembles the context,
@@ -60,6 +61,12 @@ type RunResult struct {
 // ClassTimeout, --strict's STRICT_WARNINGS) whose Details is the
 // *RunResult so far.
 func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
+	var ws warnings
+	res, err := e.run(ctx, req, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) run(ctx context.Context, req RunRequest, ws *warnings) (*RunResult, error) {
 	// Checked before anything runs: it failed each step (exit 1,
 	// STEP_FAILED) after a run record was made.
 	if err := checkStyle(req.Style); err != nil {
@@ -72,26 +79,24 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 			return nil, err
 		}
 	}
-	_, t, vars, err := e.LoadTask(req.Template, req.Task, req.Vars)
+	_, t, vars, err := e.loadTask(ws, req.Template, req.Task, req.Vars)
 	if err != nil {
 		return nil, err
 	}
 	if prev != nil && (t.Name != prev.Task || (prev.Template != "" && t.File() != prev.Template)) {
 		return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s is a run of task %q of %s, not of %q of %s", prev.ID, prev.Task, prev.Template, t.Name, t.File())
 	}
-	opt, err := e.runOptions(req, vars)
+	opt, err := e.runOptions(req, vars, ws)
 	if err != nil {
 		return nil, err
 	}
 	opt.Resume = prev
 	rec, err := workflow.Run(ctx, t, opt)
 	if rec != nil {
-		for _, w := range rec.Warnings {
-			e.Warn(w)
-		}
+		ws.addAll(rec.Warnings)
 		for _, s := range rec.Steps {
 			for _, w := range s.Warnings {
-				e.Warn(diag.Warning{Code: w.Code, Message: stepLabel(s) + ": " + w.Message, Path: w.Path})
+				ws.add(diag.Warning{Code: w.Code, Message: stepLabel(s) + ": " + w.Message, Path: w.Path})
 			}
 		}
 	}
@@ -103,7 +108,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 
 // runOptions are the workflow's options: the executor, where it runs, the
 // step time limit and the assembler of each step.
-func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Options, error) {
+func (e *Engine) runOptions(req RunRequest, vars map[string]string, ws *warnings) (workflow.Options, error) {
 	cfg, err := e.Settings()
 	if err != nil {
 		return workflow.Options{}, err
@@ -112,7 +117,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 	if err != nil {
 		return workflow.Options{}, err
 	}
-	mode, err := e.sandboxMode(cfg, p)
+	mode, err := e.sandboxMode(cfg, p, ws)
 	if err != nil {
 		return workflow.Options{}, err
 	}
@@ -148,7 +153,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 	if !opt.DryRun {
 		// Warnings found so far (the template's, --var names no input
 		// declares) stop a strict run before it starts.
-		if err := e.StrictCheck(req.Strict); err != nil {
+		if err := StrictCheck(req.Strict, append(slices.Clip(e.ConfigWarnings()), *ws...)); err != nil {
 			return opt, err
 		}
 		dir, err := p.EnsureWorkspace("runs")
@@ -159,7 +164,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 		// The executors' workspace is the file operations' (<workspace>,
 		// or .taskctl/workspace): what a step writes there, an agent
 		// reads back through taskctl fs or the MCP server.
-		fsys, err := e.FS()
+		fsys, err := e.openFS(ws)
 		if err != nil {
 			return opt, err
 		}
@@ -173,7 +178,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string) (workflow.Op
 // sandboxMode is --sandbox, or config run.sandbox ("" for the default).
 // The project's own config comes with the repository: it may make the
 // sandbox stricter, but its "off" is ignored, with a warning.
-func (e *Engine) sandboxMode(cfg *Settings, p *project.Project) (sandbox.Mode, error) {
+func (e *Engine) sandboxMode(cfg *Settings, p *project.Project, ws *warnings) (sandbox.Mode, error) {
 	if cfg.Sandbox == "" {
 		return "", nil
 	}
@@ -182,7 +187,7 @@ func (e *Engine) sandboxMode(cfg *Settings, p *project.Project) (sandbox.Mode, e
 		return "", UsageError("--sandbox: %v", err)
 	}
 	if src := cfg.Sources["run.sandbox"]; m == sandbox.Off && (src == cfg.projectConfig || src == filepath.Join(p.Workspace(), "config.xml")) {
-		e.Warn(diag.Warning{Code: diag.ConfigIgnored, Path: src,
+		ws.add(diag.Warning{Code: diag.ConfigIgnored, Path: src,
 			Message: "run.sandbox: the project's own config may not turn the sandbox off (--sandbox=off or your user config can)"})
 		return "", nil
 	}
@@ -280,7 +285,9 @@ func stepLabel(s *workflow.StepResult) string {
 func (e *Engine) assembleStep(ctx context.Context, step *template.Task, inherit template.InheritMode, parentFiles []string, style string, hashes bool) (*workflow.Assembled, error) {
 	// An earlier step's executor may have changed the ignore files.
 	e.ReloadProject()
-	opt, err := e.contextOptions(step, style, hashes, false)
+	// What assembling the step said is the step's (its record's).
+	var ws warnings
+	opt, err := e.contextOptions(&ws, step, style, hashes, false)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +297,7 @@ func (e *Engine) assembleStep(ctx context.Context, step *template.Task, inherit 
 	if err != nil {
 		return nil, err
 	}
-	e.saveCaches(opt)
+	e.saveCaches(opt, &ws)
 	var buf bytes.Buffer
 	if style == "" {
 		style = "xml"
@@ -299,7 +306,7 @@ func (e *Engine) assembleStep(ctx context.Context, step *template.Task, inherit 
 		return nil, UsageError("%v", err)
 	}
 	a := &workflow.Assembled{Files: doc.Paths(), Document: buf.String(), Data: doc}
-	a.Warnings = doc.Warnings
+	a.Warnings = append(ws, doc.Warnings...)
 	if style == "xml" {
 		a.Warnings = append(a.Warnings, ReplacedWarnings(doc)...)
 	}

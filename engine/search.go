@@ -36,11 +36,18 @@ type Match struct {
 type SearchResult struct {
 	Matches []Match `json:"matches"`
 	Query   string  `json:"query"`
+	Report
 }
 
 // Search ranks the project's text files against a description, through the
 // index (refreshed first unless NoRefresh).
 func (e *Engine) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	var ws warnings
+	res, err := e.search(ctx, req, &ws)
+	return done(res, err, ws)
+}
+
+func (e *Engine) search(ctx context.Context, req SearchRequest, ws *warnings) (*SearchResult, error) {
 	if strings.TrimSpace(req.Query) == "" {
 		return nil, UsageError(`search needs exactly one non-empty "TEXT" (quote it)`)
 	}
@@ -63,9 +70,9 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	}
 	var ix *memory.Index
 	if req.NoRefresh {
-		ix, err = e.IndexNoRefresh()
+		ix, err = e.indexNoRefresh(ws)
 	} else {
-		ix, _, err = e.Index(ctx, false, nil)
+		ix, _, err = e.index(ctx, ws, false, nil)
 	}
 	if err != nil {
 		return nil, err

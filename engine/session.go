@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-
-	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // An Engine serves one operation of the CLI; the MCP server keeps one open
@@ -50,14 +48,6 @@ func (e *Engine) SyncChanges(ctx context.Context) {
 	if e.proj != nil {
 		e.proj.Reload()
 	}
-}
-
-// TakeWarnings returns the warnings gathered since the last call and
-// forgets them: each operation of a session reports its own.
-func (e *Engine) TakeWarnings() []diag.Warning {
-	w := e.warnings
-	e.warnings = nil
-	return w
 }
 
 // Close closes what the engine holds open: the watch and the project.

@@ -32,6 +32,7 @@ type InputInfo struct {
 // and document order.
 type ListTasksResult struct {
 	Tasks []TaskInfo `json:"tasks"`
+	Report
 }
 
 // ListTasks lists the tasks of the project's templates with their
@@ -43,9 +44,10 @@ func (e *Engine) ListTasks() (*ListTasksResult, error) {
 		return nil, err
 	}
 	res := &ListTasksResult{Tasks: []TaskInfo{}}
+	var ws warnings
 	for _, f := range lib.Files {
 		if f.Template == nil {
-			e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: f.Path,
+			ws.add(diag.Warning{Code: diag.TemplateInvalid, Path: f.Path,
 				Message: fmt.Sprintf("left out of the task list: %d problem(s); run taskctl validate on it", len(f.Problems))})
 			continue
 		}
@@ -53,6 +55,7 @@ func (e *Engine) ListTasks() (*ListTasksResult, error) {
 			res.Tasks = append(res.Tasks, taskInfo(f.Path, t))
 		}
 	}
+	res.Warnings = ws
 	return res, nil
 }
 

@@ -82,10 +82,26 @@ func vetCommands(file string, tasks []*template.Task) []diag.Problem {
 	return probs
 }
 
+// A LoadedTask is a task found by LoadTask: its file, the task and its
+// inputs' values.
+type LoadedTask struct {
+	File *template.File
+	Task *template.Task
+	Vars map[string]string
+	Report
+}
+
 // LoadTask reads the template named by arg (a path or a task name), picks
 // the task (taskName, the name arg found, or the file's only task) and
 // parses the KEY=VALUE pairs of vars (--var).
-func (e *Engine) LoadTask(arg, taskName string, vars []string) (*template.File, *template.Task, map[string]string, error) {
+func (e *Engine) LoadTask(arg, taskName string, vars []string) (*LoadedTask, error) {
+	var ws warnings
+	tf, t, bound, err := e.loadTask(&ws, arg, taskName, vars)
+	return done(&LoadedTask{File: tf, Task: t, Vars: bound}, err, ws)
+}
+
+// loadTask is LoadTask, its warnings given to ws.
+func (e *Engine) loadTask(ws *warnings, arg, taskName string, vars []string) (*template.File, *template.Task, map[string]string, error) {
 	bound, err := parseVars(vars)
 	if err != nil {
 		return nil, nil, nil, err
@@ -93,7 +109,7 @@ func (e *Engine) LoadTask(arg, taskName string, vars []string) (*template.File, 
 	if err := e.typedPaths(bound); err != nil {
 		return nil, nil, nil, err
 	}
-	tf, byName, err := e.LoadTemplate(arg)
+	tf, byName, err := e.loadTemplate(ws, arg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -106,12 +122,12 @@ func (e *Engine) LoadTask(arg, taskName string, vars []string) (*template.File, 
 	for _, k := range slices.Sorted(maps.Keys(bound)) {
 		switch {
 		case !declared[k]:
-			e.Warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
+			ws.add(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
 		case fromSteps[k] != "":
 			// A from binding to a step of this run wins over --var; the
 			// value was dropped without a word.
-			e.Warn(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
+			ws.add(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
 				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, fromSteps[k])})
 		}
 	}
@@ -154,10 +170,10 @@ func boundOnly(t *template.Task) map[string]string {
 	return bound
 }
 
-// LoadTemplate reads a template named by path, or finds the file under
+// loadTemplate reads a template named by path, or finds the file under
 // <project>/.taskctl/tasks/ that defines a task of that name. It returns the
 // decoded file and, when arg was a task name, that name.
-func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
+func (e *Engine) loadTemplate(ws *warnings, arg string) (*template.File, string, error) {
 	path, err := e.requestPath(arg)
 	if err != nil {
 		return nil, "", err
@@ -167,7 +183,7 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 		return nil, "", UsageError("%s is a directory, not a template", path)
 	}
 	if err == nil {
-		tf, err := e.ReadTemplate(path)
+		tf, err := e.readTemplate(ws, path)
 		return tf, "", err
 	}
 	if looksLikePath(arg) {
@@ -186,11 +202,11 @@ func (e *Engine) LoadTemplate(arg string) (*template.File, string, error) {
 		// A broken file does not hide the tasks of the others; it only
 		// matters if the task is not found elsewhere.
 		for _, b := range lib.Broken(i) {
-			e.Warn(diag.Warning{Code: diag.TemplateInvalid, Path: b.Path, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
+			ws.add(diag.Warning{Code: diag.TemplateInvalid, Path: b.Path, Message: "skipped while looking for task " + arg + ": run taskctl validate on it"})
 		}
 		for _, w := range f.Template.Warnings {
 			w.File = f.Path
-			e.Warn(diag.At(w))
+			ws.add(diag.At(w))
 		}
 		return f.Template, arg, nil
 	}
@@ -239,8 +255,8 @@ func looksLikePath(s string) bool {
 	return strings.ContainsAny(s, `/\`) || strings.HasSuffix(strings.ToLower(s), ".xml")
 }
 
-// ReadTemplate reads and checks one template file.
-func (e *Engine) ReadTemplate(path string) (*template.File, error) {
+// readTemplate reads and checks one template file.
+func (e *Engine) readTemplate(ws *warnings, path string) (*template.File, error) {
 	data, err := ReadInput(path)
 	if p, ok := InputProblem(path, err); ok {
 		return nil, Invalid(path, []diag.Problem{p})
@@ -260,7 +276,7 @@ func (e *Engine) ReadTemplate(path string) (*template.File, error) {
 	}
 	for _, w := range tf.Warnings {
 		w.File = path
-		e.Warn(diag.At(w))
+		ws.add(diag.At(w))
 	}
 	return tf, nil
 }

@@ -232,13 +232,13 @@ func (e *Engine) Trust() (*TrustResult, error) {
 	}
 	// What opening the project said of the file before it was trusted no
 	// longer holds.
-	kept := e.warnings[:0]
-	for _, w := range e.warnings {
+	var kept warnings
+	for _, w := range e.configWarns {
 		if w.Code != diag.ConfigUntrusted || w.Path != path {
 			kept = append(kept, w)
 		}
 	}
-	e.warnings = kept
+	e.configWarns = kept
 	return res, nil
 }
 

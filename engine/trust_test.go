@@ -47,7 +47,7 @@ func trustFixture(t *testing.T) (proj, xdg string) {
 func untrustedKeys(t *testing.T, e *engine.Engine) []string {
 	t.Helper()
 	var keys []string
-	for _, w := range e.Warnings() {
+	for _, w := range e.ConfigWarnings() {
 		if w.Code == diag.ConfigUntrusted {
 			keys = append(keys, w.Message[:strings.Index(w.Message, " ignored")])
 		}
@@ -81,7 +81,7 @@ func TestUntrustedConfigOnlyNarrows(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("CONFIG_UNTRUSTED for %q, want %q", got, want)
 	}
-	for _, w := range e.Warnings() {
+	for _, w := range e.ConfigWarnings() {
 		if w.Code == diag.ConfigUntrusted && (w.Path != filepath.Join(proj, ".taskctl/config.xml") || !strings.Contains(w.Message, "not trusted")) {
 			t.Errorf("warning %+v", w)
 		}
@@ -106,7 +106,7 @@ func TestTrustAndChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Executor == "" || !s.AllowSensitive || len(untrustedKeys(t, e)) != 0 {
-		t.Errorf("trusted, the config did not apply: executor %q, warnings %+v", s.Executor, e.Warnings())
+		t.Errorf("trusted, the config did not apply: executor %q, warnings %+v", s.Executor, e.ConfigWarnings())
 	}
 
 	cfg := filepath.Join(proj, ".taskctl/config.xml")
@@ -117,7 +117,7 @@ func TestTrustAndChange(t *testing.T) {
 	if s, _ := e.Settings(); s.Executor != "" {
 		t.Errorf("a changed config kept its trust: executor %q", s.Executor)
 	}
-	if ws := e.Warnings(); len(ws) == 0 || !strings.Contains(ws[0].Message, "changed since 'taskctl trust'") {
+	if ws := e.ConfigWarnings(); len(ws) == 0 || !strings.Contains(ws[0].Message, "changed since 'taskctl trust'") {
 		t.Errorf("warnings %+v, want the file said to have changed", ws)
 	}
 

@@ -26,6 +26,7 @@ type FileResult struct {
 // ValidateResult is what [Engine.Validate] found, file by file.
 type ValidateResult struct {
 	Files []FileResult `json:"files"`
+	Report
 }
 
 // Validate checks each file (a FILE argument: relative to the working
@@ -35,6 +36,18 @@ type ValidateResult struct {
 // *Error with all of them: TEMPLATE_NOT_FOUND (ClassNotFound) when every
 // problem is a file that does not exist, else TEMPLATE_INVALID.
 func (e *Engine) Validate(files []string) (*ValidateResult, error) {
+	var ws warnings
+	res, err := e.validate(files, &ws)
+	if res != nil {
+		// Every file's verdict is kept when some failed, with the
+		// warnings.
+		res.Warnings = ws
+		return res, err
+	}
+	return nil, withWarnings(err, ws)
+}
+
+func (e *Engine) validate(files []string, ws *warnings) (*ValidateResult, error) {
 	res := &ValidateResult{}
 	var all []diag.Problem
 	missing := 0
@@ -44,7 +57,7 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		tf, probs, gone := e.validateFile(path)
+		tf, probs, gone := e.validateFile(path, ws)
 		if gone {
 			missing++
 		}
@@ -78,7 +91,7 @@ func (e *Engine) Validate(files []string) (*ValidateResult, error) {
 
 // validateFile returns the problems of one file, and whether it does not
 // exist; for a valid template, the template.
-func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Problem, missing bool) {
+func (e *Engine) validateFile(path string, ws *warnings) (tf *template.File, probs []diag.Problem, missing bool) {
 	data, err := e.readArg(path)
 	if errors.Is(err, project.ErrLeavesRoot) {
 		return nil, []diag.Problem{{File: path, Message: "a symbolic link leading outside the project: never followed, not validated"}}, false
@@ -99,7 +112,7 @@ func (e *Engine) validateFile(path string) (tf *template.File, probs []diag.Prob
 	}
 	for _, w := range tf.Warnings {
 		w.File = path
-		e.Warn(diag.At(w))
+		ws.add(diag.At(w))
 	}
 	return tf, nil, false
 }

@@ -147,7 +147,7 @@ func dialWatch(path string, timeout time.Duration) (*net.UnixConn, error) {
 // the index up to date, and returns the index's stats. ok is false when
 // none answers or its answer cannot be used: the caller then refreshes the
 // index itself.
-func (e *Engine) syncWatcher(ctx context.Context, p *project.Project, dir string, filterID string) (st memory.Stats, ok bool) {
+func (e *Engine) syncWatcher(ctx context.Context, ws *warnings, p *project.Project, dir string, filterID string) (st memory.Stats, ok bool) {
 	sock := filepath.Join(dir, WatchSocket)
 	if _, err := os.Lstat(sock); err != nil {
 		return st, false // no watcher: the common case, one stat
@@ -189,7 +189,7 @@ func (e *Engine) syncWatcher(ctx context.Context, p *project.Project, dir string
 	}
 	if !rep.OK {
 		if rep.Code == diag.WatchMismatch {
-			e.Warn(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
+			ws.add(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
 				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; restart 'taskctl index --watch'", rep.Pid)})
 		}
 		return st, false

@@ -59,30 +59,30 @@ func (s *Server) assemble(ctx context.Context, req *mcp.CallToolRequest, in Asse
 		vars = append(vars, k+"="+v)
 	}
 	sort.Strings(vars)
-	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, error) {
+	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, []diag.Warning, error) {
 		tmpl, task, err := templateArg(e, in.Task)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		e.SyncChanges(ctx)
 		res, err := e.Assemble(ctx, engine.AssembleRequest{Template: tmpl, Task: task, Vars: vars, Style: in.Style,
 			Paths: in.PathsOnly, MaxTokens: in.MaxTokens})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		if l := res.Listing; l != nil {
 			var b strings.Builder
 			for _, f := range l.Files {
 				b.WriteString(f.Path + "\n")
 			}
-			return engine.PathList(l), b.String(), nil
+			return engine.PathList(l), b.String(), res.Warnings, nil
 		}
 		doc := res.Document
 		var b strings.Builder
 		if err := doc.Render(&b, res.Style); err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		return doc, b.String(), nil
+		return doc, b.String(), res.Warnings, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -103,11 +103,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if in.Limit == 0 {
 		in.Limit = 10
 	}
-	return call(ctx, s, func(e *engine.Engine) (*engine.SearchResult, string, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.SearchResult, string, []diag.Warning, error) {
 		e.SyncChanges(ctx)
 		res, err := e.Search(ctx, engine.SearchRequest{Query: in.Query, Limit: in.Limit, Include: in.Include, Exclude: in.Exclude})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b strings.Builder
 		for _, m := range res.Matches {
@@ -119,7 +119,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		if len(res.Matches) == 0 {
 			b.WriteString("no file matches\n")
 		}
-		return res, b.String(), nil
+		return res, b.String(), res.Warnings, nil
 	})
 }
 
@@ -140,12 +140,12 @@ func progress(ctx context.Context, req *mcp.CallToolRequest, what string) (done 
 }
 
 func (s *Server) listTasks(ctx context.Context, _ *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, *engine.ListTasksResult, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.ListTasksResult, string, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.ListTasksResult, string, []diag.Warning, error) {
 		res, err := e.ListTasks()
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		return res, tasksText(res), nil
+		return res, tasksText(res), res.Warnings, nil
 	})
 }
 
@@ -173,13 +173,16 @@ func tasksText(res *engine.ListTasksResult) string {
 // validate answers a file with problems with its problems (valid: false),
 // not a tool error: they are what was asked for.
 func (s *Server) validate(ctx context.Context, _ *mcp.CallToolRequest, in ValidateIn) (*mcp.CallToolResult, *engine.ValidateResult, error) {
-	return call(ctx, s, func(e *engine.Engine) (*engine.ValidateResult, string, error) {
+	return call(ctx, s, func(e *engine.Engine) (*engine.ValidateResult, string, []diag.Warning, error) {
 		if _, err := e.ProjectFile(in.Path); err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		res, err := e.Validate([]string{in.Path})
-		if err != nil && (res == nil || engine.Classify(err).Code != diag.TemplateInvalid) {
-			return nil, "", err
+		if err != nil && res == nil {
+			return nil, "", nil, err
+		}
+		if err != nil && engine.Classify(err).Code != diag.TemplateInvalid {
+			return nil, "", res.Warnings, err
 		}
 		var b strings.Builder
 		for _, f := range res.Files {
@@ -190,7 +193,7 @@ func (s *Server) validate(ctx context.Context, _ *mcp.CallToolRequest, in Valida
 				b.WriteString(p.String() + "\n")
 			}
 		}
-		return res, b.String(), nil
+		return res, b.String(), res.Warnings, nil
 	})
 }
 

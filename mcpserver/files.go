@@ -183,22 +183,22 @@ var (
 )
 
 func (s *Server) readFile(ctx context.Context, _ *mcp.CallToolRequest, in ReadFileIn) (*mcp.CallToolResult, *engine.FileContent, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, []diag.Warning, error) {
 		res, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: in.Path, Encoding: in.Encoding,
 			MaxLines: in.MaxLines, SkipLines: in.SkipLines, MaxBytes: in.MaxBytes,
 			Head: in.Head, FromLine: in.FromLine, Tail: in.Tail, Offset: in.Offset, Length: in.Length})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		return res, res.Content, nil
+		return res, res.Content, res.Warnings, nil
 	})
 }
 
 func (s *Server) readFiles(ctx context.Context, _ *mcp.CallToolRequest, in ReadFilesIn) (*mcp.CallToolResult, *engine.MultiRead, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.MultiRead, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.MultiRead, string, []diag.Warning, error) {
 		res, err := e.ReadFiles(ctx, in.Paths, engine.ReadFileRequest{Encoding: in.Encoding, MaxLines: in.MaxLines, MaxBytes: in.MaxBytes})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b strings.Builder
 		for _, f := range res.Files {
@@ -212,19 +212,19 @@ func (s *Server) readFiles(ctx context.Context, _ *mcp.CallToolRequest, in ReadF
 			}
 			b.WriteString("\n")
 		}
-		return res, b.String(), nil
+		return res, b.String(), res.Warnings, nil
 	})
 }
 
 func (s *Server) grep(ctx context.Context, req *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, *engine.GrepResult, error) {
 	defer progress(ctx, req, "grep")()
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.GrepResult, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.GrepResult, string, []diag.Warning, error) {
 		res, err := e.Grep(ctx, engine.GrepRequest{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase,
 			Path: in.Path, Include: in.Include, Context: in.Context, MaxMatches: in.MaxMatches})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		return res, grepText(res), nil
+		return res, grepText(res), res.Warnings, nil
 	})
 }
 
@@ -241,10 +241,10 @@ func grepText(res *engine.GrepResult) string {
 }
 
 func (s *Server) listAllowed(ctx context.Context, req *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, *engine.AllowedDirs, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.AllowedDirs, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.AllowedDirs, string, []diag.Warning, error) {
 		res, err := e.AllowedDirectories()
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		s.narrowAllowed(ctx, req.Session, res)
 		var b strings.Builder
@@ -262,19 +262,19 @@ func (s *Server) listAllowed(ctx context.Context, req *mcp.CallToolRequest, _ No
 		if res.ClientRoots != nil {
 			fmt.Fprintf(&b, "reached (the client's roots applied): %s\n", strings.Join(res.Applies, ", "))
 		}
-		return res, b.String(), nil
+		return res, b.String(), res.Warnings, nil
 	})
 }
 
 func (s *Server) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, in TreeIn) (*mcp.CallToolResult, any, error) {
-	res, out, err := fileCall(ctx, s, func(e *engine.Engine) (any, string, error) {
+	res, out, err := fileCall(ctx, s, func(e *engine.Engine) (any, string, []diag.Warning, error) {
 		path := in.Path
 		if path == "" {
 			path = "."
 		}
 		t, err := e.DirectoryTree(ctx, path, in.MaxDepth, in.IncludeHidden)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b strings.Builder
 		b.WriteString(t.Path + "\n")
@@ -293,7 +293,7 @@ func (s *Server) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, in T
 		if t.Truncated {
 			b.WriteString("(truncated)\n")
 		}
-		return t, b.String(), nil
+		return t, b.String(), t.Warnings, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -311,9 +311,12 @@ func (s *Server) readMedia(ctx context.Context, _ *mcp.CallToolRequest, in PathI
 	if mt == "" {
 		return nil, nil, &ToolError{Code: diag.ArgInvalid, Message: fmt.Sprintf("%s: not an image or audio file by its extension: read it with read_file", in.Path)}
 	}
-	res, fc, err := fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, error) {
+	res, fc, err := fileCall(ctx, s, func(e *engine.Engine) (*engine.FileContent, string, []diag.Warning, error) {
 		fc, err := e.ReadFile(ctx, engine.ReadFileRequest{Path: in.Path, Encoding: "base64"})
-		return fc, "", err
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return fc, "", fc.Warnings, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -331,17 +334,17 @@ func (s *Server) readMedia(ctx context.Context, _ *mcp.CallToolRequest, in PathI
 }
 
 func (s *Server) listBackups(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, *engine.BackupList, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.BackupList, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.BackupList, string, []diag.Warning, error) {
 		res, err := e.ListBackups(ctx, in.Path)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b strings.Builder
 		for _, bk := range res.Backups {
 			fmt.Fprintf(&b, "%s  (%d bytes, %s)\n", bk.Name, bk.Size, bk.Modified.Format("2006-01-02T15:04:05Z07:00"))
 		}
 		fmt.Fprintf(&b, "%d backups of %s (the newest %d are kept)\n", len(res.Backups), res.Path, res.Kept)
-		return res, b.String(), nil
+		return res, b.String(), res.Warnings, nil
 	})
 }
 
@@ -350,11 +353,11 @@ func (s *Server) restoreBackup(ctx context.Context, _ *mcp.CallToolRequest, in R
 }
 
 func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in ListDirectoryIn) (*mcp.CallToolResult, *engine.DirListing, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.DirListing, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.DirListing, string, []diag.Warning, error) {
 		res, err := e.ListDirectory(ctx, engine.ListRequest{Path: in.Path, Pattern: in.Pattern, Recursive: in.Recursive,
 			IncludeHidden: in.IncludeHidden, MaxDepth: in.MaxDepth})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b strings.Builder
 		for _, it := range res.Items {
@@ -368,21 +371,21 @@ func (s *Server) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in L
 		if res.Truncated {
 			b.WriteString(" (truncated)")
 		}
-		return res, b.String() + "\n", nil
+		return res, b.String() + "\n", res.Warnings, nil
 	})
 }
 
 func (s *Server) fileInfo(ctx context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, *engine.FileInfo, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileInfo, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileInfo, string, []diag.Warning, error) {
 		res, err := e.FileInfo(ctx, in.Path)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		if !res.Exists {
-			return res, res.Path + ": does not exist\n", nil
+			return res, res.Path + ": does not exist\n", res.Warnings, nil
 		}
 		return res, fmt.Sprintf("%s: %s, %d bytes, mode %s, modified %s\n", res.Path, res.Type, res.Size, res.Mode,
-			res.Modified.Format("2006-01-02T15:04:05Z07:00")), nil
+			res.Modified.Format("2006-01-02T15:04:05Z07:00")), res.Warnings, nil
 	})
 }
 
@@ -402,12 +405,12 @@ func opText(r *engine.FileOpResult) string {
 }
 
 func (s *Server) fileOp(ctx context.Context, op func(e *engine.Engine) (*engine.FileOpResult, error)) (*mcp.CallToolResult, *engine.FileOpResult, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileOpResult, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.FileOpResult, string, []diag.Warning, error) {
 		res, err := op(e)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		return res, opText(res), nil
+		return res, opText(res), res.Warnings, nil
 	})
 }
 
@@ -442,16 +445,16 @@ func (s *Server) deleteFile(ctx context.Context, _ *mcp.CallToolRequest, in Dele
 }
 
 func (s *Server) editFile(ctx context.Context, _ *mcp.CallToolRequest, in EditFileIn) (*mcp.CallToolResult, *engine.EditResult, error) {
-	return fileCall(ctx, s, func(e *engine.Engine) (*engine.EditResult, string, error) {
+	return fileCall(ctx, s, func(e *engine.Engine) (*engine.EditResult, string, []diag.Warning, error) {
 		res, err := e.EditFile(ctx, engine.EditRequest{Path: in.Path, Edits: in.Edits, DryRun: in.DryRun, Backup: orTrue(in.CreateBackup),
 			ExpectSHA256: in.SHA256})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		text := res.Diff
 		if text == "" {
 			text = "no change\n"
 		}
-		return res, text, nil
+		return res, text, res.Warnings, nil
 	})
 }

@@ -23,7 +23,6 @@ import (
 // when the list changed.
 func (s *Server) addPrompts() error {
 	prompts, err := s.eng.Prompts()
-	s.eng.TakeWarnings()
 	if err != nil {
 		return err
 	}
@@ -127,16 +126,14 @@ func (s *Server) prompt(file, name string) mcp.PromptHandler {
 			return nil, promptError(err, nil)
 		}
 		defer release()
-		s.eng.TakeWarnings()
 		s.eng.SyncChanges(ctx)
 		res, err := s.eng.Prompt(ctx, engine.PromptRequest{Template: file, Task: name, Vars: vars})
-		warns := s.eng.TakeWarnings()
 		if err != nil {
-			return nil, promptError(err, warns)
+			return nil, promptError(err, engine.WarningsOf(err))
 		}
 		text := res.Text
-		if len(warns) > 0 {
-			text += "\n\n" + warningText(warns)
+		if len(res.Warnings) > 0 {
+			text += "\n\n" + warningText(res.Warnings)
 		}
 		return &mcp.GetPromptResult{Description: res.Description, Messages: []*mcp.PromptMessage{
 			{Role: "user", Content: &mcp.TextContent{Text: text}},

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskctl/taskctl/engine"
+	"github.com/taskctl/taskctl/internal/diag"
 )
 
 // RunIn is the input of the run tool.
@@ -54,12 +55,12 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 		vars = append(vars, k+"="+v)
 	}
 	sort.Strings(vars)
-	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, error) {
+	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, []diag.Warning, error) {
 		tmpl, task := "", ""
 		if in.Task != "" || in.Resume == "" {
 			var err error
 			if tmpl, task, err = templateArg(e, in.Task); err != nil {
-				return nil, "", err
+				return nil, "", nil, err
 			}
 		}
 		rr, err := e.Run(ctx, engine.RunRequest{Template: tmpl, Task: task, Vars: vars, DryRun: in.DryRun,
@@ -73,7 +74,7 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 					ee.Message += "\n" + b.String()
 				}
 			}
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b bytes.Buffer
 		if rr.DryRun {
@@ -81,7 +82,7 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 		} else {
 			err = engine.WriteRunTree(&b, rr.Record)
 		}
-		return rr.Record, b.String(), err
+		return rr.Record, b.String(), rr.Warnings, err
 	})
 	if err != nil {
 		return nil, nil, err
@@ -93,19 +94,19 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 }
 
 func (s *Server) runs(ctx context.Context, _ *mcp.CallToolRequest, in RunsIn) (*mcp.CallToolResult, any, error) {
-	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, error) {
+	res, out, err := call(ctx, s, func(e *engine.Engine) (any, string, []diag.Warning, error) {
 		if in.RunID != "" {
 			rec, err := e.ShowRun(in.RunID)
 			if err != nil {
-				return nil, "", err
+				return nil, "", nil, err
 			}
 			var b bytes.Buffer
 			err = engine.WriteRunTree(&b, rec)
-			return rec, b.String(), err
+			return rec, b.String(), nil, err
 		}
 		list, err := e.Runs()
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		var b bytes.Buffer
 		for _, r := range list {
@@ -114,7 +115,7 @@ func (s *Server) runs(ctx context.Context, _ *mcp.CallToolRequest, in RunsIn) (*
 		if len(list) == 0 {
 			b.WriteString("no runs\n")
 		}
-		return map[string]any{"runs": list}, b.String(), nil
+		return map[string]any{"runs": list}, b.String(), nil, nil
 	})
 	if err != nil {
 		return nil, nil, err

@@ -87,22 +87,27 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
+// An op is one operation of a tool on an engine: its structured output,
+// its text and the warnings of the engine's result. A failure's warnings
+// travel with its error (engine.WarningsOf), or with a result the engine
+// returned beside it.
+type op[Out any] func(e *engine.Engine) (Out, string, []diag.Warning, error)
+
 // call runs one context operation on the server's engine, alone, and
 // turns its outcome into a tool result (see outcome).
-func call[Out any](ctx context.Context, s *Server, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
+func call[Out any](ctx context.Context, s *Server, do op[Out]) (*mcp.CallToolResult, Out, error) {
 	var zero Out
 	release, err := s.exclusive(ctx)
 	if err != nil {
 		return nil, zero, toolError(err, nil)
 	}
 	defer release()
-	s.eng.TakeWarnings()
-	return outcome(s.eng, op)
+	return outcome(s.eng, do)
 }
 
 // fileCall runs one file operation on a fork of the server's engine,
 // beside the other calls (see outcome).
-func fileCall[Out any](ctx context.Context, s *Server, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
+func fileCall[Out any](ctx context.Context, s *Server, do op[Out]) (*mcp.CallToolResult, Out, error) {
 	var zero Out
 	if err := ctx.Err(); err != nil {
 		return nil, zero, toolError(err, nil)
@@ -111,18 +116,18 @@ func fileCall[Out any](ctx context.Context, s *Server, op func(e *engine.Engine)
 	if err != nil {
 		return nil, zero, toolError(err, nil)
 	}
-	return outcome(e, op)
+	return outcome(e, do)
 }
 
-// outcome runs op on e and makes a tool result of it: text (with the
-// warnings after it) and the warnings in _meta. A failure is an error
-// whose text starts with the code, which the SDK sends as a tool error.
-func outcome[Out any](e *engine.Engine, op func(e *engine.Engine) (Out, string, error)) (*mcp.CallToolResult, Out, error) {
-	out, text, err := op(e)
-	warns := e.TakeWarnings()
+// outcome runs do on e and makes a tool result of it: text (with the
+// warnings after it) and the warnings in _meta, the operation's own and
+// no other's. A failure is an error whose text starts with the code,
+// which the SDK sends as a tool error.
+func outcome[Out any](e *engine.Engine, do op[Out]) (*mcp.CallToolResult, Out, error) {
+	out, text, warns, err := do(e)
 	if err != nil {
 		var zero Out
-		return nil, zero, toolError(err, warns)
+		return nil, zero, toolError(err, append(warns, engine.WarningsOf(err)...))
 	}
 	return result(text, warns), out, nil
 }

@@ -102,6 +102,7 @@ func runAssemble(ctx context.Context, e *env, args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.warn(res.Warnings)
 	if err := e.strictCheck(); err != nil {
 		return nil, err
 	}

@@ -182,6 +182,7 @@ func (e *env) listTaskNames() (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.warn(res.Warnings)
 	if !e.json() {
 		for _, t := range res.Tasks {
 			fmt.Fprintln(e.stdout, t.Name)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,20 +26,27 @@ type env struct {
 	cmd            *command
 	flags          *pflag.FlagSet
 
-	eng  *engine.Engine // nil until the command's flags are parsed
+	eng *engine.Engine // nil until the command's flags are parsed
+	// said are the warnings of the engine's results so far (a failure's
+	// come with its error).
+	said []diag.Warning
 	meta map[string]any
 	// trailer is printed on stderr after the warnings of a command that
 	// succeeded (assemble's pack summary): the last thing a person reads.
 	trailer string
 }
 
-// warnings returns the warnings gathered so far.
+// warnings returns the warnings so far: what reading the config files
+// said, then what the command's operations said.
 func (e *env) warnings() []diag.Warning {
 	if e.eng == nil {
 		return nil
 	}
-	return e.eng.Warnings()
+	return append(slices.Clip(e.eng.ConfigWarnings()), e.said...)
 }
+
+// warn records the warnings of an engine operation's result.
+func (e *env) warn(ws []diag.Warning) { e.said = append(e.said, ws...) }
 
 func (e *env) json() bool { return e.opts.output == "json" }
 
@@ -88,7 +96,7 @@ func (e *env) strictCheck() error {
 	if e.eng == nil {
 		return nil
 	}
-	return e.eng.StrictCheck(e.opts.strict)
+	return engine.StrictCheck(e.opts.strict, e.warnings())
 }
 
 // metaDirs returns the working dir and the project dir for the envelope's
@@ -121,6 +129,7 @@ type errorBody struct {
 // exactly one envelope on stdout; in text mode warnings and the error go to
 // stderr.
 func (e *env) finish(data any, err error) int {
+	e.warn(engine.WarningsOf(err))
 	if err == nil {
 		err = e.strictCheck()
 	}

@@ -42,6 +42,7 @@ still printed.`,
 			if err != nil && res == nil {
 				return nil, err
 			}
+			e.warn(res.Warnings) // a failed command's too
 			if serr := e.strictCheck(); serr != nil {
 				return nil, serr // --strict: any warning, a failure's too, is exit 3
 			}

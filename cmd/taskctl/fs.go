@@ -135,7 +135,7 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		if err == nil && !e.json() {
 			io.WriteString(e.stdout, res.Content)
 		}
-		return nilIfErr(res, err)
+		return nilIfErr(e, res, err)
 	case "grep":
 		return fsGrep(ctx, e, f, paths)
 	case "backups":
@@ -145,9 +145,10 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 				fmt.Fprintf(e.stdout, "%s\t%d\n", b.Name, b.Size)
 			}
 		}
-		return nilIfErr(res, err)
+		return nilIfErr(e, res, err)
 	case "restore":
-		return nilIfErr(e.eng.RestoreBackup(ctx, paths[0], paths[1]))
+		res, err := e.eng.RestoreBackup(ctx, paths[0], paths[1])
+		return nilIfErr(e, res, err)
 	case "tree":
 		dir := "."
 		if len(paths) == 1 {
@@ -157,7 +158,7 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		if err == nil && !e.json() {
 			printTree(e.stdout, res.Entries, "")
 		}
-		return nilIfErr(res, err)
+		return nilIfErr(e, res, err)
 	case "ls":
 		dir := "."
 		if len(paths) == 1 {
@@ -174,7 +175,7 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 				fmt.Fprintf(e.stdout, "%s%s\n", it.Path, suffix)
 			}
 		}
-		return nilIfErr(res, err)
+		return nilIfErr(e, res, err)
 	case "info":
 		res, err := e.eng.FileInfo(ctx, paths[0])
 		if err == nil && !e.json() {
@@ -184,7 +185,7 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 					res.Modified.Format("2006-01-02T15:04:05.000000000Z07:00"), res.Mode)
 			}
 		}
-		return nilIfErr(res, err)
+		return nilIfErr(e, res, err)
 	case "edit":
 		return fsEdit(ctx, e, f, paths[0], backup)
 	}
@@ -195,7 +196,7 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 			fmt.Fprintf(e.stderr, "taskctl: the previous content is kept in %s\n", res.Backup)
 		}
 	}
-	return nilIfErr(res, err)
+	return nilIfErr(e, res, err)
 }
 
 // printTree prints a tree's entries, a directory's below it, indented.
@@ -218,9 +219,10 @@ func fsReadMany(ctx context.Context, e *env, f *fsFlags, paths []string) (any, e
 	if err != nil {
 		return nil, err
 	}
+	e.warn(res.Warnings)
 	for _, r := range res.Files {
 		if r.Error != nil {
-			e.eng.Warn(diag.Warning{Code: r.Error.Code, Message: r.Error.Message})
+			e.warn([]diag.Warning{{Code: r.Error.Code, Message: r.Error.Message}})
 			continue
 		}
 		if !e.json() {
@@ -245,6 +247,7 @@ func fsGrep(ctx context.Context, e *env, f *fsFlags, args []string) (any, error)
 	if err != nil {
 		return nil, err
 	}
+	e.warn(res.Warnings)
 	if !e.json() {
 		res.WriteLines(e.stdout)
 	}
@@ -291,13 +294,15 @@ func fsEdit(ctx context.Context, e *env, f *fsFlags, path string, backup bool) (
 			io.WriteString(e.stdout, "\n")
 		}
 	}
-	return nilIfErr(res, err)
+	return nilIfErr(e, res, err)
 }
 
-// nilIfErr keeps a typed nil out of the envelope's data.
-func nilIfErr[T any](res *T, err error) (any, error) {
+// nilIfErr keeps a typed nil out of the envelope's data, and records the
+// warnings of a result.
+func nilIfErr(e *env, res engine.Reporter, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.warn(res.Said())
 	return res, nil
 }

@@ -43,6 +43,7 @@ of the project. Stop it with Ctrl-C.`,
 			if err != nil {
 				return nil, err
 			}
+			e.warn(res.Warnings)
 			if !e.json() {
 				st := res.Stats
 				fmt.Fprintf(e.stdout, "files: %d\nterms: %d\nbytes: %d\ntime:  %s\n", st.Files, st.Terms, st.Bytes,

@@ -26,6 +26,7 @@ build.gradle .taskctl (plus markers from config), else the working dir itself.
 			if err != nil {
 				return nil, err
 			}
+			e.warn(res.Warnings)
 			if !e.json() {
 				fmt.Fprintf(e.stdout, "project_dir: %s\nworking_dir: %s\nworkspace:   %s\nstate_dir:   %s\nmarker:      %s\n",
 					res.ProjectDir, res.WorkingDir, res.Workspace, res.StateDir, res.Marker)

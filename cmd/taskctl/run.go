@@ -101,6 +101,7 @@ func runRun(ctx context.Context, e *env, args []string) (any, error) {
 		return nil, err
 	}
 	rec := res.Record
+	e.warn(res.Warnings)
 	if err := e.strictCheck(); err != nil {
 		return nil, err
 	}

@@ -54,6 +54,7 @@ incrementally.`,
 			if err != nil {
 				return nil, err
 			}
+			e.warn(res.Warnings)
 			if err := e.strictCheck(); err != nil {
 				return nil, err
 			}

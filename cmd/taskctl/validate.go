@@ -25,6 +25,9 @@ problem is a FILE that does not exist).`,
 				return nil, usageErr("validate needs at least one FILE")
 			}
 			res, err := e.eng.Validate(args)
+			if res != nil {
+				e.warn(res.Warnings) // kept with the verdicts when some failed
+			}
 			if e.json() {
 				if err != nil {
 					if res == nil {

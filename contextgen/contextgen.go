@@ -177,6 +177,11 @@ type Options struct {
 	// AllowSecrets includes them untouched (with a warning).
 	RedactSecrets bool
 	AllowSecrets  bool
+	// RedactHint names, as the caller's user knows it, what keeps a file
+	// that holds a secret with the secret replaced (the CLI's
+	// --redact-secrets); a warning of a file left out says so. "": the
+	// warning says nothing of it.
+	RedactHint string
 
 	// Audit, when set, is told about every file read.
 	Audit func(path, source string)
@@ -1086,7 +1091,7 @@ func (a *assembler) readOne(c candidate, buffers *arena) (*File, []diag.Warning)
 		return nil, ws
 	}
 	if jc.HoldsSecret() {
-		ws = append(ws, jc.SecretWarnings(pf.Path, a.opt.RedactSecrets)...)
+		ws = append(ws, a.secretWarnings(pf.Path, jc)...)
 		if !a.opt.RedactSecrets {
 			return nil, ws
 		}
@@ -1505,4 +1510,23 @@ func (d *Document) Paths() []string {
 		out[i] = f.Path
 	}
 	return out
+}
+
+// secretWarnings are the SECRET_DETECTED warnings of a file that holds a
+// secret, one per finding: redacted, or left out (then saying what keeps
+// it redacted, in the caller's terms: Options.RedactHint).
+func (a *assembler) secretWarnings(path string, jc project.Content) []diag.Warning {
+	if a.opt.RedactSecrets {
+		return jc.SecretWarnings(path, true)
+	}
+	verb := "file left out"
+	if a.opt.RedactHint != "" {
+		verb += " (" + a.opt.RedactHint + " keeps it with the secret replaced)"
+	}
+	ws := make([]diag.Warning, 0, len(jc.Secrets))
+	for _, f := range jc.Secrets {
+		ws = append(ws, diag.Warning{Code: diag.SecretDetected, Path: path,
+			Message: fmt.Sprintf("rule %s matched at line %d: %s", f.Rule, f.Line, verb)})
+	}
+	return ws
 }

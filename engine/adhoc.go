@@ -21,7 +21,11 @@ func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *
 		return nil, nil, UsageError("--exclude and --path '!GLOB' leave files out of what --path, --command, --describe or stdin select: give one of those")
 	}
 	if len(req.PathArgs) == 0 && len(req.StdinPaths) == 0 && len(req.Commands) == 0 && len(req.Describe) == 0 {
-		return nil, nil, UsageError("assemble needs exactly one FILE or TASKNAME, or sources: --path GLOB, --command CMD, --describe TEXT, or paths on stdin (-)")
+		sources := e.spell(FieldSources)
+		if sources == "" {
+			return nil, nil, UsageError("assemble needs a task name or a template file")
+		}
+		return nil, nil, UsageError("assemble needs exactly one FILE or TASKNAME, or sources: %s", sources)
 	}
 	if req.Task != "" || len(req.Vars) > 0 || req.RunID != "" {
 		return nil, nil, UsageError("--task, --var and --run name a template's task and inputs; without a template give --path, --command or --describe")
@@ -32,7 +36,7 @@ func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *
 			return nil, nil, err
 		}
 		if !within(p.WorkingDir(), p.Dir()) {
-			return nil, nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
+			return nil, nil, e.outsideProject(p)
 		}
 	}
 	t := &template.Task{Name: AdHocTaskName, Type: "atomic", Description: "Files selected on the command line."}
@@ -57,7 +61,7 @@ func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *
 		t.Sources = append(t.Sources, template.FileSource{Kind: template.SourceCommand, Command: c})
 	}
 	if req.Limit < 0 {
-		return nil, nil, UsageError("--limit must be positive, not %d", req.Limit)
+		return nil, nil, UsageError("%s must be positive, not %d", e.name(FieldLimit), req.Limit)
 	}
 	if req.Limit > 0 && len(req.Describe) == 0 {
 		return nil, nil, UsageError("--limit caps the matches of --describe: give --describe TEXT")

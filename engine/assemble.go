@@ -193,13 +193,16 @@ func (e *Engine) assembleOptions(ctx context.Context, ws *warnings, tf *template
 	}
 	bound, err := t.Bind(mergeVars(prev.vars, vars))
 	if err != nil {
-		return nil, contextgen.Options{}, UsageError("%v", err)
+		return nil, contextgen.Options{}, e.bindError(err)
 	}
 	if req.RunID == "" {
 		// A workflow step's inputs bound to earlier results have no value
 		// outside a run: leave out what needs them, as a dry run does.
 		for _, w := range workflow.DropPending(bound) {
-			ws.add(diag.Warning{Code: w.Code, Message: w.Message + " (--run ID takes it from a recorded run)"})
+			if run := e.spell(FieldRun); run != "" {
+				w.Message += " (" + run + " ID takes it from a recorded run)"
+			}
+			ws.add(diag.Warning{Code: w.Code, Message: w.Message})
 		}
 	}
 	// Paths lists what the sources select and the path policy admits;
@@ -250,7 +253,7 @@ func (e *Engine) ancestorsContext(ctx context.Context, ws *warnings, tf *templat
 	for i, a := range Ancestors(tf, t) {
 		bound, err := a.Bind(vars)
 		if err != nil {
-			return nil, UsageError("%v", err)
+			return nil, e.bindError(err)
 		}
 		workflow.DropPending(bound)
 		opt, err := e.contextOptions(ws, bound, style, hashes, true)

@@ -59,18 +59,19 @@ func readConfigValues(data []byte) (map[string][]fileValue, error) {
 }
 
 // loadConfig reads one config file over s. A file that is missing is no
-// error unless required (--config); a file that is not valid is a
+// error when required names what asked for it (the config file option);
+// a file that is not valid is a
 // CONFIG_INVALID error with its problems. trusted, when set, says whether
 // the file's content is trusted ([Settings.apply]); each setting it did
 // not take is a CONFIG_UNTRUSTED warning, given to warn.
-func loadConfig(s *Settings, path string, required bool, trusted func(data []byte) (bool, string), warn func(diag.Warning)) error {
+func loadConfig(s *Settings, path string, required string, trusted func(data []byte) (bool, string), warn func(diag.Warning)) error {
 	return loadConfigWith(s, path, required, trusted, warn, ReadInput)
 }
 
 // loadConfigWith is loadConfig reading the file with read. A file read
 // refuses as a symbolic link leading outside the project is ignored with a
 // CONFIG_UNTRUSTED warning that says so and nothing of what it holds.
-func loadConfigWith(s *Settings, path string, required bool, trusted func(data []byte) (bool, string), warn func(diag.Warning),
+func loadConfigWith(s *Settings, path string, required string, trusted func(data []byte) (bool, string), warn func(diag.Warning),
 	read func(string) ([]byte, error)) error {
 	if path == "" {
 		return nil
@@ -110,23 +111,23 @@ func configInvalid(path string, probs []diag.Problem) error {
 }
 
 // configReadError is the error of a config file that cannot be read.
-func configReadError(path string, err error, required bool) error {
+func configReadError(path string, err error, required string) error {
 	// ENOTDIR: a path component is a file (a file named .taskctl where
 	// the workspace would be): there is no config there.
 	missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-	if missing && !required {
+	if missing && required == "" {
 		return nil
 	}
 	if missing {
-		return UsageError("--config %s: no such file", path)
+		return UsageError("%s %s: no such file", required, path)
 	}
 	if errors.Is(err, syscall.EISDIR) || errors.Is(err, errNotRegular) {
 		what := "is a directory, not a config file"
 		if errors.Is(err, errNotRegular) {
 			what = "is not a regular file"
 		}
-		if required {
-			return UsageError("--config %s %s", path, what)
+		if required != "" {
+			return UsageError("%s %s %s", required, path, what)
 		}
 		return codedErr(diag.ConfigInvalid, ClassUsage, "%s %s", path, what)
 	}

@@ -47,6 +47,7 @@ func (e *Engine) contextOptions(ws *warnings, t *template.Task, style string, ha
 		Style:         style,
 		MaxFileBytes:  cfg.DocFileBytes,
 		RedactSecrets: cfg.RedactSecrets,
+		RedactHint:    e.spell(FieldRedactSecrets),
 		AllowSecrets:  !cfg.ScanSecrets,
 		KeepGenerated: cfg.KeepGenerated,
 		Hashes:        hashes,
@@ -76,7 +77,7 @@ func (e *Engine) contextOptions(ws *warnings, t *template.Task, style string, ha
 			e.tokenizer = c.Name()
 		}
 	} else if opt.MaxTokens > 0 {
-		return opt, UsageError("a token budget needs a tokenizer (not --tokenizer none)")
+		return opt, UsageError("a token budget needs a tokenizer (%s is none)", e.name(FieldTokenizer))
 	}
 	if cfg.Audit && !opt.ListOnly { // a listing reads nothing: nothing to log
 		opt.Audit = e.auditor(t.Name, ws)

@@ -30,6 +30,10 @@ type Options struct {
 	Getenv func(string) string
 	// Progress, when set, is told how far a long index build is.
 	Progress func(done, total int)
+	// Spell names a Field of a request or a setting as the door's users
+	// know it (the CLI's flags, the MCP server's arguments), "" for one
+	// the door does not have; nil: the field's own name.
+	Spell func(Field) string
 	// Command names the front door's operation ("index", "search"…); the
 	// index service fails where it would fall back to memory when the
 	// operation is the index itself.
@@ -83,9 +87,9 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	}
 	abs, err := filepath.Abs(wd)
 	if err != nil {
-		return nil, UsageError("--cwd %s: %v", wd, err)
+		return nil, UsageError("%s %s: %v", e.name(FieldCwd), wd, err)
 	}
-	if err := isDir("--cwd", wd, abs); err != nil {
+	if err := isDir(e.name(FieldCwd), wd, abs); err != nil {
 		return nil, err
 	}
 	e.workingDir, e.argDir = abs, abs
@@ -94,9 +98,9 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		// relative to where taskctl was started, not to --cwd.
 		p, err := filepath.Abs(o.ProjectDir)
 		if err != nil {
-			return nil, UsageError("--project-dir %s: %v", o.ProjectDir, err)
+			return nil, UsageError("%s %s: %v", e.name(FieldProjectDir), o.ProjectDir, err)
 		}
-		if err := isDir("--project-dir", o.ProjectDir, p); err != nil {
+		if err := isDir(e.name(FieldProjectDir), o.ProjectDir, p); err != nil {
 			return nil, err
 		}
 		e.projectDir = p
@@ -133,6 +137,11 @@ func (e *Engine) ArgPath(p string) string {
 	}
 	return filepath.Join(e.argDir, p)
 }
+
+// SpellWith makes the engine's messages name the fields of a request and
+// the settings as spell does (Options.Spell): the MCP server, which serves
+// an engine the CLI opened, names them as its arguments.
+func (e *Engine) SpellWith(spell func(Field) string) { e.opts.Spell = spell }
 
 // ResolveFromProject makes every relative path of a request (a file
 // operation's path, read or written, a template or config file to assemble
@@ -184,7 +193,7 @@ func (e *Engine) Settings() (*Settings, error) {
 	// not (a failure is reported with the warnings before it).
 	e.configWarns = nil
 	warn := e.configWarns.add
-	if err := loadConfig(s, e.userConfigPath(), false, nil, warn); err != nil {
+	if err := loadConfig(s, e.userConfigPath(), "", nil, warn); err != nil {
 		return nil, err
 	}
 	projDir := e.projectDir
@@ -208,12 +217,12 @@ func (e *Engine) Settings() (*Settings, error) {
 		s.projectConfig = path
 		trusted := func(data []byte) (bool, string) { return e.trusted(path, data) }
 		read := func(path string) ([]byte, error) { return readIn(projDir, path) }
-		if err := loadConfigWith(s, path, false, trusted, warn, read); err != nil {
+		if err := loadConfigWith(s, path, "", trusted, warn, read); err != nil {
 			return nil, err
 		}
 	}
 	if e.opts.ConfigFile != "" {
-		if err := loadConfig(s, e.ArgPath(e.opts.ConfigFile), true, nil, warn); err != nil {
+		if err := loadConfig(s, e.ArgPath(e.opts.ConfigFile), e.name(FieldConfig), nil, warn); err != nil {
 			return nil, err
 		}
 	}

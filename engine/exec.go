@@ -6,6 +6,7 @@ import (
 
 	"github.com/taskctl/taskctl/command"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/shellexec"
 )
 
@@ -45,7 +46,7 @@ func (e *Engine) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error)
 }
 
 func (e *Engine) exec(ctx context.Context, req ExecRequest, ws *warnings) (*ExecResult, error) {
-	vars, err := parseVars(req.Vars)
+	vars, err := e.parseVars(req.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +59,7 @@ func (e *Engine) exec(ctx context.Context, req ExecRequest, ws *warnings) (*Exec
 		return nil, err
 	}
 	if !within(p.WorkingDir(), p.Dir()) {
-		return nil, UsageError("the working dir %s is outside the project dir %s: a command runs inside the project (give --cwd a dir in it)", p.WorkingDir(), p.Dir())
+		return nil, e.outsideProject(p)
 	}
 	res, cws, err := command.Run(ctx, p, p.WorkingDir(), req.Command, vars, command.Limits{
 		Timeout: cfg.CommandTimeout, MaxBytes: cfg.CommandMaxBytes, MaxLines: cfg.CommandMaxLines,
@@ -95,4 +96,14 @@ func (e *Engine) exec(ctx context.Context, req ExecRequest, ws *warnings) (*Exec
 // warning, and its output so far is kept.
 func failed(res *shellexec.Result) bool {
 	return res.ExitStatus != 0 && !(res.LastGrep && res.ExitStatus == 1) && !res.TimedOut && !res.Truncated
+}
+
+// outsideProject is the error of a command run from a working dir outside
+// the project.
+func (e *Engine) outsideProject(p *project.Project) error {
+	msg := fmt.Sprintf("the working dir %s is outside the project dir %s: a command runs inside the project", p.WorkingDir(), p.Dir())
+	if cwd := e.spell(FieldCwd); cwd != "" {
+		msg += fmt.Sprintf(" (give %s a dir in it)", cwd)
+	}
+	return UsageError("%s", msg)
 }

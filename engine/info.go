@@ -72,7 +72,7 @@ func (e *Engine) Root() (*RootResult, error) {
 	if marker == "" {
 		marker = "none"
 		if e.projectDir != "" {
-			marker = "--project-dir"
+			marker = e.name(FieldProjectDir)
 		}
 	}
 	res := &RootResult{Marker: marker, ProjectDir: p.Dir(), WorkingDir: p.WorkingDir(), StateDir: p.Workspace()}

@@ -79,7 +79,7 @@ func (e *Engine) prompt(ctx context.Context, req PromptRequest, ws *warnings) (*
 	}
 	bt, err := t.Bind(bound)
 	if err != nil {
-		return nil, UsageError("%v", err)
+		return nil, e.bindError(err)
 	}
 	res, err := e.assemble(ctx, AssembleRequest{Template: req.Template, Task: req.Task, Vars: req.Vars, Style: "markdown"}, ws)
 	if err != nil {

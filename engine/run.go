@@ -101,7 +101,7 @@ func (e *Engine) run(ctx context.Context, req RunRequest, ws *warnings) (*RunRes
 		}
 	}
 	if err != nil {
-		return nil, runError(err)
+		return nil, e.runError(err)
 	}
 	return &RunResult{Record: rec, DryRun: opt.DryRun}, nil
 }
@@ -124,7 +124,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string, ws *warnings
 	var argv []string
 	if cfg.Executor != "" && !req.DryRun {
 		if argv, err = workflow.SplitCommand(cfg.Executor); err != nil {
-			return workflow.Options{}, UsageError("--executor: %v", err)
+			return workflow.Options{}, UsageError("%s: %v", e.name(FieldExecutor), err)
 		}
 	}
 	opt := workflow.Options{
@@ -153,7 +153,7 @@ func (e *Engine) runOptions(req RunRequest, vars map[string]string, ws *warnings
 	if !opt.DryRun {
 		// Warnings found so far (the template's, --var names no input
 		// declares) stop a strict run before it starts.
-		if err := StrictCheck(req.Strict, append(slices.Clip(e.ConfigWarnings()), *ws...)); err != nil {
+		if err := e.StrictCheck(req.Strict, append(slices.Clip(e.ConfigWarnings()), *ws...)); err != nil {
 			return opt, err
 		}
 		dir, err := p.EnsureWorkspace("runs")
@@ -184,11 +184,15 @@ func (e *Engine) sandboxMode(cfg *Settings, p *project.Project, ws *warnings) (s
 	}
 	m, err := sandbox.ParseMode(cfg.Sandbox)
 	if err != nil {
-		return "", UsageError("--sandbox: %v", err)
+		return "", UsageError("%s: %v", e.name(FieldSandbox), err)
 	}
 	if src := cfg.Sources["run.sandbox"]; m == sandbox.Off && (src == cfg.projectConfig || src == filepath.Join(p.Workspace(), "config.xml")) {
+		can := "your user config can"
+		if flag := e.spell(FieldSandbox); flag != "" && flag != string(FieldSandbox) {
+			can = flag + "=off or " + can
+		}
 		ws.add(diag.Warning{Code: diag.ConfigIgnored, Path: src,
-			Message: "run.sandbox: the project's own config may not turn the sandbox off (--sandbox=off or your user config can)"})
+			Message: "run.sandbox: the project's own config may not turn the sandbox off (" + can + ")"})
 		return "", nil
 	}
 	return m, nil
@@ -232,7 +236,7 @@ func reduceCounter(name string) func(string) int {
 }
 
 // runError is the *Error of a failed run.
-func runError(err error) error {
+func (e *Engine) runError(err error) error {
 	var se *workflow.StepError
 	if errors.As(err, &se) {
 		ce := &Error{Code: diag.StepFailed, Class: ClassError, Message: err.Error()}
@@ -257,20 +261,58 @@ func runError(err error) error {
 	}
 	var sce *workflow.ScriptError
 	if errors.As(err, &sce) {
-		code := diag.ArgInvalid
 		if errors.Is(err, workflow.ErrScriptNotAllowed) {
-			code = diag.ScriptNotAllowed
+			return &Error{Code: diag.ScriptNotAllowed, Class: ClassUsage, Message: e.scriptNotAllowed(sce)}
 		}
-		return &Error{Code: code, Class: ClassUsage, Message: err.Error()}
+		return &Error{Code: diag.ArgInvalid, Class: ClassUsage, Message: err.Error()}
 	}
 	if errors.Is(err, sandbox.ErrUnavailable) {
 		return &Error{Code: diag.SandboxUnavailable, Class: ClassError, Message: err.Error()}
 	}
 	var ie *workflow.InputError
-	if errors.As(err, &ie) || errors.Is(err, workflow.ErrNoExecutor) {
+	if errors.As(err, &ie) {
+		return e.bindError(err)
+	}
+	var pe *workflow.PendingError
+	if errors.As(err, &pe) {
+		how := "nothing gives it"
+		if v := e.spell(FieldVar); v != "" {
+			how = fmt.Sprintf("a step run on its own takes such an input's value from %s %s=VALUE", v, pe.Input)
+		}
+		// A general error, as workflow's own is.
+		return codedErr(diag.Error, ClassError, "task %s: input %s: from=%q: no step named %q finishes before this task starts (%s)",
+			pe.Task, pe.Input, pe.From, pe.Step, how)
+	}
+	if errors.Is(err, workflow.ErrNoExecutor) {
 		return UsageError("%v", err)
 	}
 	return err
+}
+
+// scriptNotAllowed says why a script step did not run and how the user
+// allows it, in the door's terms.
+func (e *Engine) scriptNotAllowed(sce *workflow.ScriptError) string {
+	how := string(FieldAllowScripts) + " in your own or a trusted config"
+	if flag := e.spell(FieldAllowScripts); flag != "" && flag != string(FieldAllowScripts) {
+		how = flag + " or " + how
+	}
+	return fmt.Sprintf("%s:%d:%d: the script %q would run a process that the template (a file of the project, not yours) names; allow it with %s",
+		sce.File, sce.Pos.Line, sce.Pos.Col, sce.Command, how)
+}
+
+// bindError is the usage error of inputs that do not bind: a required
+// input that nothing sets says how to set it in the door's terms.
+func (e *Engine) bindError(err error) error {
+	var ie *template.InputError
+	if !errors.As(err, &ie) {
+		return UsageError("%v", err)
+	}
+	how := "give it a value"
+	if v := e.spell(FieldVar); v != "" {
+		how = fmt.Sprintf("set it with %s %s=VALUE", v, ie.Input)
+	}
+	return UsageError("missing required input %q of task %q (declared at %s:%d:%d): %s",
+		ie.Input, ie.Task, ie.File, ie.Pos.Line, ie.Pos.Col, how)
 }
 
 func stepLabel(s *workflow.StepResult) string {

@@ -110,15 +110,15 @@ func (e *Engine) resumable(req *RunRequest) (*workflow.Record, error) {
 	}
 	if req.Template == "" {
 		if prev.Template == "" {
-			return nil, UsageError("run %s does not say which template it ran: name it (taskctl run FILE --resume %s)", prev.ID, prev.ID)
+			return nil, UsageError("run %s does not say which template it ran: name the template file along with %s %s", prev.ID, e.name(FieldResume), prev.ID)
 		}
 		if !inside(p.Dir(), prev.Template) {
-			return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s names the template %q, outside the project: name the template (taskctl run FILE --resume %s)", prev.ID, prev.Template, prev.ID)
+			return nil, codedErr(diag.ResumeMismatch, ClassUsage, "run %s names the template %q, outside the project: name the template file along with %s %s", prev.ID, prev.Template, e.name(FieldResume), prev.ID)
 		}
 		req.Template, req.Task = prev.Template, prev.Task
 	}
 	given := map[string]bool{}
-	if vs, err := parseVars(req.Vars); err == nil {
+	if vs, err := e.parseVars(req.Vars); err == nil {
 		for k := range vs {
 			given[k] = true
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -52,10 +53,10 @@ func (e *Engine) search(ctx context.Context, req SearchRequest, ws *warnings) (*
 		return nil, UsageError(`search needs exactly one non-empty "TEXT" (quote it)`)
 	}
 	if req.Limit <= 0 {
-		return nil, UsageError("--limit must be positive")
+		return nil, UsageError("%s must be positive", e.name(FieldLimit))
 	}
 	if !(req.MinScore >= 0 && req.MinScore <= 1) { // NaN compares false
-		return nil, UsageError("--min-score must be between 0 and 1")
+		return nil, UsageError("%s must be between 0 and 1", e.name(FieldMinScore))
 	}
 	if err := e.requireProject(req.Here); err != nil {
 		return nil, err
@@ -105,7 +106,12 @@ func (e *Engine) requireProject(here bool) error {
 	if p.Marker() != "" {
 		return nil
 	}
-	return codedErr(diag.NoProject, ClassUsage,
-		"no project marker (%s) in %s or above it: search would index every file under %s into %s. Give --project-dir DIR, or --here to index %s",
-		strings.Join(project.Markers(), ", "), p.Dir(), p.Dir(), filepath.Join(p.Workspace(), "index"), p.Dir())
+	msg := fmt.Sprintf("no project marker (%s) in %s or above it: search would index every file under %s into %s.",
+		strings.Join(project.Markers(), ", "), p.Dir(), p.Dir(), filepath.Join(p.Workspace(), "index"))
+	if pd, here := e.spell(FieldProjectDir), e.spell(FieldHere); pd != "" && here != "" {
+		msg += fmt.Sprintf(" Give %s DIR, or %s to index %s", pd, here, p.Dir())
+	} else {
+		msg += " Open a project (a dir with a marker) instead"
+	}
+	return codedErr(diag.NoProject, ClassUsage, "%s", msg)
 }

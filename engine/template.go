@@ -102,7 +102,7 @@ func (e *Engine) LoadTask(arg, taskName string, vars []string) (*LoadedTask, err
 
 // loadTask is LoadTask, its warnings given to ws.
 func (e *Engine) loadTask(ws *warnings, arg, taskName string, vars []string) (*template.File, *template.Task, map[string]string, error) {
-	bound, err := parseVars(vars)
+	bound, err := e.parseVars(vars)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -113,7 +113,7 @@ func (e *Engine) loadTask(ws *warnings, arg, taskName string, vars []string) (*t
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	t, err := pickTask(tf, byName, taskName)
+	t, err := pickTask(tf, byName, taskName, e.name(FieldTask))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -123,12 +123,12 @@ func (e *Engine) loadTask(ws *warnings, arg, taskName string, vars []string) (*t
 		switch {
 		case !declared[k]:
 			ws.add(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
-				Message: fmt.Sprintf("--var %s: task %q declares no input of that name", k, t.Name)})
+				Message: fmt.Sprintf("%s %s: task %q declares no input of that name", e.name(FieldVar), k, t.Name)})
 		case fromSteps[k] != "":
 			// A from binding to a step of this run wins over --var; the
 			// value was dropped without a word.
 			ws.add(diag.Warning{Code: diag.UnknownVar, Path: tf.Path,
-				Message: fmt.Sprintf("--var %s: not used: every input of that name is bound from an earlier step (%s)", k, fromSteps[k])})
+				Message: fmt.Sprintf("%s %s: not used: every input of that name is bound from an earlier step (%s)", e.name(FieldVar), k, fromSteps[k])})
 		}
 	}
 	return tf, t, bound, nil
@@ -281,10 +281,11 @@ func (e *Engine) readTemplate(ws *warnings, path string) (*template.File, error)
 	return tf, nil
 }
 
-// pickTask chooses the task to work on: --task, the name the template was
-// found by, or the file's only top-level task.
-func pickTask(tf *template.File, byName, flag string) (*template.Task, error) {
-	name := flag
+// pickTask chooses the task to work on: the task asked for, the name the
+// template was found by, or the file's only top-level task. field is how
+// the door names the task of a request.
+func pickTask(tf *template.File, byName, asked, field string) (*template.Task, error) {
+	name := asked
 	if name == "" {
 		name = byName
 	}
@@ -299,7 +300,7 @@ func pickTask(tf *template.File, byName, flag string) (*template.Task, error) {
 	if len(tf.Tasks) == 1 {
 		return tf.Tasks[0], nil
 	}
-	return nil, UsageError("%s holds %d tasks; choose one with --task (%s)", tf.Path, len(tf.Tasks),
+	return nil, UsageError("%s holds %d tasks; choose one with %s (%s)", tf.Path, len(tf.Tasks), field,
 		strings.Join(taskNames(tf), ", "))
 }
 
@@ -347,25 +348,26 @@ func (e *Engine) typedPaths(vars map[string]string) error {
 	return nil
 }
 
-// parseVars turns --var K=V flags into a map. A name given twice is a
-// usage error, whatever the values: the last one silently won. The error
-// names the variable, not its values (a value may be a secret).
-func parseVars(list []string) (map[string]string, error) {
+// parseVars turns the K=V inputs of a request into a map. A name given
+// twice is a usage error, whatever the values: the last one silently won.
+// The error names the variable, not its values (a value may be a secret).
+func (e *Engine) parseVars(list []string) (map[string]string, error) {
+	field := e.name(FieldVar)
 	vars := make(map[string]string, len(list))
 	for _, kv := range list {
 		k, v, ok := strings.Cut(kv, "=")
 		switch {
 		case !ok:
-			return nil, UsageError("--var with no '=': want KEY=VALUE")
+			return nil, UsageError("%s with no '=': want KEY=VALUE", field)
 		case k == "":
-			return nil, UsageError("--var with an empty name: want KEY=VALUE")
+			return nil, UsageError("%s with an empty name: want KEY=VALUE", field)
 		}
 		if _, dup := vars[k]; dup {
 			name := k
 			if strings.ContainsFunc(name, unicode.IsControl) {
 				name = strconv.Quote(name)
 			}
-			return nil, UsageError("--var %s is given more than once; give each name one value", name)
+			return nil, UsageError("%s %s is given more than once; give each name one value", field, name)
 		}
 		vars[k] = v
 	}

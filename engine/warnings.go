@@ -117,10 +117,10 @@ func WarningsOf(err error) []diag.Warning {
 func (e *Engine) ConfigWarnings() []diag.Warning { return e.configWarns }
 
 // StrictCheck fails under strict when there are warnings (ClassPartial).
-func StrictCheck(strict bool, ws []diag.Warning) error {
+func (e *Engine) StrictCheck(strict bool, ws []diag.Warning) error {
 	if strict && len(ws) > 0 {
 		return &Error{Code: diag.StrictWarnings, Class: ClassPartial,
-			Message: fmt.Sprintf("%d warning(s) under --strict", len(ws))}
+			Message: fmt.Sprintf("%d warning(s) under %s", len(ws), e.name(FieldStrict))}
 	}
 	return nil
 }

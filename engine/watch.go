@@ -189,8 +189,12 @@ func (e *Engine) syncWatcher(ctx context.Context, ws *warnings, p *project.Proje
 	}
 	if !rep.OK {
 		if rep.Code == diag.WatchMismatch {
+			restart := "restart it"
+			if w := e.spell(FieldWatch); w != "" {
+				restart += " (" + w + ")"
+			}
 			ws.add(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
-				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; restart 'taskctl index --watch'", rep.Pid)})
+				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; %s", rep.Pid, restart)})
 		}
 		return st, false
 	}

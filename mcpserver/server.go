@@ -38,7 +38,8 @@ type Server struct {
 // a request against the project dir (engine.Engine.ResolveFromProject). eng should have started a session
 // (engine.Engine.StartSession); the server does not close it.
 func New(eng *engine.Engine) (*Server, error) {
-	eng.ResolveFromProject() // a client has no working dir
+	eng.ResolveFromProject()  // a client has no working dir
+	eng.SpellWith(argumentOf) // nor flags
 	// Load what the file operations' forks share, before any runs.
 	if _, err := eng.Settings(); err != nil {
 		return nil, err
@@ -64,6 +65,29 @@ func New(eng *engine.Engine) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// arguments are how the server names the fields of a request that the
+// engine's messages name (engine.Field): by the tool arguments that set
+// them. A setting is named by its config key (the user's config sets it);
+// a field no tool takes is left out of the message.
+var arguments = map[engine.Field]string{
+	engine.FieldVar:    "vars",
+	engine.FieldTask:   "task",
+	engine.FieldResume: "resume",
+	engine.FieldLimit:  "limit",
+}
+
+// argumentOf is the server's spelling of an engine field
+// (engine.Options.Spell).
+func argumentOf(f engine.Field) string {
+	if a, ok := arguments[f]; ok {
+		return a
+	}
+	if strings.Contains(string(f), ".") {
+		return string(f) // a setting: its config key
+	}
+	return ""
 }
 
 // instructions tell the client what the server is for and where it writes.

@@ -52,8 +52,7 @@ func check(root *template.Task, given map[string]string) error {
 				if _, ok := given[in.Name]; ok && !inside(root, ref.step) {
 					continue
 				}
-				return fmt.Errorf("task %s: input %s: from=%q: no step named %q finishes before this task starts (a step run on its own takes such an input's value from --var %s=VALUE)",
-					label(t, 0), in.Name, in.From, ref.step, in.Name)
+				return &PendingError{Task: label(t, 0), Input: in.Name, From: in.From, Step: ref.step}
 			}
 		}
 		for _, st := range t.Steps {

@@ -156,6 +156,20 @@ type Options struct {
 // input's file:line:col, before anything starts.
 type InputError = template.InputError
 
+// PendingError is an input bound from a step that does not finish before
+// its task starts (a step run on its own, whose input nothing gives). Run
+// returns it before anything starts.
+type PendingError struct {
+	Task, Input string
+	From        string // STEP.OUTPUT
+	Step        string
+}
+
+func (e *PendingError) Error() string {
+	return fmt.Sprintf("task %s: input %s: from=%q: no step named %q finishes before this task starts (a step run on its own takes such an input's value from --var %s=VALUE)",
+		e.Task, e.Input, e.From, e.Step, e.Input)
+}
+
 // StepError is the error of a run that did not finish: a step failed, timed
 // out or was interrupted. Run holds every step's result so far.
 type StepError struct {

@@ -76,13 +76,39 @@ func (e *env) setup(ctx context.Context) error {
 		name = e.cmd.name
 	}
 	eng, err := engine.Open(ctx, engine.Options{Cwd: o.cwd, ProjectDir: o.projectDir, ConfigFile: o.config,
-		Overrides: ov, Getenv: e.getenv, Command: name, Progress: e.progress()})
+		Overrides: ov, Getenv: e.getenv, Command: name, Progress: e.progress(), Spell: flagOf})
 	if err != nil {
 		return err
 	}
 	e.eng = eng
 	return nil
 }
+
+// cliFlags are how the CLI names the fields of a request and the settings
+// the engine's messages name (engine.Field): by the flags that set them.
+var cliFlags = map[engine.Field]string{
+	engine.FieldVar:           "--var",
+	engine.FieldTask:          "--task",
+	engine.FieldRun:           "--run",
+	engine.FieldResume:        "--resume",
+	engine.FieldLimit:         "--limit",
+	engine.FieldMinScore:      "--min-score",
+	engine.FieldStrict:        "--strict",
+	engine.FieldHere:          "--here",
+	engine.FieldCwd:           "--cwd",
+	engine.FieldProjectDir:    "--project-dir",
+	engine.FieldConfig:        "--config",
+	engine.FieldSources:       "--path GLOB, --command CMD, --describe TEXT, or paths on stdin (-)",
+	engine.FieldWatch:         "taskctl index --watch",
+	engine.FieldTokenizer:     "--tokenizer",
+	engine.FieldRedactSecrets: "--redact-secrets",
+	engine.FieldExecutor:      "--executor",
+	engine.FieldSandbox:       "--sandbox",
+	engine.FieldAllowScripts:  "--allow-scripts",
+}
+
+// flagOf is the CLI's spelling of an engine field (engine.Options.Spell).
+func flagOf(f engine.Field) string { return cliFlags[f] }
 
 // given sets *field to v when the flag was given.
 func given[T any](field **T, v T, ok bool) {
@@ -96,7 +122,7 @@ func (e *env) strictCheck() error {
 	if e.eng == nil {
 		return nil
 	}
-	return engine.StrictCheck(e.opts.strict, e.warnings())
+	return e.eng.StrictCheck(e.opts.strict, e.warnings())
 }
 
 // metaDirs returns the working dir and the project dir for the envelope's

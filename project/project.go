@@ -198,11 +198,6 @@ func (p *Project) Workspace() string { return filepath.Join(p.dir, WorkspaceName
 // project dir was given, it is the first marker present in it, or "".
 func (p *Project) Marker() string { return p.marker }
 
-// Root returns the *os.Root opened at the project dir. Everything read
-// through it stays inside the project dir, whatever symlinks say; it follows
-// only relative symlinks that stay inside.
-func (p *Project) Root() *os.Root { return p.roots[0].root }
-
 // Confined returns the project's confined file system, which every read
 // goes through: the project dir and the extra roots, the name policy and
 // the content policy.

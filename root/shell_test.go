@@ -1,0 +1,86 @@
+package root_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/taskctl/taskctl/root"
+)
+
+// TestShellOpen: a command's open (root.Shell) follows a link only while
+// it stays inside the project dir (a link out and back in is refused, as
+// is ".." past the root), refuses .git/ and .taskctl/ except git's own
+// reads inside .git/, and applies the name policy to what a command reads
+// by the name given and by the real path.
+func TestShellOpen(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "proj")
+	for name, content := range map[string]string{
+		"a.txt": "a\n", ".env": "X=1\n", ".git/HEAD": "ref\n", ".taskctl/x": "x\n", "sub/b.txt": "b\n",
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"in": "sub/b.txt", "env_link": ".env", "out_and_back": "../proj/a.txt", "abs_in": filepath.Join(dir, "a.txt"),
+		"abs_out": filepath.Join(base, "x"), "git_link": ".git/HEAD",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, beneath := range []bool{true, false} {
+		r, err := root.Open([]string{dir}, root.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !beneath {
+			r.DisableBeneath()
+		}
+		shellOpens(t, r.Shell())
+		r.Close()
+	}
+}
+
+func shellOpens(t *testing.T, sh *root.Shell) {
+	var state *root.StateError
+	var refused root.RefusedError
+	for _, tc := range []struct {
+		rel  string
+		mode root.Mode
+		real string // "" when refused
+		why  func(error) bool
+	}{
+		{"a.txt", root.ModeContent, "a.txt", nil},
+		{"in", root.ModeContent, "sub/b.txt", nil},
+		{"abs_in", 0, "a.txt", nil},
+		{"env_link", 0, ".env", nil}, // a listing or stat: no name policy
+		{"env_link", root.ModeContent, "", func(e error) bool { return errors.As(e, &refused) }},
+		{".env", root.ModeContent, "", func(e error) bool { return errors.As(e, &refused) }},
+		{"out_and_back", 0, "", func(e error) bool { return errors.Is(e, root.ErrOutside) }},
+		{"abs_out", 0, "", func(e error) bool { return errors.Is(e, root.ErrOutside) }},
+		{".git/HEAD", root.ModeContent, "", func(e error) bool { return errors.As(e, &state) }},
+		{"git_link", 0, "", func(e error) bool { return errors.As(e, &state) }},
+		{".git/HEAD", root.ModeGit, ".git/HEAD", nil},
+		{".taskctl/x", root.ModeGit, "", func(e error) bool { return errors.As(e, &state) }},
+	} {
+		f, real, err := sh.Open(tc.rel, tc.mode)
+		if f != nil {
+			f.Close()
+		}
+		switch {
+		case tc.why == nil && (err != nil || real != tc.real):
+			t.Errorf("Open(%s, %d) = %q, %v; want %q", tc.rel, tc.mode, real, err, tc.real)
+		case tc.why != nil && (err == nil || !tc.why(err)):
+			t.Errorf("Open(%s, %d) = %q, %v; want a refusal", tc.rel, tc.mode, real, err)
+		}
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/state"
 )
 
 // Class is the kind of failure an [Error] reports; each front door maps it
@@ -68,14 +68,14 @@ func Invalid(file string, probs []diag.Problem) *Error {
 }
 
 // Classify maps any error to an *Error: taskctl's state refused (a
-// *project.StateError) is STATE_UNSAFE, a deadline is a timeout, a
+// *state.UnsafeError) is STATE_UNSAFE, a deadline is a timeout, a
 // cancellation an interruption, anything else a general error.
 func Classify(err error) *Error {
 	var ee *Error
 	if errors.As(err, &ee) {
 		return ee
 	}
-	var unsafe *project.StateError
+	var unsafe *state.UnsafeError
 	if errors.As(err, &unsafe) {
 		return &Error{Code: unsafe.Code(), Class: ClassError, Message: err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/state"
 )
 
 const initConfig = `<?xml version="1.0" encoding="UTF-8"?>
@@ -91,7 +92,7 @@ func (e *Engine) Init(force bool) (*InitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := project.OpenStateDir(p.Dir())
+	root, err := state.Open(p.Dir())
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func (e *Engine) Init(force bool) (*InitResult, error) {
 	defer tasks.Close()
 	lang := exampleLanguage(p)
 	files := []struct {
-		dir        *project.StateDir
+		dir        *state.Dir
 		name, body string
 	}{
 		{ws, ".gitignore", WorkspaceGitignore},
@@ -133,7 +134,7 @@ func (e *Engine) Init(force bool) (*InitResult, error) {
 		}
 		// Replaced by a new file renamed over it, or made new: never
 		// written through a symlink or into a file that shares its data
-		// with another (project.StateDir).
+		// with another (state.Dir).
 		if replace {
 			err = f.dir.WriteFile(f.name, []byte(f.body), 0o644)
 		} else if err = f.dir.WriteNew(f.name, []byte(f.body), 0o644); errors.Is(err, fs.ErrExist) {
@@ -150,7 +151,7 @@ func (e *Engine) Init(force bool) (*InitResult, error) {
 
 // initDir opens the directory name of dir, making it (without a
 // .gitignore: init's are the user's to commit) if it is missing.
-func initDir(dir *project.StateDir, name string) (*project.StateDir, error) {
+func initDir(dir *state.Dir, name string) (*state.Dir, error) {
 	if err := dir.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("init: %w", err)
 	}

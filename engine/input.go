@@ -9,11 +9,12 @@ import (
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
 	"github.com/taskctl/taskctl/schema"
+	"github.com/taskctl/taskctl/state"
 )
 
 // errNotRegular refuses a FIFO, a device or a socket given as a template or
 // config file: opening a FIFO blocks and a device may never end.
-var errNotRegular = project.ErrNotRegular
+var errNotRegular = state.ErrNotRegular
 
 // tooLargeError is a template or config file over schema.MaxInput.
 type tooLargeError struct{ size int64 }
@@ -24,7 +25,7 @@ func (e *tooLargeError) Error() string {
 
 // ReadInput reads a template or config file. Only a regular file is read
 // (a FIFO is opened without blocking and refused, as are devices and
-// sockets), and at most schema.MaxInput bytes of it (project.ReadRegular):
+// sockets), and at most schema.MaxInput bytes of it (state.ReadRegular):
 // a larger file is an
 // error [InputProblem] turns into a problem, not a read that could exhaust
 // memory.
@@ -34,8 +35,8 @@ func ReadInput(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := project.ReadRegular(f, schema.MaxInput)
-	if tl := (*project.TooLargeError)(nil); errors.As(err, &tl) {
+	data, err := state.ReadRegular(f, schema.MaxInput)
+	if tl := (*state.TooLargeError)(nil); errors.As(err, &tl) {
 		return nil, &tooLargeError{size: tl.Size}
 	}
 	return data, err
@@ -47,7 +48,7 @@ func ReadInput(path string) ([]byte, error) {
 // (project.ErrLeavesRoot).
 func readIn(dir, path string) ([]byte, error) {
 	data, err := project.ReadIn(dir, path, schema.MaxInput)
-	if tl := (*project.TooLargeError)(nil); errors.As(err, &tl) {
+	if tl := (*state.TooLargeError)(nil); errors.As(err, &tl) {
 		return nil, &tooLargeError{size: tl.Size}
 	}
 	return data, err

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/memory"
-	"github.com/taskctl/taskctl/project"
+	statedir "github.com/taskctl/taskctl/state"
 )
 
 // slowSource slows reads down so that a writer can be killed mid-analysis.
@@ -205,7 +205,7 @@ func TestCrashSafety(t *testing.T) {
 
 // isIndexTemp reports whether name is a temporary file of the index.
 func isIndexTemp(name string) bool {
-	of, ok := project.PendingOf(name)
+	of, ok := statedir.PendingOf(name)
 	return ok && of == "index.bin"
 }
 

@@ -106,13 +106,13 @@
 //     length, checksum and bounds checks), reported as a diag.Warning and rebuilt
 //     by the next Refresh; it is never trusted. Decoding never panics.
 //   - An Index is safe for concurrent use.
-//   - The index directory is a project.StateDir, named by its real path:
+//   - The index directory is a state.Dir, named by its real path:
 //     reached without following a symbolic link, and its files (the index,
 //     the lock, the walk cache, .gitignore, the temporary files) created,
 //     replaced, locked and read relative to it without following one. A
 //     symbolic link, a special file or a hard-linked file where one of them
 //     goes (a cloned repository can commit .taskctl/index/lock as a link
-//     anywhere) is refused with a project.StateError, STATE_UNSAFE.
+//     anywhere) is refused with a state.UnsafeError, STATE_UNSAFE.
 //
 // The package never writes outside the index directory.
 package memory

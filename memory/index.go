@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	statedir "github.com/taskctl/taskctl/state"
 )
 
 // File names inside the index directory.
@@ -56,7 +56,7 @@ type Index struct {
 // (it is never trusted; the next Refresh rebuilds it). The error is non-nil
 // only if dir exists but cannot be read, or if something stands where the
 // directory or its index file should be (a symbolic link, a special file:
-// a *project.StateError; dir must be a real path, see project.StateDir).
+// a *statedir.UnsafeError; dir must be a real path, see statedir.Dir).
 func Open(dir string) (*Index, []diag.Warning, error) {
 	ix := &Index{dir: dir}
 	id := indexFileID(dir)
@@ -142,7 +142,7 @@ func (ix *Index) Len() int {
 
 // load reads the index kept in dir: see Open.
 func load(dir string) (*state, []diag.Warning, error) {
-	d, err := project.OpenStateDir(dir)
+	d, err := statedir.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(nil, dict{}, dict{}, 0), nil, nil
 	}
@@ -152,7 +152,7 @@ func load(dir string) (*state, []diag.Warning, error) {
 	defer d.Close()
 	name := filepath.Join(dir, indexFile)
 	data, release, err := readIndex(d, indexFile)
-	var unsafe *project.StateError
+	var unsafe *statedir.UnsafeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return newState(nil, dict{}, dict{}, 0), nil, nil

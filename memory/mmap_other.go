@@ -2,14 +2,14 @@
 
 package memory
 
-import "github.com/taskctl/taskctl/project"
+import statedir "github.com/taskctl/taskctl/state"
 
-func readIndex(d *project.StateDir, name string) ([]byte, func(*state), error) {
+func readIndex(d *statedir.Dir, name string) ([]byte, func(*state), error) {
 	f, err := d.Open(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	data, err := project.ReadRegular(f, 1<<40)
+	data, err := statedir.ReadRegular(f, 1<<40)
 	return data, func(*state) {}, err
 }

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/taskctl/taskctl/project"
+	statedir "github.com/taskctl/taskctl/state"
 )
 
 // readIndex maps the file name of d read-only; the mapping is released
@@ -14,7 +14,7 @@ import (
 // reading saves a copy of the whole file on every CLI call. The file is
 // never truncated or rewritten in place (a new index replaces it by
 // rename), so the mapping stays valid.
-func readIndex(d *project.StateDir, name string) (data []byte, release func(owner *state), err error) {
+func readIndex(d *statedir.Dir, name string) (data []byte, release func(owner *state), err error) {
 	f, err := d.Open(name)
 	if err != nil {
 		return nil, nil, err
@@ -34,6 +34,6 @@ func readIndex(d *project.StateDir, name string) (data []byte, release func(owne
 		}
 	}
 	// an empty file, or one that cannot be mapped: read
-	data, err = project.ReadRegular(f, 1<<40)
+	data, err = statedir.ReadRegular(f, 1<<40)
 	return data, func(*state) {}, err
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	statedir "github.com/taskctl/taskctl/state"
 )
 
 type walkEntry struct {
@@ -107,7 +107,7 @@ type refresh struct {
 	// inMemory: an index without a directory (Update with dir "") lives in
 	// memory; nothing is read or written but the project's files.
 	inMemory bool
-	dir      *project.StateDir // the index directory, locked
+	dir      *statedir.Dir // the index directory, locked
 	unlock   func()
 
 	id       fileID          // the committed index file, under the lock
@@ -241,7 +241,7 @@ func (r *refresh) walkCached(ctx context.Context, cs CachingSource, add func(str
 	owner := new(state) // the mapping of prev is released with it
 	if !r.reset && r.id != (fileID{}) {
 		data, release, err := readIndex(r.dir, walkFile)
-		var unsafe *project.StateError
+		var unsafe *statedir.UnsafeError
 		if errors.As(err, &unsafe) {
 			return nil, err
 		}

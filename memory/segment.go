@@ -13,7 +13,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/taskctl/taskctl/project"
+	statedir "github.com/taskctl/taskctl/state"
 )
 
 // A build of more files than fit in memory at once is made in segments, as
@@ -43,8 +43,8 @@ const scratchFile = "index.scratch"
 // segments are the segments of one build, in the order of their
 // documents' fresh indices.
 type segments struct {
-	d     *project.StateDir
-	files []*project.PendingFile
+	d     *statedir.Dir
+	files []*statedir.PendingFile
 }
 
 // flush writes the postings of fl to a new segment, one record a term in
@@ -206,7 +206,7 @@ func mergeInputs(old *dict, nOldDocs int, keep []int, nOld int, segs []*segmentR
 // its four parts (the term offsets, the list offsets, the terms and the
 // lists) each go to a scratch file, to be copied into the index in order.
 type sectionWriter struct {
-	files       [4]*project.PendingFile
+	files       [4]*statedir.PendingFile
 	w           [4]*bufio.Writer
 	n           uint32 // terms written
 	strs, posts uint64 // bytes of terms and of lists written
@@ -220,7 +220,7 @@ const (
 	partPosts
 )
 
-func newSectionWriter(d *project.StateDir) (*sectionWriter, error) {
+func newSectionWriter(d *statedir.Dir) (*sectionWriter, error) {
 	sw := &sectionWriter{}
 	for k := range sw.files {
 		f, err := d.Create(scratchFile, 0o600)
@@ -369,7 +369,7 @@ func (r *refresh) installWritten() (Stats, error) {
 // writeStreamed writes the index file of d from its header and documents
 // (encodeDocs), a text dictionary in scratch files and the path
 // dictionary, computing the header's length and checksum as it goes.
-func writeStreamed(d *project.StateDir, head []byte, text *sectionWriter, paths []byte, filter uint32) error {
+func writeStreamed(d *statedir.Dir, head []byte, text *sectionWriter, paths []byte, filter uint32) error {
 	f, err := d.Create(indexFile, 0o600)
 	if err != nil {
 		return err

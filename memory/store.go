@@ -6,13 +6,13 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/taskctl/taskctl/project"
+	statedir "github.com/taskctl/taskctl/state"
 )
 
-// The index directory is a project.StateDir: opened without following a
+// The index directory is a statedir.Dir: opened without following a
 // symbolic link anywhere on its path, its files created, replaced, locked
 // and read relative to it, never through a symbolic link, and refused
-// (project.StateError, STATE_UNSAFE) when something else stands in their
+// (statedir.UnsafeError, STATE_UNSAFE) when something else stands in their
 // place. So a cloned repository that commits .taskctl/index/lock, or the
 // directory itself, as a link out of the clone cannot make a refresh
 // write, create or lock anything there.
@@ -21,8 +21,8 @@ import (
 // .gitignore holding "*" (also in a directory made by someone else), takes
 // its lock and removes the temporary files a killed writer left; unlock
 // releases the lock. The directory is returned open.
-func openForWriting(dir string) (d *project.StateDir, unlock func(), err error) {
-	d, err = project.MakeStateDir(dir)
+func openForWriting(dir string) (d *statedir.Dir, unlock func(), err error) {
+	d, err = statedir.Make(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,16 +45,16 @@ var writeHook func(written int)
 
 // writeIndex writes parts, one after another, as the index file of d: to
 // a temporary file renamed into place.
-func writeIndex(d *project.StateDir, parts [][]byte) (int64, error) {
+func writeIndex(d *statedir.Dir, parts [][]byte) (int64, error) {
 	return writeParts(d, indexFile, parts, writeHook)
 }
 
 // writeCache replaces the walk cache of d with data. Failing is no error
 // (the cache is only an optimisation), unless something stands in the
 // cache's place.
-func writeCache(d *project.StateDir, data []byte) error {
+func writeCache(d *statedir.Dir, data []byte) error {
 	_, err := writeParts(d, walkFile, [][]byte{data}, nil)
-	var se *project.StateError
+	var se *statedir.UnsafeError
 	if errors.As(err, &se) {
 		return err
 	}
@@ -65,7 +65,7 @@ func writeCache(d *project.StateDir, data []byte) error {
 // room is reserved first (see preallocate); hook, if not nil, is called
 // after each chunk. The file is not synced: see "not fsynced" in the
 // package documentation.
-func writeParts(d *project.StateDir, name string, parts [][]byte, hook func(written int)) (int64, error) {
+func writeParts(d *statedir.Dir, name string, parts [][]byte, hook func(written int)) (int64, error) {
 	f, err := d.Create(name, 0o600)
 	if err != nil {
 		return 0, err
@@ -99,11 +99,11 @@ func writeParts(d *project.StateDir, name string, parts [][]byte, hook func(writ
 // removeTemps deletes the temporary files left by a killed writer (and
 // those of earlier versions, "index.bin.tmp-*"); it runs under the lock,
 // when no other writer can be using them.
-func removeTemps(d *project.StateDir) {
+func removeTemps(d *statedir.Dir) {
 	ents, _ := d.ReadDir()
 	for _, e := range ents {
 		n := e.Name()
-		if of, ok := project.PendingOf(n); ok && (of == indexFile || of == walkFile || of == scratchFile) || strings.HasPrefix(n, "index.bin.tmp-") {
+		if of, ok := statedir.PendingOf(n); ok && (of == indexFile || of == walkFile || of == scratchFile) || strings.HasPrefix(n, "index.bin.tmp-") {
 			d.RemoveFile(n)
 		}
 	}

@@ -61,21 +61,8 @@
 //     opened through the Root.
 //   - The working dir and project dir are never changed (no os.Chdir).
 //     project writes only taskctl's own state, under <project>/.taskctl,
-//     through a StateDir (EnsureWorkspace, OpenWorkspace, OpenStateDir,
-//     MakeStateDir): a directory reached from its real path one component
-//     at a time with openat(O_NOFOLLOW|O_DIRECTORY), held open, whose files
-//     are created, replaced (a temporary file renamed over the name),
-//     locked, appended to and read relative to its descriptor without
-//     following a symbolic link, and accepted only if fstat says regular
-//     file of one link. A symbolic link on the way or in a file's place (a
-//     cloned repository can commit .taskctl/index/lock as a link anywhere),
-//     a FIFO, device or socket (refused on lstat, before any open) or a
-//     hard-linked file is a *StateError, STATE_UNSAFE. Every writer of
-//     taskctl's state (the index, its lock and walk cache, the runs, the
-//     token cache, the audit log) goes through one, so nothing is written,
-//     created or locked outside <project>/.taskctl. ReadRegular is the one
-//     capped reader of such files and of the templates and configuration
-//     files taskctl is given.
+//     through a state.Dir (EnsureWorkspace, OpenWorkspace), which follows
+//     no symbolic link and writes through no hard link (see package state).
 //   - Every refusal is a *diag.Warning with a stable code; nothing is fatal except
 //     a project that cannot be opened.
 //

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/state"
 )
 
 // FSOptions say where agents may write.
@@ -48,7 +49,7 @@ type FSOptions struct {
 //     since no symbolic link is followed, ".." can never lead through one.
 //   - The directory of the target is reached from the root's real path one
 //     component at a time with openat(O_NOFOLLOW|O_DIRECTORY) and held
-//     open (a StateDir); a symbolic link on the way is refused
+//     open (a state.Dir); a symbolic link on the way is refused
 //     (STATE_UNSAFE), never followed.
 //   - No component may be .git or .taskctl (case-insensitively), except
 //     the .taskctl/ of a workspace inside it; sensitive names are refused
@@ -161,7 +162,7 @@ func (f *FS) Workspace() string { return f.ws }
 // write does: each directory it makes holds a ".gitignore" of "*") and
 // returns its path.
 func (f *FS) EnsureWorkspace() (string, error) {
-	d, err := MakeStateDir(f.ws)
+	d, err := state.Make(f.ws)
 	if err != nil {
 		return "", fmt.Errorf("workspace: %w", err)
 	}
@@ -248,18 +249,18 @@ func (f *FS) rootsNote() string {
 // openParent opens the directory that holds t's last component, each
 // component without following a symbolic link; with create, missing
 // directories are made (the workspace itself with a .gitignore).
-func (f *FS) openParent(t *target, create bool) (*StateDir, error) {
+func (f *FS) openParent(t *target, create bool) (*state.Dir, error) {
 	return f.openDir(t.root, t.comps[:len(t.comps)-1], create)
 }
 
 // openDir opens the directory comps below root (see openParent).
-func (f *FS) openDir(root string, comps []string, create bool) (*StateDir, error) {
-	var d *StateDir
+func (f *FS) openDir(root string, comps []string, create bool) (*state.Dir, error) {
+	var d *state.Dir
 	var err error
 	if root == f.ws && create {
-		d, err = MakeStateDir(root)
+		d, err = state.Make(root)
 	} else {
-		d, err = OpenStateDir(root)
+		d, err = state.Open(root)
 	}
 	if err != nil {
 		return nil, err
@@ -281,11 +282,11 @@ func refusal(abs string, err error) *diag.Warning {
 	if errors.As(err, &w) {
 		return w
 	}
-	var se *StateError
+	var se *state.UnsafeError
 	if errors.As(err, &se) {
 		return warnf(diag.WriteUnsafe, se.Path, "%s: nothing was written", se.Reason)
 	}
-	var tl *TooLargeError
+	var tl *state.TooLargeError
 	if errors.As(err, &tl) {
 		return warnf(diag.FileTooLarge, abs, "%d bytes, over the %d-byte cap", tl.Size, tl.Limit)
 	}
@@ -305,13 +306,13 @@ func refusal(abs string, err error) *diag.Warning {
 // checkWritable refuses what stands at name in d unless it is nothing or
 // a regular file of one link; it returns what is there (ok false when
 // nothing is).
-func checkWritable(d *StateDir, name, abs string) (NameInfo, bool, *diag.Warning) {
+func checkWritable(d *state.Dir, name, abs string) (state.NameInfo, bool, *diag.Warning) {
 	st, err := d.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return NameInfo{}, false, nil
+		return state.NameInfo{}, false, nil
 	}
 	if err != nil {
-		return NameInfo{}, false, refusal(abs, err)
+		return state.NameInfo{}, false, refusal(abs, err)
 	}
 	switch {
 	case st.Mode.IsDir():
@@ -360,7 +361,7 @@ type Backup struct {
 }
 
 // backupsOf lists the backups of abs in bd, oldest first.
-func backupsOf(bd *StateDir, abs string) ([]Backup, error) {
+func backupsOf(bd *state.Dir, abs string) ([]Backup, error) {
 	ents, err := bd.ReadDir()
 	if err != nil {
 		return nil, err
@@ -382,7 +383,7 @@ func backupsOf(bd *StateDir, abs string) ([]Backup, error) {
 }
 
 // pruneBackups removes the backups of abs beyond the newest BackupsKept.
-func pruneBackups(bd *StateDir, abs string) {
+func pruneBackups(bd *state.Dir, abs string) {
 	all, err := backupsOf(bd, abs)
 	if err != nil {
 		return // kept: a failed cleanup never fails the write
@@ -435,6 +436,6 @@ func (f *FS) RestoreBackup(s, name string) (*WriteResult, *diag.Warning) {
 }
 
 // backups opens <project>/.taskctl/backups, made if missing.
-func (f *FS) backups() (*StateDir, error) {
-	return MakeStateDir(filepath.Join(f.p.dir, WorkspaceName, "backups"))
+func (f *FS) backups() (*state.Dir, error) {
+	return state.Make(filepath.Join(f.p.dir, WorkspaceName, "backups"))
 }

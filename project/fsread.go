@@ -8,6 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/state"
 )
 
 // An Entry is a file or directory as FS.Stat and FS.List see it: what
@@ -23,7 +24,7 @@ type Entry struct {
 	Hidden  bool // the name starts with "."
 }
 
-func entryOf(name, abs, rel string, st NameInfo) Entry {
+func entryOf(name, abs, rel string, st state.NameInfo) Entry {
 	return Entry{Name: name, Path: abs, Rel: rel, Type: typeName(st.Mode), Size: st.Size,
 		ModTime: st.ModTime, Mode: st.Mode, Hidden: strings.HasPrefix(name, ".")}
 }
@@ -160,12 +161,12 @@ func (f *FS) Stat(s string) (*Entry, *diag.Warning) {
 		if w != nil {
 			return nil, w
 		}
-		st := NameInfo{Name: path.Base(res.real), Mode: res.info.Mode(), Size: res.info.Size(), ModTime: res.info.ModTime()}
+		st := state.NameInfo{Name: path.Base(res.real), Mode: res.info.Mode(), Size: res.info.Size(), ModTime: res.info.ModTime()}
 		e := entryOf(st.Name, res.real, rel, st)
 		return &e, nil
 	}
 	if len(rp.comps) == 0 {
-		parent, err := OpenStateDir(path.Dir(f.ws))
+		parent, err := state.Open(path.Dir(f.ws))
 		if err != nil {
 			return nil, refusal(rp.abs, err)
 		}
@@ -226,7 +227,7 @@ func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 	if w != nil {
 		return nil, w
 	}
-	var d *StateDir
+	var d *state.Dir
 	var err error
 	dir := rp.abs
 	if rp.inWS {
@@ -245,7 +246,7 @@ func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 		dir = res.real
 		_, why := f.p.Ignored(f.p.relToProject(dir), true)
 		o.namedNodeModules = strings.HasPrefix(why, "node_modules/")
-		d, err = OpenStateDir(dir)
+		d, err = state.Open(dir)
 	}
 	if err != nil {
 		return nil, refusal(dir, err)
@@ -258,7 +259,7 @@ func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 
 // listDir adds the entries of d (abs, rel below the listed directory, at
 // depth) to l.
-func (f *FS) listDir(l *Listing, d *StateDir, abs, rel string, depth int, inWS bool, o ListOptions) {
+func (f *FS) listDir(l *Listing, d *state.Dir, abs, rel string, depth int, inWS bool, o ListOptions) {
 	ents, err := d.ReadDir()
 	if err != nil {
 		l.Warnings = append(l.Warnings, *refusal(abs, err))

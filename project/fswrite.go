@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/state"
 )
 
 // A WriteResult is what a write, copy, move, delete or mkdir did.
@@ -76,7 +77,7 @@ func (f *FS) writeAt(t *target, data []byte, overwrite, backup bool) (*WriteResu
 // targetIn resolves s as a write target and opens the directory that
 // holds it (made first, with create): the first steps of every operation
 // on one file of the write area.
-func (f *FS) targetIn(s string, create bool) (*target, *StateDir, *diag.Warning) {
+func (f *FS) targetIn(s string, create bool) (*target, *state.Dir, *diag.Warning) {
 	t, w := f.writeTarget(s)
 	if w != nil {
 		return nil, nil, w
@@ -90,7 +91,7 @@ func (f *FS) targetIn(s string, create bool) (*target, *StateDir, *diag.Warning)
 
 // backupCopy copies name in d (abs) to a new file of .taskctl/backups/
 // and returns the copy's path.
-func (f *FS) backupCopy(d *StateDir, name, abs string) (string, *diag.Warning) {
+func (f *FS) backupCopy(d *state.Dir, name, abs string) (string, *diag.Warning) {
 	data, err := d.ReadFile(name, f.p.policy.MaxFileBytes)
 	if err != nil {
 		return "", refusal(abs, err)
@@ -249,7 +250,7 @@ func (f *FS) ReadWritable(s string) (*File, *diag.Warning) {
 // readIn reads name in d (abs) if it is a regular file of one link; the
 // refusal of a symbolic link or a hard link says what was asked: a read
 // (justRead), or the read of a write.
-func (f *FS) readIn(d *StateDir, name, abs string, justRead bool, win *Window) (*File, *diag.Warning) {
+func (f *FS) readIn(d *state.Dir, name, abs string, justRead bool, win *Window) (*File, *diag.Warning) {
 	st, exists, w := checkWritable(d, name, abs)
 	if w != nil && justRead && w.Code == diag.WriteUnsafe {
 		switch {

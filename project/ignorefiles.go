@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/taskctl/taskctl/ignore"
+	"github.com/taskctl/taskctl/state"
 )
 
 // This file is the I/O half of the ignore rules: package ignore matches
@@ -54,12 +55,12 @@ func readSmall(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := ReadRegular(f, maxIgnoreFile)
-	var tl *TooLargeError
+	data, err := state.ReadRegular(f, maxIgnoreFile)
+	var tl *state.TooLargeError
 	switch {
 	case errors.As(err, &tl):
 		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
-	case errors.Is(err, ErrNotRegular), errors.Is(err, syscall.EISDIR):
+	case errors.Is(err, state.ErrNotRegular), errors.Is(err, syscall.EISDIR):
 		return nil, fmt.Errorf("not a regular file")
 	}
 	return data, err

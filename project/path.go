@@ -44,10 +44,7 @@ func IsBinary(data []byte) bool { return root.IsBinary(data) }
 // .taskctl directory, or "" (see root.AlwaysExcludedDir).
 func AlwaysExcludedDir(rel string) string { return root.AlwaysExcludedDir(rel) }
 
-var (
-	errNotDir   = root.ErrNotDir
-	errTooLarge = root.ErrTooLarge
-)
+var errNotDir = root.ErrNotDir
 
 const openFlags = root.OpenFlags
 
@@ -63,10 +60,6 @@ func lstatType(path string) (fs.FileMode, error) { return root.LstatType(path) }
 
 func listTypes(dir string, buf *[]byte) (map[string]fs.FileMode, error) {
 	return root.ListTypes(dir, buf)
-}
-
-func readCapped(r interface{ Read([]byte) (int, error) }, hint, max int64) ([]byte, error) {
-	return root.ReadCapped(r, hint, max)
 }
 
 // where says how an absolute clean path stands to the allowed roots (see

@@ -11,6 +11,7 @@ import (
 
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/root"
+	"github.com/taskctl/taskctl/state"
 )
 
 // Markers are the built-in project markers, in order of priority: the
@@ -258,8 +259,8 @@ func (p *Project) IgnoreErrors() []error {
 }
 
 // EnsureWorkspace creates <project>/.taskctl/<sub...> if needed and returns
-// its absolute path. It works through MakeStateDir from the project dir:
-// no component is followed if it is a symbolic link (a *StateError), so
+// its absolute path. It works through state.Make from the project dir:
+// no component is followed if it is a symbolic link (a *state.UnsafeError), so
 // nothing is ever written outside the project; into every directory it
 // creates it writes a ".gitignore" holding "*" so the workspace never gets
 // committed. Each sub must be a single plain name (no "/", ".", ".." or
@@ -273,9 +274,9 @@ func (p *Project) EnsureWorkspace(sub ...string) (string, error) {
 	return d.Path(), nil
 }
 
-// OpenWorkspace is EnsureWorkspace returning the directory as a StateDir,
+// OpenWorkspace is EnsureWorkspace returning the directory as a state.Dir,
 // through which its files are created, replaced, locked and read.
-func (p *Project) OpenWorkspace(sub ...string) (*StateDir, error) {
+func (p *Project) OpenWorkspace(sub ...string) (*state.Dir, error) {
 	path := filepath.Join(p.dir, WorkspaceName)
 	for _, s := range sub {
 		if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
@@ -283,7 +284,7 @@ func (p *Project) OpenWorkspace(sub ...string) (*StateDir, error) {
 		}
 		path = filepath.Join(path, s)
 	}
-	d, err := MakeStateDir(path)
+	d, err := state.Make(path)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}

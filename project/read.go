@@ -6,6 +6,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/root"
+	"github.com/taskctl/taskctl/state"
 )
 
 // Read reads a candidate from the allowed root its path lies in, through
@@ -42,7 +43,7 @@ func (r *rootDir) readIgnoreFile(name string) ([]byte, error) {
 		return readSmall(r.root.FS(), name)
 	case errors.Is(err, root.ErrTooLarge):
 		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
-	case errors.Is(err, root.ErrNotRegular):
+	case errors.Is(err, state.ErrNotRegular):
 		return nil, fmt.Errorf("not a regular file")
 	}
 	return data, err

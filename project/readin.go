@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/taskctl/taskctl/state"
 )
 
 // ErrLeavesRoot is the error (in an *fs.PathError) of ReadIn for a path
@@ -13,7 +15,7 @@ import (
 var ErrLeavesRoot = errors.New("a symbolic link leading outside the project: not followed")
 
 // ReadIn reads the regular file at path, which must lie in dir, through an
-// os.Root at dir, as ReadRegular reads (at most max bytes): a symbolic link
+// os.Root at dir, as state.ReadRegular reads (at most max bytes): a symbolic link
 // is followed only while it stays inside dir (one leading out is
 // ErrLeavesRoot, whether or not its target exists, and the target is not
 // looked at), and a FIFO, device or socket is refused on lstat and on its
@@ -26,7 +28,7 @@ func ReadIn(dir, path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadRegular(f, max)
+	return state.ReadRegular(f, max)
 }
 
 // OpenIn opens the regular file at path, which must lie in dir, as ReadIn
@@ -58,7 +60,7 @@ func OpenIn(dir, path string) (*os.File, error) {
 	case st.IsDir():
 		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	case !st.Mode().IsRegular():
-		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: state.ErrNotRegular}
 	}
 	f, err := root.OpenFile(rel, openFlags, 0)
 	if err != nil {
@@ -69,7 +71,7 @@ func OpenIn(dir, path string) (*os.File, error) {
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: state.ErrNotRegular}
 	}
 	return f, nil
 }

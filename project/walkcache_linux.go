@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/taskctl/taskctl/state"
 )
 
 // canStampDirs reports whether directories of r can be stat'ed relative to
@@ -91,7 +93,7 @@ func lstatIn(r *rootDir, full, rel string, into *statInfo, buf *[]byte) (fs.File
 	fi := into
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		fi.mode = unixMode(st.Mode)
+		fi.mode = state.UnixMode(st.Mode)
 	case unix.S_IFDIR:
 		fi.mode = fs.ModeDir | fs.FileMode(st.Mode&0o777)
 	case unix.S_IFLNK:

@@ -5,11 +5,12 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/root"
+	"github.com/taskctl/taskctl/state"
 )
 
 // readInWindow reads win of name in d (abs), which readIn found to be a
 // regular file of one link, through the same confined open as a whole read.
-func (f *FS) readInWindow(d *StateDir, name, abs string, win *Window) (*File, *diag.Warning) {
+func (f *FS) readInWindow(d *state.Dir, name, abs string, win *Window) (*File, *diag.Warning) {
 	fh, err := d.Open(name)
 	if err != nil {
 		return nil, refusal(abs, err)
@@ -20,7 +21,7 @@ func (f *FS) readInWindow(d *StateDir, name, abs string, win *Window) (*File, *d
 		return nil, refusal(abs, err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, refusal(abs, &fs.PathError{Op: "read", Path: abs, Err: ErrNotRegular})
+		return nil, refusal(abs, &fs.PathError{Op: "read", Path: abs, Err: state.ErrNotRegular})
 	}
 	return root.WindowFile(fh, abs, f.p.relToProject(abs), st, win, f.p.policy.MaxFileBytes)
 }

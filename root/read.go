@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/state"
 )
 
 // A File is a file read through a Root.
@@ -203,37 +204,13 @@ func (r *Root) readRoot(d *Dir, path, rel, given string, win *Window) (*File, *d
 	return file, nil
 }
 
-// ErrTooLarge is ReadCapped's error for content past its cap.
-var ErrTooLarge = errors.New("file too large")
+// ErrTooLarge is ReadCapped's error for content past its cap (see
+// state.ErrTooLarge).
+var ErrTooLarge = state.ErrTooLarge
 
-// ReadCapped reads r to the end, failing with ErrTooLarge past max bytes;
-// hint (the stat size) only sizes the first buffer.
-func ReadCapped(r io.Reader, hint, max int64) ([]byte, error) {
-	if hint < 0 || hint > max {
-		hint = max
-	}
-	buf := make([]byte, 0, hint+1)
-	lr := io.LimitReader(r, max+1)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > max {
-			return nil, ErrTooLarge
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			if errors.Is(err, syscall.EAGAIN) {
-				return nil, &fs.PathError{Op: "read", Err: err}
-			}
-			return nil, err
-		}
-	}
-}
+// ReadCapped reads r to the end, failing with ErrTooLarge past max bytes
+// (see state.ReadCapped).
+func ReadCapped(r io.Reader, hint, max int64) ([]byte, error) { return state.ReadCapped(r, hint, max) }
 
 // IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB,
 // unless it starts with a UTF-16 or UTF-32 byte-order mark (such text is full
@@ -285,5 +262,6 @@ func KindName(m fs.FileMode) string {
 	return m.Type().String()
 }
 
-// ErrNotRegular is the error for a file that must be regular and is not.
-var ErrNotRegular = errors.New("not a regular file")
+// ErrNotRegular is the error for a file that must be regular and is not
+// (see state.ErrNotRegular).
+var ErrNotRegular = state.ErrNotRegular

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/state"
 	"golang.org/x/sys/unix"
 )
 
@@ -105,7 +106,7 @@ func (r *Root) readBeneath(d *Dir, path, rel, given string, buf []byte) (f *File
 		return nil, warnf(code, path, "%s", msg), true
 	}
 	return &File{Path: path, Rel: r.Rel(path), Size: int64(len(data)), ModTime: time.Unix(st.Mtim.Unix()),
-		Mode: unixMode(st.Mode), Content: data, Binary: IsBinary(data)}, nil, true
+		Mode: state.UnixMode(st.Mode), Content: data, Binary: IsBinary(data)}, nil, true
 }
 
 // openBeneath opens rel (relative to the root, slash-separated) with
@@ -225,33 +226,4 @@ func (d *Dir) ReadSmall(name string, max int64) (data []byte, declined bool, err
 	}
 	data, err = readFD(fd, st.Size, max, nil)
 	return data, false, err
-}
-
-// unixMode is the fs.FileMode of the st_mode m.
-func unixMode(m uint32) fs.FileMode {
-	mode := fs.FileMode(m & 0o777)
-	if m&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if m&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if m&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
-	}
-	switch m & unix.S_IFMT {
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	}
-	return mode
 }

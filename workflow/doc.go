@@ -137,7 +137,7 @@
 // run in the same RunsDir rewrites its run.json to say so (in the version
 // it was written in) and removes the temporary output files it left; a run
 // whose context is cancelled (SIGINT, SIGTERM) ends as "interrupted".
-// RunsDir and each run's directory are project.StateDirs: RunsDir must be
+// RunsDir and each run's directory are state.Dirs: RunsDir must be
 // a real path (a symbolic link on it, such as .taskctl/runs committed as a
 // link out of a cloned repository, is refused with STATE_UNSAFE), and
 // every file is created, replaced and read relative to its directory

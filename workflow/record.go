@@ -16,7 +16,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/lazyregexp"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/state"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -216,12 +216,12 @@ func newID(now time.Time) string {
 }
 
 // store writes one run's files in its directory of RunsDir, both held
-// open as project.StateDirs: nothing is created, replaced or read through
+// open as state.Dirs: nothing is created, replaced or read through
 // a symbolic link, and a RunsDir with one on its path (.taskctl/runs
 // committed as a link out of a cloned repository) is refused.
 type store struct {
-	runs *project.StateDir // RunsDir
-	dir  *project.StateDir // the run's own directory
+	runs *state.Dir // RunsDir
+	dir  *state.Dir // the run's own directory
 	id   string
 }
 
@@ -230,7 +230,7 @@ func create(runsDir string, now time.Time) (*store, error) {
 	if runsDir == "" {
 		return nil, errors.New("no runs directory")
 	}
-	runs, err := project.OpenStateDir(runsDir)
+	runs, err := state.Open(runsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ func create(runsDir string, now time.Time) (*store, error) {
 		id := newID(now)
 		err = runs.Mkdir(id, 0o700)
 		if err == nil {
-			var dir *project.StateDir
+			var dir *state.Dir
 			if dir, err = runs.Dir(id); err != nil {
 				break
 			}
@@ -273,7 +273,7 @@ func (s *store) write(name string, data string) error {
 // create starts writing name in the run directory: a temporary file in
 // the same directory, which Commit syncs and renames over its name, so a
 // reader sees the old file or the whole new one.
-func (s *store) create(name string) (*project.PendingFile, error) {
+func (s *store) create(name string) (*state.PendingFile, error) {
 	return s.dir.Create(name, 0o600)
 }
 
@@ -342,7 +342,7 @@ func loadRun(runsDir, id string, outputs bool) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs, err := project.OpenStateDir(runsDir)
+	runs, err := state.Open(runsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -460,7 +460,7 @@ func decodeRecord(id string, data []byte) (*Record, recordFile, error) {
 
 // readOutputs reads each step's output from its output file in the run's
 // directory (version 2 on), each file once.
-func (r *Record) readOutputs(run *project.StateDir, id string) error {
+func (r *Record) readOutputs(run *state.Dir, id string) error {
 	if r.Version < 2 {
 		return nil
 	}
@@ -535,15 +535,15 @@ const maxRecordFile = 1 << 30
 // readOutput reads the output file name of a run, in the run's directory
 // run, into a string of exactly its size. It reads only a regular file of
 // the directory itself that is no larger than maxOutputFile (see
-// project.StateDir.ReadFile): taskctl writes no other kind there, and
+// state.Dir.ReadFile): taskctl writes no other kind there, and
 // opening a FIFO would block and reading a device or a huge sparse file
 // would not end or would exhaust memory.
-func readOutput(run *project.StateDir, name string) (string, error) {
+func readOutput(run *state.Dir, name string) (string, error) {
 	if !filepath.IsLocal(name) || filepath.Base(name) != name {
 		return "", fmt.Errorf("output_file %q: not a file of the run's directory", name)
 	}
 	data, err := run.ReadFile(name, maxOutputFile)
-	var tl *project.TooLargeError
+	var tl *state.TooLargeError
 	switch {
 	case errors.As(err, &tl) && tl.Grew:
 		return "", fmt.Errorf("%s is more than the %s a step's output may be", name, size(maxOutputFile))
@@ -566,7 +566,7 @@ const settleLimit = 50
 // left (see removeOutputTemps). A run that was killed (SIGKILL, a crash, a
 // reboot) cannot say so itself; the next run does. A record that cannot
 // be settled is left alone: it still reads back as interrupted.
-func settle(runsDir string, runs *project.StateDir) {
+func settle(runsDir string, runs *state.Dir) {
 	ids, err := Runs(runsDir)
 	if err != nil {
 		return
@@ -606,7 +606,7 @@ var outputTemp = lazyregexp.New(`^\.[0-9]{2,}-[-_.A-Za-z0-9]+\.output\.txt\.[0-9
 // directory run, whose process is gone: a run killed mid-step leaves the
 // output it was writing, up to the output cap, which nothing else
 // removes. Only regular files whose names match outputTemp are removed.
-func removeOutputTemps(run *project.StateDir) {
+func removeOutputTemps(run *state.Dir) {
 	ents, _ := run.ReadDir()
 	for _, e := range ents {
 		if outputTemp.Re().MatchString(e.Name()) {
@@ -617,7 +617,7 @@ func removeOutputTemps(run *project.StateDir) {
 
 // Runs lists the IDs of the runs in runsDir, oldest first.
 func Runs(runsDir string) ([]string, error) {
-	runs, err := project.OpenStateDir(runsDir)
+	runs, err := state.Open(runsDir)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/sandbox"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/state"
 )
 
 // sandboxPlan decides how the run's executors are confined: the plan (nil
@@ -44,7 +44,7 @@ func (r *runner) sandboxPlan() (*sandbox.Plan, *diag.Warning, error) {
 	// The runs directory is taskctl's state: what stands in its way is
 	// refused as such (STATE_UNSAFE) before the plan looks at it.
 	if _, err := os.Lstat(r.opt.RunsDir); err == nil {
-		d, err := project.OpenStateDir(r.opt.RunsDir)
+		d, err := state.Open(r.opt.RunsDir)
 		if err != nil {
 			return nil, nil, err
 		}

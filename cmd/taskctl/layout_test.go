@@ -31,11 +31,11 @@ import (
 // (#29 point 1), imports the two content helpers, the decoder and the
 // secret scanner, which live below it (content/): the content policy is
 // decided once per file, by the confined root every reader goes through;
-// project composes a root.
-// The token cache and the run records are files of taskctl's state,
-// written through project's StateDir, so the tokenizer and workflow
-// import project (DESIGN §1-2: the path resolver owns safe reads and
-// workspace writes). internal/hostile builds hostile repositories for
+// project composes a root. state, taskctl's own state directories and the
+// one capped reader, lies below root and imports nothing of ours: the
+// token cache and the run records are files of taskctl's state, written
+// through a state.Dir, so the tokenizer and workflow import state, not
+// project (DESIGN §1-2: one owner of the workspace writes). internal/hostile builds hostile repositories for
 // tests only, and internal/ignoretest generated trees of ignore files for
 // the differential tests against git. The engine may import every package
 // below it and none of them imports it; the front doors, cmd/taskctl and
@@ -52,11 +52,12 @@ func TestLayout(t *testing.T) {
 		"template":            {"internal/xmltext"},
 		"internal/xmltext":    nil,
 		"ignore":              nil,
-		"root":                {"content/encoding", "content/secrets"},
-		"project":             {"ignore", "root"},
+		"state":               nil,
+		"root":                {"state", "content/encoding", "content/secrets"},
+		"project":             {"ignore", "root", "state"},
 		"content/encoding":    nil,
 		"content/secrets":     nil,
-		"contextgen/tokens":   {"internal/pages", "project"},
+		"contextgen/tokens":   {"internal/pages", "state"},
 		"internal/pages":      nil,
 		"internal/diag":       nil,
 		"internal/lazyregexp": nil,
@@ -64,14 +65,14 @@ func TestLayout(t *testing.T) {
 		"internal/sandbox":    nil,
 		"internal/ignoretest": nil,
 		"shellexec":           {"root", "ignore"},
-		"memory":              {"project", "internal/pages"},
+		"memory":              {"project", "state", "internal/pages"},
 		"command":             {"project", "shellexec", "content/secrets"},
 		"contextgen":          {"template", "project", "command", "memory", "content/encoding", "content/secrets", "contextgen/tokens", "internal/pages"},
-		"workflow":            {"template", "contextgen", "project", "internal/sandbox"},
+		"workflow":            {"template", "contextgen", "state", "internal/sandbox"},
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
-		"engine": {"schema", "template", "root", "project", "ignore", "content/encoding", "content/secrets",
+		"engine": {"schema", "template", "root", "project", "ignore", "state", "content/encoding", "content/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},

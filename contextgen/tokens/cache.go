@@ -15,7 +15,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/state"
 )
 
 // MaxCacheEntries bounds a [Cache]: beyond it the least recently used counts
@@ -84,7 +84,7 @@ type cacheEntry struct {
 
 // OpenCache returns the cache kept in dir (its file is dir/[CacheFile]),
 // a directory of taskctl's state named by its real path (see
-// project.StateDir). A missing, unreadable, oversized or corrupt file, or
+// state.Dir). A missing, unreadable, oversized or corrupt file, or
 // one that is not a regular file (a symlink, say), gives an empty cache:
 // the cache can only make a run faster, never stop it. OpenCache does not
 // create dir.
@@ -261,9 +261,9 @@ func (ch *Cache) Save() error {
 }
 
 // write replaces the cache's file with data, making its directory (with a
-// .gitignore) if need be; see project.StateDir.
+// .gitignore) if need be; see state.Dir.
 func (ch *Cache) write(data []byte) error {
-	d, err := project.MakeStateDir(ch.dir)
+	d, err := state.Make(ch.dir)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ var errForeign = errors.New("token cache: written elsewhere or by another user")
 // readCacheFile reads the cache's file in dir, if this user owns it, and
 // says where it is (the place its content must name).
 func readCacheFile(dir string) ([]byte, place, error) {
-	d, err := project.OpenStateDir(dir)
+	d, err := state.Open(dir)
 	if err != nil {
 		return nil, place{}, err
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package project
+package state
 
 import (
 	"errors"
@@ -14,20 +14,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openStateDir opens path from the root directory down, each component
+// openDir opens path from the root directory down, each component
 // with openat(O_DIRECTORY|O_NOFOLLOW) relative to the one before, so that
 // no symbolic link is followed and what is opened is what was checked;
 // with create, a missing directory is made (mkdirat) with a .gitignore.
-func openStateDir(path string, create bool) (*StateDir, error) {
+func openDir(path string, create bool) (*Dir, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("state directory %s: not an absolute path", path)
 	}
 	path = filepath.Clean(path)
-	fd, err := openStateDirAt(unix.AT_FDCWD, "/")
+	fd, err := openDirAt(unix.AT_FDCWD, "/")
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: "/", Err: err}
 	}
-	d := &StateDir{path: "/", fd: fd}
+	d := &Dir{path: "/", fd: fd}
 	for _, c := range strings.Split(path, "/") {
 		if c == "" {
 			continue
@@ -42,9 +42,9 @@ func openStateDir(path string, create bool) (*StateDir, error) {
 	return d, nil
 }
 
-// openStateDirAt opens the directory name relative to dirfd, without following
+// openDirAt opens the directory name relative to dirfd, without following
 // a symbolic link, with a descriptor good for *at calls.
-func openStateDirAt(dirfd int, name string) (int, error) {
+func openDirAt(dirfd int, name string) (int, error) {
 	for {
 		fd, err := unix.Openat(dirfd, name, unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|dirOpenFlag, 0)
 		if err != unix.EINTR {
@@ -55,13 +55,13 @@ func openStateDirAt(dirfd int, name string) (int, error) {
 
 // subdir opens the directory name in d (made, with a .gitignore, if it is
 // missing and create is set).
-func (d *StateDir) subdir(name string, create bool, perm fs.FileMode) (*StateDir, error) {
+func (d *Dir) subdir(name string, create bool, perm fs.FileMode) (*Dir, error) {
 	made := false
-	fd, err := openStateDirAt(d.fd, name)
+	fd, err := openDirAt(d.fd, name)
 	if err == unix.ENOENT && create {
 		if err = unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err == nil || err == unix.EEXIST {
 			made = err == nil
-			fd, err = openStateDirAt(d.fd, name)
+			fd, err = openDirAt(d.fd, name)
 		}
 	}
 	p := filepath.Join(d.path, name)
@@ -71,9 +71,9 @@ func (d *StateDir) subdir(name string, create bool, perm fs.FileMode) (*StateDir
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		unix.Close(fd)
-		return nil, &StateError{Path: p, Reason: "not a directory"}
+		return nil, &UnsafeError{Path: p, Reason: "not a directory"}
 	}
-	sub := &StateDir{path: p, fd: fd}
+	sub := &Dir{path: p, fd: fd}
 	if made {
 		if err := sub.WriteNew(".gitignore", []byte("*\n"), 0o644); err != nil && !errors.Is(err, fs.ErrExist) {
 			sub.Close()
@@ -84,7 +84,7 @@ func (d *StateDir) subdir(name string, create bool, perm fs.FileMode) (*StateDir
 }
 
 // Dir opens the directory name in d.
-func (d *StateDir) Dir(name string) (*StateDir, error) {
+func (d *Dir) Dir(name string) (*Dir, error) {
 	if err := d.checkName(name); err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (d *StateDir) Dir(name string) (*StateDir, error) {
 
 // Mkdir makes the directory name in d with perm (an *fs.PathError holding
 // fs.ErrExist if the name is taken).
-func (d *StateDir) Mkdir(name string, perm fs.FileMode) error {
+func (d *Dir) Mkdir(name string, perm fs.FileMode) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (d *StateDir) Mkdir(name string, perm fs.FileMode) error {
 }
 
 // Close closes the directory.
-func (d *StateDir) Close() error {
+func (d *Dir) Close() error {
 	if d.fd < 0 {
 		return nil
 	}
@@ -113,15 +113,15 @@ func (d *StateDir) Close() error {
 	return err
 }
 
-// refusal turns the error of opening name in d into a *StateError when a
+// refusal turns the error of opening name in d into an *UnsafeError when a
 // symbolic link or a file of the wrong kind is in its way (told by an
 // lstat of the name, which opens nothing), else into an *fs.PathError.
-func (d *StateDir) refusal(op, name string, err error, wantDir bool) error {
+func (d *Dir) refusal(op, name string, err error, wantDir bool) error {
 	p := filepath.Join(d.path, name)
 	var st unix.Stat_t
 	if err != unix.ENOENT && unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
 		if r := unsafeReason(&st, wantDir); r != "" {
-			return &StateError{Path: p, Reason: r}
+			return &UnsafeError{Path: p, Reason: r}
 		}
 	}
 	return &fs.PathError{Op: op, Path: p, Err: err}
@@ -165,14 +165,14 @@ func unsafeReason(st *unix.Stat_t, wantDir bool) string {
 // O_CLOEXEC added): an lstat first refuses what is there and is no regular
 // file of one link without opening it, and an fstat of what was opened
 // refuses it too (a name swapped in between). The file is blocking.
-func (d *StateDir) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+func (d *Dir) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	if err := d.checkName(name); err != nil {
 		return nil, err
 	}
 	var st unix.Stat_t
 	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		if r := unsafeReason(&st, false); r != "" {
-			return nil, &StateError{Path: filepath.Join(d.path, name), Reason: r}
+			return nil, &UnsafeError{Path: filepath.Join(d.path, name), Reason: r}
 		}
 	}
 	var fd int
@@ -192,7 +192,7 @@ func (d *StateDir) openFile(name string, flag int, perm fs.FileMode) (*os.File, 
 	}
 	if r := unsafeReason(&st, false); r != "" {
 		unix.Close(fd)
-		return nil, &StateError{Path: filepath.Join(d.path, name), Reason: r}
+		return nil, &UnsafeError{Path: filepath.Join(d.path, name), Reason: r}
 	}
 	if err := unix.SetNonblock(fd, false); err != nil {
 		unix.Close(fd)
@@ -202,20 +202,20 @@ func (d *StateDir) openFile(name string, flag int, perm fs.FileMode) (*os.File, 
 }
 
 // Open opens name for reading.
-func (d *StateDir) Open(name string) (*os.File, error) {
+func (d *Dir) Open(name string) (*os.File, error) {
 	return d.openFile(name, unix.O_RDONLY, 0)
 }
 
 // OpenAppend opens name for appending, creating it with perm if it is
 // missing.
-func (d *StateDir) OpenAppend(name string, perm fs.FileMode) (*os.File, error) {
+func (d *Dir) OpenAppend(name string, perm fs.FileMode) (*os.File, error) {
 	return d.openFile(name, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT, perm)
 }
 
 // Lock takes an exclusive advisory lock (flock) on name, creating it if it
 // is missing, and waits for it. The kernel drops the lock when the process
 // dies, so a killed holder never leaves a stale lock behind.
-func (d *StateDir) Lock(name string) (unlock func(), err error) {
+func (d *Dir) Lock(name string) (unlock func(), err error) {
 	f, err := d.openFile(name, unix.O_RDWR|unix.O_CREAT, 0o644)
 	if err != nil {
 		return nil, err
@@ -239,8 +239,8 @@ func (d *StateDir) Lock(name string) (unlock func(), err error) {
 // WriteNew creates name with data (O_EXCL, which follows no symbolic
 // link). A regular file already there is left as it is (it is not
 // written, whatever its links): an *fs.PathError holding fs.ErrExist;
-// anything else there is a *StateError.
-func (d *StateDir) WriteNew(name string, data []byte, perm fs.FileMode) error {
+// anything else there is an *UnsafeError.
+func (d *Dir) WriteNew(name string, data []byte, perm fs.FileMode) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func (d *StateDir) WriteNew(name string, data []byte, perm fs.FileMode) error {
 	if err == unix.EEXIST {
 		var st unix.Stat_t
 		if unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
-			return &StateError{Path: filepath.Join(d.path, name), Reason: unsafeReason(&st, false)}
+			return &UnsafeError{Path: filepath.Join(d.path, name), Reason: unsafeReason(&st, false)}
 		}
 	}
 	if err != nil {
@@ -262,22 +262,22 @@ func (d *StateDir) WriteNew(name string, data []byte, perm fs.FileMode) error {
 	return err
 }
 
-// A PendingFile is a new version of a file of a StateDir being written: a
+// A PendingFile is a new version of a file of a Dir being written: a
 // temporary file in the same directory, which Commit renames over the
 // file's name, so that a reader sees the old file or the whole new one, and
 // a writer killed midway leaves the old one (and a temporary file, which
 // PendingOf recognises).
 type PendingFile struct {
 	*os.File
-	d         *StateDir
+	d         *Dir
 	tmp, name string
 }
 
 // Create starts a new version of name, made with perm. The name must hold
 // a regular file or nothing (a symbolic link or a special file there is a
-// *StateError, checked again by Commit); a regular file with other links
+// *UnsafeError, checked again by Commit); a regular file with other links
 // is replaced, not written.
-func (d *StateDir) Create(name string, perm fs.FileMode) (*PendingFile, error) {
+func (d *Dir) Create(name string, perm fs.FileMode) (*PendingFile, error) {
 	if err := d.checkReplaceable(name); err != nil {
 		return nil, err
 	}
@@ -296,13 +296,13 @@ func (d *StateDir) Create(name string, perm fs.FileMode) (*PendingFile, error) {
 }
 
 // checkReplaceable refuses name unless it holds a regular file or nothing.
-func (d *StateDir) checkReplaceable(name string) error {
+func (d *Dir) checkReplaceable(name string) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
 	var st unix.Stat_t
 	if unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return &StateError{Path: filepath.Join(d.path, name), Reason: unsafeReason(&st, false)}
+		return &UnsafeError{Path: filepath.Join(d.path, name), Reason: unsafeReason(&st, false)}
 	}
 	return nil
 }
@@ -339,14 +339,14 @@ func (p *PendingFile) Abort() {
 
 // Exists reports whether anything is at name (not following a symbolic
 // link).
-func (d *StateDir) Exists(name string) bool {
+func (d *Dir) Exists(name string) bool {
 	var st unix.Stat_t
 	return d.checkName(name) == nil && unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
 }
 
 // RemoveFile removes name if it is a regular file (a symbolic link, a
 // directory or a special file there is left as it is, and an error).
-func (d *StateDir) RemoveFile(name string) error {
+func (d *Dir) RemoveFile(name string) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -365,7 +365,7 @@ func (d *StateDir) RemoveFile(name string) error {
 
 // ReadDir returns the entries of the directory sorted by name, as
 // os.ReadDir does.
-func (d *StateDir) ReadDir() ([]fs.DirEntry, error) {
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
 	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}

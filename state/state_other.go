@@ -1,6 +1,6 @@
 //go:build !unix
 
-package project
+package state
 
 import (
 	"errors"
@@ -10,19 +10,19 @@ import (
 	"time"
 )
 
-// Elsewhere than Unix, a StateDir checks names with lstat before it uses
+// Elsewhere than Unix, a Dir checks names with lstat before it uses
 // them, which a concurrent swap can race, and locks by creating a file
 // exclusively: taskctl is built there, not hardened there (see the package
 // documentation).
 
-func openStateDir(path string, create bool) (*StateDir, error) {
+func openDir(path string, create bool) (*Dir, error) {
 	if !filepath.IsAbs(path) {
 		return nil, errors.New("state directory " + path + ": not an absolute path")
 	}
 	path = filepath.Clean(path)
 	for p, prev := path, ""; p != prev; p, prev = filepath.Dir(p), p {
 		if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-			return nil, &StateError{Path: p, Reason: "not a directory (a symlink)"}
+			return nil, &UnsafeError{Path: p, Reason: "not a directory (a symlink)"}
 		}
 	}
 	if create {
@@ -33,53 +33,53 @@ func openStateDir(path string, create bool) (*StateDir, error) {
 	if st, err := os.Lstat(path); err != nil {
 		return nil, err
 	} else if !st.IsDir() {
-		return nil, &StateError{Path: path, Reason: "not a directory"}
+		return nil, &UnsafeError{Path: path, Reason: "not a directory"}
 	}
-	return &StateDir{path: path, fd: -1}, nil
+	return &Dir{path: path, fd: -1}, nil
 }
 
-func (d *StateDir) join(name string) string { return filepath.Join(d.path, name) }
+func (d *Dir) join(name string) string { return filepath.Join(d.path, name) }
 
-func (d *StateDir) checkFile(name string) error {
+func (d *Dir) checkFile(name string) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
 	if st, err := os.Lstat(d.join(name)); err == nil && !st.Mode().IsRegular() {
-		return &StateError{Path: d.join(name), Reason: "not a regular file (" + st.Mode().Type().String() + ")"}
+		return &UnsafeError{Path: d.join(name), Reason: "not a regular file (" + st.Mode().Type().String() + ")"}
 	}
 	return nil
 }
 
-func (d *StateDir) Dir(name string) (*StateDir, error) {
+func (d *Dir) Dir(name string) (*Dir, error) {
 	if err := d.checkName(name); err != nil {
 		return nil, err
 	}
-	return openStateDir(d.join(name), false)
+	return openDir(d.join(name), false)
 }
 
-func (d *StateDir) Mkdir(name string, perm fs.FileMode) error {
+func (d *Dir) Mkdir(name string, perm fs.FileMode) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
 	return os.Mkdir(d.join(name), perm)
 }
 
-func (d *StateDir) Close() error { return nil }
+func (d *Dir) Close() error { return nil }
 
-func (d *StateDir) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+func (d *Dir) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	if err := d.checkFile(name); err != nil {
 		return nil, err
 	}
 	return os.OpenFile(d.join(name), flag, perm)
 }
 
-func (d *StateDir) Open(name string) (*os.File, error) { return d.openFile(name, os.O_RDONLY, 0) }
+func (d *Dir) Open(name string) (*os.File, error) { return d.openFile(name, os.O_RDONLY, 0) }
 
-func (d *StateDir) OpenAppend(name string, perm fs.FileMode) (*os.File, error) {
+func (d *Dir) OpenAppend(name string, perm fs.FileMode) (*os.File, error) {
 	return d.openFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
 }
 
-func (d *StateDir) Lock(name string) (unlock func(), err error) {
+func (d *Dir) Lock(name string) (unlock func(), err error) {
 	if err := d.checkFile(name); err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (d *StateDir) Lock(name string) (unlock func(), err error) {
 	}
 }
 
-func (d *StateDir) WriteNew(name string, data []byte, perm fs.FileMode) error {
+func (d *Dir) WriteNew(name string, data []byte, perm fs.FileMode) error {
 	if err := d.checkFile(name); err != nil {
 		return err
 	}
@@ -122,11 +122,11 @@ func (d *StateDir) WriteNew(name string, data []byte, perm fs.FileMode) error {
 
 type PendingFile struct {
 	*os.File
-	d         *StateDir
+	d         *Dir
 	tmp, name string
 }
 
-func (d *StateDir) Create(name string, perm fs.FileMode) (*PendingFile, error) {
+func (d *Dir) Create(name string, perm fs.FileMode) (*PendingFile, error) {
 	if err := d.checkFile(name); err != nil {
 		return nil, err
 	}
@@ -169,12 +169,12 @@ func (p *PendingFile) Abort() {
 	os.Remove(p.d.join(p.tmp))
 }
 
-func (d *StateDir) Exists(name string) bool {
+func (d *Dir) Exists(name string) bool {
 	_, err := os.Lstat(d.join(name))
 	return d.checkName(name) == nil && err == nil
 }
 
-func (d *StateDir) RemoveFile(name string) error {
+func (d *Dir) RemoveFile(name string) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -188,4 +188,4 @@ func (d *StateDir) RemoveFile(name string) error {
 	return os.Remove(d.join(name))
 }
 
-func (d *StateDir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.path) }
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.path) }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package project
+package state
 
 import (
 	"io/fs"
@@ -10,12 +10,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The operations of a StateDir that the file operations of agents (FS)
+// The operations of a Dir that the file operations of agents (FS)
 // need besides those of taskctl's own state: what a name is without
 // following it, renaming between two held directories, removing an empty
 // directory.
 
-// A NameInfo is what lstat says of a name in a StateDir.
+// A NameInfo is what lstat says of a name in a Dir.
 type NameInfo struct {
 	Name    string
 	Mode    fs.FileMode // the type bits as fs.FileMode has them, and the permissions
@@ -25,7 +25,7 @@ type NameInfo struct {
 }
 
 // Lstat says what name is in d, without following a symbolic link.
-func (d *StateDir) Lstat(name string) (NameInfo, error) {
+func (d *Dir) Lstat(name string) (NameInfo, error) {
 	if err := d.checkName(name); err != nil {
 		return NameInfo{}, err
 	}
@@ -33,12 +33,12 @@ func (d *StateDir) Lstat(name string) (NameInfo, error) {
 	if err := eintr(func() error { return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
 		return NameInfo{}, &fs.PathError{Op: "lstat", Path: filepath.Join(d.path, name), Err: err}
 	}
-	return NameInfo{Name: name, Mode: unixMode(uint32(st.Mode)), Size: st.Size,
+	return NameInfo{Name: name, Mode: UnixMode(uint32(st.Mode)), Size: st.Size,
 		ModTime: time.Unix(st.Mtim.Unix()), Links: uint64(st.Nlink)}, nil
 }
 
-// unixMode turns a stat mode into an fs.FileMode, as os.Lstat does.
-func unixMode(m uint32) fs.FileMode {
+// UnixMode turns a stat mode into an fs.FileMode, as os.Lstat does.
+func UnixMode(m uint32) fs.FileMode {
 	mode := fs.FileMode(m & 0o777)
 	if m&unix.S_ISGID != 0 {
 		mode |= fs.ModeSetgid
@@ -71,7 +71,7 @@ func unixMode(m uint32) fs.FileMode {
 // an *fs.PathError holding fs.ErrExist (atomically on Linux). Whatever
 // stands at either name, a rename moves names, never follows a symbolic
 // link nor writes through a hard link.
-func (d *StateDir) Rename(name string, to *StateDir, toName string, replace bool) error {
+func (d *Dir) Rename(name string, to *Dir, toName string, replace bool) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (d *StateDir) Rename(name string, to *StateDir, toName string, replace bool
 }
 
 // RemoveDir removes the empty directory name from d.
-func (d *StateDir) RemoveDir(name string) error {
+func (d *Dir) RemoveDir(name string) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -102,19 +102,19 @@ func (d *StateDir) RemoveDir(name string) error {
 }
 
 // SubDir opens the directory name in d without following a symbolic link
-// (a *StateError if one, or anything but a directory, is there), making
+// (an *UnsafeError if one, or anything but a directory, is there), making
 // it (mode 0755, and nothing in it) when it is missing and create is set.
-// Unlike MakeStateDir it writes no .gitignore: the directories of agents'
+// Unlike Make it writes no .gitignore: the directories of agents'
 // files are theirs.
-func (d *StateDir) SubDir(name string, create bool) (sub *StateDir, made bool, err error) {
+func (d *Dir) SubDir(name string, create bool) (sub *Dir, made bool, err error) {
 	if err := d.checkName(name); err != nil {
 		return nil, false, err
 	}
-	fd, err := openStateDirAt(d.fd, name)
+	fd, err := openDirAt(d.fd, name)
 	if err == unix.ENOENT && create {
 		if err = unix.Mkdirat(d.fd, name, 0o755); err == nil || err == unix.EEXIST {
 			made = err == nil
-			fd, err = openStateDirAt(d.fd, name)
+			fd, err = openDirAt(d.fd, name)
 		}
 	}
 	if err != nil {
@@ -123,9 +123,9 @@ func (d *StateDir) SubDir(name string, create bool) (sub *StateDir, made bool, e
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		unix.Close(fd)
-		return nil, false, &StateError{Path: filepath.Join(d.path, name), Reason: "not a directory"}
+		return nil, false, &UnsafeError{Path: filepath.Join(d.path, name), Reason: "not a directory"}
 	}
-	return &StateDir{path: filepath.Join(d.path, name), fd: fd}, made, nil
+	return &Dir{path: filepath.Join(d.path, name), fd: fd}, made, nil
 }
 
 // CommitNew is Commit for a name that must not exist yet: an existing

@@ -1,4 +1,4 @@
-package project
+package state
 
 import "golang.org/x/sys/unix"
 

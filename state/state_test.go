@@ -1,6 +1,6 @@
 //go:build unix
 
-package project_test
+package state_test
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	repo "github.com/taskctl/taskctl/internal/hostile"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/state"
 )
 
 // stateFixture returns a real directory to keep state in, and a directory
@@ -27,13 +27,13 @@ func stateFixture(t *testing.T) (dir, out, before string) {
 }
 
 func isUnsafe(err error) bool {
-	var se *project.StateError
+	var se *state.UnsafeError
 	return errors.As(err, &se) && se.Code() == diag.StateUnsafe && strings.Contains(err.Error(), string(diag.StateUnsafe))
 }
 
-func mustOpenState(t *testing.T, path string) *project.StateDir {
+func mustOpenState(t *testing.T, path string) *state.Dir {
 	t.Helper()
-	d, err := project.OpenStateDir(path)
+	d, err := state.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func mustOpenState(t *testing.T, path string) *project.StateDir {
 
 // TestStateDirPath: a state directory is reached without following a
 // symbolic link anywhere on its path; a missing one is made only by
-// MakeStateDir, with a .gitignore in each directory it makes.
+// Make, with a .gitignore in each directory it makes.
 func TestStateDirPath(t *testing.T) {
 	dir, out, before := stateFixture(t)
 	if err := os.Symlink(filepath.Join(out, "d"), filepath.Join(dir, "link")); err != nil {
@@ -53,14 +53,14 @@ func TestStateDirPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"link", "link/sub", "dangling", "dangling/sub"} {
-		for name, open := range map[string]func(string) (*project.StateDir, error){
-			"OpenStateDir": project.OpenStateDir, "MakeStateDir": project.MakeStateDir,
+		for name, open := range map[string]func(string) (*state.Dir, error){
+			"Open": state.Open, "Make": state.Make,
 		} {
 			d, err := open(filepath.Join(dir, p))
 			if err == nil {
 				d.Close()
 			}
-			var se *project.StateError
+			var se *state.UnsafeError
 			if !isUnsafe(err) || !errors.As(err, &se) || se.Path != filepath.Join(dir, strings.Split(p, "/")[0]) {
 				t.Errorf("%s(%s) = %v, want a STATE_UNSAFE refusal naming the link", name, p, err)
 			}
@@ -68,13 +68,13 @@ func TestStateDirPath(t *testing.T) {
 	}
 	repo.Unchanged(t, out, before, "opening state directories")
 
-	if _, err := project.OpenStateDir(filepath.Join(dir, "a", "b")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("OpenStateDir of a missing directory: %v, want fs.ErrNotExist", err)
+	if _, err := state.Open(filepath.Join(dir, "a", "b")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Open of a missing directory: %v, want fs.ErrNotExist", err)
 	}
-	if _, err := project.OpenStateDir("rel/dir"); err == nil {
-		t.Error("OpenStateDir of a relative path: no error")
+	if _, err := state.Open("rel/dir"); err == nil {
+		t.Error("Open of a relative path: no error")
 	}
-	d, err := project.MakeStateDir(filepath.Join(dir, "a", "b"))
+	d, err := state.Make(filepath.Join(dir, "a", "b"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestStateDirPath(t *testing.T) {
 		}
 	}
 	if _, err := os.Lstat(filepath.Join(dir, ".gitignore")); err == nil {
-		t.Error("MakeStateDir wrote a .gitignore in a directory it did not make")
+		t.Error("Make wrote a .gitignore in a directory it did not make")
 	}
 	if d := mustOpenState(t, filepath.Join(dir, "a")); d.Path() != filepath.Join(dir, "a") {
 		t.Errorf("Path() = %s", d.Path())
@@ -93,8 +93,8 @@ func TestStateDirPath(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := project.OpenStateDir(filepath.Join(dir, "file")); !isUnsafe(err) {
-		t.Errorf("OpenStateDir of a file: %v, want STATE_UNSAFE", err)
+	if _, err := state.Open(filepath.Join(dir, "file")); !isUnsafe(err) {
+		t.Errorf("Open of a file: %v, want STATE_UNSAFE", err)
 	}
 }
 
@@ -134,16 +134,16 @@ var plantings = map[string]func(t *testing.T, dir, name, out string){
 // replaced (the other link keeps its content) or left alone by WriteNew,
 // but never written in place.
 func TestStateFilesRefused(t *testing.T) {
-	uses := map[string]func(d *project.StateDir, name string) error{
-		"Open": func(d *project.StateDir, name string) error {
+	uses := map[string]func(d *state.Dir, name string) error{
+		"Open": func(d *state.Dir, name string) error {
 			f, err := d.Open(name)
 			if err == nil {
 				f.Close()
 			}
 			return err
 		},
-		"ReadFile": func(d *project.StateDir, name string) error { _, err := d.ReadFile(name, 1<<20); return err },
-		"OpenAppend": func(d *project.StateDir, name string) error {
+		"ReadFile": func(d *state.Dir, name string) error { _, err := d.ReadFile(name, 1<<20); return err },
+		"OpenAppend": func(d *state.Dir, name string) error {
 			f, err := d.OpenAppend(name, 0o644)
 			if err == nil {
 				f.WriteString("appended\n")
@@ -151,15 +151,15 @@ func TestStateFilesRefused(t *testing.T) {
 			}
 			return err
 		},
-		"Lock": func(d *project.StateDir, name string) error {
+		"Lock": func(d *state.Dir, name string) error {
 			unlock, err := d.Lock(name)
 			if err == nil {
 				unlock()
 			}
 			return err
 		},
-		"WriteNew":  func(d *project.StateDir, name string) error { return d.WriteNew(name, []byte("new\n"), 0o644) },
-		"WriteFile": func(d *project.StateDir, name string) error { return d.WriteFile(name, []byte("new\n"), 0o644) },
+		"WriteNew":  func(d *state.Dir, name string) error { return d.WriteNew(name, []byte("new\n"), 0o644) },
+		"WriteFile": func(d *state.Dir, name string) error { return d.WriteFile(name, []byte("new\n"), 0o644) },
 	}
 	for pname, plant := range plantings {
 		for uname, use := range uses {
@@ -187,7 +187,7 @@ func TestStateFilesRefused(t *testing.T) {
 				}
 				ents, _ := d.ReadDir()
 				for _, e := range ents {
-					if _, ok := project.PendingOf(e.Name()); ok {
+					if _, ok := state.PendingOf(e.Name()); ok {
 						t.Errorf("temporary file %s left behind", e.Name())
 					}
 				}
@@ -209,7 +209,7 @@ func TestStateFiles(t *testing.T) {
 	if data, err := d.ReadFile("a", 3); err != nil || string(data) != "two" {
 		t.Errorf("ReadFile = %q, %v", data, err)
 	}
-	var tl *project.TooLargeError
+	var tl *state.TooLargeError
 	if _, err := d.ReadFile("a", 2); !errors.As(err, &tl) || tl.Size != 3 || tl.Limit != 2 {
 		t.Errorf("ReadFile over the cap: %v", err)
 	}
@@ -307,7 +307,7 @@ func TestPendingOf(t *testing.T) {
 		".index.bin.0123456789ag.tmp":       "",
 		".0123456789ab.tmp":                 "",
 	} {
-		name, ok := project.PendingOf(tmp)
+		name, ok := state.PendingOf(tmp)
 		if ok != (want != "") || name != want {
 			t.Errorf("PendingOf(%q) = %q, %v; want %q", tmp, name, ok, want)
 		}
@@ -327,20 +327,20 @@ func TestReadRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := project.ReadRegular(f, 10); !errors.Is(err, project.ErrNotRegular) || !strings.Contains(err.Error(), fifo) {
+	if _, err := state.ReadRegular(f, 10); !errors.Is(err, state.ErrNotRegular) || !strings.Contains(err.Error(), fifo) {
 		t.Errorf("FIFO: %v", err)
 	}
 	df, _ := os.Open(dir)
 	defer df.Close()
-	if _, err := project.ReadRegular(df, 10); !errors.Is(err, syscall.EISDIR) {
+	if _, err := state.ReadRegular(df, 10); !errors.Is(err, syscall.EISDIR) {
 		t.Errorf("directory: %v", err)
 	}
 	big := filepath.Join(dir, "big")
 	os.WriteFile(big, []byte("0123456789x"), 0o644)
 	bf, _ := os.Open(big)
 	defer bf.Close()
-	var tl *project.TooLargeError
-	if _, err := project.ReadRegular(bf, 10); !errors.As(err, &tl) || tl.Size != 11 || tl.Path != big {
+	var tl *state.TooLargeError
+	if _, err := state.ReadRegular(bf, 10); !errors.As(err, &tl) || tl.Size != 11 || tl.Path != big {
 		t.Errorf("too large: %v", err)
 	}
 }

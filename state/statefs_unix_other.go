@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package project
+package state
 
 import "golang.org/x/sys/unix"
 

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package project
+package state
 
 import (
 	"io/fs"
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// NameInfo is what lstat says of a name in a StateDir (see the Unix build).
+// NameInfo is what lstat says of a name in a Dir (see the Unix build).
 type NameInfo struct {
 	Name    string
 	Mode    fs.FileMode
@@ -17,7 +17,7 @@ type NameInfo struct {
 	Links   uint64
 }
 
-func (d *StateDir) Lstat(name string) (NameInfo, error) {
+func (d *Dir) Lstat(name string) (NameInfo, error) {
 	if err := d.checkName(name); err != nil {
 		return NameInfo{}, err
 	}
@@ -28,7 +28,7 @@ func (d *StateDir) Lstat(name string) (NameInfo, error) {
 	return NameInfo{Name: name, Mode: st.Mode(), Size: st.Size(), ModTime: st.ModTime(), Links: 1}, nil
 }
 
-func (d *StateDir) Rename(name string, to *StateDir, toName string, replace bool) error {
+func (d *Dir) Rename(name string, to *Dir, toName string, replace bool) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
@@ -41,14 +41,14 @@ func (d *StateDir) Rename(name string, to *StateDir, toName string, replace bool
 	return os.Rename(d.join(name), to.join(toName))
 }
 
-func (d *StateDir) RemoveDir(name string) error {
+func (d *Dir) RemoveDir(name string) error {
 	if err := d.checkName(name); err != nil {
 		return err
 	}
 	return os.Remove(d.join(name))
 }
 
-func (d *StateDir) SubDir(name string, create bool) (*StateDir, bool, error) {
+func (d *Dir) SubDir(name string, create bool) (*Dir, bool, error) {
 	if err := d.checkName(name); err != nil {
 		return nil, false, err
 	}
@@ -58,7 +58,7 @@ func (d *StateDir) SubDir(name string, create bool) (*StateDir, bool, error) {
 			made = true
 		}
 	}
-	sub, err := openStateDir(d.join(name), false)
+	sub, err := openDir(d.join(name), false)
 	return sub, made, err
 }
 

@@ -6,6 +6,15 @@
 // Markdown or plain text. [List] stops before the reads: the files the
 // sources select, with what selected them (what --paths prints).
 //
+// Each capability is a package of its own, and contextgen composes them:
+// contextgen/sources resolves the sources into candidates,
+// contextgen/reading reads them and admits their content,
+// contextgen/budget decides what fits a token budget, and
+// contextgen/tokens counts. What stays here is the document: each file's
+// text escaped for a terminal and prepared for XML, the token counts of
+// content and markup (read and counted on all cores), the list of files
+// left out, and rendering (render.go, header.go).
+//
 // Guarantees:
 //   - Every file comes from [project.Project.Read]: it lies inside the project
 //     (by real path), passed the policy, and was read through the project's

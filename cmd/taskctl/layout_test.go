@@ -17,7 +17,7 @@ import (
 // every package and imports nothing of ours; so may internal/lazyregexp,
 // package-level expressions compiled at their first use. internal/pages, which
 // prepares memory for the index's and the tokenizer's hash tables and for
-// the buffers contextgen reads files into, is an addition to the design's
+// the buffers contextgen/reading reads files into, is an addition to the design's
 // table: a leaf the three may import. So are
 // internal/xmltext, which decodes UTF-16 documents for schema and
 // template, so that the two read a document the same way, and
@@ -31,7 +31,15 @@ import (
 // (#29 point 1), imports the two content helpers, the decoder and the
 // secret scanner, which live below it (content/): the content policy is
 // decided once per file, by the confined root every reader goes through;
-// project composes a root. state, taskctl's own state directories and the
+// project composes a root.
+// contextgen is split by capability (#29 point 4): contextgen/sources
+// resolves a task's sources (globs, commands, index matches, inherited
+// files), contextgen/reading reads the candidates and admits their
+// content, contextgen/budget fits a document to a token budget (a leaf);
+// contextgen renders and counts, and reaches the files and the content
+// helpers only through reading and sources. reading imports sources
+// (the candidate type), never the reverse.
+// state, taskctl's own state directories and the
 // one capped reader, lies below root and imports nothing of ours: the
 // token cache and the run records are files of taskctl's state, written
 // through a state.Dir, so the tokenizer and workflow import state, not
@@ -67,7 +75,10 @@ func TestLayout(t *testing.T) {
 		"shellexec":           {"root", "ignore"},
 		"memory":              {"project", "state", "internal/pages"},
 		"command":             {"project", "shellexec", "content/secrets"},
-		"contextgen":          {"template", "project", "command", "memory", "content/encoding", "content/secrets", "contextgen/tokens", "internal/pages"},
+		"contextgen/sources":  {"template", "project", "command", "memory", "content/encoding", "content/secrets"},
+		"contextgen/reading":  {"project", "contextgen/sources", "content/encoding", "content/secrets", "internal/pages"},
+		"contextgen/budget":   nil,
+		"contextgen":          {"template", "project", "command", "memory", "contextgen/sources", "contextgen/reading", "contextgen/budget", "contextgen/tokens"},
 		"workflow":            {"template", "contextgen", "state", "internal/sandbox"},
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
@@ -78,7 +89,7 @@ func TestLayout(t *testing.T) {
 		"mcpserver":   {"engine"},
 	}
 	// Packages that may not do I/O of their own: no import of these.
-	noIO := map[string]bool{"ignore": true}
+	noIO := map[string]bool{"ignore": true, "contextgen/budget": true}
 	ioPkgs := []string{"os", "os/exec", "io", "io/fs", "io/ioutil", "syscall", "path/filepath", "net", "net/http",
 		"golang.org/x/sys/unix", "testing/fstest", "embed", "plugin", "unsafe"}
 	// Every reader takes the one confined root (#29 point 1): these

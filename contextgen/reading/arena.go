@@ -1,4 +1,4 @@
-package contextgen
+package reading
 
 import (
 	"unsafe"

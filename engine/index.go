@@ -39,6 +39,23 @@ func (s textSource) Walk(ctx context.Context, fn func(rel string, size int64, mt
 	return s.CachingSource.Walk(ctx, s.names(fn))
 }
 
+// Head and Log pass on the project's commit history, which the index
+// learns term associations from (memory.HistorySource); their messages
+// go through Filter too.
+func (s textSource) Head() (string, error) {
+	if h, ok := s.CachingSource.(memory.HistorySource); ok {
+		return h.Head()
+	}
+	return "", nil
+}
+
+func (s textSource) Log(ctx context.Context, head, since string, fn func(memory.LogCommit) (bool, error)) (bool, error) {
+	if h, ok := s.CachingSource.(memory.HistorySource); ok {
+		return h.Log(ctx, head, since, fn)
+	}
+	return false, nil
+}
+
 // WalkCached is Walk given an earlier walk's state.
 func (s textSource) WalkCached(ctx context.Context, prev []byte, fn func(rel string, size int64, mtime time.Time) error) ([]byte, error) {
 	return s.CachingSource.WalkCached(ctx, prev, s.names(fn))

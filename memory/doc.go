@@ -48,6 +48,28 @@
 // for tests, documentation more so for a long text; files named in the
 // query ("tsdb/head.go", "head.go:123") are boosted.
 //
+// # History
+//
+// A project's commit messages say in its people's words what the files
+// they touched do. When the Source is a HistorySource (ProjectSource of a
+// project with a .git directory of its own), the index keeps the terms of
+// the messages of the newest commits (500 that are not merges and change
+// at most 20 files) beside the paths each changed, in history.bin in the
+// index directory with the head they were read at (history.go). A query
+// term found in the messages of a file's commits counts as one more field
+// of that file, at 0.3 of its content, inside the term's own saturation,
+// and only for a file that has one of the query's terms itself: the
+// history lifts a file the query points at and never brings one in.
+// --explain lists it under "history" with the number of commits ("spread
+// (3 commits)"). The commits are read with go-git through an *os.Root of
+// .git (GitLog): nothing outside .git is opened and nothing is written
+// there. A refresh that finds HEAD moved reads the commits since the head
+// it holds when HEAD descends from it, and else lists them all again,
+// reusing the commits it holds; with no .git (or one that is a file, as in
+// a worktree) there is no history and nothing else changes. Reading the
+// history is no part of what a refresh promises: when it fails, the
+// history held is kept.
+//
 // # Persistence and guarantees
 //
 // The index is one file, index.bin, in the index directory (the caller

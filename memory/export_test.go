@@ -11,3 +11,22 @@ func SetSegmentBytes(n int64) (restore func()) {
 	segmentBytes = n
 	return func() { segmentBytes = old }
 }
+
+// EncodeHistory encodes a history of the given commits (hash, terms,
+// files) and decodes data, for the history section's tests.
+func EncodeHistory(head string, commits [][3][]string) []byte {
+	h := &history{head: head}
+	for _, c := range commits {
+		h.commits = append(h.commits, commitRecord{hash: c[0][0], terms: c[1], files: c[2]})
+	}
+	return encodeHistory(h)
+}
+
+// DecodeHistory decodes a history section: its head and commit count.
+func DecodeHistory(data []byte) (string, int, error) {
+	h, err := decodeHistory(data)
+	if err != nil {
+		return "", 0, err
+	}
+	return h.head, len(h.commits), nil
+}

@@ -34,6 +34,8 @@ type Stats struct {
 	Renamed    int            // files found under a new path by content hash
 	Removed    int            // files that left the index
 	Written    bool           // whether a new index file was written
+	Commits    int            // commits of the project's history the index holds (see history.go)
+	NewCommits int            // of those, commits this Refresh read the changes of
 	Warnings   []diag.Warning // a corrupt index found under the lock, and the like
 }
 
@@ -49,6 +51,7 @@ type Index struct {
 	// loaded identifies the index file st was decoded from, so a Refresh
 	// that finds it unchanged need not decode it again.
 	loaded fileID
+	hist   *history // the project's commits, nil for none (history.go)
 }
 
 // Open loads the index kept in dir. A missing index gives an empty one; a
@@ -65,6 +68,7 @@ func Open(dir string) (*Index, []diag.Warning, error) {
 		return nil, warns, err
 	}
 	ix.st = st
+	ix.hist = loadHistory(dir)
 	if len(warns) == 0 && id == indexFileID(dir) {
 		ix.loaded = id
 	}
@@ -126,10 +130,11 @@ func (ix *Index) Dir() string { return ix.dir }
 // zero).
 func (ix *Index) Stats() Stats {
 	ix.mu.RLock()
-	st := ix.st
+	st, hist := ix.st, ix.hist
 	ix.mu.RUnlock()
 	var s Stats
 	s.fill(st, 0)
+	s.Commits = hist.counted()
 	return s
 }
 

@@ -89,6 +89,7 @@ var queryNoise = map[string]bool{
 // parsed is a query after analysis.
 type parsed struct {
 	long      bool
+	hist      *history // the project's commits, nil for none
 	langs     []string // extensions; filter when short, boost when long
 	langWord  []string
 	roles     int      // wanted roles

@@ -19,7 +19,7 @@ type Match struct {
 // (search's matches, assemble's files); Search never leaves Terms nil, so
 // it reads {} and not null.
 type Reason struct {
-	Terms  map[string][]string `json:"terms"`            // field ("path", "name", "ident", "content") → matched query terms
+	Terms  map[string][]string `json:"terms"`            // field ("path", "name", "ident", "content", "history": its commits' messages) → matched query terms
 	Line   int                 `json:"line"`             // best-matching line, 1-based; 0 if unknown
 	Text   string              `json:"text"`             // that line, trimmed and capped at 200 bytes
 	Notes  []string            `json:"notes,omitempty"`  // filters and boosts that applied: "scope cmd", "mentioned", "test file demoted" …
@@ -36,7 +36,7 @@ type Reason struct {
 // line 12: func Authenticate(…)".
 func (r Reason) String() string {
 	var b strings.Builder
-	for _, f := range []string{"name", "path", "ident", "content"} {
+	for _, f := range []string{"name", "path", "ident", "content", "history"} {
 		if ts := r.Terms[f]; len(ts) > 0 {
 			if b.Len() > 0 {
 				b.WriteString("; ")
@@ -88,6 +88,19 @@ func (st *state) reasons(cands []cand, qs []qterm, explain bool) []Match {
 		for ai, alt := range q.alts {
 			st.noteTerm(out, pos, alt[0], alt[1], q.surface+q.altSep[ai]+q.altTerm[ai], q.surface, q.altW[ai], explain)
 		}
+	}
+	exact := map[uint32]bool{} // matches with a query term itself
+	for d, i := range pos {
+		for _, q := range qs {
+			for _, ts := range out[i].Reason.Terms {
+				if slices.Contains(ts, q.surface) {
+					exact[d] = true
+				}
+			}
+		}
+	}
+	for _, q := range qs {
+		noteHistory(out, pos, q, exact, explain)
 	}
 	if explain {
 		for i := range out {

@@ -46,6 +46,11 @@ func (ix *Index) Refresh(ctx context.Context, src Source, progress func(done, to
 		return Stats{}, err
 	}
 	defer r.end()
+	// the history first: what reading it leaves is collected before
+	// the files are (see readCollecting)
+	if err := r.history(ctx, src); err != nil {
+		return r.stats, err
+	}
 	if err := r.walk(ctx, src); err != nil {
 		return r.stats, err
 	}

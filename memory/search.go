@@ -57,6 +57,7 @@ type qterm struct {
 	altW    []float64   // what a match of each counts for (altWeight, conceptWeight)
 	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept
 	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
+	hist    []histDoc   // the files whose commits' messages have the term (history.go)
 }
 
 // Search ranks the indexed files against query and returns the best,
@@ -72,7 +73,7 @@ type qterm struct {
 // the query asks for them: a description usually means the code.
 func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	ix.mu.RLock()
-	st := ix.st
+	st, hist := ix.st, ix.hist
 	ix.mu.RUnlock()
 	// The posting lists may be a memory mapping released with st: keep st
 	// alive until they are no longer read.
@@ -83,6 +84,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	a := newAnalyzer()
 	query = dropListings(dropHTMLComments(query))
 	p := parseQuery(query, a, st.dirExists)
+	p.hist = hist
 	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
 	if len(out) == 0 && p.filters() {
@@ -299,6 +301,12 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 				}
 			}
 		}
+		if p.hist != nil {
+			q.hist = st.historyDocs(p.hist, t)
+			if df == 0 {
+				df = float64(len(q.hist))
+			}
+		}
 		if df == 0 {
 			continue
 		}
@@ -435,7 +443,9 @@ func (st *state) accumulate(qs []qterm) (acc []float64, total float64) {
 	n := len(st.docs)
 	acc = make([]float64, n)
 	tilde := make([]float64, n)
+	exact := make([]bool, n) // the term itself in any field, of any term
 	var touched []uint32
+	var later []histBase
 	for qi := range qs {
 		q := &qs[qi]
 		touched = touched[:0]
@@ -449,6 +459,9 @@ func (st *state) accumulate(qs []qterm) (acc []float64, total float64) {
 				if tilde[d] == 0 {
 					touched = append(touched, d)
 				}
+				if w == 1 {
+					exact[d] = true
+				}
 				nm := &st.norm[d]
 				tilde[d] += w * (float64(it.tf[0])*float64(nm[f0]) + float64(it.tf[1])*float64(nm[f0+1]))
 			}
@@ -460,21 +473,25 @@ func (st *state) accumulate(qs []qterm) (acc []float64, total float64) {
 			add(alt[0], fContent, q.altW[ai])
 			add(alt[1], fPath, q.altW[ai])
 		}
+		for _, h := range q.hist {
+			later = append(later, histBase{qi, h, tilde[h.doc]})
+		}
+		if len(touched) == 0 {
+			continue // a word only the history has: weighed below
+		}
 		if df == 0 {
 			df = len(touched)
 		}
 		q.idf = math.Log(1 + (N-float64(df)+0.5)/(float64(df)+0.5))
 		q.weight = q.idf * (1 + math.Log(q.tf))
-		if df > 0 {
-			total += q.weight
-		}
+		total += q.weight
 		for _, d := range touched {
 			t := tilde[d]
 			acc[d] += q.weight * t / (k1 + t)
 			tilde[d] = 0
 		}
 	}
-	return acc, total
+	return acc, total + st.historyScores(qs, later, exact, acc)
 }
 
 // A cand is a document that scored, while it is ranked.

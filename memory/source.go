@@ -149,6 +149,58 @@ func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, er
 	return f.Content, nil
 }
 
+// Head returns the commit the project's own git directory (.git at its
+// root, a directory) is at: "" when there is none. The history is read
+// through the project's root (the *os.Root of its confined root's first
+// directory, the project dir), below .git, with
+// go-git (see GitLog): not through the project's reads, which never enter
+// .git.
+func (s projectSource) Head() (string, error) {
+	g, done := s.gitLog()
+	if g == nil {
+		return "", nil
+	}
+	defer done()
+	return g.Head()
+}
+
+// Log lists the commits reachable from head (see HistorySource).
+func (s projectSource) Log(ctx context.Context, head, since string, fn func(LogCommit) (bool, error)) (bool, error) {
+	g, done := s.gitLog()
+	if g == nil {
+		return false, nil
+	}
+	defer done()
+	return g.Log(ctx, head, since, fn)
+}
+
+// gitLog opens the log of the project's .git directory, nil when it has
+// none that git could read (none at all, a file naming a worktree's
+// directory elsewhere, a link leading out of the project).
+func (s projectSource) gitLog() (*GitLog, func()) {
+	dirs := s.p.Confined().Dirs() // the project dir first
+	if len(dirs) == 0 || dirs[0].OS() == nil {
+		return nil, nil
+	}
+	r := dirs[0].OS()
+	if fi, err := r.Lstat(".git"); err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	dir, err := r.OpenRoot(".git")
+	if err != nil {
+		return nil, nil
+	}
+	g, err := OpenGitLog(dir)
+	if err != nil {
+		dir.Close()
+		return nil, nil
+	}
+	return g, func() {
+		g.Close()
+		dir.Close()
+	}
+}
+
 // DirSource returns ProjectSource over the project opened at root with
 // the default policy (project.Open; root is the project dir, marker or not,
 // and the working dir): a convenience for tests, benchmarks and tools that

@@ -18,6 +18,8 @@ type state struct {
 	alts    map[string][]partner
 	modOnce sync.Once
 	mods    map[string][]uint32 // live documents by the base of their moduleStem
+	relOnce sync.Once
+	byRel   map[string]uint32 // live documents by path (docsByRel)
 }
 
 // BM25F parameters: per-field weight and length normalisation, and the

@@ -103,7 +103,7 @@ func removeTemps(d *statedir.Dir) {
 	ents, _ := d.ReadDir()
 	for _, e := range ents {
 		n := e.Name()
-		if of, ok := statedir.PendingOf(n); ok && (of == indexFile || of == walkFile || of == scratchFile) || strings.HasPrefix(n, "index.bin.tmp-") {
+		if of, ok := statedir.PendingOf(n); ok && (of == indexFile || of == walkFile || of == scratchFile || of == historyFile) || strings.HasPrefix(n, "index.bin.tmp-") {
 			d.RemoveFile(n)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,45 @@ type treeSource struct {
 	cat   *catFile
 	mu    sync.Mutex
 	read  map[string][]byte // object name → content
+
+	// the history the index learns from (memory.HistorySource): the
+	// commits before head, read from the repository by go-git as the
+	// command line reads a project's .git; nil for none
+	log  *memory.GitLog
+	head string
+	skip string // a subject whose commits are left out (the query's own)
+}
+
+// Head is the commit the tree is at: the history is what came before it.
+func (s *treeSource) Head() (string, error) {
+	if s.log == nil {
+		return "", nil
+	}
+	return s.head, nil
+}
+
+// Log lists the commits before the tree, leaving out those whose subject
+// is the query's: a change cherry-picked to another branch is the same
+// change, and its message would name the answer.
+func (s *treeSource) Log(ctx context.Context, head, since string, fn func(memory.LogCommit) (bool, error)) (bool, error) {
+	if s.log == nil {
+		return false, nil
+	}
+	if s.skip != "" {
+		since = "" // the commits listed before may hold the query's own
+	}
+	return s.log.Log(ctx, head, since, func(c memory.LogCommit) (bool, error) {
+		if s.skip != "" && subjectOf(c.Message) == s.skip {
+			return true, nil
+		}
+		return fn(c)
+	})
+}
+
+// subjectOf is the first line of a commit message, trimmed.
+func subjectOf(msg string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	return strings.TrimSpace(line)
 }
 
 // listTree lists the files of commit's tree. A blob the repository lacks

@@ -91,6 +91,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	perf := fs.String("perf", "", "measure index build, search and refresh on this directory")
 	bugs := fs.String("bugs", "", "evaluate this JSON Lines set of bug reports (instance_id, repo, base_commit, problem_statement, gold_files)")
 	sample := fs.Int("sample", 0, "with -bugs: only the first N items in order of the SHA-256 of their instance_id (0: all)")
+	fs.BoolVar(&noHistory, "no-history", false, "index without the repositories' commit history")
 	mirror := fs.String("mirror", "/work/.mirror", "with -bugs: directory of git mirrors (OWNER+NAME/repo, or swe-bench+OWNER__NAME/repo)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -315,6 +316,7 @@ func evaluate(qs []query, stdout, stderr io.Writer, verbose bool) error {
 			repos[q.RepoDir] = r
 		}
 		t0 := time.Now()
+		r.skip = subjectOf(q.Query)
 		st, src, err := r.at(ctx, q.BaseCommit)
 		if err != nil {
 			return err

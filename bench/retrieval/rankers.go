@@ -20,10 +20,43 @@ type rankers struct {
 	plain   *plainBM25
 	dir     string
 	cat     *catFile
-	files   memory.Source // the working tree's, opened once (it keeps a project open)
-	commit  string        // the commit both rankers hold; "" for none yet
-	tree    []blob        // its files
-	missing int           // blobs of that tree the repository lacks, left out
+	files   memory.Source  // the working tree's, opened once (it keeps a project open)
+	commit  string         // the commit both rankers hold; "" for none yet
+	tree    []blob         // its files
+	missing int            // blobs of that tree the repository lacks, left out
+	log     *memory.GitLog // the repository's history, nil without (-no-history)
+	logDir  *os.Root
+	skip    string // the subject of the query at commit, left out of the history
+}
+
+// noHistory turns off the history the index learns from (-no-history).
+var noHistory bool
+
+// history opens the repository's log, which the index reads the commits
+// before each tree from, as the command line reads a project's .git.
+func (r *rankers) history() *memory.GitLog {
+	if noHistory || r.log != nil || r.logDir != nil {
+		return r.log
+	}
+	dir, err := os.OpenRoot(r.repo)
+	if err != nil {
+		return nil
+	}
+	r.logDir = dir
+	if r.log, err = memory.OpenGitLog(dir); err != nil {
+		r.log = nil
+	}
+	return r.log
+}
+
+// treeSource returns the source of files at commit, with the history
+// before it.
+func (r *rankers) treeSource(files []blob, commit string) *treeSource {
+	s := newTreeSource(files, r.cat)
+	if commit != "" {
+		s.log, s.head, s.skip = r.history(), commit, r.skip
+	}
+	return s
 }
 
 func newRankers(repo string) (*rankers, error) {
@@ -45,7 +78,7 @@ func newRankers(repo string) (*rankers, error) {
 // zero but for Files.
 func (r *rankers) at(ctx context.Context, commit string) (memory.Stats, memory.Source, error) {
 	if commit != "" && commit == r.commit {
-		return memory.Stats{Files: len(r.tree)}, newTreeSource(r.tree, r.cat), nil
+		return memory.Stats{Files: len(r.tree)}, r.treeSource(r.tree, commit), nil
 	}
 	var src memory.Source
 	var files []blob
@@ -73,7 +106,7 @@ func (r *rankers) at(ctx context.Context, commit string) (memory.Stats, memory.S
 		if files, r.missing, err = listTree(r.repo, commit); err != nil {
 			return memory.Stats{}, nil, err
 		}
-		src = newTreeSource(files, r.cat)
+		src = r.treeSource(files, commit)
 	}
 	st, err := r.ix.Refresh(ctx, src, nil)
 	if err != nil {
@@ -88,6 +121,9 @@ func (r *rankers) at(ctx context.Context, commit string) (memory.Stats, memory.S
 func (r *rankers) close() {
 	if r.cat != nil {
 		r.cat.close()
+	}
+	if r.logDir != nil {
+		r.logDir.Close()
 	}
 	os.RemoveAll(r.dir)
 }

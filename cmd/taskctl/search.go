@@ -85,7 +85,7 @@ func writeMatches(w io.Writer, matches []engine.Match, explain bool) {
 // each term's share of the score, the filters and boosts, the best unit's
 // lines and the best line.
 func writeExplain(w io.Writer, r engine.Reason) {
-	for _, field := range []string{"path", "name", "ident", "content"} {
+	for _, field := range []string{"path", "name", "ident", "content", "history"} {
 		if terms := r.Terms[field]; len(terms) > 0 {
 			fmt.Fprintf(w, "        %-8s %s\n", field+":", strings.Join(terms, ", "))
 		}

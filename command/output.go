@@ -82,12 +82,33 @@ func ResolveRecords(p *project.Project, recs []shellexec.Record) ([]project.Cand
 }
 
 func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]project.Candidate, []diag.Warning) {
-	type result struct {
-		c        project.Candidate
-		w        *diag.Warning
-		fromRoot bool // named nothing from its dir; taken from the root
+	out := resolveEach(p, recs)
+	var warns []diag.Warning
+	var fromRoot []string
+	for _, r := range out {
+		if r.fromRoot {
+			fromRoot = append(fromRoot, r.c.Rel)
+		}
 	}
-	out := make([]result, len(recs))
+	if len(fromRoot) > 0 {
+		warns = append(warns, FromRootNote(p, fromRoot))
+	}
+	cands, ws := sortRecords(p, recs, out, quote)
+	return cands, append(warns, ws...)
+}
+
+// resolvedRecord is one record of a command's output resolved: a
+// candidate, or the warning that refused it.
+type resolvedRecord struct {
+	c        project.Candidate
+	w        *diag.Warning
+	fromRoot bool // named nothing from its dir; taken from the root
+}
+
+// resolveEach resolves every record from its dir (or, when it names
+// nothing there, from the project root), on all cores for a long output.
+func resolveEach(p *project.Project, recs []shellexec.Record) []resolvedRecord {
+	out := make([]resolvedRecord, len(recs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(recs)/256))
 	var wg sync.WaitGroup
 	for k := range workers {
@@ -103,17 +124,18 @@ func resolveRecords(p *project.Project, recs []shellexec.Record, quote bool) ([]
 		})
 	}
 	wg.Wait()
+	return out
+}
+
+// sortRecords turns the resolved records into the candidates (each path
+// once, in output order) and the warnings: a line that is not a path of
+// the project is counted, never quoted (unless quote and it holds no
+// secret); a path of the project the policy refuses is quoted, its
+// secrets redacted; what lies inside .git/ or .taskctl/ is one warning a
+// directory.
+func sortRecords(p *project.Project, recs []shellexec.Record, out []resolvedRecord, quote bool) ([]project.Candidate, []diag.Warning) {
 	var cands []project.Candidate
 	var warns []diag.Warning
-	var fromRoot []string
-	for _, r := range out {
-		if r.fromRoot {
-			fromRoot = append(fromRoot, r.c.Rel)
-		}
-	}
-	if len(fromRoot) > 0 {
-		warns = append(warns, FromRootNote(p, fromRoot))
-	}
 	seen := make(map[string]bool, len(recs))
 	// What a recursive command prints from .git/ or .taskctl/ (find .
 	// -type f, grep -rl WORD . once an index exists) is one warning for

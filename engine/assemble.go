@@ -74,16 +74,8 @@ func (e *Engine) Assemble(ctx context.Context, req AssembleRequest) (*AssembleRe
 
 // assemble is Assemble, its warnings given to ws.
 func (e *Engine) assemble(ctx context.Context, req AssembleRequest, ws *warnings) (*AssembleResult, error) {
-	var tf *template.File
-	var t *template.Task
-	var vars map[string]string
-	var err error
 	adHoc := req.Template == ""
-	if adHoc {
-		tf, t, err = e.adHocTask(req, ws)
-	} else {
-		tf, t, vars, err = e.loadTask(ws, req.Template, req.Task, req.Vars)
-	}
+	tf, t, vars, err := e.requestTask(req, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -111,29 +103,61 @@ func (e *Engine) assemble(ctx context.Context, req AssembleRequest, ws *warnings
 		opt.OutPath = e.outPath(req.OutFile)
 	}
 	if adHoc {
-		p, err := e.Project()
-		if err != nil {
+		if err := e.adHocOptions(&opt, req); err != nil {
 			return nil, err
-		}
-		opt.CommandDir = p.WorkingDir()
-		opt.Exclude = req.Exclude
-		if rel, err := filepath.Rel(p.Dir(), p.WorkingDir()); err == nil && !strings.HasPrefix(rel, "..") {
-			opt.ExcludeFrom = filepath.ToSlash(rel)
 		}
 	}
 	if opt.ListOnly {
-		// Nothing is counted, whatever an ancestor's options named.
-		e.tokenizer = ""
-		l, err := contextgen.List(ctx, bound, opt)
-		if err != nil {
-			return nil, err
-		}
-		ws.addAll(l.Warnings)
-		if adHoc && len(l.Files) == 0 {
-			return nil, emptyAdHoc(l.Warnings)
-		}
-		return &AssembleResult{Style: style, Listing: l}, nil
+		return e.list(ctx, bound, opt, style, adHoc, ws)
 	}
+	return e.document(ctx, bound, opt, req, style, adHoc, ws)
+}
+
+// requestTask is the task a request assembles: a template's (its inputs
+// parsed) or, without a template, the one-off task of its sources.
+func (e *Engine) requestTask(req AssembleRequest, ws *warnings) (*template.File, *template.Task, map[string]string, error) {
+	if req.Template == "" {
+		tf, t, err := e.adHocTask(req, ws)
+		return tf, t, nil, err
+	}
+	return e.loadTask(ws, req.Template, req.Task, req.Vars)
+}
+
+// adHocOptions are what a one-off context adds to the options: its
+// commands run in the working dir, and its exclusions are relative to it
+// too.
+func (e *Engine) adHocOptions(opt *contextgen.Options, req AssembleRequest) error {
+	p, err := e.Project()
+	if err != nil {
+		return err
+	}
+	opt.CommandDir = p.WorkingDir()
+	opt.Exclude = req.Exclude
+	if rel, err := filepath.Rel(p.Dir(), p.WorkingDir()); err == nil && !strings.HasPrefix(rel, "..") {
+		opt.ExcludeFrom = filepath.ToSlash(rel)
+	}
+	return nil
+}
+
+// list is the files the sources select, nothing read.
+func (e *Engine) list(ctx context.Context, bound *template.Task, opt contextgen.Options, style string, adHoc bool, ws *warnings) (*AssembleResult, error) {
+	// Nothing is counted, whatever an ancestor's options named.
+	e.tokenizer = ""
+	l, err := contextgen.List(ctx, bound, opt)
+	if err != nil {
+		return nil, err
+	}
+	ws.addAll(l.Warnings)
+	if adHoc && len(l.Files) == 0 {
+		return nil, emptyAdHoc(l.Warnings)
+	}
+	return &AssembleResult{Style: style, Listing: l}, nil
+}
+
+// document assembles the document, and keeps the token cache and what it
+// served for the door's metadata.
+func (e *Engine) document(ctx context.Context, bound *template.Task, opt contextgen.Options, req AssembleRequest, style string,
+	adHoc bool, ws *warnings) (*AssembleResult, error) {
 	doc, err := contextgen.Assemble(ctx, bound, opt)
 	if err != nil {
 		return nil, err

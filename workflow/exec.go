@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/taskctl/taskctl/state"
 )
 
 // SplitCommand splits an executor command line into words the way a POSIX
@@ -207,43 +209,16 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 	}
 	defer cancel()
 
-	cmd := exec.CommandContext(sctx, r.exe, r.opt.Executor[1:]...)
-	cmd.Args[0] = r.opt.Executor[0]
-	if r.plan != nil {
-		confine(cmd, r.plan, r.opt.SandboxHelper)
-	}
-	supervised := supervise(cmd, r.opt.Supervisor)
-	cmd.Dir = r.opt.ProjectDir
-	cmd.Env = r.env(step)
-	cmd.Stdin = strings.NewReader(prompt)
-	out := &capture{w: f, max: r.opt.MaxOutput}
-	if out.max <= 0 {
-		out.max = maxOutput
-	}
-	cmd.Stdout = out
-	errTail := &tail{n: 2048}
-	var stderr io.Writer = errTail
-	if r.opt.Stderr != nil {
-		stderr = io.MultiWriter(r.opt.Stderr, errTail)
-	}
-	cmd.Stderr = stderr
-	setGroup(cmd, supervised)
-	cmd.Cancel = func() error { return signalGroup(cmd, sigTerm) }
-	cmd.WaitDelay = killGrace
-
+	cmd, out, errTail := r.executor(sctx, step, prompt, f)
 	err = runLocked(cmd)
 	// The step is over when the executor exits: nothing of its group may
 	// outlive it.
 	_ = signalGroup(cmd, sigKill)
 
 	ex := execution{status: StepOK}
-	var b strings.Builder
-	b.Grow(int(out.n))
-	_, rerr := io.Copy(&b, io.NewSectionReader(f, 0, out.n))
-	ex.stdout = b.String()
-	if rerr != nil {
-		f.Abort()
-	} else if rerr = f.Commit(true); rerr == nil {
+	var rerr error
+	ex.stdout, rerr = readBack(f, out.n)
+	if rerr == nil {
 		ex.file = outFile
 	}
 	if cmd.ProcessState != nil {
@@ -252,20 +227,59 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 			ex.exitCode = &code
 		}
 	}
+	ex.status, ex.err = r.verdict(ctx, sctx, err, out, rerr, errTail)
+	return ex
+}
+
+// executor is the command of one step's executor: confined (when the run
+// is sandboxed) and supervised, started in the project dir with the
+// step's environment, prompt on stdin, stdout captured into f (out, up to
+// the output cap) and the tail of stderr kept (errTail) besides the run's
+// stderr. Cancelled, its process group gets SIGTERM, then SIGKILL after
+// killGrace.
+func (r *runner) executor(sctx context.Context, step *StepResult, prompt string, f io.Writer) (cmd *exec.Cmd, out *capture, errTail *tail) {
+	cmd = exec.CommandContext(sctx, r.exe, r.opt.Executor[1:]...)
+	cmd.Args[0] = r.opt.Executor[0]
+	if r.plan != nil {
+		confine(cmd, r.plan, r.opt.SandboxHelper)
+	}
+	supervised := supervise(cmd, r.opt.Supervisor)
+	cmd.Dir = r.opt.ProjectDir
+	cmd.Env = r.env(step)
+	cmd.Stdin = strings.NewReader(prompt)
+	out = &capture{w: f, max: r.opt.MaxOutput}
+	if out.max <= 0 {
+		out.max = maxOutput
+	}
+	cmd.Stdout = out
+	errTail = &tail{n: 2048}
+	var stderr io.Writer = errTail
+	if r.opt.Stderr != nil {
+		stderr = io.MultiWriter(r.opt.Stderr, errTail)
+	}
+	cmd.Stderr = stderr
+	setGroup(cmd, supervised)
+	cmd.Cancel = func() error { return signalGroup(cmd, sigTerm) }
+	cmd.WaitDelay = killGrace
+	return cmd, out, errTail
+}
+
+// verdict is a finished executor's status and error: interrupted, timed
+// out, an output over the cap, an output that could not be written, or
+// the executor's own failure (with the last lines of its stderr).
+func (r *runner) verdict(ctx, sctx context.Context, err error, out *capture, rerr error, errTail *tail) (string, error) {
 	switch {
 	case ctx.Err() != nil:
-		ex.status, ex.err = StepInterrupted, interrupted(ctx)
+		return StepInterrupted, interrupted(ctx)
 	case sctx.Err() != nil:
-		ex.status, ex.err = StepTimeout, fmt.Errorf("%w after %s", ErrTimeout, r.opt.StepTimeout)
+		return StepTimeout, fmt.Errorf("%w after %s", ErrTimeout, r.opt.StepTimeout)
 	case out.over:
 		// (checked before the executor's exit status: one still writing
 		// when the pipe closed died of it)
-		ex.status = StepFailed
-		ex.err = fmt.Errorf("the executor's output exceeds %s; the step's output is its first %[1]s", size(out.max))
+		return StepFailed, fmt.Errorf("the executor's output exceeds %s; the step's output is its first %[1]s", size(out.max))
 	case out.err != nil || rerr != nil:
-		ex.status, ex.err = StepFailed, fmt.Errorf("write the output: %w", errors.Join(out.err, rerr))
+		return StepFailed, fmt.Errorf("write the output: %w", errors.Join(out.err, rerr))
 	case err != nil:
-		ex.status = StepFailed
 		var ee *exec.ExitError
 		msg := err.Error()
 		if errors.As(err, &ee) {
@@ -276,9 +290,21 @@ func (r *runner) execute(ctx context.Context, step *StepResult, prompt, outFile 
 		if t := errTail.String(); t != "" {
 			msg += ": " + lastLines(t, 5)
 		}
-		ex.err = errors.New(msg)
+		return StepFailed, errors.New(msg)
 	}
-	return ex
+	return StepOK, nil
+}
+
+// readBack reads back the n bytes the executor wrote to f and commits the
+// file; one that cannot be read back is aborted.
+func readBack(f *state.PendingFile, n int64) (string, error) {
+	var b strings.Builder
+	b.Grow(int(n))
+	if _, err := io.Copy(&b, io.NewSectionReader(f, 0, n)); err != nil {
+		f.Abort()
+		return b.String(), err
+	}
+	return b.String(), f.Commit(true)
 }
 
 func lastLines(s string, n int) string {

@@ -185,28 +185,16 @@ func (r *runner) preBind(t *template.Task, scope map[string]string) error {
 	return nil
 }
 
+// run runs the task: prepared (inputs bound, scripts checked, the
+// executor and the sandbox found), its record started, the root task run,
+// and the record finished with the run's status.
 func (r *runner) run(ctx context.Context) (*Record, error) {
-	if err := r.preBind(r.root, nil); err != nil {
+	if err := r.prepareRun(); err != nil {
 		return nil, err
 	}
-	if err := r.checkScripts(); err != nil {
-		return nil, err
-	}
-	rec := r.rec
-	if !r.dry {
-		path, err := r.executable()
-		if err != nil {
-			return nil, err
-		}
-		r.exe = path
-		if err := r.prepareSandbox(); err != nil {
-			return nil, err
-		}
-	}
-	rec.Started = time.Now().UTC()
-	seq := r.root.Type == sequential
-	var bound *template.Task
-	if seq {
+	r.rec.Started = time.Now().UTC()
+	var bound *template.Task // a workflow's own task, bound
+	if r.root.Type == sequential {
 		var err error
 		bv, _ := bindVars(r.root, nil, r.opt.Vars, nil)
 		if bound, err = bindShallow(r.root, bv); err != nil {
@@ -219,35 +207,64 @@ func (r *runner) run(ctx context.Context) (*Record, error) {
 		}
 		defer r.st.close()
 	}
+	failed, err := r.runRoot(ctx, bound)
+	return r.finishRun(ctx, failed, err)
+}
 
-	var failed *StepResult
-	var err error
+// prepareRun checks what can stop the run before anything starts: a required
+// input nothing sets, a script step not allowed, the executor not found,
+// a sandbox that cannot be set up.
+func (r *runner) prepareRun() error {
+	if err := r.preBind(r.root, nil); err != nil {
+		return err
+	}
+	if err := r.checkScripts(); err != nil {
+		return err
+	}
+	if r.dry {
+		return nil
+	}
+	path, err := r.executable()
+	if err != nil {
+		return err
+	}
+	r.exe = path
+	return r.prepareSandbox()
+}
+
+// runRoot runs the root task: a workflow (bound, its own context
+// assembled first) step by step, or a single task. failed is the step
+// that failed, if one did.
+func (r *runner) runRoot(ctx context.Context, bound *template.Task) (failed *StepResult, err error) {
+	rec := r.rec
 	switch {
 	case r.opt.Strict && !r.dry && len(rec.Warnings) > 0:
-		err = strictErr(len(rec.Warnings), "the run's sandbox")
-	case seq:
-		eff := bound.EffectiveContext()
-		var asm *Assembled
-		asm, err = r.opt.Assemble(ctx, bound, eff.Inherit, nil)
-		if err == nil {
-			if asm == nil {
-				asm = &Assembled{}
-			}
-			rec.Files = nonNil(asm.Files)
-			rec.Warnings = append(rec.Warnings, asm.Warnings...)
-			rec.Inputs = bound.Vars()
-			if r.opt.Strict && !r.dry && len(rec.Warnings) > 0 {
-				err = strictErr(len(rec.Warnings), "the workflow's own context")
-			} else {
-				failed, err = r.sequence(ctx, r.root, &eff, bound.Vars(), rec.Files, nil)
-			}
-		} else {
-			err = fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
-		}
-	default:
-		failed, err = r.task(ctx, r.root, r.nodes[r.root], nil, nil, nil, nil, nil)
+		return nil, strictErr(len(rec.Warnings), "the run's sandbox")
+	case bound == nil:
+		return r.task(ctx, r.root, r.nodes[r.root], nil, nil, nil, nil, nil)
 	}
+	eff := bound.EffectiveContext()
+	asm, err := r.opt.Assemble(ctx, bound, eff.Inherit, nil)
+	if err != nil {
+		return nil, fmt.Errorf("assemble the context of %s: %w", label(r.root, 0), err)
+	}
+	if asm == nil {
+		asm = &Assembled{}
+	}
+	rec.Files = nonNil(asm.Files)
+	rec.Warnings = append(rec.Warnings, asm.Warnings...)
+	rec.Inputs = bound.Vars()
+	if r.opt.Strict && !r.dry && len(rec.Warnings) > 0 {
+		return nil, strictErr(len(rec.Warnings), "the workflow's own context")
+	}
+	return r.sequence(ctx, r.root, &eff, bound.Vars(), rec.Files, nil)
+}
 
+// finishRun ends the record: its time, its status (planned, ok, interrupted
+// or failed, the steps that never ran skipped) and its last save. A run
+// that failed is a *StepError naming the step.
+func (r *runner) finishRun(ctx context.Context, failed *StepResult, err error) (*Record, error) {
+	rec := r.rec
 	end := time.Now().UTC()
 	rec.Ended = &end
 	rec.DurationMS = end.Sub(rec.Started).Milliseconds()

@@ -107,21 +107,9 @@ var fsArgs = map[string][2]int{
 }
 
 func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) {
-	if len(args) == 0 {
-		return nil, usageErr("fs needs an operation: read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm, backups or restore")
-	}
-	op, paths := args[0], args[1:]
-	n, ok := fsArgs[op]
-	if !ok {
-		return nil, usageErr("unknown fs operation %q (read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm, backups, restore)", op)
-	}
-	if len(paths) < n[0] || len(paths) > n[1] {
-		want := map[string]string{"ls": "at most one DIR", "tree": "at most one DIR", "cp": "SRC and DST", "mv": "SRC and DST",
-			"grep": "PATTERN and at most one PATH", "restore": "PATH and a backup NAME"}[op]
-		if want == "" {
-			want = "one PATH"
-		}
-		return nil, usageErr("fs %s takes %s", op, want)
+	op, paths, err := fsOperation(args)
+	if err != nil {
+		return nil, err
 	}
 	backup := !f.noBackup
 	switch op {
@@ -129,63 +117,20 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		if len(paths) > 1 {
 			return fsReadMany(ctx, e, f, paths)
 		}
-		res, err := e.eng.ReadFile(ctx, engine.ReadFileRequest{Path: paths[0], Encoding: f.encoding,
-			MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes,
-			Head: f.head, FromLine: f.fromLine, Tail: f.tail, Offset: f.offset, Length: f.length})
-		if err == nil && !e.json() {
-			io.WriteString(e.stdout, res.Content)
-		}
-		return nilIfErr(e, res, err)
+		return fsRead(ctx, e, f, paths[0])
 	case "grep":
 		return fsGrep(ctx, e, f, paths)
 	case "backups":
-		res, err := e.eng.ListBackups(ctx, paths[0])
-		if err == nil && !e.json() {
-			for _, b := range res.Backups {
-				fmt.Fprintf(e.stdout, "%s\t%d\n", b.Name, b.Size)
-			}
-		}
-		return nilIfErr(e, res, err)
+		return fsBackups(ctx, e, paths[0])
 	case "restore":
 		res, err := e.eng.RestoreBackup(ctx, paths[0], paths[1])
 		return nilIfErr(e, res, err)
 	case "tree":
-		dir := "."
-		if len(paths) == 1 {
-			dir = paths[0]
-		}
-		res, err := e.eng.DirectoryTree(ctx, dir, f.maxDepth, f.hidden)
-		if err == nil && !e.json() {
-			printTree(e.stdout, res.Entries, "")
-		}
-		return nilIfErr(e, res, err)
+		return fsTree(ctx, e, f, paths)
 	case "ls":
-		dir := "."
-		if len(paths) == 1 {
-			dir = paths[0]
-		}
-		res, err := e.eng.ListDirectory(ctx, engine.ListRequest{Path: dir, Pattern: f.pattern, Recursive: f.recursive,
-			IncludeHidden: f.hidden, MaxDepth: f.maxDepth})
-		if err == nil && !e.json() {
-			for _, it := range res.Items {
-				suffix := ""
-				if it.Type == "directory" {
-					suffix = "/"
-				}
-				fmt.Fprintf(e.stdout, "%s%s\n", it.Path, suffix)
-			}
-		}
-		return nilIfErr(e, res, err)
+		return fsList(ctx, e, f, paths)
 	case "info":
-		res, err := e.eng.FileInfo(ctx, paths[0])
-		if err == nil && !e.json() {
-			fmt.Fprintf(e.stdout, "path: %s\nexists: %t\n", res.Path, res.Exists)
-			if res.Exists {
-				fmt.Fprintf(e.stdout, "type: %s\nsize: %d\nmodified: %s\nmode: %s\n", res.Type, res.Size,
-					res.Modified.Format("2006-01-02T15:04:05.000000000Z07:00"), res.Mode)
-			}
-		}
-		return nilIfErr(e, res, err)
+		return fsInfo(ctx, e, paths[0])
 	case "edit":
 		return fsEdit(ctx, e, f, paths[0], backup)
 	}
@@ -194,6 +139,97 @@ func runFS(ctx context.Context, e *env, f *fsFlags, args []string) (any, error) 
 		fmt.Fprintln(e.stdout, res.Path)
 		if res.Backup != "" {
 			fmt.Fprintf(e.stderr, "taskctl: the previous content is kept in %s\n", res.Backup)
+		}
+	}
+	return nilIfErr(e, res, err)
+}
+
+// fsOperation splits fs's arguments into the operation and its paths, and
+// checks that the operation takes that many.
+func fsOperation(args []string) (op string, paths []string, err error) {
+	if len(args) == 0 {
+		return "", nil, usageErr("fs needs an operation: read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm, backups or restore")
+	}
+	op, paths = args[0], args[1:]
+	n, ok := fsArgs[op]
+	if !ok {
+		return "", nil, usageErr("unknown fs operation %q (read, ls, tree, info, grep, write, edit, mkdir, cp, mv, rm, backups, restore)", op)
+	}
+	if len(paths) < n[0] || len(paths) > n[1] {
+		want := map[string]string{"ls": "at most one DIR", "tree": "at most one DIR", "cp": "SRC and DST", "mv": "SRC and DST",
+			"grep": "PATTERN and at most one PATH", "restore": "PATH and a backup NAME"}[op]
+		if want == "" {
+			want = "one PATH"
+		}
+		return "", nil, usageErr("fs %s takes %s", op, want)
+	}
+	return op, paths, nil
+}
+
+// fsRead prints one file's content (or the range asked for).
+func fsRead(ctx context.Context, e *env, f *fsFlags, path string) (any, error) {
+	res, err := e.eng.ReadFile(ctx, engine.ReadFileRequest{Path: path, Encoding: f.encoding,
+		MaxLines: f.maxLines, SkipLines: f.skipLines, MaxBytes: f.maxBytes,
+		Head: f.head, FromLine: f.fromLine, Tail: f.tail, Offset: f.offset, Length: f.length})
+	if err == nil && !e.json() {
+		io.WriteString(e.stdout, res.Content)
+	}
+	return nilIfErr(e, res, err)
+}
+
+// fsBackups prints the backups kept of a file, name and size.
+func fsBackups(ctx context.Context, e *env, path string) (any, error) {
+	res, err := e.eng.ListBackups(ctx, path)
+	if err == nil && !e.json() {
+		for _, b := range res.Backups {
+			fmt.Fprintf(e.stdout, "%s\t%d\n", b.Name, b.Size)
+		}
+	}
+	return nilIfErr(e, res, err)
+}
+
+// fsTree prints a directory (the working dir without one) as a tree.
+func fsTree(ctx context.Context, e *env, f *fsFlags, paths []string) (any, error) {
+	dir := "."
+	if len(paths) == 1 {
+		dir = paths[0]
+	}
+	res, err := e.eng.DirectoryTree(ctx, dir, f.maxDepth, f.hidden)
+	if err == nil && !e.json() {
+		printTree(e.stdout, res.Entries, "")
+	}
+	return nilIfErr(e, res, err)
+}
+
+// fsList prints a directory's entries (the working dir's without one), a
+// directory's with a slash.
+func fsList(ctx context.Context, e *env, f *fsFlags, paths []string) (any, error) {
+	dir := "."
+	if len(paths) == 1 {
+		dir = paths[0]
+	}
+	res, err := e.eng.ListDirectory(ctx, engine.ListRequest{Path: dir, Pattern: f.pattern, Recursive: f.recursive,
+		IncludeHidden: f.hidden, MaxDepth: f.maxDepth})
+	if err == nil && !e.json() {
+		for _, it := range res.Items {
+			suffix := ""
+			if it.Type == "directory" {
+				suffix = "/"
+			}
+			fmt.Fprintf(e.stdout, "%s%s\n", it.Path, suffix)
+		}
+	}
+	return nilIfErr(e, res, err)
+}
+
+// fsInfo prints what FileInfo says of a path.
+func fsInfo(ctx context.Context, e *env, path string) (any, error) {
+	res, err := e.eng.FileInfo(ctx, path)
+	if err == nil && !e.json() {
+		fmt.Fprintf(e.stdout, "path: %s\nexists: %t\n", res.Path, res.Exists)
+		if res.Exists {
+			fmt.Fprintf(e.stdout, "type: %s\nsize: %d\nmodified: %s\nmode: %s\n", res.Type, res.Size,
+				res.Modified.Format("2006-01-02T15:04:05.000000000Z07:00"), res.Mode)
 		}
 	}
 	return nilIfErr(e, res, err)

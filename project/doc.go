@@ -7,7 +7,10 @@
 // The confined file system itself, the input checks, the symlink
 // evaluation, the opens beneath the root, the name and content policy and
 // the directory reader, is package root's: a Project composes a root.Root
-// (Confined) and every read below goes through it.
+// (Confined) and every read below goes through it. The walker, its cache
+// and the watcher are package walk's, and the matching of ignore rules
+// package ignore's; a Project hands them its policy (what a walk admits,
+// what Exclude leaves out), and its Walk, WalkCached and Watch are theirs.
 //
 // # Resolution
 //
@@ -52,10 +55,8 @@
 //     any open, the last component is opened with O_NOFOLLOW (openat2 with
 //     RESOLVE_NO_SYMLINKS where it exists) and must be the file lstat saw. Content comes from the same
 //     descriptor, capped at Policy.MaxFileBytes on the bytes read.
-//   - Walks list directories with openat(O_NOFOLLOW|O_DIRECTORY) relative
-//     to the already open parent (on Linux; elsewhere through the Root), so
-//     a directory swapped for a symlink mid-walk is not entered; symlink
-//     entries are resolved and checked like any path.
+//   - Walks do not follow a symlinked directory (see package walk);
+//     symlink entries are resolved and checked like any path.
 //   - Absolute symlinks whose target lies inside the root work (os.Root
 //     alone refuses them): they are resolved, checked, and the real path is
 //     opened through the Root.
@@ -87,22 +88,6 @@
 //     bidirectional controls, invalid UTF-8, backslashes) are refused with
 //     PATH_INVALID, as inputs and as names met in a walk.
 //
-// # Walk cache
-//
-// WalkCached is Walk given what an earlier walk recorded: the raw listing
-// (names and types) of every directory it read, with the directory's
-// inode, change and modification times. A directory whose inode and times
-// are unchanged, and which changed well before that walk (two seconds:
-// file system clocks are coarse), is not opened and read again; its
-// recorded entries are used. The ignore rules, the policy and the name
-// checks are applied afresh, every regular file is lstat'ed and every
-// symlink resolved, so WalkCached yields exactly what Walk yields; the
-// cache only saves the opening and reading of unchanged directories. A
-// damaged cache, or one recorded for another project dir, is ignored. A
-// directory below one taken from the cache is opened with openat2
-// (RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) from the root's descriptor. Linux
-// only; elsewhere WalkCached is Walk.
-//
 // # Ignore rules
 //
 // Precedence, highest first: .git/ and .taskctl/ (anywhere, always, even when
@@ -113,8 +98,8 @@
 // entered, so nothing inside it can be re-included (git's rule). A bad
 // pattern line is skipped and reported (Project.IgnoreErrors); it never
 // stops a walk. The matching is package ignore's (which reads no file
-// itself: NewMatcher and the walker hand it the files, read below the
-// root); ignore.Matcher does it without walking.
+// itself: package walk reads the files below the root and hands them to
+// it); ignore.Matcher does it without walking.
 //
 // An explicitly named file is taken even if ignored; globs skip ignored
 // files. A directory named literally stands for its non-ignored files.

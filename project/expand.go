@@ -17,15 +17,8 @@ import (
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/root"
+	"github.com/taskctl/taskctl/walk"
 )
-
-// A Candidate is a file a source selected: not read yet, but inside an
-// allowed root and through the policy's name checks when it was resolved.
-type Candidate struct {
-	Path string // absolute real path (symlinks evaluated)
-	Rel  string // Path relative to the project dir, slash-separated ("../x" for an extra root)
-	Spec string // the spec, or command-output line, it came from
-}
 
 // hasMeta reports whether s holds a glob metacharacter.
 func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[{") }
@@ -734,20 +727,22 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 	for _, g := range specs {
 		allowNM = allowNM || g.allowNM
 	}
-	wk := &walker{r: r, p: p, allowNM: allowNM, enter: globsEnter(specs)}
-	res := make([]globResult, wk.workers())
+	res := make([]globResult, walk.Workers())
 	for i := range res {
 		res[i].counts = make([]int, len(specs))
 	}
 	g := globWalk{p: p, r: r, specs: specs, allowNM: allowNM}
-	wk.file = func(w int, inNM bool, path, rel, name string, t fs.FileMode) {
-		g.take(&res[w], inNM, path, rel, name, t)
-	}
-	wk.dirErr = func(w int, full string, err error) {
-		_, msg := classifyErr(err)
-		res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
-	}
-	err := wk.run(ctx, globStarts(r, specs, fresh))
+	err := walk.Run(ctx, r.tree, globStarts(r, specs, fresh), walk.Options{
+		AllowNM: allowNM,
+		Enter:   globsEnter(specs),
+		File: func(w int, inNM bool, path, rel, name string, t fs.FileMode) {
+			g.take(&res[w], inNM, path, rel, name, t)
+		},
+		DirErr: func(w int, full string, err error) {
+			_, msg := classifyErr(err)
+			res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
+		},
+	})
 	n := 0
 	for _, rs := range res {
 		n += rs.found.len
@@ -769,7 +764,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 // globStarts returns the directories a walk for specs starts from: the
 // distinct starts, minus those below another, each with the ignore rules
 // that apply inside it (with fresh, only its own).
-func globStarts(r *rootDir, specs []*globSpec, fresh bool) []dirJob {
+func globStarts(r *rootDir, specs []*globSpec, fresh bool) []walk.Start {
 	starts := make([]string, 0, len(specs))
 	for _, g := range specs {
 		starts = append(starts, g.start)
@@ -782,7 +777,7 @@ func globStarts(r *rootDir, specs []*globSpec, fresh bool) []dirJob {
 		}
 		roots = append(roots, s)
 	}
-	var jobs []dirJob
+	var jobs []walk.Start
 	for _, s := range roots {
 		var ch *ignore.Stack
 		if fresh {
@@ -790,7 +785,7 @@ func globStarts(r *rootDir, specs []*globSpec, fresh bool) []dirJob {
 		} else {
 			ch = r.ignore.Stack(s)
 		}
-		jobs = append(jobs, dirJob{rel: s, chain: ch, inNM: hasSeg(s, "node_modules"), start: true})
+		jobs = append(jobs, walk.Start{Rel: s, Rules: ch, InNM: hasSeg(s, "node_modules")})
 	}
 	return jobs
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/ignoretest"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/walk"
 )
 
 var (
@@ -84,7 +85,7 @@ func checkAgainstGit(t *testing.T, tree *ignoretest.Tree, dir string) bool {
 		t.Fatal(err)
 	}
 	ok := true
-	m := project.NewGitMatcher(os.DirFS(dir))
+	m := walk.NewGitMatcher(os.DirFS(dir))
 	pol := project.DefaultPolicy()
 	pol.AllowSensitive = true
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
@@ -191,7 +192,7 @@ func TestGitPatterns(t *testing.T) {
 		}
 		git(t, dir, "init", "-q")
 		writeTree(t, dir, tree...)
-		ign, r := project.NewGitMatcher(os.DirFS(dir)).Match(rel, isDir)
+		ign, r := walk.NewGitMatcher(os.DirFS(dir)).Match(rel, isDir)
 		verdicts, err := ignoretest.CheckIgnore(dir, []string{rel})
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/walk"
 )
 
 // gitFixture is the gitignore fixture of deps-security.md §4.1.
@@ -99,7 +100,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		if got != ignored[rel] {
 			t.Errorf("Ignored(%q, %v) = %v (%s); git check-ignore says %v", rel, isDir[rel], got, why, ignored[rel])
 		}
-		m := project.NewMatcher(os.DirFS(dir))
+		m := walk.NewMatcher(os.DirFS(dir))
 		if mi, _ := m.Match(rel, isDir[rel]); mi != ignored[rel] {
 			t.Errorf("Matcher.Match(%q) = %v; git says %v", rel, mi, ignored[rel])
 		}

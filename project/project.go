@@ -12,6 +12,7 @@ import (
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
+	"github.com/taskctl/taskctl/walk"
 )
 
 // Markers are the built-in project markers, in order of priority: the
@@ -65,6 +66,7 @@ type rootDir struct {
 	fd     int // d.FD(); -1 for none
 	d      *root.Dir
 	ignore *ignore.Matcher
+	tree   *walk.Tree // the same, as walks see it
 }
 
 // Detect finds the project dir of workingDir: upwards from the real path of
@@ -165,8 +167,8 @@ func Open(opts Options) (*Project, error) {
 	}
 	p.policy = p.fsys.Policy()
 	for _, d := range p.fsys.Dirs() {
-		rd := &rootDir{dir: d.Path(), root: d.OS(), fd: d.FD(), d: d}
-		rd.ignore = ignore.New(ignoreReader(rd.readIgnoreFile))
+		rd := &rootDir{dir: d.Path(), root: d.OS(), fd: d.FD(), d: d, ignore: walk.RootMatcher(d)}
+		rd.tree = p.tree(rd)
 		p.roots = append(p.roots, rd)
 	}
 	p.sensitive = sensitiveNames{p.fsys}

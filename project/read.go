@@ -1,12 +1,7 @@
 package project
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/root"
-	"github.com/taskctl/taskctl/state"
 )
 
 // Read reads a candidate from the allowed root its path lies in, through
@@ -30,23 +25,6 @@ func (p *Project) ReadInto(c Candidate, buf []byte) (*File, *diag.Warning) {
 // not checked again.
 func (p *Project) readResolved(c Candidate, win *Window) (*File, *diag.Warning) {
 	return p.fsys.ReadResolved(c.Path, win)
-}
-
-// readIgnoreFile reads an ignore file below the root (readSmall's rules):
-// with one openat2 where the kernel has it (root.Dir.ReadSmall), else, and
-// for a path through a symbolic link, which the os.Root follows while it
-// stays inside, through the os.Root.
-func (r *rootDir) readIgnoreFile(name string) ([]byte, error) {
-	data, declined, err := r.d.ReadSmall(name, maxIgnoreFile)
-	switch {
-	case declined:
-		return readSmall(r.root.FS(), name)
-	case errors.Is(err, root.ErrTooLarge):
-		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
-	case errors.Is(err, state.ErrNotRegular):
-		return nil, fmt.Errorf("not a regular file")
-	}
-	return data, err
 }
 
 // JudgeContent is JudgeContent under the project's policy

@@ -31,7 +31,9 @@ import (
 // (#29 point 1), imports the two content helpers, the decoder and the
 // secret scanner, which live below it (content/): the content policy is
 // decided once per file, by the confined root every reader goes through;
-// project composes a root.
+// project composes a root, and hands walk (the walker, its cache, the
+// watcher and the reading of ignore files, below project and above root)
+// its policy through hooks.
 // contextgen is split by capability (#29 point 4): contextgen/sources
 // resolves a task's sources (globs, commands, index matches, inherited
 // files), contextgen/reading reads the candidates and admits their
@@ -62,7 +64,8 @@ func TestLayout(t *testing.T) {
 		"ignore":              nil,
 		"state":               nil,
 		"root":                {"state", "content/encoding", "content/secrets"},
-		"project":             {"ignore", "root", "state"},
+		"walk":                {"ignore", "root", "state"},
+		"project":             {"ignore", "root", "state", "walk"},
 		"content/encoding":    nil,
 		"content/secrets":     nil,
 		"contextgen/tokens":   {"internal/pages", "state"},
@@ -83,7 +86,7 @@ func TestLayout(t *testing.T) {
 		"bench/retrieval":     {"memory", "project"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
-		"engine": {"schema", "template", "root", "project", "ignore", "state", "content/encoding", "content/secrets",
+		"engine": {"schema", "template", "root", "project", "ignore", "state", "walk", "content/encoding", "content/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},

@@ -1,4 +1,4 @@
-package project_test
+package walk_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/walk"
 )
 
 // walked returns what Walk yields (rel, size) and what WalkCached yields
@@ -50,7 +51,7 @@ func TestWalkCachedYieldsWhatWalkYields(t *testing.T) {
 	}
 	// Times are coarse: a directory changed within 50 ms of a walk is not
 	// trusted by the next, and every step waits longer than that.
-	defer project.SetWalkRacy(50 * time.Millisecond)()
+	defer walk.SetWalkRacy(50 * time.Millisecond)()
 	settle := func() { time.Sleep(120 * time.Millisecond) }
 
 	dir := realTemp(t)

@@ -1,4 +1,4 @@
-package project
+package walk
 
 import (
 	"context"
@@ -314,25 +314,24 @@ func isChild(rel, dir, name string) bool {
 	return len(rel) == len(dir)+1+len(name) && rel[:len(dir)] == dir && rel[len(dir)] == '/' && rel[len(dir)+1:] == name
 }
 
-// WalkCached is Walk given the state an earlier WalkCached returned (nil
-// for none): directories whose inode and times are unchanged since then
-// are not listed again, their recorded entries are used (see walkcache.go).
-// It yields exactly what Walk would. It returns the state for the next
-// walk, or nil when prev still describes every directory walked. A state
-// it cannot use (damaged, from another project dir) is ignored. prev must
-// not be modified while WalkCached runs; nothing it yields or returns
-// refers to prev.
-func (p *Project) WalkCached(ctx context.Context, prev []byte, fn func(c Candidate, info fs.FileInfo) error) (next []byte, err error) {
-	r := p.roots[0]
+// Cached is Files given the state an earlier Cached returned (nil for
+// none): directories whose inode and times are unchanged since then are
+// not listed again, their recorded entries are used (see the top of this
+// file). It yields exactly what Files would. It returns the state for the
+// next walk, or nil when prev still describes every directory walked. A
+// state it cannot use (damaged, from another tree) is ignored. prev must
+// not be modified while Cached runs; nothing it yields or returns refers
+// to prev.
+func Cached(ctx context.Context, r *Tree, prev []byte, fn func(c Candidate, info fs.FileInfo) error) (next []byte, err error) {
 	if !canStampDirs(r) {
-		return nil, p.Walk(ctx, fn)
+		return nil, Files(ctx, r, fn)
 	}
 	c := &walkCache{start: time.Now().UnixNano()}
 	var old *walkCache
 	if prev != nil {
 		old = decodeWalkCache(prev, r.dir)
 	}
-	if err := p.walk(ctx, old, c, fn); err != nil {
+	if err := walkTree(ctx, r, old, c, fn); err != nil {
 		return nil, err
 	}
 	if old != nil && !c.dirty && len(c.next) == len(old.dirs) {
@@ -341,8 +340,8 @@ func (p *Project) WalkCached(ctx context.Context, prev []byte, fn func(c Candida
 	return encodeWalkCache(r.dir, c.start, c.next), nil
 }
 
-// statInfo is the fs.FileInfo of lstatIn on Linux (Sys is nil).
-type statInfo struct {
+// A StatInfo is the fs.FileInfo of Tree.Lstat on Linux (Sys is nil).
+type StatInfo struct {
 	name  string
 	size  int64
 	mtime time.Time
@@ -351,9 +350,9 @@ type statInfo struct {
 	ino   uint64 // its inode number (0 where unknown)
 }
 
-func (s *statInfo) Name() string       { return s.name }
-func (s *statInfo) Size() int64        { return s.size }
-func (s *statInfo) Mode() fs.FileMode  { return s.mode }
-func (s *statInfo) ModTime() time.Time { return s.mtime }
-func (s *statInfo) IsDir() bool        { return s.mode.IsDir() }
-func (s *statInfo) Sys() any           { return nil }
+func (s *StatInfo) Name() string       { return s.name }
+func (s *StatInfo) Size() int64        { return s.size }
+func (s *StatInfo) Mode() fs.FileMode  { return s.mode }
+func (s *StatInfo) ModTime() time.Time { return s.mtime }
+func (s *StatInfo) IsDir() bool        { return s.mode.IsDir() }
+func (s *StatInfo) Sys() any           { return nil }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package project
+package walk
 
 import (
 	"context"
@@ -17,7 +17,7 @@ var ErrWatchUnsupported = errors.New("watching a tree for changes is supported o
 type Watcher struct{}
 
 // Watch returns ErrWatchUnsupported.
-func (p *Project) Watch() (*Watcher, error) { return nil, ErrWatchUnsupported }
+func Watch(*Tree) (*Watcher, error) { return nil, ErrWatchUnsupported }
 
 func (w *Watcher) Close() error { return nil }
 

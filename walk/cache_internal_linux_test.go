@@ -1,4 +1,4 @@
-package project
+package walk
 
 import (
 	"bytes"
@@ -13,11 +13,15 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/taskctl/taskctl/root"
 )
 
-// cacheTree makes a project of nested directories a, a/b, a/b/c and d,
-// each holding one file, and waits until a walk trusts their times.
-func cacheTree(t *testing.T) *Project {
+// cacheTree makes a tree of nested directories a, a/b, a/b/c and d,
+// each holding one file, and waits until a walk trusts their times. The
+// tree admits every regular file, as a project with the default policy
+// admits these.
+func cacheTree(t *testing.T) *Tree {
 	t.Helper()
 	old := walkRacy
 	walkRacy = int64(50 * time.Millisecond)
@@ -36,24 +40,35 @@ func cacheTree(t *testing.T) *Project {
 		}
 	}
 	time.Sleep(120 * time.Millisecond)
-	p, err := Open(Options{WorkingDir: dir, ProjectDir: dir})
+	r, err := root.Open([]string{dir}, root.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { p.Close() })
-	return p
+	t.Cleanup(func() { r.Close() })
+	d := r.Dirs()[0]
+	var tree *Tree
+	tree = NewTree(d, RootMatcher(d), Hooks{
+		Admit: func(full, rel, _ string, typ fs.FileMode, st *StatInfo, buf *[]byte) (Candidate, fs.FileInfo, bool) {
+			fi, err := tree.Lstat(full, rel, st, buf)
+			if !typ.IsRegular() || err != nil || !fi.Mode().IsRegular() {
+				return Candidate{}, nil, false
+			}
+			return Candidate{Path: full, Rel: rel, Spec: "**"}, fi, true
+		},
+	})
+	return tree
 }
 
 // TestWalkCacheLinks checks that a decoded walk cache links each
 // directory's record to its subdirectories' records, and that a cache
 // linking an entry to the record of another path is refused.
 func TestWalkCacheLinks(t *testing.T) {
-	p := cacheTree(t)
-	data, err := p.WalkCached(context.Background(), nil, func(Candidate, fs.FileInfo) error { return nil })
+	tr := cacheTree(t)
+	data, err := Cached(context.Background(), tr, nil, func(Candidate, fs.FileInfo) error { return nil })
 	if err != nil || data == nil {
 		t.Fatalf("WalkCached: %v, %d bytes", err, len(data))
 	}
-	c := decodeWalkCache(data, p.roots[0].dir)
+	c := decodeWalkCache(data, tr.dir)
 	if c == nil || c.root == nil || c.root.rel != "" || len(c.dirs) != 5 {
 		t.Fatalf("decoded cache: %+v", c)
 	}
@@ -95,7 +110,7 @@ func TestWalkCacheLinks(t *testing.T) {
 	forged := bytes.Clone(data)
 	forged[i+3] = byte(numD + 1)
 	binary.LittleEndian.PutUint32(forged[12:], crc32.Checksum(forged[16:], crc32.MakeTable(crc32.Castagnoli)))
-	if c := decodeWalkCache(forged, p.roots[0].dir); c != nil {
+	if c := decodeWalkCache(forged, tr.dir); c != nil {
 		t.Errorf("a cache linking a to the record of d was decoded")
 	}
 }
@@ -104,17 +119,17 @@ func TestWalkCacheLinks(t *testing.T) {
 // (a file was added to it), its subdirectories' listings still come from
 // the cache, found by path.
 func TestWalkCacheBelowListedDir(t *testing.T) {
-	p := cacheTree(t)
+	tr := cacheTree(t)
 	var files []string
 	list := func(c Candidate, _ fs.FileInfo) error {
 		files = append(files, c.Rel)
 		return nil
 	}
-	data, err := p.WalkCached(context.Background(), nil, list)
+	data, err := Cached(context.Background(), tr, nil, list)
 	if err != nil || data == nil {
 		t.Fatalf("WalkCached: %v, %d bytes", err, len(data))
 	}
-	root := p.roots[0].dir
+	root := tr.dir
 	if err := os.WriteFile(filepath.Join(root, "a", "g"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +137,7 @@ func TestWalkCacheBelowListedDir(t *testing.T) {
 	prev := decodeWalkCache(data, root)
 	next := &walkCache{start: time.Now().UnixNano()}
 	files = nil
-	if err := p.walk(context.Background(), prev, next, list); err != nil {
+	if err := walkTree(context.Background(), tr, prev, next, list); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"a/b/c/f", "a/b/f", "a/f", "a/g", "d/f", "f"}; !slices.Equal(files, want) {

@@ -1,4 +1,4 @@
-package project
+package walk
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/taskctl/taskctl/ignore"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
 )
 
@@ -34,6 +35,29 @@ func NewMatcher(fsys fs.FS) *ignore.Matcher {
 // read from fsys, whose root is the top of the worktree.
 func NewGitMatcher(fsys fs.FS) *ignore.Matcher {
 	return ignore.NewGit(ignoreReader(func(name string) ([]byte, error) { return readSmall(fsys, name) }))
+}
+
+// RootMatcher returns the ignore.Matcher of taskctl's ignore files below
+// the root directory d: read as NewMatcher reads them, opened below d.
+func RootMatcher(d *root.Dir) *ignore.Matcher {
+	return ignore.New(ignoreReader(func(name string) ([]byte, error) { return readBelow(d, name) }))
+}
+
+// readBelow reads an ignore file below the root d (readSmall's rules):
+// with one openat2 where the kernel has it (root.Dir.ReadSmall), else, and
+// for a path through a symbolic link, which the os.Root follows while it
+// stays inside, through the os.Root.
+func readBelow(d *root.Dir, name string) ([]byte, error) {
+	data, declined, err := d.ReadSmall(name, maxIgnoreFile)
+	switch {
+	case declined:
+		return readSmall(d.OS().FS(), name)
+	case errors.Is(err, root.ErrTooLarge):
+		return nil, fmt.Errorf("larger than %d bytes", maxIgnoreFile)
+	case errors.Is(err, state.ErrNotRegular):
+		return nil, fmt.Errorf("not a regular file")
+	}
+	return data, err
 }
 
 // ignoreReader turns read, which reports a missing file as fs.ErrNotExist,
@@ -64,12 +88,4 @@ func readSmall(fsys fs.FS, name string) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	return data, err
-}
-
-// explain renders the reason a path is ignored.
-func explain(r *ignore.Rule) string {
-	if r == nil {
-		return ""
-	}
-	return r.String()
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package project
+package walk
 
 import (
 	"io/fs"
@@ -19,12 +19,12 @@ type dirHandle struct {
 
 func (h *dirHandle) close() { h.f.Close() }
 
-func openDir(r *rootDir, parent *dirHandle, name, _ string) (*dirHandle, error) {
+func openDir(r *Tree, parent *dirHandle, name, _ string) (*dirHandle, error) {
 	rel := name
 	if parent != nil {
 		rel = path.Join(parent.rel, name)
 	}
-	f, err := r.root.Open(rel)
+	f, err := r.d.OS().Open(rel)
 	if err != nil {
 		return nil, err
 	}

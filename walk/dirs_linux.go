@@ -1,4 +1,4 @@
-package project
+package walk
 
 import (
 	"io/fs"
@@ -22,9 +22,9 @@ func (h *dirHandle) close() { syscall.Close(h.fd) }
 // (root.OpenDirAt): one system call, no symlink followed, so the child is a
 // real directory inside parent. A start directory (parent nil) is opened
 // through the root and re-opened with openat(".").
-func openDir(r *rootDir, parent *dirHandle, name, display string) (*dirHandle, error) {
+func openDir(r *Tree, parent *dirHandle, name, display string) (*dirHandle, error) {
 	if parent == nil {
-		f, err := r.root.Open(name)
+		f, err := r.d.OS().Open(name)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package project_test
+package walk_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/walk"
 )
 
 // listing is what a walk yields, one line a file: Rel, Path, size, mtime
@@ -220,7 +221,7 @@ func TestWatchWalksOnlyWhatChanged(t *testing.T) {
 	if changed, err := w.Sync(ctx); err != nil || changed {
 		t.Fatalf("Sync with nothing changed: changed %v, %v", changed, err)
 	}
-	if got := project.WatchWalked(w); got != 0 {
+	if got := walk.WatchWalked(w); got != 0 {
 		t.Errorf("Sync with nothing changed walked %d directories", got)
 	}
 	later := time.Now().Add(time.Hour)
@@ -228,7 +229,7 @@ func TestWatchWalksOnlyWhatChanged(t *testing.T) {
 	if changed, err := w.Sync(ctx); err != nil || !changed {
 		t.Fatalf("Sync after a touch: changed %v, %v", changed, err)
 	}
-	if got := project.WatchWalked(w); got != 1 {
+	if got := walk.WatchWalked(w); got != 1 {
 		t.Errorf("Sync after touching one file walked %d directories, want 1", got)
 	}
 	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
@@ -244,18 +245,18 @@ func TestWatchStartsOver(t *testing.T) {
 	w := startWatch(t, dir)
 	ctx := context.Background()
 	w.Sync(ctx)
-	project.WatchOverflow(w)
+	walk.WatchOverflow(w)
 	if changed, err := w.Sync(ctx); err != nil || !changed {
 		t.Fatalf("Sync after an overflow: changed %v, %v", changed, err)
 	}
-	if got := project.WatchWalked(w); got != 4 {
+	if got := walk.WatchWalked(w); got != 4 {
 		t.Errorf("Sync after an overflow walked %d directories, want 4", got)
 	}
 	writeTree(t, dir, ".git/info/exclude = *.log\n")
 	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) || len(got) != 2 {
 		t.Fatalf("after excluding *.log:\ngot  %q\nwant %q", got, want)
 	}
-	if got := project.WatchWalked(w); got != 4 {
+	if got := walk.WatchWalked(w); got != 4 {
 		t.Errorf("Sync after a change to .git/info/exclude walked %d directories, want 4", got)
 	}
 }
@@ -279,7 +280,7 @@ func TestWatchMovedDirectory(t *testing.T) {
 	if got, want := watchWalk(t, w), plainWalk(t, dir); !slices.Equal(got, want) {
 		t.Fatalf("after changes in the moved directory:\ngot  %q\nwant %q", got, want)
 	}
-	if got := project.WatchWalked(w); got != 2 {
+	if got := walk.WatchWalked(w); got != 2 {
 		t.Errorf("Sync after changes in two directories walked %d directories, want 2", got)
 	}
 }
@@ -316,7 +317,7 @@ func TestWatchChangeWithoutNewStat(t *testing.T) {
 // (the watch limit reached) is listed at every Sync, so its changes are
 // still seen.
 func TestWatchUnwatchedDirectory(t *testing.T) {
-	defer project.RefuseWatches("nowatch")()
+	defer walk.RefuseWatches("nowatch")()
 	dir := realTemp(t)
 	writeTree(t, dir, "a/x.go", "nowatch/y.go", "nowatch/sub/z.go")
 	w := startWatch(t, dir)
@@ -413,7 +414,7 @@ func TestWatchReplacedDirectories(t *testing.T) {
 // name; no event of the parent says so, but the directory gets another
 // watch than the one recorded, and its subdirectories are walked again.
 func TestWatchReplacedBelowUnwatched(t *testing.T) {
-	defer project.RefuseWatches("nowatchparent")()
+	defer walk.RefuseWatches("nowatchparent")()
 	dir := realTemp(t)
 	writeTree(t, dir, "nowatchparent/child/sub/a.go", "other/")
 	w := startWatch(t, dir)
@@ -455,7 +456,7 @@ func TestWatchHardLinks(t *testing.T) {
 // TestWatchIgnoreFilesOfUnwatched: the ignore file of a directory the
 // kernel refused to watch is read again at every Sync.
 func TestWatchIgnoreFilesOfUnwatched(t *testing.T) {
-	defer project.RefuseWatches("nowatch")()
+	defer walk.RefuseWatches("nowatch")()
 	dir := realTemp(t)
 	writeTree(t, dir, "nowatch/.gitignore = \n", "nowatch/gen.go", "nowatch/keep.go")
 	w := startWatch(t, dir)

@@ -1,4 +1,4 @@
-package project
+package walk
 
 import (
 	"io/fs"
@@ -13,20 +13,20 @@ import (
 
 // canStampDirs reports whether directories of r can be stat'ed relative to
 // a descriptor of it, which the walk cache needs.
-func canStampDirs(r *rootDir) bool { return r.fd >= 0 }
+func canStampDirs(r *Tree) bool { return r.fd() >= 0 }
 
 // stampAt returns the stamp of directory rel of r ("" for r itself),
 // without following a symlink in its last component; ok is false if it
 // is not a directory or cannot be stat'ed. buf is lstatAt's.
-func stampAt(r *rootDir, rel string, buf *[]byte) (dirStamp, bool) {
-	if r.fd < 0 {
+func stampAt(r *Tree, rel string, buf *[]byte) (dirStamp, bool) {
+	if r.fd() < 0 {
 		return dirStamp{}, false
 	}
 	if rel == "" {
 		rel = "."
 	}
 	var st unix.Stat_t
-	if err := lstatAt(r.fd, rel, &st, buf); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+	if err := lstatAt(r.fd(), rel, &st, buf); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return dirStamp{}, false
 	}
 	return stampOf(&st), true
@@ -54,14 +54,14 @@ func stampOf(st *unix.Stat_t) dirStamp {
 // O_NOFOLLOW), for a directory whose parent was not opened (its listing
 // came from the walk cache). Where openat2 is refused it opens rel through
 // the root, as a start directory is opened.
-func openDirBeneath(r *rootDir, rel, display string) (*dirHandle, error) {
-	if r.fd >= 0 {
+func openDirBeneath(r *Tree, rel, display string) (*dirHandle, error) {
+	if r.fd() >= 0 {
 		how := unix.OpenHow{
 			Flags:   uint64(dirFlags),
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 		}
 		for {
-			fd, err := unix.Openat2(r.fd, rel, &how)
+			fd, err := unix.Openat2(r.fd(), rel, &how)
 			if err == unix.EINTR || err == unix.EAGAIN {
 				continue
 			}
@@ -77,19 +77,19 @@ func openDirBeneath(r *rootDir, rel, display string) (*dirHandle, error) {
 	return openDir(r, nil, rel, display)
 }
 
-// lstatIn is os.Lstat(full) for the entry rel of r, stat'ed relative to r's
+// Lstat is os.Lstat(full) for the entry rel of r, stat'ed relative to r's
 // descriptor (a shorter lookup than the absolute path's, and no
 // *os.fileStat): what a walk does for every file. The result is into,
 // filled in. buf is lstatAt's.
-func lstatIn(r *rootDir, full, rel string, into *statInfo, buf *[]byte) (fs.FileInfo, error) {
-	if r.fd < 0 {
+func (r *Tree) Lstat(full, rel string, into *StatInfo, buf *[]byte) (fs.FileInfo, error) {
+	if r.fd() < 0 {
 		return os.Lstat(full)
 	}
 	var st unix.Stat_t
-	if err := lstatAt(r.fd, rel, &st, buf); err != nil {
+	if err := lstatAt(r.fd(), rel, &st, buf); err != nil {
 		return nil, &fs.PathError{Op: "lstat", Path: full, Err: err}
 	}
-	*into = statInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix()), nlink: uint64(st.Nlink), ino: st.Ino}
+	*into = StatInfo{name: path.Base(rel), size: st.Size, mtime: time.Unix(st.Mtim.Unix()), nlink: uint64(st.Nlink), ino: st.Ino}
 	fi := into
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:

@@ -1,4 +1,4 @@
-package project
+package walk
 
 import (
 	"context"
@@ -39,8 +39,7 @@ import (
 // from outside what is watched (another tree, an ignored directory) to a
 // file that had one link until then.
 type Watcher struct {
-	p  *Project
-	r  *rootDir
+	r  *Tree
 	mu sync.Mutex
 
 	fd      int              // the inotify instance; -1 after Close
@@ -69,7 +68,7 @@ type watchedDir struct {
 
 type watchedFile struct {
 	c    Candidate
-	st   statInfo
+	st   StatInfo
 	info fs.FileInfo // a symlink's target; nil for a regular file (st)
 }
 
@@ -93,14 +92,14 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN
 // addWatch is unix.InotifyAddWatch (a variable for tests).
 var addWatch = unix.InotifyAddWatch
 
-// Watch returns a Watcher of p's tree. Nothing is walked before the first
-// Sync or Walk. The caller closes it.
-func (p *Project) Watch() (*Watcher, error) {
+// Watch returns a Watcher of t. Nothing is walked before the first Sync or
+// Walk. The caller closes it.
+func Watch(t *Tree) (*Watcher, error) {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
-		return nil, fmt.Errorf("watch %s: %w", p.dir, err)
+		return nil, fmt.Errorf("watch %s: %w", t.dir, err)
 	}
-	w := &Watcher{p: p, r: p.roots[0], fd: fd, buf: make([]byte, 64<<10)}
+	w := &Watcher{r: t, fd: fd, buf: make([]byte, 64<<10)}
 	w.start()
 	return w, nil
 }
@@ -173,8 +172,8 @@ func (w *Watcher) Sync(ctx context.Context) (changed bool, err error) {
 	return changed, nil
 }
 
-// Walk is p.Walk as of now: Sync, then every file, in order of Rel, as
-// p.Walk would yield it. fn is called with the Watcher locked: it must not
+// Walk is Files as of now: Sync, then every file, in order of Rel, as
+// Files would yield it. fn is called with the Watcher locked: it must not
 // call the Watcher.
 func (w *Watcher) Walk(ctx context.Context, fn func(c Candidate, info fs.FileInfo) error) error {
 	w.mu.Lock()
@@ -229,12 +228,12 @@ func (w *Watcher) sync(ctx context.Context) error {
 		// queued events go with it.
 		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 		if err != nil {
-			return fmt.Errorf("watch %s: %w", w.p.dir, err)
+			return fmt.Errorf("watch %s: %w", w.r.dir, err)
 		}
 		unix.Close(w.fd)
 		w.fd = fd
 		w.start()
-		w.p.Reload()
+		w.r.reload()
 		w.watchGitInfo()
 		if _, err := w.walk(ctx, []string{""}, true); err != nil {
 			w.reset = true
@@ -333,7 +332,7 @@ func (w *Watcher) drain() error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("watch %s: %w", w.p.dir, err)
+			return fmt.Errorf("watch %s: %w", w.r.dir, err)
 		}
 		if n <= 0 {
 			return nil
@@ -448,7 +447,7 @@ type walkListing struct {
 // list runs the walker from starts with the listing's callbacks.
 func (l *walkListing) list(ctx context.Context, starts []string) error {
 	r := l.w.r
-	wk := &walker{r: r, p: l.w.p}
+	wk := &walker{r: r}
 	l.bufs = make([][]byte, wk.workers())
 	wk.enter = l.enter
 	wk.tree = l.tree
@@ -505,7 +504,7 @@ func (l *walkListing) tree(_ int, n *dirNode, done bool) {
 // directory volatile.
 func (l *walkListing) file(wn int, _ bool, full, rel, name string, t fs.FileMode) {
 	var f watchedFile
-	c, info, ok := l.w.p.admit(l.w.r, full, rel, name, t, &f.st, &l.bufs[wn])
+	c, info, ok := l.w.r.hooks.Admit(full, rel, name, t, &f.st, &l.bufs[wn])
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	d := l.found[parentDir(rel)]
@@ -658,7 +657,7 @@ func (w *Watcher) forget(rel string) {
 }
 
 // flatten makes the list Walk yields from the directories' records: in
-// order of Rel, a file reached twice (through symlinks) once, as p.Walk.
+// order of Rel, a file reached twice (through symlinks) once, as Files.
 func (w *Watcher) flatten() {
 	n := 0
 	for _, d := range w.dirs {

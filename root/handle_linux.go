@@ -116,10 +116,9 @@ func (h *Handle) List(shown string, lstat func(name string) (fs.FileMode, error)
 }
 
 // openIn opens the regular file name (one component, as getdents gave it)
-// of h with OpenFileAt; with capped, a file larger than MaxCommandFile is
-// an error. ok is false when the fast path does not apply (a symlink, an
+// of h with OpenFileAt; a file larger than MaxCommandFile is an error. ok is false when the fast path does not apply (a symlink, an
 // odd name): the caller then reads through the Shell.
-func (h *Handle) openIn(name, shown string, capped bool) (fd int, size int64, ok bool, err error) {
+func (h *Handle) openIn(name, shown string) (fd int, size int64, ok bool, err error) {
 	if !plainName(name) {
 		return -1, 0, false, nil
 	}
@@ -134,7 +133,7 @@ func (h *Handle) openIn(name, shown string, capped bool) (fd int, size int64, ok
 	case err != nil:
 		return -1, 0, true, &fs.PathError{Op: "open", Path: shown, Err: err}
 	}
-	if capped && size > MaxCommandFile {
+	if size > MaxCommandFile {
 		syscall.Close(fd)
 		return -1, 0, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large")}
 	}
@@ -148,7 +147,7 @@ func (h *Handle) openIn(name, shown string, capped bool) (fd int, size int64, ok
 // path does not apply (see openIn). charge is asked for a buffer larger
 // than buf before it is allocated.
 func (h *Handle) ReadFile(name, shown string, buf []byte, charge func(int64) error) (data []byte, ok bool, err error) {
-	fd, size, ok, err := h.openIn(name, shown, true)
+	fd, size, ok, err := h.openIn(name, shown)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -184,55 +183,3 @@ func (h *Handle) ReadFile(name, shown string, buf []byte, charge func(int64) err
 	}
 	return buf[:n], true, nil
 }
-
-// ScanFile is ReadFile for grep -l, -L and -q, where one selected line
-// decides: it reads the file in chunks of scanChunk bytes and calls scan
-// with each run of whole records (ending in sep; the last run, at the end
-// of the file, may lack it). When scan returns true the rest of the file is
-// not read and found is true. It holds one chunk or the longest record,
-// whichever is larger, instead of the whole file, so the file may be
-// larger than MaxCommandFile; a record may not. buf is returned for reuse.
-func (h *Handle) ScanFile(name, shown string, buf []byte, sep byte, scan func([]byte) bool) (found bool, reuse []byte, ok bool, err error) {
-	fd, size, ok, err := h.openIn(name, shown, false)
-	if !ok || err != nil {
-		return false, buf, ok, err
-	}
-	defer syscall.Close(fd)
-	if cap(buf) < scanChunk {
-		buf = make([]byte, scanChunk)
-	}
-	buf = buf[:cap(buf)]
-	n := 0         // bytes held in buf: the start of a record not yet scanned
-	var read int64 // bytes read from the file
-	for {
-		if n == len(buf) { // one record longer than the buffer
-			if n >= MaxCommandFile {
-				return false, buf, true, &fs.PathError{Op: "read", Path: shown, Err: errors.New("file too large (a line longer than 256 MiB)")}
-			}
-			buf = append(buf, make([]byte, len(buf))...)[:2*len(buf)]
-		}
-		m, err := syscall.Read(fd, buf[n:min(len(buf), n+scanChunk)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return false, buf, true, &fs.PathError{Op: "read", Path: shown, Err: err}
-		}
-		n += m
-		read += int64(m)
-		if m == 0 || read == size && size > 0 {
-			return n > 0 && scan(buf[:n]), buf, true, nil
-		}
-		end := bytes.LastIndexByte(buf[:n], sep)
-		if end < 0 {
-			continue
-		}
-		if scan(buf[:end+1]) {
-			return true, buf, true, nil
-		}
-		n = copy(buf, buf[end+1:n])
-	}
-}
-
-// scanChunk is the size of ScanFile's reads (GNU grep reads 96 KiB).
-const scanChunk = 128 << 10

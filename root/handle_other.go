@@ -76,8 +76,3 @@ func (h *Handle) ReadFile(name, shown string, buf []byte, charge func(int64) err
 	data, err := ReadOpened(fh, shown, buf)
 	return data, true, err
 }
-
-// ScanFile does not apply here: callers read the whole file.
-func (h *Handle) ScanFile(_, _ string, buf []byte, _ byte, _ func([]byte) bool) (bool, []byte, bool, error) {
-	return false, buf, false, nil
-}

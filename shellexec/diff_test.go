@@ -217,9 +217,9 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// largeFiles are files larger than the chunks grep -l, -L and -q scan in
-// (128 KiB): matches past the first chunk, a line across a chunk boundary,
-// a line longer than a chunk, a NUL far into a file.
+// largeFiles are files larger than one read of 128 KiB: matches far into
+// a file, a line across a 128 KiB boundary, a line longer than 128 KiB, a
+// NUL far into a file (grep -l, -L and -q read each whole).
 var largeFiles = func() map[string]string {
 	filler := strings.Repeat("abcdefghijklmnopqrstuvwxyz 0123456789\n", 8000) // 304,000 bytes
 	long := strings.Repeat("x", 300<<10)

@@ -25,15 +25,6 @@ func (g *grepRun) searchFile(path, shown string) {
 	}
 }
 
-// discard is a byteWriter that keeps nothing.
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-func (discard) WriteString(s string) (int, error) { return len(s), nil }
-
-func (discard) WriteByte(byte) error { return nil }
-
 // byteWriter is what search writes to: the command's output, or a
 // per-file buffer when files are searched in parallel.
 type byteWriter interface {

@@ -92,17 +92,9 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 	}
 	g.c.fs.content.Store(true)
 	var next atomic.Int64
-	// For -l, -L and -q one selected line decides, so files are scanned
-	// in chunks and a file is read only up to its first selected line, as
-	// GNU grep does. With -I a NUL anywhere in the file decides too, so
-	// such files are read whole.
-	// The content policy judges a file whole (see judge): unless secrets
-	// are allowed, every file is read whole.
-	stream := (g.o.filesWith || g.o.filesWithout || g.o.quiet) && !g.o.skipBinary && g.c.fs.allowSecrets && g.c.fs.maxFile == 0
-	sep := byte('\n')
-	if g.o.nulData {
-		sep = 0
-	}
+	// Every file is read whole, -l, -L and -q included: the content
+	// policy judges a file whole, and the policy's size cap (always set)
+	// refuses a file over it, as the context document does (see judge).
 	work := func(w int) {
 		buf := g.bufs[w]
 		defer func() { g.bufs[w] = buf }()
@@ -112,12 +104,6 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 				return
 			}
 			j := &jobs[i]
-			if stream {
-				var done bool
-				if buf, done = g.scanJob(d, j, buf, sep); done {
-					continue
-				}
-			}
 			// A buffer larger than the worker's is charged to the
 			// run's memory budget while the file is searched.
 			var charged int64
@@ -148,10 +134,7 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			}
 		}
 	}
-	// -l, -L and -q read files and stop at their first selected line:
-	// system calls, not matching, take the time, and a second worker
-	// costs more in wake-ups than it saves.
-	if len(jobs) == 1 || stream {
+	if len(jobs) == 1 {
 		work(0)
 	} else {
 		var wg sync.WaitGroup
@@ -177,37 +160,6 @@ func (g *grepRun) searchBatch(d *walkDir, jobs []grepJob) {
 			g.matched = true
 		}
 	}
-}
-
-// scanJob searches job j's file in chunks up to its first selected line
-// (-l, -L, -q), reusing buf. done is false when the file is not the plain
-// file the listing gave and must be read as a named file instead.
-func (g *grepRun) scanJob(d *walkDir, j *grepJob, buf []byte, sep byte) (reuse []byte, done bool) {
-	cancelled := false
-	found, reuse, ok, err := d.ScanFile(j.name, j.shown, buf, sep, func(part []byte) bool {
-		if g.c.ctx.Err() != nil {
-			cancelled = true
-			return true
-		}
-		return g.search(discard{}, j.shown, part)
-	})
-	reuse = reuse[:0]
-	switch {
-	case !ok:
-		return reuse, false
-	case cancelled:
-	case err != nil:
-		j.err = err
-	default:
-		j.matched = found
-		if found && g.o.filesWith || !found && g.o.filesWithout {
-			g.printName(&j.out, j.shown)
-		}
-		if found && g.o.quiet {
-			g.quietHit.Store(true)
-		}
-	}
-	return reuse, true
 }
 
 func (g *grepRun) excludedDir(name string) bool {

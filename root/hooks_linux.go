@@ -25,7 +25,7 @@ func (r *Root) OpenBeneathOnly(path string) ([]byte, error) {
 	if w != nil {
 		return nil, w
 	}
-	fd, err := d.openBeneath(rel)
+	fd, err := openat2(d.fd, rel, readFlags)
 	if err != nil {
 		return nil, err
 	}

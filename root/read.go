@@ -164,26 +164,20 @@ func (r *Root) readRoot(d *Dir, path, rel, given string, win *Window) (*File, *d
 	if _, w := r.CheckName(path, rel, given); w != nil {
 		return nil, w
 	}
-	f, err := d.openNoFollow(rel)
+	f, fst, err := d.openSame(rel, st)
 	if err != nil {
 		code, msg := ClassifyErr(err)
-		if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV) {
+		switch {
+		case errors.Is(err, ErrSwapped):
+			code, msg = diag.PathUnreadable, "changed while it was read (another file was swapped in)"
+		case errors.Is(err, errLink) || errors.Is(err, ErrOutside) || errors.Is(err, syscall.ELOOP):
 			code, msg = diag.PathUnreadable, "changed while it was read (a symbolic link was swapped in)"
-		}
-		if IsEscape(err) {
+		case IsEscape(err):
 			code, msg = diag.PathOutsideProject, "outside the project dir "+r.Dir()
 		}
 		return nil, warnf(code, path, "%s", msg)
 	}
 	defer f.Close()
-	fst, err := f.Stat()
-	if err != nil {
-		code, msg := ClassifyErr(err)
-		return nil, warnf(code, path, "%s", msg)
-	}
-	if !os.SameFile(st, fst) {
-		return nil, warnf(diag.PathUnreadable, path, "changed while it was read (another file was swapped in)")
-	}
 	max := r.policy.MaxFileBytes
 	if win != nil {
 		return WindowFile(f, path, r.Rel(path), fst, win, max)
@@ -202,6 +196,27 @@ func (r *Root) readRoot(d *Dir, path, rel, given string, win *Window) (*File, *d
 	file := &File{Path: path, Rel: r.Rel(path), Size: int64(len(data)), ModTime: fst.ModTime(), Mode: fst.Mode(),
 		Content: data, Binary: IsBinary(data)}
 	return file, nil
+}
+
+// openSame opens rel in d (openNoFollow: no symbolic link on the way
+// where openat2 serves, else none as the last component) and holds it to
+// want, what an lstat of rel said: ErrSwapped when another file was
+// opened. It is the portable open, readRoot's and the commands' where
+// openat2 cannot serve (openNoLinksPortable).
+func (d *Dir) openSame(rel string, want fs.FileInfo) (*os.File, fs.FileInfo, error) {
+	f, err := d.openNoFollow(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	fst, err := f.Stat()
+	if err == nil && !os.SameFile(want, fst) {
+		err = ErrSwapped
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fst, nil
 }
 
 // ErrTooLarge is ReadCapped's error for content past its cap (see

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // How a command's path becomes an open file (#21 points 2 and 4, #29):
@@ -260,15 +259,18 @@ func (s *Shell) GitReadlink(rel string) (string, error) {
 // openNoLinksPortable is openNoLinks through the os.Root alone: each
 // component of rel is lstat'ed (a link is errLink, a last component that is
 // neither a regular file nor a directory ErrNotRegular, both before any
-// open), then rel is opened and fstat'ed. A link swapped into a component
-// between the two is followed, but only inside the root.
+// open), then rel is opened as readRoot opens (openSame: the file opened
+// must be the one lstat saw, ErrSwapped otherwise). A link swapped into a
+// directory component between the two is followed, but only inside the
+// root.
 func (s *Shell) openNoLinksPortable(rel string) (*os.File, error) {
+	var fi fs.FileInfo
 	for i := 0; i <= len(rel); i++ {
 		if i < len(rel) && rel[i] != '/' {
 			continue
 		}
-		fi, err := s.d.os.Lstat(rel[:i])
-		if err != nil {
+		var err error
+		if fi, err = s.d.os.Lstat(rel[:i]); err != nil {
 			return nil, err
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
@@ -278,13 +280,9 @@ func (s *Shell) openNoLinksPortable(rel string) (*os.File, error) {
 			return nil, ErrNotRegular
 		}
 	}
-	fh, err := s.d.os.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
+	fh, _, err := s.d.openSame(rel, fi)
+	if errors.Is(err, errLink) {
+		err = ErrSwapped
 	}
-	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
-		fh.Close()
-		return nil, ErrNotRegular
-	}
-	return fh, nil
+	return fh, err
 }

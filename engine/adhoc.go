@@ -18,7 +18,7 @@ const AdHocTaskName = "adhoc"
 // template, as repomix, code2prompt and files-to-prompt select files.
 func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *template.Task, error) {
 	if len(req.Exclude) > 0 && len(req.PathArgs)+len(req.StdinPaths)+len(req.Commands)+len(req.Describe) == 0 {
-		return nil, nil, UsageError("--exclude and --path '!GLOB' leave files out of what --path, --command, --describe or stdin select: give one of those")
+		return nil, nil, UsageError("%s leave files out of what %s select: give one of those", e.name(FieldExclude), e.name(FieldSources))
 	}
 	if len(req.PathArgs) == 0 && len(req.StdinPaths) == 0 && len(req.Commands) == 0 && len(req.Describe) == 0 {
 		sources := e.spell(FieldSources)
@@ -28,7 +28,8 @@ func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *
 		return nil, nil, UsageError("assemble needs exactly one FILE or TASKNAME, or sources: %s", sources)
 	}
 	if req.Task != "" || len(req.Vars) > 0 || req.RunID != "" {
-		return nil, nil, UsageError("--task, --var and --run name a template's task and inputs; without a template give --path, --command or --describe")
+		return nil, nil, UsageError("%s, %s and %s name a template's task and inputs; without a template give %s",
+			e.name(FieldTask), e.name(FieldVar), e.name(FieldRun), e.name(FieldSources))
 	}
 	if len(req.Commands) > 0 {
 		p, err := e.Project()
@@ -64,7 +65,7 @@ func (e *Engine) adHocTask(req AssembleRequest, ws *warnings) (*template.File, *
 		return nil, nil, UsageError("%s must be positive, not %d", e.name(FieldLimit), req.Limit)
 	}
 	if req.Limit > 0 && len(req.Describe) == 0 {
-		return nil, nil, UsageError("--limit caps the matches of --describe: give --describe TEXT")
+		return nil, nil, UsageError("%s caps the matches of %s: give %[2]s TEXT", e.name(FieldLimit), e.name(FieldDescribe))
 	}
 	for _, d := range req.Describe {
 		// The exclusions go to the search too, so that the limit counts

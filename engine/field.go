@@ -22,7 +22,9 @@ const (
 	FieldProjectDir Field = "project_dir" // the project dir
 	FieldConfig     Field = "config"      // a config file read last
 	FieldSources    Field = "sources"     // a one-off context's paths, commands and descriptions
-	FieldWatch      Field = "watch"       // the index watcher, started
+	FieldDescribe   Field = "describe"    // a one-off context's description source
+	FieldExclude    Field = "exclude"     // what a one-off context leaves out
+	FieldWatch      Field = "watch"       // the index watcher (taskctl's command that starts it)
 	// Settings (their config keys), which the CLI also takes as flags.
 	FieldTokenizer     Field = "assemble.tokenizer"
 	FieldRedactSecrets Field = "assemble.redact_secrets"

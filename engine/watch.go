@@ -191,7 +191,7 @@ func (e *Engine) syncWatcher(ctx context.Context, ws *warnings, p *project.Proje
 		if rep.Code == diag.WatchMismatch {
 			restart := "restart it"
 			if w := e.spell(FieldWatch); w != "" {
-				restart += " (" + w + ")"
+				restart += " (taskctl " + w + ")"
 			}
 			ws.add(diag.Warning{Code: diag.WatchMismatch, Path: dir, Message: fmt.Sprintf(
 				"the index watcher (pid %d) runs with another configuration or taskctl build: refreshed without it; %s", rep.Pid, restart)})
@@ -254,7 +254,7 @@ func (e *Engine) Watch(ctx context.Context, req WatchRequest) (*WatchResult, err
 	}
 	w, err := p.Watch()
 	if errors.Is(err, project.ErrWatchUnsupported) {
-		return nil, codedErr(diag.WatchUnsupported, ClassError, "index --watch: %v", err)
+		return nil, codedErr(diag.WatchUnsupported, ClassError, "%s: %v", e.name(FieldWatch), err)
 	}
 	if err != nil {
 		return nil, err
@@ -265,7 +265,7 @@ func (e *Engine) Watch(ctx context.Context, req WatchRequest) (*WatchResult, err
 		wa.log = func(string) {}
 	}
 	sock := filepath.Join(dir, WatchSocket)
-	ln, err := listenWatch(sock)
+	ln, err := listenWatch(sock, e.name(FieldWatch))
 	if err != nil {
 		return nil, err
 	}
@@ -434,15 +434,15 @@ func serveWatch(c *net.UnixConn, key string, refresh func() (memory.Stats, error
 // listenWatch listens on the socket at path, taking over a stale one
 // (left by a watcher that was killed); a watcher that answers there is a
 // WATCH_RUNNING error.
-func listenWatch(path string) (*net.UnixListener, error) {
+func listenWatch(path, name string) (*net.UnixListener, error) {
 	if c, err := dialWatch(path, time.Second); err == nil {
 		c.Close()
-		return nil, codedErr(diag.WatchRunning, ClassError, "index --watch: %s is already watched (its socket %s answers)",
+		return nil, codedErr(diag.WatchRunning, ClassError, "%s: %s is already watched (its socket %s answers)", name,
 			filepath.Dir(filepath.Dir(filepath.Dir(path))), path)
 	}
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode().Type() != os.ModeSocket {
-			return nil, fmt.Errorf("index --watch: %s exists and is not a socket", path)
+			return nil, fmt.Errorf("%s: %s exists and is not a socket", name, path)
 		}
 		os.Remove(path)
 	}
@@ -453,7 +453,7 @@ func listenWatch(path string) (*net.UnixListener, error) {
 	defer done()
 	ln, err := net.Listen("unix", addr)
 	if err != nil {
-		return nil, fmt.Errorf("index --watch: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	ul := ln.(*net.UnixListener)
 	ul.SetUnlinkOnClose(false) // removeOwnSocket does it, by its real path

@@ -32,6 +32,16 @@ var (
 // which is where linear probing would have put it. Tokens pushed past the end of the table are then inserted
 // by probing from the start.
 func buildRanks(vocab string) *rankTable {
+	t := newRankTable(vocab)
+	ents := t.homes(vocab)
+	ents = sortByHome(ents, uint(64-t.shift))
+	t.layDown(vocab, ents)
+	return t
+}
+
+// newRankTable makes the empty table of vocab: its slots (a quarter more
+// than tokens, a power of two), its filter and its table of pairs.
+func newRankTable(vocab string) *rankTable {
 	if len(vocab) >= 1<<24 {
 		panic("tokens: vocabulary does not fit the rank table")
 	}
@@ -53,11 +63,15 @@ func buildRanks(vocab string) *rankTable {
 	for i := range t.pairs {
 		t.pairs[i] = noRank
 	}
+	return t
+}
 
-	// Every token's home slot, rank and offset in vocab, as one number
-	// (home<<42 | rank<<24 | offset), in rank order: 8 bytes a token, so
-	// that little memory is touched for the first time.
-	ents := make([]uint64, 0, n)
+// homes returns every token's home slot, rank and offset in vocab, as one
+// number (home<<42 | rank<<24 | offset), in rank order: 8 bytes a token,
+// so that little memory is touched for the first time. It fills the
+// filter and the table of pairs on the way.
+func (t *rankTable) homes(vocab string) []uint64 {
+	ents := make([]uint64, 0, t.n)
 	rank := uint64(0)
 	for i := 0; i < len(vocab); i, rank = i+1+int(vocab[i]), rank+1 {
 		l := int(vocab[i])
@@ -79,9 +93,12 @@ func buildRanks(vocab string) *rankTable {
 		}
 		ents = append(ents, h>>t.shift<<42|rank<<24|uint64(i+1))
 	}
+	return ents
+}
 
-	// Sort by home slot: least significant half of its bits first, then
-	// the rest (each pass stable).
+// sortByHome sorts the entries by home slot (bits wide): least
+// significant half of its bits first, then the rest (each pass stable).
+func sortByHome(ents []uint64, bits uint) []uint64 {
 	lo := bits / 2
 	sorted := make([]uint64, len(ents))
 	for _, pass := range [2]struct{ shift, bits uint }{{42, lo}, {42 + lo, bits - lo}} {
@@ -99,8 +116,13 @@ func buildRanks(vocab string) *rankTable {
 		}
 		ents, sorted = sorted, ents
 	}
+	return ents
+}
 
-	// Lay the tokens down in order of home slot.
+// layDown lays the tokens down in order of home slot: each at its home or
+// the first free slot after the last one filled; those pushed past the
+// end wrap around to the first free slot from their home.
+func (t *rankTable) layDown(vocab string, ents []uint64) {
 	slot := func(e uint64) rankSlot {
 		off := uint32(e & (1<<24 - 1))
 		l := uint32(vocab[off-1])
@@ -125,5 +147,4 @@ func buildRanks(vocab string) *rankTable {
 		}
 		t.slots[p] = slot(e)
 	}
-	return t
 }

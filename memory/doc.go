@@ -57,7 +57,7 @@
 // at most 20 files) beside the paths each changed, in history.bin in the
 // index directory with the head they were read at (history.go). A query
 // term found in the messages of a file's commits counts as one more field
-// of that file, at 0.3 of its content, inside the term's own saturation,
+// of that file, at half its content, inside the term's own saturation,
 // and only for a file that has one of the query's terms itself: the
 // history lifts a file the query points at and never brings one in.
 // --explain lists it under "history" with the number of commits ("spread

@@ -41,7 +41,7 @@ const (
 
 // historyWeight is what a term's appearance in a commit message of a file
 // counts for against one in its content, inside the same saturation.
-const historyWeight = 0.3
+const historyWeight = 0.5
 
 // A HistorySource is a Source that can read the project's commit history.
 // ProjectSource is one when the project has a git directory of its own.

@@ -32,15 +32,23 @@
 // over flask, requests and caddy at pinned commits, whose gold files were
 // chosen by reading the code before any ranker ran on them.
 //
+// The index also learns from each repository's commit history, as the
+// command line does from a project's .git (memory.HistorySource): the
+// history of a tree at a commit is the commits before it, read from the
+// repository by memory.GitLog; a commit query's history also leaves out
+// the commits with the query's own subject (a cherry-pick of the same
+// change), so no query's answer is in its history. -no-history indexes
+// without it.
+//
 // With -perf DIR it instead measures the index on a directory: cold build,
 // warm search latency, refresh after touching and after editing one file,
 // and index size over indexed bytes.
 //
 // Usage:
 //
-//	go run ./bench/retrieval -repo REPO [-rev REV] [-n 100] [-max-files 5] [-v] [-dump FILE]
+//	go run ./bench/retrieval -repo REPO [-rev REV] [-n 100] [-max-files 5] [-v] [-dump FILE] [-no-history]
 //	go run ./bench/retrieval -jsonl FILE [-v]
-//	go run ./bench/retrieval -bugs FILE [-sample N] [-repo NAME,...] [-mirror DIR] [-v] [-explain ID,...]
+//	go run ./bench/retrieval -bugs FILE [-sample N] [-repo NAME,...] [-mirror DIR] [-v] [-explain ID,...] [-no-history]
 //	go run ./bench/retrieval -perf DIR
 package main
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/taskctl/taskctl/memory"
@@ -15,18 +16,19 @@ import (
 // to another re-reads only the blobs that differ, so queries against
 // nearby commits share most of the work.
 type rankers struct {
-	repo    string // git directory or working tree
-	ix      *memory.Index
-	plain   *plainBM25
-	dir     string
-	cat     *catFile
-	files   memory.Source  // the working tree's, opened once (it keeps a project open)
-	commit  string         // the commit both rankers hold; "" for none yet
-	tree    []blob         // its files
-	missing int            // blobs of that tree the repository lacks, left out
-	log     *memory.GitLog // the repository's history, nil without (-no-history)
-	logDir  *os.Root
-	skip    string // the subject of the query at commit, left out of the history
+	repo     string // git directory or working tree
+	ix       *memory.Index
+	plain    *plainBM25
+	dir      string
+	cat      *catFile
+	files    memory.Source  // the working tree's, opened once (it keeps a project open)
+	commit   string         // the commit both rankers hold; "" for none yet
+	tree     []blob         // its files
+	missing  int            // blobs of that tree the repository lacks, left out
+	log      *memory.GitLog // the repository's history, nil without (-no-history)
+	logDir   *os.Root
+	triedLog bool
+	skip     string // the subject of the query at commit, left out of the history
 }
 
 // noHistory turns off the history the index learns from (-no-history).
@@ -35,16 +37,22 @@ var noHistory bool
 // history opens the repository's log, which the index reads the commits
 // before each tree from, as the command line reads a project's .git.
 func (r *rankers) history() *memory.GitLog {
-	if noHistory || r.log != nil || r.logDir != nil {
+	if noHistory || r.log != nil || r.triedLog {
 		return r.log
 	}
-	dir, err := os.OpenRoot(r.repo)
-	if err != nil {
-		return nil
-	}
-	r.logDir = dir
-	if r.log, err = memory.OpenGitLog(dir); err != nil {
-		r.log = nil
+	r.triedLog = true
+	for _, d := range []string{r.repo, filepath.Join(r.repo, ".git")} { // bare, or a clone's
+		dir, err := os.OpenRoot(d)
+		if err != nil {
+			continue
+		}
+		if r.log, err = memory.OpenGitLog(dir); err != nil {
+			dir.Close()
+			r.log = nil
+			continue
+		}
+		r.logDir = dir
+		break
 	}
 	return r.log
 }

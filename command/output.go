@@ -10,6 +10,7 @@ import (
 	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/shellexec"
 )
 
@@ -162,7 +163,7 @@ func sortRecords(p *project.Project, recs []shellexec.Record, out []resolvedReco
 			warns = append(warns, outputLineWarning(i, r.w.Code, recs, rules))
 		case r.w != nil && r.w.Code == diag.PathIgnored:
 			if rel, err := filepath.Rel(p.Dir(), r.w.Path); err == nil {
-				if dir := project.AlwaysExcludedDir(filepath.ToSlash(rel)); dir != "" {
+				if dir := root.AlwaysExcludedDir(filepath.ToSlash(rel)); dir != "" {
 					if e := inside[dir]; e != nil {
 						e.n++
 						continue

@@ -12,17 +12,18 @@ import (
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/template"
 )
 
 // fixture writes files into a new project and returns it opened.
 func fixture(t *testing.T, files map[string]string) *project.Project {
 	t.Helper()
-	return fixturePolicy(t, files, project.Policy{})
+	return fixturePolicy(t, files, root.Policy{})
 }
 
 // fixturePolicy is fixture under the policy pol.
-func fixturePolicy(t *testing.T, files map[string]string, pol project.Policy) *project.Project {
+func fixturePolicy(t *testing.T, files map[string]string, pol root.Policy) *project.Project {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // TestContentBound (#30 point 6): the file content one document holds is
@@ -24,7 +24,7 @@ func TestContentBound(t *testing.T) {
 		files[rel] = strings.Repeat("0123456789abcde\n", 64<<10) // 1 MiB
 		paths = append(paths, rel)
 	}
-	p := fixturePolicy(t, files, project.Policy{MaxFileBytes: 2 << 20})
+	p := fixturePolicy(t, files, root.Policy{MaxFileBytes: 2 << 20})
 	for range 3 {
 		doc, err := contextgen.Assemble(context.Background(), literalTask(paths...),
 			contextgen.Options{Project: p, MaxContentBytes: 3<<20 + 100})

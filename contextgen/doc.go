@@ -16,7 +16,7 @@
 // left out, and rendering (render.go, header.go).
 //
 // Guarantees:
-//   - Every file comes from [project.Project.Read]: it lies inside the project
+//   - Every file comes from [root.Root.Read] (Project.Confined): it lies inside the project
 //     (by real path), passed the policy, and was read through the project's
 //     os.Root. contextgen never opens a path itself.
 //   - Sources are merged as an ordered union: literal, then command, then

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -164,7 +164,7 @@ func TestCommandOutputSecretRedacted(t *testing.T) {
 	secret := "ghp_" + strings.ToLower(base32.StdEncoding.EncodeToString(sum[:]))[:20] + "Zq81xPm4Tb2Lw9Ry0vKd"
 	files := map[string]string{"deploy.txt": "token = \"" + secret + "\"\n"}
 	for _, allow := range []bool{false, true} {
-		p := fixturePolicy(t, files, project.Policy{AllowSecrets: allow})
+		p := fixturePolicy(t, files, root.Policy{AllowSecrets: allow})
 		for _, cmd := range []string{`grep -rh token .`, `grep -rh token . | xargs cat`} {
 			task := &template.Task{Name: "t", Description: "t",
 				Sources: []template.FileSource{{Kind: template.SourceCommand, Command: cmd}}}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/taskctl/taskctl/contextgen"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -79,7 +79,7 @@ func TestCommandOutputNeverQuoted(t *testing.T) {
 	if rw, _ := json.Marshal(refused.Warnings); !strings.Contains(string(rw), "SECRET_DETECTED") || len(refused.Files) != 1 {
 		t.Errorf("cat keys.tsv; echo a.go: warnings %s, %d files; want keys.tsv refused to cat, and a.go", rw, len(refused.Files))
 	}
-	p = fixturePolicy(t, map[string]string{"keys.tsv": "prod\t" + key + "\n", "a.go": "package a\n"}, project.Policy{AllowSecrets: true})
+	p = fixturePolicy(t, map[string]string{"keys.tsv": "prod\t" + key + "\n", "a.go": "package a\n"}, root.Policy{AllowSecrets: true})
 	doc := assembleTask(t, p, task)
 	ws, _ := json.Marshal(doc.Warnings)
 	if !strings.Contains(string(ws), "line 1 of the command's output") || !strings.Contains(string(ws), "[REDACTED:aws-access-key-id]") ||

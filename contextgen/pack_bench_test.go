@@ -9,6 +9,7 @@ import (
 	"github.com/taskctl/taskctl/contextgen"
 	"github.com/taskctl/taskctl/contextgen/tokens"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // BenchmarkPackTree packs a whole tree as bench/pack.sh does (every file,
@@ -20,7 +21,7 @@ func BenchmarkPackTree(b *testing.B) {
 	if dir == "" {
 		b.Skip("TASKCTL_BENCH_TREE names no tree to pack")
 	}
-	p, err := project.Open(project.Options{WorkingDir: dir, ProjectDir: dir, Policy: project.Policy{MaxFiles: 10_000_000}})
+	p, err := project.Open(project.Options{WorkingDir: dir, ProjectDir: dir, Policy: root.Policy{MaxFiles: 10_000_000}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // Settings is the effective configuration: built-in defaults, then the
@@ -247,7 +247,7 @@ func (o *Overrides) byKey() map[string]any {
 
 // defaultSettings are the built-in defaults.
 func defaultSettings() *Settings {
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	s := &Settings{
 		MaxFileBytes:    pol.MaxFileBytes,
 		MaxFiles:        pol.MaxFiles,
@@ -267,8 +267,8 @@ func defaultSettings() *Settings {
 }
 
 // Policy is the project policy the settings make.
-func (s *Settings) Policy() project.Policy {
-	pol := project.DefaultPolicy()
+func (s *Settings) Policy() root.Policy {
+	pol := root.DefaultPolicy()
 	pol.MaxFileBytes = s.MaxFileBytes
 	pol.MaxFiles = s.MaxFiles
 	pol.Sensitive = append(pol.Sensitive, s.Sensitive...)

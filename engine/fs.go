@@ -13,6 +13,7 @@ import (
 	"github.com/taskctl/taskctl/content/secrets"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // The file operations of seed 001, for agents (the MCP server) and scripts
@@ -155,7 +156,7 @@ type ReadFileRequest struct {
 }
 
 // ranged says whether req asks for a range, and which.
-func (req ReadFileRequest) ranged() (*project.Window, error) {
+func (req ReadFileRequest) ranged() (*root.Window, error) {
 	if req.Head < 0 || req.Tail < 0 || req.Offset < 0 || req.Length < 0 || req.FromLine < 0 {
 		return nil, UsageError("head, from_line, tail, offset and length must not be negative")
 	}
@@ -174,7 +175,7 @@ func (req ReadFileRequest) ranged() (*project.Window, error) {
 	case kinds > 1:
 		return nil, UsageError("give one of head, tail, or offset/length")
 	}
-	return &project.Window{Head: req.Head, FromLine: req.FromLine, Tail: req.Tail, Offset: req.Offset, Length: req.Length}, nil
+	return &root.Window{Head: req.Head, FromLine: req.FromLine, Tail: req.Tail, Offset: req.Offset, Length: req.Length}, nil
 }
 
 // FileRange says which part of a file a ranged read returned.
@@ -227,7 +228,7 @@ func readFile(f *project.FS, req ReadFileRequest, ws *warnings) (*FileContent, e
 	if err != nil {
 		return nil, err
 	}
-	var file *project.File
+	var file *root.File
 	var w *diag.Warning
 	if win != nil {
 		file, w = f.ReadRange(req.Path, *win)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // GrepRequest is what Grep looks for.
@@ -76,7 +77,7 @@ const grepLineCap = 500
 // Grep searches the content of the project's files for a regular
 // expression, line by line. The files are those a walk of the project
 // yields (the .gitignore family, .git/, .taskctl/ and the policy's names
-// left out), below Path, read by the confined reader (Project.Read);
+// left out), below Path, read by the confined reader (root.Root.Read, through Project.Confined);
 // binary files are skipped, and a file with a match that holds a secret
 // the content policy keeps out is left out with SECRET_DETECTED, its
 // lines never shown. Files are searched in parallel; matches come in
@@ -254,7 +255,7 @@ func grepFiles(ctx context.Context, p *project.Project, files []project.Candidat
 
 // grepFile searches one file, reading into buf (returned for reuse).
 func grepFile(p *project.Project, c project.Candidate, re *regexp.Regexp, context int, buf []byte) (grepFound, []byte) {
-	f, w := p.ReadInto(c, buf[:0])
+	f, w := p.Confined().ReadInto(c.Path, buf[:0])
 	if w != nil {
 		return grepFound{warn: w}, buf
 	}
@@ -265,9 +266,9 @@ func grepFile(p *project.Project, c project.Candidate, re *regexp.Regexp, contex
 		return grepFound{}, buf
 	}
 	text := f.Content
-	var judged *project.Content
+	var judged *root.Content
 	if !utf8.Valid(text) { // UTF-16, Latin-1...: search the decoded text
-		jc := p.JudgeContent(f.Content)
+		jc := p.Confined().JudgeContent(f.Content)
 		if jc.Binary {
 			return grepFound{}, buf
 		}
@@ -278,7 +279,7 @@ func grepFile(p *project.Project, c project.Candidate, re *regexp.Regexp, contex
 		return grepFound{}, buf
 	}
 	if judged == nil {
-		jc := p.JudgeContent(f.Content)
+		jc := p.Confined().JudgeContent(f.Content)
 		judged = &jc
 	}
 	if judged.HoldsSecret() {

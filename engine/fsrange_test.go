@@ -17,7 +17,7 @@ const rangeKey = "AKIAZ7Q3M9X2W4R8T6Y1"
 // bigFile writes a file of 12 MiB and more: numbered lines ("line
 // 0000000\n", 13 bytes each), then a line holding an AWS key, then 3000
 // lines "end 0000\n".. "end 2999\n" (27000 bytes, more than
-// project.WindowMargin). It returns the byte offset of the key
+// root.WindowMargin). It returns the byte offset of the key
 // line and the file's size.
 func bigFile(t *testing.T, path string) (keyAt, size int64) {
 	t.Helper()
@@ -45,7 +45,7 @@ func bigFile(t *testing.T, path string) (keyAt, size int64) {
 // is refused whole (FILE_TOO_LARGE) but its head, its tail and a byte
 // range read, in the project and in the workspace; a range holding the
 // key is refused (SECRET_DETECTED) as the whole file would be, and so is
-// a range holding a piece of it or lying within project.WindowMargin of
+// a range holding a piece of it or lying within root.WindowMargin of
 // it (read piece by piece, the key would leak); a range of
 // a binary part is described as binary, its content left out; a path
 // outside the project is refused as before. On main before this, every

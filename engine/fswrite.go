@@ -15,6 +15,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // FileOpResult is what a write, copy, move, delete or mkdir did (seed
@@ -214,7 +215,7 @@ func (e *Engine) lockWrites(take bool) (func(), error) {
 
 // expectSHA refuses a file whose content is not the one whose sha256
 // (hex) a caller read, when it gives one (FILE_CHANGED).
-func expectSHA(file *project.File, want string) *diag.Warning {
+func expectSHA(file *root.File, want string) *diag.Warning {
 	if want == "" {
 		return nil
 	}

@@ -109,7 +109,7 @@ const walkFile = "walk.bin"
 // rules, always-excluded directories, sensitive names, the size cap), and
 // its reads go through p.ReadInto, which checks each file again and opens
 // it below the project dir. It is a CachingSource whose walk cache is
-// p.WalkCached's, and a BufferedSource. A binary file (project.File.Binary)
+// p.WalkCached's, and a BufferedSource. A binary file (root.File.Binary)
 // reads as ErrBinary, and the index lists it without indexing it.
 //
 // The caller keeps p open while the source is in use and closes it after.
@@ -130,7 +130,7 @@ func (s projectSource) WalkCached(ctx context.Context, prev []byte, fn func(rel 
 }
 
 // ReadFile reads a file the walk yielded. The walk gives real paths, so the
-// candidate is made directly rather than resolved again: project.Read checks
+// candidate is made directly rather than resolved again: root.Root.Read checks
 // a hand-made candidate as fully as one from the resolver (the allowed
 // root, the name rules, the file type, the size cap) and opens it below the
 // root without following symlinks.
@@ -139,7 +139,7 @@ func (s projectSource) Root() string { return s.p.Dir() }
 func (s projectSource) ReadFile(rel string) ([]byte, error) { return s.ReadFileInto(rel, -1, nil) }
 
 func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, error) {
-	f, w := s.p.ReadInto(project.Candidate{Path: filepath.Join(s.p.Dir(), filepath.FromSlash(rel)), Rel: rel}, buf)
+	f, w := s.p.Confined().ReadInto(filepath.Join(s.p.Dir(), filepath.FromSlash(rel)), buf)
 	if w != nil {
 		return nil, w
 	}

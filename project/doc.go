@@ -1,8 +1,8 @@
 // Package project is taskctl's path resolver: it finds the project dir,
 // keeps the three directories (project dir, working dir, workspace
 // <project>/.taskctl), resolves the paths and globs of templates, flags and
-// command output, applies the policy, walks the tree, and reads files.
-// Every other package gets its files from here.
+// command output, applies the policy and walks the tree; its files are
+// read through its root (Confined).
 //
 // The confined file system itself, the input checks, the symlink
 // evaluation, the opens beneath the root, the name and content policy and
@@ -40,21 +40,11 @@
 //     never named; one that comes back in through ".." is resolved from
 //     there as if the outside part were plain directories (what is read is
 //     always a real path inside).
-//   - Reads open a file relative to its allowed root: on Linux with
-//     openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) from a descriptor of the
-//     root, which the kernel confines below it and which follows no
-//     symlink; when that declines (a symlink on the path, a special or
-//     missing file) or openat2 is missing (before Linux 5.6, refused by a
-//     seccomp filter, other systems), through an *os.Root (Go ≥ 1.24.3).
-//     Either way the file is opened with O_NONBLOCK|O_NOCTTY and accepted
-//     only if fstat says regular file, so a symlink or FIFO swapped in after
-//     the check can neither lead outside nor block, and both ways give the
-//     same file or the same warning. The name rules are applied to the real
-//     path of the file opened: through the *os.Root, a path that has become
-//     a symlink is resolved again, a special file is refused on lstat before
-//     any open, the last component is opened with O_NOFOLLOW (openat2 with
-//     RESOLVE_NO_SYMLINKS where it exists) and must be the file lstat saw. Content comes from the same
-//     descriptor, capped at Policy.MaxFileBytes on the bytes read.
+//   - Reads are the root's (Confined: root.Root.Read and ReadInto, the
+//     file operations through it): opened beneath the allowed directory
+//     without following a symbolic link, accepted only as a regular file,
+//     capped at Policy.MaxFileBytes on the bytes read, judged by the name
+//     rules on the real path of the file opened (see package root).
 //   - Walks do not follow a symlinked directory (see package walk);
 //     symlink entries are resolved and checked like any path.
 //   - Absolute symlinks whose target lies inside the root work (os.Root
@@ -81,9 +71,10 @@
 //     rules are case-sensitive, as git's are on Linux.
 //   - The global core.excludesFile of git is not read.
 //   - Globs do not follow symlinked directories.
-//   - Between a walk and a Read a file may change or vanish; Read reports
-//     what it finds then. The fs.FileInfo that Walk passes comes from an
-//     lstat by path (metadata only; content is only ever read by Read).
+//   - Between a walk and a read a file may change or vanish; the read
+//     reports what it finds then. The fs.FileInfo that Walk passes comes
+//     from an lstat by path (metadata only; content is only ever read
+//     through the root).
 //   - Names that cannot be printed one per line (control characters,
 //     bidirectional controls, invalid UTF-8, backslashes) are refused with
 //     PATH_INVALID, as inputs and as names met in a walk.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 func TestAlwaysExcludedDir(t *testing.T) {
@@ -20,7 +21,7 @@ func TestAlwaysExcludedDir(t *testing.T) {
 		"":                     "",
 		"a/b/c.go":             "",
 	} {
-		if got := project.AlwaysExcludedDir(rel); got != want {
+		if got := root.AlwaysExcludedDir(rel); got != want {
 			t.Errorf("AlwaysExcludedDir(%q) = %q, want %q", rel, got, want)
 		}
 	}
@@ -31,14 +32,14 @@ func TestAlwaysExcludedDir(t *testing.T) {
 // policy allows sensitive files.
 func TestSensitive(t *testing.T) {
 	dir := realTemp(t)
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.Sensitive = append(pol.Sensitive, "secrets/*.yml")
 	p := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol})
 	for rel, want := range map[string]bool{
 		".env": true, "app/.env.local": true, "certs/tls.key": true, "secrets/prod.yml": true,
 		"main.go": false, "envoy.yml": false, "docs/secrets.md": false,
 	} {
-		w := p.Sensitive(rel)
+		w := p.Confined().Sensitive(rel)
 		if (w != nil) != want {
 			t.Errorf("Sensitive(%q) = %v, want a warning: %v", rel, w, want)
 		}
@@ -47,7 +48,7 @@ func TestSensitive(t *testing.T) {
 		}
 	}
 	pol.AllowSensitive = true
-	if w := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol}).Sensitive(".env"); w != nil {
+	if w := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol}).Confined().Sensitive(".env"); w != nil {
 		t.Errorf("with sensitive files allowed, Sensitive(.env) = %+v", w)
 	}
 }

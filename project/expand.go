@@ -46,13 +46,13 @@ func (p *Project) resolveKind(base, s string, typeOnly bool) (*resolved, *diag.W
 	// One answer for every path that leads outside, whatever is there and
 	// wherever a link points: the target is never named.
 	outside := func() (*resolved, *diag.Warning) {
-		return nil, warnf(diag.PathOutsideProject, lexical, "%s is outside the project dir %s", quote(s), p.dir)
+		return nil, warnf(diag.PathOutsideProject, lexical, "%s is outside the project dir %s", root.Quote(s), p.dir)
 	}
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
 			return outside()
 		}
-		code, msg := classifyErr(err)
+		code, msg := root.ClassifyErr(err)
 		return nil, warnf(code, lexical, "%s", msg)
 	}
 	r, rel := p.rootOf(real)
@@ -151,7 +151,7 @@ func (p *Project) evalCached(baseDir, s, clean string, typeOnly bool) (string, f
 		if !strings.HasPrefix(s, "/") {
 			abs = baseDir + "/" + s
 		}
-		real, err := p.evalPath(abs)
+		real, err := p.fsys.Eval(abs)
 		if err != nil {
 			return real, nil, err
 		}
@@ -178,7 +178,7 @@ func (p *Project) evalCached(baseDir, s, clean string, typeOnly bool) (string, f
 		}
 	}
 	if st == nil && typeOnly {
-		mode, err := lstatType(next)
+		mode, err := root.LstatType(next)
 		if err != nil {
 			return full()
 		}
@@ -194,7 +194,7 @@ func (p *Project) evalCached(baseDir, s, clean string, typeOnly bool) (string, f
 		return full()
 	}
 	if strings.HasSuffix(s, "/") && !st.IsDir() {
-		return next, nil, errNotDir
+		return next, nil, root.ErrNotDir
 	}
 	return next, st, nil
 }
@@ -229,7 +229,7 @@ func (p *Project) listed(dir, name string) (fs.FileMode, bool) {
 		if buf == nil {
 			buf = new([]byte)
 		}
-		l.types, _ = listTypes(dir, buf)
+		l.types, _ = root.ListTypes(dir, buf)
 		l.ready.Store(true)
 		p.direntBufs.Put(buf)
 	})
@@ -279,7 +279,7 @@ type dirEval struct {
 }
 
 func (p *Project) evalDirOnce(dir string) (string, bool) {
-	switch p.where(dir) {
+	switch p.fsys.Where(dir) {
 	case 0:
 		return "", false // nothing outside is looked at: evalPath decides
 	case 2:
@@ -298,14 +298,14 @@ func (p *Project) evalDirOnce(dir string) (string, bool) {
 			return next, true
 		}
 	}
-	mode, err := lstatType(next)
+	mode, err := root.LstatType(next)
 	if err != nil {
 		return "", false
 	}
 	real := next
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		if real, err = p.evalPath(next); err != nil {
+		if real, err = p.fsys.Eval(next); err != nil {
 			return "", false
 		}
 		if st, err := os.Stat(real); err != nil || !st.IsDir() {
@@ -341,8 +341,8 @@ func fileKind(res *resolved) *diag.Warning { return root.FileKind(res.real, res.
 // policy's name rules do (.git/, .taskctl/, Exclude, sensitive names), and
 // the path must be a regular file (a directory gives PATH_IS_DIR).
 func (p *Project) ResolveFrom(dir, s string) (Candidate, *diag.Warning) {
-	if msg := checkInput(s); msg != "" {
-		return Candidate{}, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
+	if msg := root.CheckInput(s); msg != "" {
+		return Candidate{}, warnf(diag.PathInvalid, s, "%s: %s", root.Quote(s), msg)
 	}
 	return p.resolveChecked(dir, s)
 }
@@ -351,7 +351,7 @@ func (p *Project) ResolveFrom(dir, s string) (Candidate, *diag.Warning) {
 // (checkInput): the file operations check a path once, where it enters.
 func (p *Project) resolveChecked(dir, s string) (Candidate, *diag.Warning) {
 	if !filepath.IsAbs(dir) {
-		return Candidate{}, warnf(diag.PathInvalid, s, "base directory %s is not absolute", quote(dir))
+		return Candidate{}, warnf(diag.PathInvalid, s, "base directory %s is not absolute", root.Quote(dir))
 	}
 	res, w := p.resolveKind(filepath.Clean(dir), s, true)
 	if w != nil {
@@ -469,30 +469,30 @@ func (p *Project) compileGlob(s string) (*globSpec, *diag.Warning) {
 	}
 	base, pat := doublestar.SplitPattern(s)
 	if hasSeg(pat, "..") {
-		return nil, warnf(diag.PathInvalid, s, "glob %s: \"..\" after a glob metacharacter is not allowed", quote(s))
+		return nil, warnf(diag.PathInvalid, s, "glob %s: \"..\" after a glob metacharacter is not allowed", root.Quote(s))
 	}
 	if !doublestar.ValidatePattern(pat) {
-		return nil, warnf(diag.PathInvalid, s, "glob %s: bad pattern", quote(s))
+		return nil, warnf(diag.PathInvalid, s, "glob %s: bad pattern", root.Quote(s))
 	}
 	baseAbs := base
 	if anchor != "" {
 		baseAbs = anchor + "/" + base
 	}
 	lexical := filepath.Clean(baseAbs)
-	real, err := p.evalPath(baseAbs)
+	real, err := p.fsys.Eval(baseAbs)
 	if err != nil {
 		if r, _ := p.rootOf(filepath.Clean(real)); r == nil {
-			return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
+			return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", root.Quote(s), p.dir)
 		}
-		_, msg := classifyErr(err)
-		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base directory: %s", quote(s), msg)
+		_, msg := root.ClassifyErr(err)
+		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base directory: %s", root.Quote(s), msg)
 	}
 	r, rel := p.rootOf(real)
 	if r == nil {
-		return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", quote(s), p.dir)
+		return nil, warnf(diag.PathOutsideProject, lexical, "glob %s: its base directory lies outside the project dir %s", root.Quote(s), p.dir)
 	}
 	if st, err := os.Lstat(real); err != nil || !st.IsDir() {
-		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base is not a directory", quote(s))
+		return nil, warnf(diag.GlobNoMatch, lexical, "glob %s matched no file: its base is not a directory", root.Quote(s))
 	}
 	g := &globSpec{spec: s, root: r}
 	full := pat
@@ -508,7 +508,7 @@ func (p *Project) compileGlob(s string) (*globSpec, *diag.Warning) {
 	}
 	if g.start != "" {
 		if ign, why := p.ignoredIn(r, g.start, true, g.allowNM); ign {
-			return nil, warnf(diag.GlobNoMatch, real, "glob %s matched no file: its base directory is ignored (%s)", quote(s), why)
+			return nil, warnf(diag.GlobNoMatch, real, "glob %s matched no file: its base directory is ignored (%s)", root.Quote(s), why)
 		}
 	}
 	return g, nil
@@ -530,14 +530,14 @@ func (p *Project) linkToIgnored(res *resolved, path string, allowNM bool) *diag.
 func (p *Project) ignoredIn(r *rootDir, rel string, isDir, allowNM bool) (bool, string) {
 	comps := strings.Split(rel, "/")
 	for i, c := range comps {
-		if alwaysExcluded(c) {
+		if root.AlwaysExcluded(c) {
 			return true, "always excluded: " + c + "/"
 		}
 		if !allowNM && isNodeModules(c) && (i < len(comps)-1 || isDir) {
 			return true, "node_modules/ (name it explicitly to include it)"
 		}
 	}
-	if pat := p.excludedPath(p.relToProject(filepath.Join(r.dir, rel))); pat != "" {
+	if pat := p.fsys.ExcludedPath(p.fsys.Rel(filepath.Join(r.d.Path(), rel))); pat != "" {
 		return true, "policy exclude: " + pat
 	}
 	if ign, rule := r.ignore.Match(rel, isDir); ign {
@@ -578,8 +578,8 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []di
 	seen := make(map[string]bool)
 	var globs []*globSpec
 	for _, s := range specs {
-		if msg := checkInput(s); msg != "" {
-			warns = append(warns, *warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg))
+		if msg := root.CheckInput(s); msg != "" {
+			warns = append(warns, *warnf(diag.PathInvalid, s, "%s: %s", root.Quote(s), msg))
 			continue
 		}
 		var res *resolved
@@ -619,7 +619,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []di
 		}
 		if !seen[res.real] {
 			seen[res.real] = true
-			out = append(out, Candidate{Path: res.real, Rel: p.relToProject(res.real), Spec: s})
+			out = append(out, Candidate{Path: res.real, Rel: p.fsys.Rel(res.real), Spec: s})
 		}
 	}
 	if len(globs) > 0 {
@@ -638,7 +638,7 @@ func (p *Project) Expand(ctx context.Context, specs []string) ([]Candidate, []di
 			}
 		}
 	}
-	if max := p.policy.MaxFiles; len(out) > max {
+	if max := p.Policy().MaxFiles; len(out) > max {
 		warns = append(warns, diag.Warning{Code: diag.TooManyFiles,
 			Message: fmt.Sprintf("%d files matched; kept the first %d (max files per source)", len(out), max)})
 		out = out[:max:max]
@@ -652,11 +652,11 @@ func (p *Project) dirSpec(s string, res *resolved) (*globSpec, *diag.Warning) {
 	if res.rel != "." {
 		g.start = res.rel
 		for _, c := range strings.Split(res.rel, "/") {
-			if alwaysExcluded(c) {
+			if root.AlwaysExcluded(c) {
 				return nil, warnf(diag.PathIgnored, res.real, "inside %s/, which is always excluded", c)
 			}
 		}
-		if pat := p.excludedPath(p.relToProject(res.real)); pat != "" {
+		if pat := p.fsys.ExcludedPath(p.fsys.Rel(res.real)); pat != "" {
 			return nil, warnf(diag.PathIgnored, res.real, "excluded by the policy pattern %q", pat)
 		}
 		g.allowNM = hasSeg(res.rel, "node_modules")
@@ -712,8 +712,8 @@ func (p *Project) expandGlobs(ctx context.Context, globs []*globSpec) ([]Candida
 			if g.isDir {
 				what = "directory"
 			}
-			warns = append(warns, diag.Warning{Code: diag.GlobNoMatch, Path: filepath.Join(g.root.dir, g.start),
-				Message: fmt.Sprintf("%s %s yielded no file (after ignore rules and policy)", what, quote(g.spec))})
+			warns = append(warns, diag.Warning{Code: diag.GlobNoMatch, Path: filepath.Join(g.root.d.Path(), g.start),
+				Message: fmt.Sprintf("%s %s yielded no file (after ignore rules and policy)", what, root.Quote(g.spec))})
 		}
 	}
 	sort.SliceStable(warns, func(i, j int) bool { return warns[i].Path < warns[j].Path })
@@ -739,7 +739,7 @@ func (p *Project) walkGlobs(ctx context.Context, r *rootDir, specs []*globSpec, 
 			g.take(&res[w], inNM, path, rel, name, t)
 		},
 		DirErr: func(w int, full string, err error) {
-			_, msg := classifyErr(err)
+			_, msg := root.ClassifyErr(err)
 			res[w].warns = append(res[w].warns, *warnf(diag.PathUnreadable, full, "directory not read (%s): files under it are not listed", msg))
 		},
 	})
@@ -875,13 +875,13 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 	if first < 0 {
 		return
 	}
-	if msg := checkWalkedName(rel); msg != "" {
+	if msg := root.CheckWalkedName(rel); msg != "" {
 		rs.warns = append(rs.warns, *warnf(diag.PathInvalid, path, "%s", msg))
 		return
 	}
-	if !p.policy.AllowSensitive {
-		if pat := p.sensitive.match(rel, name); pat != "" {
-			rs.warns = append(rs.warns, *sensitiveWarning(path, pat))
+	if !p.Policy().AllowSensitive {
+		if pat := p.fsys.SensitiveMatch(rel, name); pat != "" {
+			rs.warns = append(rs.warns, *root.SensitiveWarning(path, pat))
 			return
 		}
 	}
@@ -889,7 +889,7 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 	case t.IsRegular():
 		projRel := rel
 		if g.r != p.roots[0] {
-			projRel = p.relToProject(path)
+			projRel = p.fsys.Rel(path)
 		}
 		rs.found.add(Candidate{Path: path, Rel: projRel, Spec: g.specs[first].spec})
 	case t&fs.ModeSymlink != 0:
@@ -904,7 +904,7 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 			rs.links = true
 		}
 	default:
-		rs.warns = append(rs.warns, *warnf(diag.PathSpecialFile, path, "special file (%s): never opened", kindName(t)))
+		rs.warns = append(rs.warns, *warnf(diag.PathSpecialFile, path, "special file (%s): never opened", root.KindName(t)))
 	}
 }
 
@@ -912,7 +912,7 @@ func (g *globWalk) take(rs *globResult, inNM bool, path, rel, name string, t fs.
 // directory (not followed: nil, nil) or the target is refused (a warning).
 func (g *globWalk) link(path, rel string) (*Candidate, *diag.Warning) {
 	p := g.p
-	res, wn := p.resolve(g.r.dir, rel)
+	res, wn := p.resolve(g.r.d.Path(), rel)
 	if wn != nil {
 		return nil, wn
 	}
@@ -928,5 +928,5 @@ func (g *globWalk) link(path, rel string) (*Candidate, *diag.Warning) {
 	if wn := p.linkToIgnored(res, path, g.allowNM); wn != nil {
 		return nil, wn
 	}
-	return &Candidate{Path: res.real, Rel: p.relToProject(res.real)}, nil
+	return &Candidate{Path: res.real, Rel: p.fsys.Rel(res.real)}, nil
 }

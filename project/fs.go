@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
 )
 
@@ -111,16 +112,16 @@ func (p *Project) checkWorkspace(ws string) (string, error) {
 	if !filepath.IsAbs(ws) {
 		return "", fmt.Errorf("workspace %s: not an absolute path", ws)
 	}
-	if msg := checkInput(ws); msg != "" {
-		return "", fmt.Errorf("workspace %s: %s", quote(ws), msg)
+	if msg := root.CheckInput(ws); msg != "" {
+		return "", fmt.Errorf("workspace %s: %s", root.Quote(ws), msg)
 	}
 	ws = filepath.Clean(ws)
 	r, rel := p.rootOf(ws)
 	if r == nil || rel == "." {
 		return "", fmt.Errorf("workspace %s: must lie inside the project dir %s or an allowed root", ws, p.dir)
 	}
-	if d := AlwaysExcludedDir(rel); d != "" {
-		if r != p.roots[0] || !within(WorkspaceName+"/workspace", rel) {
+	if d := root.AlwaysExcludedDir(rel); d != "" {
+		if r != p.roots[0] || !root.Within(WorkspaceName+"/workspace", rel) {
 			return "", fmt.Errorf("workspace %s: inside %s/, where only .taskctl/workspace may be", ws, d)
 		}
 	}
@@ -130,26 +131,26 @@ func (p *Project) checkWorkspace(ws string) (string, error) {
 // checkWriteRoot says why dir cannot be a write root, or nil.
 func (p *Project) checkWriteRoot(dir string) *diag.Warning {
 	if !filepath.IsAbs(dir) {
-		return warnf(diag.ConfigIgnored, "", "write root %s: not an absolute path", quote(dir))
+		return warnf(diag.ConfigIgnored, "", "write root %s: not an absolute path", root.Quote(dir))
 	}
-	if msg := checkInput(dir); msg != "" {
-		return warnf(diag.ConfigIgnored, "", "write root %s: %s", quote(dir), msg)
+	if msg := root.CheckInput(dir); msg != "" {
+		return warnf(diag.ConfigIgnored, "", "write root %s: %s", root.Quote(dir), msg)
 	}
 	dir = filepath.Clean(dir)
-	if !within(p.dir, dir) {
+	if !root.Within(p.dir, dir) {
 		return warnf(diag.ConfigIgnored, dir, "write root outside the project dir %s: ignored", p.dir)
 	}
-	if d := AlwaysExcludedDir(p.relToProject(dir)); d != "" {
+	if d := root.AlwaysExcludedDir(p.fsys.Rel(dir)); d != "" {
 		return warnf(diag.ConfigIgnored, dir, "write root inside %s/: ignored", d)
 	}
-	real, err := p.evalPath(dir)
+	real, err := p.fsys.Eval(dir)
 	if err != nil {
 		return warnf(diag.ConfigIgnored, dir, "write root: %v: ignored", err)
 	}
 	if real != dir {
 		return warnf(diag.ConfigIgnored, dir, "write root reached through a symbolic link (to %s): ignored", real)
 	}
-	if st, err := lstatType(dir); err != nil || !st.IsDir() {
+	if st, err := root.LstatType(dir); err != nil || !st.IsDir() {
 		return warnf(diag.ConfigIgnored, dir, "write root is not a directory: ignored")
 	}
 	return nil
@@ -190,37 +191,37 @@ func (f *FS) Base() string { return f.base }
 // the base dir, inside the workspace or a write root, through the name
 // rules.
 func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
-	if msg := checkInput(s); msg != "" {
-		return nil, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
+	if msg := root.CheckInput(s); msg != "" {
+		return nil, warnf(diag.PathInvalid, s, "%s: %s", root.Quote(s), msg)
 	}
 	abs := cleanJoin(f.base, s)
-	root := ""
+	area := ""
 	for _, r := range append([]string{f.ws}, f.roots...) {
-		if within(r, abs) && len(r) > len(root) {
-			root = r
+		if root.Within(r, abs) && len(r) > len(area) {
+			area = r
 		}
 	}
-	if root == "" {
+	if area == "" {
 		return nil, warnf(diag.PathNotWritable, abs, "outside the workspace %s%s%s", f.ws, f.rootsNote(), f.workspaceHint(abs))
 	}
-	if abs == root {
-		return nil, warnf(diag.PathIsDir, abs, "is the root of the write area, not a file in it")
+	if abs == area {
+		return nil, warnf(diag.PathIsDir, abs, "is the area of the write area, not a file in it")
 	}
-	comps := strings.Split(abs[len(root)+1:], "/")
+	comps := strings.Split(abs[len(area)+1:], "/")
 	for _, c := range comps {
-		if alwaysExcluded(c) {
+		if root.AlwaysExcluded(c) {
 			return nil, warnf(diag.PathNotWritable, abs, "inside %s/, which is never written", c)
 		}
 	}
-	if root == f.ws && len(comps) == 1 && comps[0] == ".gitignore" {
+	if area == f.ws && len(comps) == 1 && comps[0] == ".gitignore" {
 		return nil, warnf(diag.PathNotWritable, abs, "the workspace's own .gitignore, which keeps its files out of git: never written, moved or deleted")
 	}
-	if !f.p.policy.AllowSensitive {
-		if pat := f.p.sensitive.match(f.p.relToProject(abs), comps[len(comps)-1]); pat != "" {
+	if !f.p.Policy().AllowSensitive {
+		if pat := f.p.fsys.SensitiveMatch(f.p.fsys.Rel(abs), comps[len(comps)-1]); pat != "" {
 			return nil, warnf(diag.PathSensitive, abs, "sensitive name (matches %q): never written", pat)
 		}
 	}
-	return &target{abs: abs, root: root, comps: comps}, nil
+	return &target{abs: abs, root: area, comps: comps}, nil
 }
 
 // workspaceHint names where in the workspace a refused write of abs could
@@ -229,12 +230,12 @@ func (f *FS) writeTarget(s string) (*target, *diag.Warning) {
 // absolute otherwise).
 func (f *FS) workspaceHint(abs string) string {
 	r, rel := f.p.rootOf(abs)
-	if r != f.p.roots[0] || rel == "." || AlwaysExcludedDir(rel) != "" {
+	if r != f.p.roots[0] || rel == "." || root.AlwaysExcludedDir(rel) != "" {
 		return ""
 	}
 	in := filepath.Join(f.ws, filepath.FromSlash(rel))
-	if f.base == f.p.dir && within(f.p.dir, in) {
-		in = f.p.relToProject(in)
+	if f.base == f.p.dir && root.Within(f.p.dir, in) {
+		in = f.p.fsys.Rel(in)
 	}
 	return "; write " + in + " instead"
 }
@@ -299,7 +300,7 @@ func refusal(abs string, err error) *diag.Warning {
 	case errors.Is(err, syscall.EXDEV):
 		return warnf(diag.PathUnreadable, abs, "source and destination are on different file systems")
 	}
-	code, msg := classifyErr(err)
+	code, msg := root.ClassifyErr(err)
 	return warnf(code, abs, "%s", msg)
 }
 
@@ -320,7 +321,7 @@ func checkWritable(d *state.Dir, name, abs string) (state.NameInfo, bool, *diag.
 	case st.Mode&fs.ModeSymlink != 0:
 		return st, true, warnf(diag.WriteUnsafe, abs, "is a symbolic link: never written through nor replaced")
 	case !st.Mode.IsRegular():
-		return st, true, warnf(diag.PathSpecialFile, abs, "special file (%s): never opened", kindName(st.Mode))
+		return st, true, warnf(diag.PathSpecialFile, abs, "special file (%s): never opened", root.KindName(st.Mode))
 	case st.Links > 1:
 		return st, true, warnf(diag.WriteUnsafe, abs, "a file with %d links (a hard link): never written", st.Links)
 	}
@@ -421,13 +422,13 @@ func (f *FS) RestoreBackup(s, name string) (*WriteResult, *diag.Warning) {
 		return nil, w
 	}
 	if strings.ContainsAny(name, "/\\\x00") || !strings.HasSuffix(name, backupSuffix(t.abs)) || len(name) == len(backupSuffix(t.abs)) {
-		return nil, warnf(diag.PathNotFound, t.abs, "%s is not a backup of this file (list_backups names them)", quote(name))
+		return nil, warnf(diag.PathNotFound, t.abs, "%s is not a backup of this file (list_backups names them)", root.Quote(name))
 	}
 	bd, err := f.backups()
 	if err != nil {
 		return nil, refusal(t.abs, err)
 	}
-	data, err := bd.ReadFile(name, f.p.policy.MaxFileBytes)
+	data, err := bd.ReadFile(name, f.p.Policy().MaxFileBytes)
 	bd.Close()
 	if err != nil {
 		return nil, refusal(filepath.Join(f.p.dir, WorkspaceName, "backups", name), err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
 )
 
@@ -55,18 +56,18 @@ type readPlace struct {
 
 // readTarget places s, a path relative to the base dir.
 func (f *FS) readTarget(s string) (*readPlace, *diag.Warning) {
-	if msg := checkInput(s); msg != "" {
-		return nil, warnf(diag.PathInvalid, s, "%s: %s", quote(s), msg)
+	if msg := root.CheckInput(s); msg != "" {
+		return nil, warnf(diag.PathInvalid, s, "%s: %s", root.Quote(s), msg)
 	}
 	abs := cleanJoin(f.base, s)
-	if !within(f.ws, abs) {
+	if !root.Within(f.ws, abs) {
 		return &readPlace{abs: abs}, nil
 	}
 	rp := &readPlace{abs: abs, inWS: true}
 	if abs != f.ws {
 		rp.comps = strings.Split(abs[len(f.ws)+1:], "/")
 		for _, c := range rp.comps {
-			if alwaysExcluded(c) {
+			if root.AlwaysExcluded(c) {
 				return nil, warnf(diag.PathIgnored, abs, "inside %s/, which is always excluded", c)
 			}
 		}
@@ -78,7 +79,7 @@ func (f *FS) readTarget(s string) (*readPlace, *diag.Warning) {
 // project as Read reads it (the name rules apply: .git/, .taskctl/,
 // sensitive names), or a file of the workspace, reached without following
 // a symbolic link and read only if it is a regular file of one link.
-func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
+func (f *FS) ReadFile(s string) (*root.File, *diag.Warning) {
 	return f.readJudged(s, nil)
 }
 
@@ -86,12 +87,12 @@ func (f *FS) ReadFile(s string) (*File, *diag.Warning) {
 // file (the same open, name rules and content policy, applied to the part
 // read), on files over the whole-file cap too; at most the cap's worth is
 // returned (File.Cut).
-func (f *FS) ReadRange(s string, win Window) (*File, *diag.Warning) {
+func (f *FS) ReadRange(s string, win root.Window) (*root.File, *diag.Warning) {
 	return f.readJudged(s, &win)
 }
 
 // readJudged is readFile and the content policy.
-func (f *FS) readJudged(s string, win *Window) (*File, *diag.Warning) {
+func (f *FS) readJudged(s string, win *root.Window) (*root.File, *diag.Warning) {
 	file, w := f.readFile(s, win)
 	if w != nil {
 		return nil, w
@@ -100,25 +101,25 @@ func (f *FS) readJudged(s string, win *Window) (*File, *diag.Warning) {
 	// (fs read, read_file, copy_file): a file holding a secret is
 	// refused, unless the policy redacts secrets, where the caller shows
 	// it redacted (File.Judged).
-	jc := f.p.JudgeContent(file.Content)
+	jc := f.p.fsys.JudgeContent(file.Content)
 	file.Judged = &jc
 	if file.Around != nil && !jc.Binary {
 		// A range: a secret its edge cuts is not found in it, so its
 		// surroundings are judged too; one found there and not in the
 		// range refuses it, whatever the policy (it cannot be redacted).
-		if ja := f.p.JudgeContent(file.Around); len(ja.Secrets) > len(jc.Secrets) {
+		if ja := f.p.fsys.JudgeContent(file.Around); len(ja.Secrets) > len(jc.Secrets) {
 			return nil, warnf(diag.SecretDetected, file.Path, "%s at or within %d bytes of the range's edge (a secret is never read a piece at a time)",
-				ja.SecretReason(), WindowMargin)
+				ja.SecretReason(), root.WindowMargin)
 		}
 	}
-	if jc.HoldsSecret() && !f.p.policy.RedactSecrets {
+	if jc.HoldsSecret() && !f.p.Policy().RedactSecrets {
 		return nil, warnf(diag.SecretDetected, file.Path, "%s (assemble leaves it out too)", jc.SecretReason())
 	}
 	return file, nil
 }
 
 // readFile is ReadFile before the content policy.
-func (f *FS) readFile(s string, win *Window) (*File, *diag.Warning) {
+func (f *FS) readFile(s string, win *root.Window) (*root.File, *diag.Warning) {
 	rp, w := f.readTarget(s)
 	if w != nil {
 		return nil, w
@@ -130,7 +131,7 @@ func (f *FS) readFile(s string, win *Window) (*File, *diag.Warning) {
 		if w != nil {
 			return nil, w
 		}
-		return f.p.readResolved(c, win)
+		return f.p.fsys.ReadResolved(c.Path, win)
 	}
 	if len(rp.comps) == 0 {
 		return nil, warnf(diag.PathIsDir, rp.abs, "is a directory")
@@ -175,7 +176,7 @@ func (f *FS) Stat(s string) (*Entry, *diag.Warning) {
 		if err != nil {
 			return nil, refusal(rp.abs, err)
 		}
-		e := entryOf(st.Name, rp.abs, f.p.relToProject(rp.abs), st)
+		e := entryOf(st.Name, rp.abs, f.p.fsys.Rel(rp.abs), st)
 		return &e, nil
 	}
 	d, err := f.openDir(f.ws, rp.comps[:len(rp.comps)-1], false)
@@ -187,7 +188,7 @@ func (f *FS) Stat(s string) (*Entry, *diag.Warning) {
 	if err != nil {
 		return nil, refusal(rp.abs, err)
 	}
-	e := entryOf(st.Name, rp.abs, f.p.relToProject(rp.abs), st)
+	e := entryOf(st.Name, rp.abs, f.p.fsys.Rel(rp.abs), st)
 	return &e, nil
 }
 
@@ -218,10 +219,10 @@ type Listing struct {
 // literally.
 func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 	if o.Limit <= 0 {
-		o.Limit = f.p.policy.MaxFiles
+		o.Limit = f.p.Policy().MaxFiles
 	}
 	if o.Pattern != "" && !doublestar.ValidatePattern(o.Pattern) {
-		return nil, warnf(diag.PathInvalid, "", "bad pattern %s", quote(o.Pattern))
+		return nil, warnf(diag.PathInvalid, "", "bad pattern %s", root.Quote(o.Pattern))
 	}
 	rp, w := f.readTarget(s)
 	if w != nil {
@@ -244,7 +245,7 @@ func (f *FS) List(s string, o ListOptions) (*Listing, *diag.Warning) {
 			return nil, warnf(diag.PathNotFound, res.real, "not a directory")
 		}
 		dir = res.real
-		_, why := f.p.Ignored(f.p.relToProject(dir), true)
+		_, why := f.p.Ignored(f.p.fsys.Rel(dir), true)
 		o.namedNodeModules = strings.HasPrefix(why, "node_modules/")
 		d, err = state.Open(dir)
 	}
@@ -275,14 +276,14 @@ func (f *FS) listDir(l *Listing, d *state.Dir, abs, rel string, depth int, inWS 
 		if rel != "" {
 			erel = rel + "/" + name
 		}
-		if msg := checkWalkedName(name); msg != "" {
-			l.Warnings = append(l.Warnings, diag.Warning{Code: diag.PathInvalid, Message: quote(erel) + ": " + msg})
+		if msg := root.CheckWalkedName(name); msg != "" {
+			l.Warnings = append(l.Warnings, diag.Warning{Code: diag.PathInvalid, Message: root.Quote(erel) + ": " + msg})
 			continue
 		}
-		if alwaysExcluded(name) || (!o.IncludeHidden && strings.HasPrefix(name, ".")) {
+		if root.AlwaysExcluded(name) || (!o.IncludeHidden && strings.HasPrefix(name, ".")) {
 			continue
 		}
-		if f.p.NameHoldsSecret(erel) {
+		if f.p.fsys.NameHoldsSecret(erel) {
 			continue // a name that is a secret is content (see ReadRefusal)
 		}
 		st, err := d.Lstat(name)
@@ -290,7 +291,7 @@ func (f *FS) listDir(l *Listing, d *state.Dir, abs, rel string, depth int, inWS 
 			continue // gone since the listing
 		}
 		if !inWS {
-			if ign, why := f.p.Ignored(f.p.relToProject(full), st.Mode.IsDir()); ign &&
+			if ign, why := f.p.Ignored(f.p.fsys.Rel(full), st.Mode.IsDir()); ign &&
 				!(o.namedNodeModules && strings.HasPrefix(why, "node_modules/")) {
 				continue
 			}

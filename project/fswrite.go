@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
 )
 
@@ -30,7 +31,7 @@ func (f *FS) WriteFile(s string, data []byte, overwrite, backup bool) (*WriteRes
 }
 
 func (f *FS) writeAt(t *target, data []byte, overwrite, backup bool) (*WriteResult, *diag.Warning) {
-	if max := f.p.policy.MaxFileBytes; int64(len(data)) > max {
+	if max := f.p.Policy().MaxFileBytes; int64(len(data)) > max {
 		return nil, warnf(diag.FileTooLarge, t.abs, "%d bytes, over the %d-byte cap", len(data), max)
 	}
 	d, err := f.openParent(t, true)
@@ -92,7 +93,7 @@ func (f *FS) targetIn(s string, create bool) (*target, *state.Dir, *diag.Warning
 // backupCopy copies name in d (abs) to a new file of .taskctl/backups/
 // and returns the copy's path.
 func (f *FS) backupCopy(d *state.Dir, name, abs string) (string, *diag.Warning) {
-	data, err := d.ReadFile(name, f.p.policy.MaxFileBytes)
+	data, err := d.ReadFile(name, f.p.Policy().MaxFileBytes)
 	if err != nil {
 		return "", refusal(abs, err)
 	}
@@ -238,7 +239,7 @@ func (f *FS) Delete(s string) (*WriteResult, *diag.Warning) {
 // ReadWritable reads the file s of the write area as a write would find
 // it: the path resolved as for a write, no symbolic link followed, a
 // regular file of one link.
-func (f *FS) ReadWritable(s string) (*File, *diag.Warning) {
+func (f *FS) ReadWritable(s string) (*root.File, *diag.Warning) {
 	t, d, w := f.targetIn(s, false)
 	if w != nil {
 		return nil, w
@@ -250,7 +251,7 @@ func (f *FS) ReadWritable(s string) (*File, *diag.Warning) {
 // readIn reads name in d (abs) if it is a regular file of one link; the
 // refusal of a symbolic link or a hard link says what was asked: a read
 // (justRead), or the read of a write.
-func (f *FS) readIn(d *state.Dir, name, abs string, justRead bool, win *Window) (*File, *diag.Warning) {
+func (f *FS) readIn(d *state.Dir, name, abs string, justRead bool, win *root.Window) (*root.File, *diag.Warning) {
 	st, exists, w := checkWritable(d, name, abs)
 	if w != nil && justRead && w.Code == diag.WriteUnsafe {
 		switch {
@@ -269,10 +270,10 @@ func (f *FS) readIn(d *state.Dir, name, abs string, justRead bool, win *Window) 
 	if win != nil {
 		return f.readInWindow(d, name, abs, win)
 	}
-	data, err := d.ReadFile(name, f.p.policy.MaxFileBytes)
+	data, err := d.ReadFile(name, f.p.Policy().MaxFileBytes)
 	if err != nil {
 		return nil, refusal(abs, err)
 	}
-	return &File{Path: abs, Rel: f.p.relToProject(abs), Size: int64(len(data)), ModTime: st.ModTime, Mode: st.Mode,
-		Content: data, Binary: IsBinary(data)}, nil
+	return &root.File{Path: abs, Rel: f.p.fsys.Rel(abs), Size: int64(len(data)), ModTime: st.ModTime, Mode: st.Mode,
+		Content: data, Binary: root.IsBinary(data)}, nil
 }

@@ -38,7 +38,7 @@ func FuzzResolve(f *testing.F) {
 			if !inside(proj, c.Path) || strings.HasPrefix(c.Path, base+"/proj-evil") {
 				t.Fatalf("%q: candidate %q outside the project", s, c.Path)
 			}
-			if file, w := p.Read(c); w == nil {
+			if file, w := p.Confined().Read(c.Path); w == nil {
 				if bytes.Contains(file.Content, []byte(secret)) || !inside(proj, file.Path) {
 					t.Fatalf("%q: Read(%q) returned outside content", s, c.Path)
 				}
@@ -57,7 +57,7 @@ func FuzzResolve(f *testing.F) {
 		}
 		// A hand-made candidate is checked again by Read.
 		if filepath.IsAbs(s) {
-			if file, w := p.Read(project.Candidate{Path: s}); w == nil {
+			if file, w := p.Confined().Read(s); w == nil {
 				if !inside(proj, file.Path) || bytes.Contains(file.Content, []byte(secret)) {
 					t.Fatalf("Read(%q) returned outside content", s)
 				}

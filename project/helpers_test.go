@@ -97,7 +97,7 @@ func noLeak(t testing.TB, p *project.Project, cands []project.Candidate) {
 		if !filepath.IsAbs(c.Path) || !inside(p.Dir(), c.Path) {
 			t.Errorf("candidate %q lies outside %s", c.Path, p.Dir())
 		}
-		f, w := p.Read(c)
+		f, w := p.Confined().Read(c.Path)
 		if w != nil {
 			continue
 		}

@@ -203,7 +203,7 @@ func TestHostileCorpus(t *testing.T) {
 			if c.Path != tt.path {
 				t.Errorf("ResolveFrom(%q).Path = %q, want %q", short(tt.in), c.Path, tt.path)
 			}
-			f, rw := p.Read(c)
+			f, rw := p.Confined().Read(c.Path)
 			if rw != nil {
 				t.Errorf("Read(%q): %v", c.Path, rw)
 				continue
@@ -371,7 +371,7 @@ func TestResolveWarm(t *testing.T) {
 		if !inside(proj, c.Path) {
 			t.Errorf("after the swap, ResolveFrom(%q).Path = %q, outside", in, c.Path)
 		}
-		if f, rw := p.Read(c); rw == nil && bytes.Contains(f.Content, []byte(secret)) {
+		if f, rw := p.Confined().Read(c.Path); rw == nil && bytes.Contains(f.Content, []byte(secret)) {
 			t.Errorf("after the swap, Read(ResolveFrom(%q)) returned the secret", in)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/ignoretest"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/walk"
 )
 
@@ -86,7 +87,7 @@ func checkAgainstGit(t *testing.T, tree *ignoretest.Tree, dir string) bool {
 	}
 	ok := true
 	m := walk.NewGitMatcher(os.DirFS(dir))
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.AllowSensitive = true
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	for _, rel := range paths {

@@ -12,6 +12,7 @@ import (
 	"github.com/taskctl/taskctl/ignore"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/walk"
 )
 
@@ -44,7 +45,7 @@ func gitFixture(t *testing.T) string {
 
 func TestIgnoreMatchesGit(t *testing.T) {
 	dir := gitFixture(t)
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.AllowSensitive = true
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	if p.Marker() != ".git" || p.Dir() != dir {

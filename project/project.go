@@ -28,23 +28,21 @@ const WorkspaceName = ".taskctl"
 
 // Options say where a project is.
 type Options struct {
-	WorkingDir string   // absolute (a relative one is made absolute); "" means os.Getwd()
-	ProjectDir string   // "" means Detect from WorkingDir; relative means relative to WorkingDir
-	Markers    []string // extra markers, tried after the built-in ones
-	Policy     Policy   // zero fields take their defaults
+	WorkingDir string      // absolute (a relative one is made absolute); "" means os.Getwd()
+	ProjectDir string      // "" means Detect from WorkingDir; relative means relative to WorkingDir
+	Markers    []string    // extra markers, tried after the built-in ones
+	Policy     root.Policy // zero fields take their defaults
 }
 
 // A Project is an opened project: its three directories, its policy, and
 // the confined root (a root.Root at the project dir and the extra roots)
 // that every read goes through (on Linux, with openat2 from a descriptor
-// of the same directory first; see Read). Its methods are safe for
+// of the same directory first; see root.Root.Read). Its methods are safe for
 // concurrent use. Close it when done.
 type Project struct {
 	dir, workingDir, marker string
-	policy                  Policy     // the root's, defaults filled in
 	fsys                    *root.Root // the confined file system
 	roots                   []*rootDir // roots[0] is the project dir
-	sensitive               sensitiveNames
 	// dirs caches the real path of directories resolve has evaluated
 	// (lexical absolute path → *dirEval), so a command printing thousands
 	// of paths in a few directories costs one lstat a path. Reads never
@@ -57,13 +55,10 @@ type Project struct {
 	direntBufs sync.Pool
 }
 
-// rootDir is one allowed root as the walks see it: the root.Dir (its real
-// path, its os.Root, a descriptor of the same directory for openat2,
-// which the root.Dir owns and closes) and its ignore rules.
+// rootDir is one allowed directory of the root as project sees it: the
+// root.Dir itself (which owns its path, its os.Root and its descriptor),
+// its ignore rules, and the walk tree over both.
 type rootDir struct {
-	dir    string
-	root   *os.Root
-	fd     int // d.FD(); -1 for none
 	d      *root.Dir
 	ignore *ignore.Matcher
 	tree   *walk.Tree // the same, as walks see it
@@ -133,7 +128,7 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working dir: %w", err)
 	}
-	p := &Project{workingDir: wd, policy: opts.Policy.WithDefaults()}
+	p := &Project{workingDir: wd}
 	if opts.ProjectDir != "" {
 		pd := opts.ProjectDir
 		if !filepath.IsAbs(pd) {
@@ -152,7 +147,8 @@ func Open(opts Options) (*Project, error) {
 		return nil, fmt.Errorf("detect project: %w", err)
 	}
 	dirs := []string{p.dir}
-	for _, r := range p.policy.ExtraRoots {
+	pol := opts.Policy.WithDefaults()
+	for _, r := range pol.ExtraRoots {
 		if !filepath.IsAbs(r) {
 			return nil, fmt.Errorf("extra root %s: not an absolute path", r)
 		}
@@ -162,16 +158,14 @@ func Open(opts Options) (*Project, error) {
 		}
 		dirs = append(dirs, rd)
 	}
-	if p.fsys, err = root.Open(dirs, p.policy); err != nil {
+	if p.fsys, err = root.Open(dirs, pol); err != nil {
 		return nil, err
 	}
-	p.policy = p.fsys.Policy()
 	for _, d := range p.fsys.Dirs() {
-		rd := &rootDir{dir: d.Path(), root: d.OS(), fd: d.FD(), d: d, ignore: walk.RootMatcher(d)}
+		rd := &rootDir{d: d, ignore: walk.RootMatcher(d)}
 		rd.tree = p.tree(rd)
 		p.roots = append(p.roots, rd)
 	}
-	p.sensitive = sensitiveNames{p.fsys}
 	return p, nil
 }
 
@@ -179,9 +173,6 @@ func Open(opts Options) (*Project, error) {
 func (p *Project) Close() error {
 	if p.fsys == nil {
 		return nil
-	}
-	for _, r := range p.roots {
-		r.fd = -1
 	}
 	p.roots = nil
 	return p.fsys.Close()
@@ -207,7 +198,7 @@ func (p *Project) Marker() string { return p.marker }
 func (p *Project) Confined() *root.Root { return p.fsys }
 
 // Policy returns the effective policy (defaults filled in).
-func (p *Project) Policy() Policy { return p.policy }
+func (p *Project) Policy() root.Policy { return p.fsys.Policy() }
 
 // Ignored reports whether rel (slash-separated, relative to the project
 // dir) is left out of walks and globs, and why: "always excluded: .git/",
@@ -222,14 +213,14 @@ func (p *Project) Ignored(rel string, isDir bool) (bool, string) {
 	}
 	comps := strings.Split(rel, "/")
 	for i, c := range comps {
-		if alwaysExcluded(c) {
+		if root.AlwaysExcluded(c) {
 			return true, "always excluded: " + c + "/"
 		}
 		if isNodeModules(c) && (i < len(comps)-1 || isDir) {
 			return true, "node_modules/ (name it explicitly to include it)"
 		}
 	}
-	if pat := p.excludedPath(rel); pat != "" {
+	if pat := p.fsys.ExcludedPath(rel); pat != "" {
 		return true, "policy exclude: " + pat
 	}
 	ign, r := p.roots[0].ignore.Match(rel, isDir)
@@ -293,27 +284,13 @@ func (p *Project) OpenWorkspace(sub ...string) (*state.Dir, error) {
 	return d, nil
 }
 
-// excluded returns the policy Exclude pattern matching rel, or "".
-func (p *Project) excluded(rel string) string { return p.fsys.Excluded(rel) }
-
-// excludedPath is excluded for a path named directly (see
-// root.Root.ExcludedPath): a pattern matching one of its directories
-// excludes it too.
-func (p *Project) excludedPath(rel string) string { return p.fsys.ExcludedPath(rel) }
-
-// rootOf returns the allowed root that real lies in, and real relative to
-// it (slash-separated, "." for the root itself).
+// rootOf returns the allowed directory that real lies in, and real
+// relative to it (see root.Root.DirOf).
 func (p *Project) rootOf(real string) (*rootDir, string) {
+	d, rel := p.fsys.DirOf(real)
 	for _, r := range p.roots {
-		if within(r.dir, real) {
-			if real == r.dir {
-				return r, "."
-			}
-			off := len(r.dir) + 1
-			if r.dir == "/" {
-				off = 1
-			}
-			return r, filepath.ToSlash(real[off:])
+		if r.d == d {
+			return r, rel
 		}
 	}
 	return nil, ""
@@ -327,13 +304,13 @@ func (p *Project) SizeOf(c Candidate) (int64, bool) {
 	if r == nil {
 		return 0, false
 	}
-	fi, err := r.root.Lstat(filepath.FromSlash(rel))
+	fi, err := r.d.OS().Lstat(filepath.FromSlash(rel))
 	if err != nil {
 		return 0, false
 	}
 	return fi.Size(), true
 }
 
-// relToProject renders real relative to the project dir, slash-separated
-// (with "../" when it lies in an extra root).
-func (p *Project) relToProject(real string) string { return p.fsys.Rel(real) }
+// isNodeModules reports whether name is node_modules, which walks and
+// globs leave out unless it is named.
+func isNodeModules(name string) bool { return name == "node_modules" }

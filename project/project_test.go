@@ -9,6 +9,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 func TestDetect(t *testing.T) {
@@ -118,7 +119,7 @@ func TestOpenDirs(t *testing.T) {
 func TestMaxFiles(t *testing.T) {
 	dir := realTemp(t)
 	writeTree(t, dir, "go.mod", "a/1", "a/2", "a/3", "a/4", "a/5")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.MaxFiles = 3
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	cands, warns := p.Expand(bg, []string{"a/5", "a/*"})
@@ -130,7 +131,7 @@ func TestMaxFiles(t *testing.T) {
 func TestPolicyExcludeAndSensitive(t *testing.T) {
 	dir := realTemp(t)
 	writeTree(t, dir, "go.mod", "vendor/x.go", "main.go", ".env.local = K=V\n", "certs/tls.key = k\n", "creds -> .env.local")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.Exclude = []string{"vendor/**"}
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	cands, warns := p.Expand(bg, []string{"**", "vendor/x.go", ".env.local", "creds"})
@@ -157,7 +158,7 @@ func TestPolicyExcludeAndSensitive(t *testing.T) {
 func TestPolicyExcludeDirectory(t *testing.T) {
 	dir := realTemp(t)
 	writeTree(t, dir, "go.mod", "vendor/x.go", "vendor/sub/y.go", "gen/a/b.go", "main.go")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.Exclude = []string{"vendor", "gen/*"}
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	cands, warns := p.Expand(bg, []string{"**", "vendor/x.go", "vendor/sub/y.go", "gen/a/b.go", "vendor/sub"})
@@ -184,7 +185,7 @@ func TestPolicyExcludeDirectory(t *testing.T) {
 func TestExtraRoots(t *testing.T) {
 	base := realTemp(t)
 	writeTree(t, base, "p/go.mod", "p/a.go", "shared/x.proto", "shared/sub/y.proto", "other/z")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.ExtraRoots = []string{filepath.Join(base, "shared")}
 	p := open(t, project.Options{WorkingDir: filepath.Join(base, "p"), Policy: pol})
 	cands, warns := p.Expand(bg, []string{"../shared/x.proto", "../shared/**/*.proto", "../other/z"})
@@ -192,7 +193,7 @@ func TestExtraRoots(t *testing.T) {
 		t.Errorf("Expand = %s %v", got, codes(warns))
 	}
 	for _, c := range cands {
-		if _, w := p.Read(c); w != nil {
+		if _, w := p.Confined().Read(c.Path); w != nil {
 			t.Errorf("Read(%s): %v", c.Path, w)
 		}
 	}
@@ -202,11 +203,11 @@ func TestReadRules(t *testing.T) {
 	dir := realTemp(t)
 	big := strings.Repeat("x", 2000)
 	writeTree(t, dir, "go.mod", "big.txt = "+big, "bin.dat = a\x00b", "u16.txt = \xff\xfeh\x00i\x00", "ok.txt = hi", "d/")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.MaxFileBytes = 1000
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
-	read := func(rel string) (*project.File, *diag.Warning) {
-		return p.Read(project.Candidate{Path: filepath.Join(dir, rel), Rel: rel})
+	read := func(rel string) (*root.File, *diag.Warning) {
+		return p.Confined().Read(filepath.Join(dir, rel))
 	}
 	if _, w := read("big.txt"); w == nil || w.Code != diag.FileTooLarge {
 		t.Errorf("big: %v", w)
@@ -223,10 +224,10 @@ func TestReadRules(t *testing.T) {
 	if _, w := read("d"); w == nil || w.Code != diag.PathIsDir {
 		t.Errorf("dir: %v", w)
 	}
-	if _, w := p.Read(project.Candidate{Path: "rel/path"}); w == nil || w.Code != diag.PathInvalid {
+	if _, w := p.Confined().Read("rel/path"); w == nil || w.Code != diag.PathInvalid {
 		t.Errorf("relative candidate: %v", w)
 	}
-	if _, w := p.Read(project.Candidate{Path: "/etc/passwd"}); w == nil || w.Code != diag.PathOutsideProject {
+	if _, w := p.Confined().Read("/etc/passwd"); w == nil || w.Code != diag.PathOutsideProject {
 		t.Errorf("outside candidate: %v", w)
 	}
 }
@@ -240,7 +241,7 @@ func TestReadInto(t *testing.T) {
 	p := open(t, project.Options{WorkingDir: dir})
 	read := func(rel string, buf []byte) []byte {
 		t.Helper()
-		f, w := p.ReadInto(project.Candidate{Path: filepath.Join(dir, rel), Rel: rel}, buf)
+		f, w := p.Confined().ReadInto(filepath.Join(dir, rel), buf)
 		if w != nil {
 			t.Fatalf("%s: %v", rel, w)
 		}
@@ -313,7 +314,7 @@ func TestWalk(t *testing.T) {
 	base := realTemp(t)
 	writeTree(t, base, "p/go.mod", "p/b.go", "p/a/z.go", "p/a/.env = K=1\n", "p/link.go -> b.go", "p/out -> ../o.txt", "o.txt",
 		"p/.gitignore = *.tmp\n", "p/x.tmp", "p/node_modules/m.js", "p/big = "+strings.Repeat("x", 100))
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.MaxFileBytes = 50
 	p := open(t, project.Options{WorkingDir: filepath.Join(base, "p"), Policy: pol})
 	var got []string

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // TestSwapRace swaps a file for a symlink to outside (absolute, then
@@ -63,7 +64,7 @@ func TestSwapRace(t *testing.T) {
 		go func() {
 			defer rg.Done()
 			for time.Now().Before(deadline) {
-				f, w := p.Read(c)
+				f, w := p.Confined().Read(c.Path)
 				reads.Add(1)
 				if w == nil {
 					if bytes.Contains(f.Content, []byte(secret)) {
@@ -74,7 +75,7 @@ func TestSwapRace(t *testing.T) {
 				}
 				cands, _ := p.Expand(bg, []string{"src/swap*", "src/swap.txt", "src/swap.txt/secret"})
 				for _, c := range cands {
-					if f, w := p.Read(c); w == nil && bytes.Contains(f.Content, []byte(secret)) {
+					if f, w := p.Confined().Read(c.Path); w == nil && bytes.Contains(f.Content, []byte(secret)) {
 						t.Errorf("Expand+Read returned outside content via %s", c.Path)
 						return
 					}
@@ -95,7 +96,7 @@ func TestSwapRace(t *testing.T) {
 func TestGrowingFile(t *testing.T) {
 	dir := realTemp(t)
 	writeTree(t, dir, "go.mod", "grow.txt = x")
-	pol := project.DefaultPolicy()
+	pol := root.DefaultPolicy()
 	pol.MaxFileBytes = 64 << 10
 	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
 	c, w := p.ResolveFrom(dir, "grow.txt")
@@ -119,7 +120,7 @@ func TestGrowingFile(t *testing.T) {
 		}
 	}()
 	for i := 0; i < 200; i++ {
-		if f, w := p.Read(c); w == nil && f.Size > pol.MaxFileBytes {
+		if f, w := p.Confined().Read(c.Path); w == nil && f.Size > pol.MaxFileBytes {
 			t.Fatalf("read %d bytes past the %d cap", f.Size, pol.MaxFileBytes)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
 )
 
@@ -39,17 +40,17 @@ func OpenIn(dir, path string) (*os.File, error) {
 	if err != nil || !filepath.IsLocal(rel) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrLeavesRoot}
 	}
-	root, err := os.OpenRoot(dir)
+	osr, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	st, err := root.Lstat(rel)
+	defer osr.Close()
+	st, err := osr.Lstat(rel)
 	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		st, err = root.Stat(rel)
+		st, err = osr.Stat(rel)
 	}
 	if err != nil {
-		if isEscape(err) {
+		if root.IsEscape(err) {
 			err = ErrLeavesRoot
 		} else if pe, ok := err.(*fs.PathError); ok {
 			err = pe.Err
@@ -62,9 +63,9 @@ func OpenIn(dir, path string) (*os.File, error) {
 	case !st.Mode().IsRegular():
 		return nil, &fs.PathError{Op: "read", Path: path, Err: state.ErrNotRegular}
 	}
-	f, err := root.OpenFile(rel, openFlags, 0)
+	f, err := osr.OpenFile(rel, root.OpenFlags, 0)
 	if err != nil {
-		if isEscape(err) {
+		if root.IsEscape(err) {
 			err = ErrLeavesRoot
 		}
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/taskctl/taskctl/ignore"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/walk"
 )
 
@@ -65,7 +66,7 @@ func (p *Project) tree(r *rootDir) *walk.Tree {
 // sensitive name, a special file, a symlink that leads nowhere allowed,
 // a file over the size cap. buf is Tree.Lstat's.
 func (p *Project) admit(r *rootDir, path, rel, name string, t fs.FileMode, st *walk.StatInfo, buf *[]byte) (c Candidate, info fs.FileInfo, ok bool) {
-	if checkWalkedName(rel) != "" || !p.policy.AllowSensitive && p.sensitive.match(rel, name) != "" {
+	if root.CheckWalkedName(rel) != "" || !p.Policy().AllowSensitive && p.fsys.SensitiveMatch(rel, name) != "" {
 		return Candidate{}, nil, false
 	}
 	switch {
@@ -76,15 +77,15 @@ func (p *Project) admit(r *rootDir, path, rel, name string, t fs.FileMode, st *w
 		}
 		c, info = Candidate{Path: path, Rel: rel, Spec: "**"}, fi
 	case t&fs.ModeSymlink != 0:
-		rs, wn := p.resolve(r.dir, rel)
+		rs, wn := p.resolve(r.d.Path(), rel)
 		if wn != nil || fileKind(rs) != nil || p.checkName(rs, rel) != nil || p.linkToIgnored(rs, path, false) != nil {
 			return Candidate{}, nil, false
 		}
-		c, info = Candidate{Path: rs.real, Rel: p.relToProject(rs.real), Spec: "**"}, rs.info
+		c, info = Candidate{Path: rs.real, Rel: p.fsys.Rel(rs.real), Spec: "**"}, rs.info
 	default:
 		return Candidate{}, nil, false
 	}
-	if info.Size() > p.policy.MaxFileBytes {
+	if info.Size() > p.Policy().MaxFileBytes {
 		return Candidate{}, nil, false
 	}
 	return c, info, true
@@ -93,13 +94,13 @@ func (p *Project) admit(r *rootDir, path, rel, name string, t fs.FileMode, st *w
 // walkExcluded applies the policy's Exclude patterns, which are relative
 // to the project dir, to the entry at full (rel in root r).
 func (p *Project) walkExcluded(r *rootDir, full, rel string) bool {
-	if len(p.policy.Exclude) == 0 {
+	if len(p.Policy().Exclude) == 0 {
 		return false
 	}
 	if r != p.roots[0] {
-		rel = p.relToProject(full)
+		rel = p.fsys.Rel(full)
 	}
-	return p.excluded(rel) != ""
+	return p.fsys.Excluded(rel) != ""
 }
 
 // explain renders the reason a path is ignored.

@@ -10,7 +10,7 @@ import (
 
 // readInWindow reads win of name in d (abs), which readIn found to be a
 // regular file of one link, through the same confined open as a whole read.
-func (f *FS) readInWindow(d *state.Dir, name, abs string, win *Window) (*File, *diag.Warning) {
+func (f *FS) readInWindow(d *state.Dir, name, abs string, win *root.Window) (*root.File, *diag.Warning) {
 	fh, err := d.Open(name)
 	if err != nil {
 		return nil, refusal(abs, err)
@@ -23,5 +23,5 @@ func (f *FS) readInWindow(d *state.Dir, name, abs string, win *Window) (*File, *
 	if !st.Mode().IsRegular() {
 		return nil, refusal(abs, &fs.PathError{Op: "read", Path: abs, Err: state.ErrNotRegular})
 	}
-	return root.WindowFile(fh, abs, f.p.relToProject(abs), st, win, f.p.policy.MaxFileBytes)
+	return root.WindowFile(fh, abs, f.p.fsys.Rel(abs), st, win, f.p.Policy().MaxFileBytes)
 }

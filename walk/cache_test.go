@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/walk"
 )
 
@@ -84,7 +85,7 @@ func TestWalkCachedYieldsWhatWalkYields(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := project.Options{WorkingDir: dir, ProjectDir: dir,
-		Policy: project.Policy{Exclude: []string{"gen/**"}, MaxFileBytes: 4096}}
+		Policy: root.Policy{Exclude: []string{"gen/**"}, MaxFileBytes: 4096}}
 	settle()
 
 	var prev []byte

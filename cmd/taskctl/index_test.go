@@ -12,6 +12,7 @@ import (
 
 	"github.com/taskctl/taskctl/memory"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // indexFixture writes a project holding every feature of the policy: the
@@ -20,7 +21,7 @@ import (
 // configured size cap, symlinks out of the project and into it, a
 // configured exclude, .taskctl itself, a binary file and a file with a
 // secret in it. It returns the project dir and the policy its config sets.
-func indexFixture(t *testing.T, config string) (string, project.Policy) {
+func indexFixture(t *testing.T, config string) (string, root.Policy) {
 	t.Helper()
 	proj, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -68,12 +69,12 @@ func indexFixture(t *testing.T, config string) (string, project.Policy) {
 	if err := syscall.Mkfifo(filepath.Join(proj, "src", "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return proj, project.Policy{Exclude: []string{"gen/**"}, MaxFileBytes: 4096}
+	return proj, root.Policy{Exclude: []string{"gen/**"}, MaxFileBytes: 4096}
 }
 
 // indexedFiles runs 'taskctl index' and returns the files the index
 // records, and what project.Walk yields under the same policy.
-func indexedFiles(t *testing.T, proj string, pol project.Policy) (got, want []string) {
+func indexedFiles(t *testing.T, proj string, pol root.Policy) (got, want []string) {
 	t.Helper()
 	if code, _, errs := taskctl(t, "--project-dir", proj, "index"); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errs)

@@ -20,7 +20,7 @@ import (
 // Blocks double from arenaFirst up to arenaMax, so that a task of a few
 // files does not take megabytes, and a block is replaced once less than
 // an eighth of it is left (4 MiB of the largest). A file larger than what
-// is left is read into memory of its own (project.ReadInto allocates it),
+// is left is read into memory of its own (root.Root.ReadInto allocates it),
 // and the files after it go on filling the block. Memory of its own is
 // what the collector-less heap gives: fresh small pages, each faulted in
 // as the read fills it, which costs far more on a virtual machine than a

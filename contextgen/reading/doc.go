@@ -2,11 +2,11 @@
 // contextgen/sources resolved) through the project's confined reads and
 // decides what of each the document admits: the memory bound of the
 // whole (Admit, by size on disk, before anything is read), and per file
-// the content policy (project.JudgeContent: binary, encoding, secrets), a
+// the content policy (root.JudgeContent: binary, encoding, secrets), a
 // document taskctl rendered earlier, and the <path>'s line and byte caps.
 //
 // Guarantees:
-//   - Every file comes from project.Project.ReadInto: it lies inside the
+//   - Every file comes from root.Root.ReadInto (Project.Confined): it lies inside the
 //     project (by real path), passed the policy, and was read beneath the
 //     project's root. reading never opens a path itself.
 //   - A file is admitted, listed without its text (a binary file), or left

@@ -17,6 +17,7 @@ import (
 	"github.com/taskctl/taskctl/contextgen/sources"
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 )
 
 // Options say how candidates are read and what of their content a
@@ -68,7 +69,7 @@ type Reader struct {
 }
 
 // Read reads c through the project's confined read and judges its content
-// as every door does (project.JudgeContent): a binary file is listed
+// as every door does (root.JudgeContent): a binary file is listed
 // without its text (FILE_BINARY); a file taskctl rendered, or one holding
 // a secret (unless redacted or allowed), is left out (nil). Every reason
 // is a warning.
@@ -76,7 +77,7 @@ func (r *Reader) Read(ctx context.Context, c sources.Candidate) (*File, []diag.W
 	if ctx.Err() != nil {
 		return nil, nil
 	}
-	pf, w := r.Project.ReadInto(*c.Candidate, r.buffers.buffer())
+	pf, w := r.Project.Confined().ReadInto(c.Candidate.Path, r.buffers.buffer())
 	if pf != nil {
 		pf.Content = r.buffers.keep(pf.Content)
 	}
@@ -93,8 +94,8 @@ func (r *Reader) Read(ctx context.Context, c sources.Candidate) (*File, []diag.W
 		f.SHA256 = hex.EncodeToString(sum[:])
 	}
 	// The content policy decides binary, encoding and secrets once for
-	// every door (project.JudgeContent).
-	jc := project.JudgeContent(pf.Content, r.AllowSecrets)
+	// every door (root.JudgeContent).
+	jc := root.JudgeContent(pf.Content, r.AllowSecrets)
 	if jc.Binary {
 		f.Encoding, f.Binary = "binary", true
 		ws = append(ws, diag.Warning{Code: diag.FileBinary, Path: pf.Path,
@@ -287,7 +288,7 @@ func plural(n int, word string) string {
 // secretWarnings are the SECRET_DETECTED warnings of a file that holds a
 // secret, one per finding: redacted, or left out (then saying what keeps
 // it redacted, in the caller's terms: Options.RedactHint).
-func (r *Reader) secretWarnings(path string, jc project.Content) []diag.Warning {
+func (r *Reader) secretWarnings(path string, jc root.Content) []diag.Warning {
 	if r.RedactSecrets {
 		return jc.SecretWarnings(path, true)
 	}

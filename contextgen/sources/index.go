@@ -72,7 +72,7 @@ func (s lineSource) ReadFile(rel string) ([]byte, error) {
 	if w != nil {
 		return nil, errors.New(w.Message)
 	}
-	pf, w := s.p.Read(c)
+	pf, w := s.p.Confined().Read(c.Path)
 	if w != nil {
 		return nil, errors.New(w.Message)
 	}

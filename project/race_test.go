@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/project"
-	"github.com/taskctl/taskctl/root"
 )
 
 // TestSwapRace swaps a file for a symlink to outside (absolute, then
@@ -90,40 +89,4 @@ func TestSwapRace(t *testing.T) {
 	if inside.Load() == 0 {
 		t.Error("never read the inside file: the test exercised nothing")
 	}
-}
-
-// TestGrowingFile: a file that grows while read never passes the cap.
-func TestGrowingFile(t *testing.T) {
-	dir := realTemp(t)
-	writeTree(t, dir, "go.mod", "grow.txt = x")
-	pol := root.DefaultPolicy()
-	pol.MaxFileBytes = 64 << 10
-	p := open(t, project.Options{WorkingDir: dir, Policy: pol})
-	c, w := p.ResolveFrom(dir, "grow.txt")
-	if w != nil {
-		t.Fatal(w)
-	}
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f, _ := os.OpenFile(filepath.Join(dir, "grow.txt"), os.O_WRONLY|os.O_APPEND, 0)
-		defer f.Close()
-		chunk := bytes.Repeat([]byte("y"), 4096)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				f.Write(chunk)
-			}
-		}
-	}()
-	for i := 0; i < 200; i++ {
-		if f, w := p.Confined().Read(c.Path); w == nil && f.Size > pol.MaxFileBytes {
-			t.Fatalf("read %d bytes past the %d cap", f.Size, pol.MaxFileBytes)
-		}
-	}
-	close(stop)
-	<-done
 }

@@ -1,12 +1,10 @@
-package project_test
+package root
 
 import (
 	"path/filepath"
 	"testing"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
-	"github.com/taskctl/taskctl/root"
 )
 
 func TestAlwaysExcludedDir(t *testing.T) {
@@ -21,7 +19,7 @@ func TestAlwaysExcludedDir(t *testing.T) {
 		"":                     "",
 		"a/b/c.go":             "",
 	} {
-		if got := root.AlwaysExcludedDir(rel); got != want {
+		if got := AlwaysExcludedDir(rel); got != want {
 			t.Errorf("AlwaysExcludedDir(%q) = %q, want %q", rel, got, want)
 		}
 	}
@@ -32,14 +30,14 @@ func TestAlwaysExcludedDir(t *testing.T) {
 // policy allows sensitive files.
 func TestSensitive(t *testing.T) {
 	dir := realTemp(t)
-	pol := root.DefaultPolicy()
+	pol := DefaultPolicy()
 	pol.Sensitive = append(pol.Sensitive, "secrets/*.yml")
-	p := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol})
+	p := openRoot(t, pol, dir)
 	for rel, want := range map[string]bool{
 		".env": true, "app/.env.local": true, "certs/tls.key": true, "secrets/prod.yml": true,
 		"main.go": false, "envoy.yml": false, "docs/secrets.md": false,
 	} {
-		w := p.Confined().Sensitive(rel)
+		w := p.Sensitive(rel)
 		if (w != nil) != want {
 			t.Errorf("Sensitive(%q) = %v, want a warning: %v", rel, w, want)
 		}
@@ -48,7 +46,7 @@ func TestSensitive(t *testing.T) {
 		}
 	}
 	pol.AllowSensitive = true
-	if w := open(t, project.Options{WorkingDir: dir, ProjectDir: dir, Policy: pol}).Confined().Sensitive(".env"); w != nil {
+	if w := openRoot(t, pol, dir).Sensitive(".env"); w != nil {
 		t.Errorf("with sensitive files allowed, Sensitive(.env) = %+v", w)
 	}
 }

@@ -88,7 +88,8 @@ func (g *GitLog) Log(ctx context.Context, head, since string, fn func(LogCommit)
 			return false, err
 		}
 		c, err := it.Next()
-		if err == io.EOF {
+		if err == io.EOF || errors.Is(err, plumbing.ErrObjectNotFound) {
+			// the end, or of what a shallow clone holds
 			return reached, nil
 		}
 		if err != nil {
@@ -110,7 +111,8 @@ func (g *GitLog) Log(ctx context.Context, head, since string, fn func(LogCommit)
 }
 
 // changedPaths lists the paths c changes against its one parent, or
-// more than limit of them when it changes more (the rest unlisted).
+// more than limit of them when it changes more (the rest unlisted). A
+// parent a shallow clone lacks gives plumbing.ErrObjectNotFound.
 func (g *GitLog) changedPaths(c *object.Commit, limit int) ([]string, error) {
 	p, err := c.Parent(0)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	statedir "github.com/taskctl/taskctl/state"
 )
 
@@ -197,12 +198,17 @@ func listCommits(ctx context.Context, src HistorySource, head, since string, kno
 		r := known[c.Hash]
 		if r == nil {
 			files, err := c.Changed()
+			if errors.Is(err, plumbing.ErrObjectNotFound) {
+				// a shallow clone's last commit: its changes are
+				// unknown, and it is kept without them
+				files, err = nil, nil
+			}
 			if err != nil {
 				return false, err
 			}
 			h.fresh++
 			r = &commitRecord{hash: c.Hash}
-			if len(files) <= historyMaxFiles {
+			if len(files) > 0 && len(files) <= historyMaxFiles {
 				// the message as the source filters a file's text (the
 				// command line redacts secrets)
 				msg := string(filter(src, []byte(c.Message)))

@@ -264,3 +264,29 @@ func TestHistoryRewritten(t *testing.T) {
 		t.Errorf("the new commit's words: %v", ms)
 	}
 }
+
+// A shallow clone (CI's usual checkout) has commits whose parents it
+// lacks: the history is what it has, read up to where it ends.
+func TestHistoryShallow(t *testing.T) {
+	upstream := writeTree(t, historyFiles)
+	commit := gitRepo(t, upstream)
+	commit("proxy: keep websocket upgrade requests", map[string]string{"proxy/upstreams.go": historyFiles["proxy/upstreams.go"] + "// hijack\n"})
+	commit("proxy: copy hop headers", map[string]string{"proxy/headers.go": historyFiles["proxy/headers.go"] + "// hop\n"})
+	commit("log: rotate the file", map[string]string{"log/writer.go": historyFiles["log/writer.go"] + "// roll\n"})
+	root := filepath.Join(t.TempDir(), "clone")
+	cmd := exec.Command("git", "clone", "-q", "--depth", "2", "file://"+upstream, root)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	ix, _ := build(t, root)
+	// the two newest commits are there; the second's parent is not, so
+	// its changes are unknown and it is left out: the newest alone counts
+	if st := ix.Stats(); st.Commits != 1 {
+		t.Fatalf("shallow clone: %d commits, want 1", st.Commits)
+	}
+	ms := ix.Search("log rotate", memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "log/writer.go" || len(ms[0].Reason.Terms["history"]) == 0 {
+		t.Fatalf("shallow clone: %v", ms)
+	}
+}

@@ -214,13 +214,14 @@ func (s *Shell) openNoLinks(rel string) (*os.File, error) {
 	return os.NewFile(uintptr(fd), filepath.Join(s.d.path, rel)), nil
 }
 
-// dirHasLinks reports whether the root-relative directory dir holds a
-// symbolic link (or cannot be told not to): one O_PATH openat2 of it.
-func (s *Shell) dirHasLinks(dir string) bool {
-	if s.d.fd < 0 {
+// dirHasLinks reports whether the directory dir (slash-separated,
+// relative to d) holds a symbolic link (or cannot be told not to): one
+// O_PATH openat2 of it.
+func (d *Dir) dirHasLinks(dir string) bool {
+	if d.fd < 0 {
 		return true
 	}
-	fd, err := openat2(s.d.fd, dir, dirPathFlags)
+	fd, err := openat2(d.fd, dir, dirPathFlags)
 	if err != nil {
 		return err != unix.ENOENT && err != unix.ENOTDIR
 	}

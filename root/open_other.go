@@ -35,6 +35,7 @@ func (d *Dir) openNoFollow(rel string) (*os.File, error) {
 // link: openNoLinksPortable.
 func (s *Shell) openNoLinks(rel string) (*os.File, error) { return s.openNoLinksPortable(rel) }
 
-// dirHasLinks reports whether the root-relative directory dir may hold a
-// symbolic link: without openat2, always (Resolve then lstats each part).
-func (s *Shell) dirHasLinks(string) bool { return true }
+// dirHasLinks reports whether the directory dir (relative to d) may hold
+// a symbolic link: without openat2, always (the caller then resolves the
+// path, lstat'ing each part).
+func (d *Dir) dirHasLinks(string) bool { return true }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -137,14 +138,16 @@ func (r *Root) resolveLink(d *Dir, rel string) (string, *Dir, string, *diag.Warn
 
 // readRoot reads path, rel in r, through the root's *os.Root: the portable
 // way, and the authority on every refusal. What it judges is what it opens:
-// a path that is a symlink now (swapped in since it was resolved, or a
-// Candidate made by hand) is resolved again and judged by its real path;
+// a path that is a symlink now, or whose directory holds one (swapped in
+// since it was resolved, or a path made by hand), is resolved again and
+// judged by its real path, as the *os.Root would follow a link in a
+// directory while it stays inside (into .git/, say);
 // special files are refused on lstat, before any open; the last component
 // is opened with O_NOFOLLOW and the descriptor must be the file lstat saw
 // (os.SameFile), so a symlink or FIFO swapped in between is refused.
 func (r *Root) readRoot(d *Dir, path, rel, given string, win *Window) (*File, *diag.Warning) {
 	st, err := d.os.Lstat(rel)
-	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+	if err == nil && (st.Mode()&fs.ModeSymlink != 0 || linkedDir(d, rel)) {
 		var w *diag.Warning
 		if path, d, rel, w = r.resolveLink(d, rel); w != nil {
 			return nil, w
@@ -217,6 +220,13 @@ func (d *Dir) openSame(rel string, want fs.FileInfo) (*os.File, fs.FileInfo, err
 		return nil, nil, err
 	}
 	return f, fst, nil
+}
+
+// linkedDir reports whether the directory part of rel (in d) holds a
+// symbolic link, or may.
+func linkedDir(d *Dir, rel string) bool {
+	i := strings.LastIndexByte(rel, '/')
+	return i > 0 && d.dirHasLinks(rel[:i])
 }
 
 // ErrTooLarge is ReadCapped's error for content past its cap (see

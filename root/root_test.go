@@ -59,3 +59,46 @@ func TestReadVerdicts(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestReadThroughDirLinks: a path made by hand through a symbolic link to
+// a directory (not the last component) is judged by its real path, by
+// both ways of a read: a link to .git/ does not let .git/config out, a
+// link to the project dir does not let .env out, and a link staying
+// inside reads the file at its real path.
+func TestReadThroughDirLinks(t *testing.T) {
+	dir := realTemp(t)
+	writeTree(t, dir, "src/a.py = a\n", ".git/config = [core]\n", ".env = K=1\n",
+		"dl -> src", "gl -> .git", "self -> .", "deep/gl2 -> ../gl")
+	want := map[string]struct {
+		code diag.Code
+		real string
+	}{
+		"dl/a.py":          {"", "src/a.py"},
+		"self/src/a.py":    {"", "src/a.py"},
+		"gl/config":        {diag.PathIgnored, ""},
+		"deep/gl2/config":  {diag.PathIgnored, ""},
+		"self/.git/config": {diag.PathIgnored, ""},
+		"self/.env":        {diag.PathSensitive, ""},
+		"dl/missing":       {diag.PathNotFound, ""},
+	}
+	for _, beneath := range []bool{true, false} {
+		r := openRoot(t, Policy{}, dir)
+		if !beneath {
+			r.disableBeneath()
+		}
+		for name, w := range want {
+			f, warn := r.Read(filepath.Join(dir, name))
+			got := diag.Code("")
+			if warn != nil {
+				got = warn.Code
+			}
+			if got != w.code {
+				t.Errorf("beneath=%v: Read(%s) = %v, want code %q", beneath, name, warn, w.code)
+				continue
+			}
+			if w.real != "" && (f == nil || f.Path != filepath.Join(dir, w.real) || f.Rel != w.real) {
+				t.Errorf("beneath=%v: Read(%s) = %+v, want the file at %s", beneath, name, f, w.real)
+			}
+		}
+	}
+}

@@ -182,7 +182,7 @@ func (s *Shell) StatPath(rel string) (string, error) {
 		return rel, nil
 	}
 	dir, base := rel[:i], rel[i+1:]
-	if !s.dirHasLinks(dir) {
+	if !s.d.dirHasLinks(dir) {
 		return rel, nil
 	}
 	real, err := s.Resolve(dir)

@@ -65,8 +65,9 @@
 // .git (GitLog): nothing outside .git is opened and nothing is written
 // there. A refresh that finds HEAD moved reads the commits since the head
 // it holds when HEAD descends from it, and else lists them all again,
-// reusing the commits it holds; with no .git (or one that is a file, as in
-// a worktree) there is no history and nothing else changes. Reading the
+// reusing the commits it holds; a shallow clone has the history it holds;
+// with no .git (or one that is a file, as in a worktree) there is no
+// history and nothing else changes. Reading the
 // history is no part of what a refresh promises: when it fails, the
 // history held is kept.
 //

@@ -14,15 +14,15 @@ import (
 // the walk started in, and no entry costs more than its name (os.Root's
 // files lstat every entry eagerly; os.File's allocate a DirEntry each).
 
-// AtFdcwd is AT_FDCWD: OpenDirAt takes an absolute name as it is.
-const AtFdcwd = -100
+// atFdcwd is AT_FDCWD: OpenDirAt takes an absolute name as it is.
+const atFdcwd = -100
 
 // DirFlags are the flags every directory of a walk is opened with.
 const DirFlags = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC |
 	syscall.O_NOCTTY | syscall.O_NONBLOCK
 
 // OpenDirAt opens the directory name of the directory parent (a
-// descriptor, or AtFdcwd for an absolute name) with
+// descriptor; ListTypes passes atFdcwd for an absolute name) with
 // openat(O_NOFOLLOW|O_DIRECTORY): one system call, no symlink followed, so
 // the child is a real directory inside parent. display names it in the
 // error.
@@ -103,12 +103,12 @@ func direntType(t uint8) fs.FileMode {
 	return fs.ModeIrregular
 }
 
-// OpenFileAt opens the regular file name (one component, as getdents gave
+// openFileAt opens the regular file name (one component, as getdents gave
 // it) of the directory dirfd with openat(O_NOFOLLOW|O_NONBLOCK|O_NOCTTY)
 // and fstats it: a symbolic link is syscall.ELOOP (never followed), a
 // directory syscall.EISDIR, anything else not regular ErrNotRegular, each
 // closed before it is returned. It returns the descriptor and the size.
-func OpenFileAt(dirfd int, name string) (int, int64, error) {
+func openFileAt(dirfd int, name string) (int, int64, error) {
 	var fd int
 	var err error
 	for {
@@ -176,7 +176,7 @@ func LstatType(path string) (fs.FileMode, error) {
 // poller), and one string for all the names. An entry whose type the file
 // system does not say is fs.ModeIrregular.
 func ListTypes(dir string, buf *[]byte) (map[string]fs.FileMode, error) {
-	fd, err := OpenDirAt(AtFdcwd, dir, dir)
+	fd, err := OpenDirAt(atFdcwd, dir, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@
 //     them.
 //
 // Directories are read by one getdents64 walker (OpenDirAt, ListFD,
-// OpenFileAt on Linux): a directory is held as a descriptor, the next is
+// openFileAt on Linux): a directory is held as a descriptor, the next is
 // opened from it by a name getdents returned with O_NOFOLLOW|O_DIRECTORY,
 // so a walk never follows a symbolic link or leaves the tree it started in.
 //

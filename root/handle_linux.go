@@ -116,13 +116,14 @@ func (h *Handle) List(shown string, lstat func(name string) (fs.FileMode, error)
 }
 
 // openIn opens the regular file name (one component, as getdents gave it)
-// of h with OpenFileAt; a file larger than MaxCommandFile is an error. ok is false when the fast path does not apply (a symlink, an
-// odd name): the caller then reads through the Shell.
+// of h with openFileAt; a file larger than MaxCommandFile is an error. ok
+// is false when the fast path does not apply (a symlink, an odd name): the
+// caller then reads through the Shell.
 func (h *Handle) openIn(name, shown string) (fd int, size int64, ok bool, err error) {
 	if !plainName(name) {
 		return -1, 0, false, nil
 	}
-	fd, size, err = OpenFileAt(h.fd, name)
+	fd, size, err = openFileAt(h.fd, name)
 	switch {
 	case err == syscall.ELOOP:
 		return -1, 0, false, nil

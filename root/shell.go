@@ -168,12 +168,12 @@ func (s *Shell) Resolve(rel string) (string, error) {
 	return r, nil
 }
 
-// StatPath checks the root-relative path rel that stat or lstat is about
+// statPath checks the root-relative path rel that stat or lstat is about
 // to look up: nothing inside .git/ or .taskctl/, by name or through a
 // symlink in a directory component (the os.Root follows those while they
 // stay inside). It returns the path to look up: rel, or rel with its
 // directory resolved.
-func (s *Shell) StatPath(rel string) (string, error) {
+func (s *Shell) statPath(rel string) (string, error) {
 	if d := StateDir(rel, false); d != "" {
 		return "", &StateError{Dir: d}
 	}
@@ -199,7 +199,7 @@ func (s *Shell) StatPath(rel string) (string, error) {
 // does: a symbolic link is followed inside the root only, its target
 // judged by its real path, nothing inside .git/ or .taskctl/.
 func (s *Shell) Stat(rel string) (fs.FileInfo, error) {
-	r, err := s.StatPath(rel)
+	r, err := s.statPath(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func (s *Shell) Stat(rel string) (fs.FileInfo, error) {
 // Lstat describes the file at rel (root-relative) without following it,
 // nothing inside .git/ or .taskctl/.
 func (s *Shell) Lstat(rel string) (fs.FileInfo, error) {
-	r, err := s.StatPath(rel)
+	r, err := s.statPath(rel)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/xmltext"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/schema"
 )
 
@@ -77,7 +77,7 @@ func loadConfigWith(s *Settings, path string, required string, trusted func(data
 		return nil
 	}
 	data, err := read(path)
-	if errors.Is(err, project.ErrLeavesRoot) {
+	if errors.Is(err, root.ErrLeavesRoot) {
 		warn(diag.Warning{Code: diag.ConfigUntrusted, Path: path, Message: "ignored: it is a symbolic link leading outside the project, which is never followed"})
 		return nil
 	}

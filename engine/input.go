@@ -7,7 +7,7 @@ import (
 	"syscall"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/schema"
 	"github.com/taskctl/taskctl/state"
 )
@@ -43,11 +43,11 @@ func ReadInput(path string) ([]byte, error) {
 }
 
 // readIn is ReadInput for a file of the project at dir (its config, its
-// task library): read through the project (project.ReadIn), so a symbolic
+// task library): read through root.ReadIn, so a symbolic
 // link the repository commits there to a file outside is not followed
-// (project.ErrLeavesRoot).
+// (root.ErrLeavesRoot).
 func readIn(dir, path string) ([]byte, error) {
-	data, err := project.ReadIn(dir, path, schema.MaxInput)
+	data, err := root.ReadIn(dir, path, schema.MaxInput)
 	if tl := (*state.TooLargeError)(nil); errors.As(err, &tl) {
 		return nil, &tooLargeError{size: tl.Size}
 	}

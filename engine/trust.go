@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/taskctl/taskctl/internal/diag"
-	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/workflow"
 )
 
@@ -103,7 +103,7 @@ func executorPins(path string, data []byte) []pin {
 // fileSum is the sha256 of the file at path in the project proj, read
 // through the project ("unreadable" if it cannot be: a link out, a FIFO).
 func fileSum(proj, path string) string {
-	f, err := project.OpenIn(proj, path)
+	f, err := root.OpenIn(proj, path)
 	if err != nil {
 		if target, lerr := os.Readlink(path); lerr == nil {
 			sum := sha256.Sum256([]byte("symlink:" + target))
@@ -195,7 +195,7 @@ func (e *Engine) Trust() (*TrustResult, error) {
 	}
 	path := filepath.Join(p.Dir(), ".taskctl", "config.xml")
 	data, err := readIn(p.Dir(), path)
-	if errors.Is(err, project.ErrLeavesRoot) {
+	if errors.Is(err, root.ErrLeavesRoot) {
 		return nil, codedErr(diag.ArgInvalid, ClassUsage, "trust: %s is a symbolic link leading outside the project: not followed, nothing trusted", path)
 	}
 	if pr, ok := InputProblem(path, err); ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/taskctl/taskctl/internal/diag"
 	"github.com/taskctl/taskctl/internal/xmltext"
 	"github.com/taskctl/taskctl/project"
+	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/template"
 )
 
@@ -93,7 +94,7 @@ func (e *Engine) validate(files []string, ws *warnings) (*ValidateResult, error)
 // exist; for a valid template, the template.
 func (e *Engine) validateFile(path string, ws *warnings) (tf *template.File, probs []diag.Problem, missing bool) {
 	data, err := e.readArg(path)
-	if errors.Is(err, project.ErrLeavesRoot) {
+	if errors.Is(err, root.ErrLeavesRoot) {
 		return nil, []diag.Problem{{File: path, Message: "a symbolic link leading outside the project: never followed, not validated"}}, false
 	}
 	if p, ok := InputProblem(path, err); ok {

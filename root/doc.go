@@ -52,6 +52,12 @@
 // the only opening inside .git/. Their walks (find, grep -r) hold
 // Handles, listed by the same getdents64 reader.
 //
+// The repository's own files that decide the policy (its config, its
+// task library) are read before a Root exists, by ReadIn and OpenIn:
+// through an *os.Root at the project dir, a symbolic link followed only
+// while it stays inside (ErrLeavesRoot otherwise), special files refused
+// before any open.
+//
 // Every refusal is a *diag.Warning with a stable code (or, for commands,
 // an *fs.PathError whose cause says why: ErrOutside, a *StateError, a
 // RefusedError).

@@ -1,4 +1,4 @@
-package project
+package root
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/taskctl/taskctl/root"
 	"github.com/taskctl/taskctl/state"
 )
 
@@ -50,7 +49,7 @@ func OpenIn(dir, path string) (*os.File, error) {
 		st, err = osr.Stat(rel)
 	}
 	if err != nil {
-		if root.IsEscape(err) {
+		if IsEscape(err) {
 			err = ErrLeavesRoot
 		} else if pe, ok := err.(*fs.PathError); ok {
 			err = pe.Err
@@ -63,9 +62,9 @@ func OpenIn(dir, path string) (*os.File, error) {
 	case !st.Mode().IsRegular():
 		return nil, &fs.PathError{Op: "read", Path: path, Err: state.ErrNotRegular}
 	}
-	f, err := osr.OpenFile(rel, root.OpenFlags, 0)
+	f, err := osr.OpenFile(rel, OpenFlags, 0)
 	if err != nil {
-		if root.IsEscape(err) {
+		if IsEscape(err) {
 			err = ErrLeavesRoot
 		}
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}

@@ -81,7 +81,10 @@ func project(t testing.TB, files map[string]string) (string, shellexec.Config) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close() })
-	return dir, shellexec.Config{Root: rt, Dir: dir, Timeout: 5 * time.Second}
+	// The limit only stops a runaway script; TestTimeout tests the limit
+	// itself. It is wide because a correct run of the differential grep
+	// over large files takes seconds under -race on a loaded machine.
+	return dir, shellexec.Config{Root: rt, Dir: dir, Timeout: 30 * time.Second}
 }
 
 func run(t testing.TB, script string, cfg shellexec.Config) (*shellexec.Result, error) {

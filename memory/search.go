@@ -301,6 +301,9 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 				}
 			}
 		}
+		if !p.long && assocOn() {
+			df = st.addAssoc(&q, qtf, df)
+		}
 		if p.hist != nil {
 			q.hist = st.historyDocs(p.hist, t)
 			if df == 0 {
@@ -336,6 +339,30 @@ func (q *qterm) addAlt(text, path []byte, term string, w float64, concept bool) 
 		sep = "≈"
 	}
 	q.altSep = append(q.altSep, sep)
+}
+
+// addAssoc adds to q the parts its term documents in the project
+// (assoc.go) that the query does not have already, and returns the
+// term's document frequency df, or the first partner's when the term
+// has none of its own.
+func (st *state) addAssoc(q *qterm, have map[string]float64, df float64) float64 {
+	for _, pc := range st.assocPartnersOf(q.term) {
+		if _, ok := have[pc.part]; ok || slices.Contains(q.altTerm, pc.part) {
+			continue
+		}
+		at, ap := st.text.find(pc.part), st.path.find(pc.part)
+		if at == nil && ap == nil {
+			continue
+		}
+		q.alts = append(q.alts, [2][]byte{at, ap})
+		q.altTerm = append(q.altTerm, pc.part)
+		q.altW = append(q.altW, assocWeight)
+		q.altSep = append(q.altSep, "→")
+		if df == 0 {
+			df = float64(max(listDF(at), listDF(ap)))
+		}
+	}
+	return df
 }
 
 // compoundTerms returns terms for the compounds of a short query's

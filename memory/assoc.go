@@ -2,7 +2,6 @@ package memory
 
 import (
 	"bytes"
-	"os"
 	"slices"
 	"strings"
 )
@@ -19,17 +18,20 @@ import (
 //
 // A short request's term then also matches the parts most often
 // documented by it in the project (at most assocPartners, each in at
-// least assocMinFiles files), at assocWeight of a match of the term
-// itself, inside the same BM25F saturation; `--explain` labels such a
-// match "term→part" under "assoc".
+// least assocMinFiles files and in assocMinShare of the files that have
+// the word, so that a word as common as "add" or "test" ties itself to
+// nothing), at assocWeight of a match of the term itself, inside the same
+// BM25F saturation; `--explain` labels such a match "doc: term→part".
+// A long text is not expanded, as with the concepts (synonyms.go).
 
 const (
 	assocPrefix   = "%"
-	assocWords    = 8 // words of a comment's first line paired, the first
-	assocParts    = 3 // parts of a name paired, the first
+	assocWords    = 6 // words of a comment's first line paired, the first
+	assocParts    = 2 // parts of a name paired, the first
 	assocLines    = 6 // comment lines above a definition looked through for its first
 	assocPartners = 3
 	assocMinFiles = 2
+	assocMinShare = 0.1 // of the files with the word, that document the part
 	assocWeight   = 0.25
 )
 
@@ -144,6 +146,17 @@ func (st *state) assocPartnersOf(t string) []partnerCount {
 			out = append(out, partnerCount{string(term[len(prefix):]), n})
 		}
 	}
+	if own := float64(listDF(st.text.find(t))); own > 0 {
+		// a part that few of the word's files document with it is chance
+		// (and a word as common as "add" is tied to nothing)
+		kept := out[:0]
+		for _, pc := range out {
+			if float64(pc.files) >= assocMinShare*own {
+				kept = append(kept, pc)
+			}
+		}
+		out = kept
+	}
 	slices.SortStableFunc(out, func(x, y partnerCount) int {
 		if x.files != y.files {
 			return y.files - x.files
@@ -152,7 +165,3 @@ func (st *state) assocPartnersOf(t string) []partnerCount {
 	})
 	return out[:min(len(out), assocPartners)]
 }
-
-// assocOn reports whether the associations count (TASKCTL_ASSOC unset or
-// not "off"): a switch for measuring them.
-func assocOn() bool { return os.Getenv("TASKCTL_ASSOC") != "off" }

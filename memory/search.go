@@ -55,7 +55,7 @@ type qterm struct {
 	alts    [][2][]byte // text and path lists of partners: abbreviations, concepts, the compound's whole form
 	altTerm []string    // those partners
 	altW    []float64   // what a match of each counts for (altWeight, conceptWeight)
-	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept
+	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept, "→" an association (assoc.go)
 	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
 	hist    []histDoc   // the files whose commits' messages have the term (history.go)
 }
@@ -301,7 +301,7 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 				}
 			}
 		}
-		if !p.long && assocOn() {
+		if !p.long {
 			df = st.addAssoc(&q, qtf, df)
 		}
 		if p.hist != nil {

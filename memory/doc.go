@@ -61,8 +61,9 @@
 // and only for a file that has one of the query's terms itself: the
 // history lifts a file the query points at and never brings one in.
 // --explain lists it under "history" with the number of commits ("spread
-// (3 commits)"). The commits are read with go-git through an *os.Root of
-// .git (GitLog): nothing outside .git is opened and nothing is written
+// (3 commits)"). The commits are read with go-git through the project
+// root's view of .git (root.GitDir, GitLog): nothing outside .git is
+// opened, no symbolic link in it is followed, and nothing is written
 // there. A refresh that finds HEAD moved reads the commits since the head
 // it holds when HEAD descends from it, and else lists them all again,
 // reusing the commits it holds; a shallow clone has the history it holds;

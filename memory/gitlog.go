@@ -4,33 +4,32 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
-	billy "github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/taskctl/taskctl/gitdir"
+	"github.com/taskctl/taskctl/root"
 )
 
 // GitLog reads a repository's commits from its git directory with go-git,
-// through an *os.Root of that directory: every file git's object store
-// opens (loose objects, packs, refs) is opened beneath it, so nothing
+// through the confined root's view of that directory (root.GitDir, as
+// gitdir.FS): every file git's object store opens (loose objects, packs,
+// refs) is opened beneath it with no symbolic link followed, so nothing
 // outside it (an alternates file naming another repository, a link out of
 // it) is read, and nothing is ever written.
 type GitLog struct {
 	st *filesystem.Storage
 }
 
-// OpenGitLog returns the log of the git directory dir, an *os.Root the
+// OpenGitLog returns the log of the git directory dir, whose Root the
 // caller keeps open while the log is used. It fails when dir holds no
 // repository git can read.
-func OpenGitLog(dir *os.Root) (*GitLog, error) {
+func OpenGitLog(dir *root.GitDir) (*GitLog, error) {
 	if _, err := dir.Stat("HEAD"); err != nil {
 		return nil, err
 	}
@@ -39,7 +38,7 @@ func OpenGitLog(dir *os.Root) (*GitLog, error) {
 	}
 	// packs stay open while the log is read (go-git would open a pack
 	// again for every object); Close closes them
-	st := filesystem.NewStorageWithOptions(rootFS{dir}, cache.NewObjectLRU(8<<20), filesystem.Options{KeepDescriptors: true})
+	st := filesystem.NewStorageWithOptions(gitdir.FS(dir), cache.NewObjectLRU(8<<20), filesystem.Options{KeepDescriptors: true})
 	return &GitLog{st: st}, nil
 }
 
@@ -205,99 +204,3 @@ func (g *GitLog) entries(h plumbing.Hash) (map[string]object.TreeEntry, error) {
 	}
 	return m, nil
 }
-
-// errReadOnly refuses every write go-git might try.
-var errReadOnly = errors.New("the git directory is only read")
-
-// rootFS is a git directory as a read-only billy.Filesystem over an
-// *os.Root of it (go-git's object storage reads through it).
-type rootFS struct{ r *os.Root }
-
-// rel makes a name of go-git's relative to the root: go-git joins names
-// with Join and may pass them back absolute only through Root, which is
-// "" here, so every name is relative already; "." and "" are the root.
-func (f rootFS) rel(name string) string {
-	name = filepath.Clean(filepath.FromSlash(name))
-	if name == "" {
-		return "."
-	}
-	return name
-}
-
-func (f rootFS) Open(name string) (billy.File, error) {
-	fh, err := f.r.Open(f.rel(name))
-	if err != nil {
-		return nil, err
-	}
-	return rootFile{fh, name}, nil
-}
-
-func (f rootFS) OpenFile(name string, flag int, _ os.FileMode) (billy.File, error) {
-	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errReadOnly}
-	}
-	return f.Open(name)
-}
-
-func (f rootFS) Stat(name string) (os.FileInfo, error)  { return f.r.Stat(f.rel(name)) }
-func (f rootFS) Lstat(name string) (os.FileInfo, error) { return f.r.Lstat(f.rel(name)) }
-func (f rootFS) Readlink(name string) (string, error) {
-	return "", &fs.PathError{Op: "readlink", Path: name, Err: errors.ErrUnsupported}
-}
-
-func (f rootFS) ReadDir(name string) ([]os.FileInfo, error) {
-	d, err := f.r.Open(f.rel(name))
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	ents, err := d.ReadDir(-1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]os.FileInfo, 0, len(ents))
-	for _, e := range ents {
-		if fi, err := e.Info(); err == nil {
-			out = append(out, fi)
-		}
-	}
-	return out, nil
-}
-
-func (f rootFS) Join(elem ...string) string { return filepath.Join(elem...) }
-func (f rootFS) Root() string               { return "" }
-func (f rootFS) Chroot(p string) (billy.Filesystem, error) {
-	sub, err := f.r.OpenRoot(f.rel(p))
-	if err != nil {
-		return nil, err
-	}
-	return rootFS{sub}, nil
-}
-func (f rootFS) Create(name string) (billy.File, error) {
-	return nil, &fs.PathError{Op: "create", Path: name, Err: errReadOnly}
-}
-func (f rootFS) Rename(from, _ string) error {
-	return &fs.PathError{Op: "rename", Path: from, Err: errReadOnly}
-}
-func (f rootFS) Remove(name string) error {
-	return &fs.PathError{Op: "remove", Path: name, Err: errReadOnly}
-}
-func (f rootFS) TempFile(dir, _ string) (billy.File, error) {
-	return nil, &fs.PathError{Op: "create", Path: dir, Err: errReadOnly}
-}
-func (f rootFS) MkdirAll(name string, _ os.FileMode) error {
-	return &fs.PathError{Op: "mkdir", Path: name, Err: errReadOnly}
-}
-func (f rootFS) Symlink(_, link string) error {
-	return &fs.PathError{Op: "symlink", Path: link, Err: errReadOnly}
-}
-
-// rootFile is an opened file of the git directory.
-type rootFile struct {
-	*os.File
-	name string
-}
-
-func (f rootFile) Name() string  { return f.name }
-func (f rootFile) Lock() error   { return nil }
-func (f rootFile) Unlock() error { return nil }

@@ -152,10 +152,9 @@ func (s projectSource) ReadFileInto(rel string, _ int64, buf []byte) ([]byte, er
 
 // Head returns the commit the project's own git directory (.git at its
 // root, a directory) is at: "" when there is none. The history is read
-// through the project's root (the *os.Root of its confined root's first
-// directory, the project dir), below .git, with
-// go-git (see GitLog): not through the project's reads, which never enter
-// .git.
+// with go-git (see GitLog) through the project's root, by its view of
+// .git (root.GitDir), the one way into .git: not through the project's
+// reads, which never enter it.
 func (s projectSource) Head() (string, error) {
 	g, done := s.gitLog()
 	if g == nil {
@@ -177,29 +176,18 @@ func (s projectSource) Log(ctx context.Context, head, since string, fn func(LogC
 
 // gitLog opens the log of the project's .git directory, nil when it has
 // none that git could read (none at all, a file naming a worktree's
-// directory elsewhere, a link leading out of the project).
+// directory elsewhere, a symbolic link).
 func (s projectSource) gitLog() (*GitLog, func()) {
-	dirs := s.p.Confined().Dirs() // the project dir first
-	if len(dirs) == 0 || dirs[0].OS() == nil {
-		return nil, nil
-	}
-	r := dirs[0].OS()
-	if fi, err := r.Lstat(".git"); err != nil || !fi.IsDir() {
-		return nil, nil
-	}
-	dir, err := r.OpenRoot(".git")
+	r := s.p.Confined()
+	dir, err := r.GitDir(filepath.Join(r.Dir(), ".git"))
 	if err != nil {
 		return nil, nil
 	}
 	g, err := OpenGitLog(dir)
 	if err != nil {
-		dir.Close()
 		return nil, nil
 	}
-	return g, func() {
-		g.Close()
-		dir.Close()
-	}
+	return g, func() { g.Close() }
 }
 
 // DirSource returns ProjectSource over the project opened at root with

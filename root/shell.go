@@ -18,8 +18,8 @@ import (
 //     lexically never gets here.
 //  2. A path inside .git/ or .taskctl/ (any case) is refused: commands read
 //     nothing there, except git's own reads inside .git/ (ModeGit: its
-//     object store and index). Naming .git itself (ls -a, test -d) is not
-//     reading.
+//     index and info/exclude; its object store is read through a GitDir).
+//     Naming .git itself (ls -a, test -d) is not reading.
 //  3. The file is opened only along a path with no symbolic link in it
 //     (openat2 with RESOLVE_NO_SYMLINKS on Linux), after an O_PATH
 //     descriptor of it said it is a regular file or a directory, so a FIFO,
@@ -78,7 +78,7 @@ const (
 	// ModeContent: the content will be read and shown; the name policy
 	// applies.
 	ModeContent Mode = 1 << iota
-	// ModeGit: git's own reads (its object store, its index), which may
+	// ModeGit: git's own reads (its index, info/exclude), which may
 	// open inside .git/ and nowhere else that commands may not.
 	ModeGit
 )
@@ -230,27 +230,6 @@ func (s *Shell) Lstat(rel string) (fs.FileInfo, error) {
 // .git/ or .taskctl/.
 func (s *Shell) Readlink(rel string) (string, error) {
 	if d := StateDir(rel, false); d != "" {
-		return "", &StateError{Dir: d}
-	}
-	return s.d.os.Readlink(rel)
-}
-
-// GitStat and GitReadlink are Stat, Lstat and Readlink for git's own
-// reads (ModeGit), which look inside .git/ (its object store): through
-// the directory's *os.Root, which follows only links that stay inside.
-func (s *Shell) GitStat(rel string, follow bool) (fs.FileInfo, error) {
-	if d := StateDir(rel, true); d != "" && !stateAllowed(d, ModeGit) {
-		return nil, &StateError{Dir: d}
-	}
-	if follow {
-		return s.d.os.Stat(rel)
-	}
-	return s.d.os.Lstat(rel)
-}
-
-// GitReadlink is Readlink for git's own reads (see GitStat).
-func (s *Shell) GitReadlink(rel string) (string, error) {
-	if d := StateDir(rel, true); d != "" && !stateAllowed(d, ModeGit) {
 		return "", &StateError{Dir: d}
 	}
 	return s.d.os.Readlink(rel)

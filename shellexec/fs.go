@@ -194,13 +194,7 @@ func (f *projectFS) lstat(dir, name string) (fs.FileInfo, error) {
 // readDir lists a directory in the order the OS returns it (like GNU
 // tools, which do not sort).
 func (f *projectFS) readDir(dir, name string) ([]fs.DirEntry, error) {
-	return f.listDir(f.openFile, dir, name)
-}
-
-// listDir lists the directory open opens (openFile for commands, gitOpen
-// for git's own reads), in the order the OS returns it.
-func (f *projectFS) listDir(open func(dir, name string) (*os.File, error), dir, name string) ([]fs.DirEntry, error) {
-	fh, err := open(dir, name)
+	fh, err := f.openFile(dir, name)
 	if err != nil {
 		return nil, err
 	}

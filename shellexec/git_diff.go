@@ -82,7 +82,10 @@ func gitDiff(c *cmd, args []string) int {
 	if st != 0 {
 		return st
 	}
-	objects := c.objectStore(top)
+	objects, st := c.objectStore(top)
+	if st != 0 {
+		return st
+	}
 	trees := map[string]map[string]treeEntry{}
 	isRev := func(rev string) bool {
 		t, st := c.gitTreeQuiet(objects, rev)

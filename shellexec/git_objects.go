@@ -3,105 +3,18 @@ package shellexec
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	billy "github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/taskctl/taskctl/gitdir"
+	"github.com/taskctl/taskctl/root"
 )
-
-// errReadOnly refuses every write go-git might try: the object store is
-// only read.
-var errReadOnly = errors.New("the git directory is read-only here")
-
-// gitDirFS is a repository's git directory as a read-only
-// billy.Filesystem over the project's root, for go-git's object storage:
-// loose objects, packs and refs are opened as every other file is, and
-// nothing outside the project (an alternates file naming another
-// repository) can be read.
-type gitDirFS struct {
-	fs   *projectFS
-	base string // absolute
-}
-
-func (g gitDirFS) Open(name string) (billy.File, error) {
-	f, err := g.fs.gitOpen(g.base, filepath.FromSlash(name))
-	if err != nil {
-		return nil, err
-	}
-	return gitFile{f, name}, nil
-}
-
-func (g gitDirFS) OpenFile(name string, flag int, _ os.FileMode) (billy.File, error) {
-	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errReadOnly}
-	}
-	return g.Open(name)
-}
-
-func (g gitDirFS) Stat(name string) (os.FileInfo, error) {
-	return g.fs.gitStat(g.base, filepath.FromSlash(name), true)
-}
-func (g gitDirFS) Lstat(name string) (os.FileInfo, error) {
-	return g.fs.gitStat(g.base, filepath.FromSlash(name), false)
-}
-func (g gitDirFS) Readlink(name string) (string, error) {
-	return g.fs.gitReadlink(g.base, filepath.FromSlash(name))
-}
-func (g gitDirFS) ReadDir(name string) ([]os.FileInfo, error) {
-	ents, err := g.fs.gitReadDir(g.base, filepath.FromSlash(name))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]os.FileInfo, 0, len(ents))
-	for _, e := range ents {
-		if fi, err := e.Info(); err == nil {
-			out = append(out, fi)
-		}
-	}
-	return out, nil
-}
-func (g gitDirFS) Join(elem ...string) string { return filepath.Join(elem...) }
-func (g gitDirFS) Root() string               { return g.base }
-func (g gitDirFS) Chroot(p string) (billy.Filesystem, error) {
-	return gitDirFS{g.fs, filepath.Join(g.base, p)}, nil
-}
-func (g gitDirFS) Create(name string) (billy.File, error) {
-	return nil, &fs.PathError{Op: "create", Path: name, Err: errReadOnly}
-}
-func (g gitDirFS) Rename(from, _ string) error {
-	return &fs.PathError{Op: "rename", Path: from, Err: errReadOnly}
-}
-func (g gitDirFS) Remove(name string) error {
-	return &fs.PathError{Op: "remove", Path: name, Err: errReadOnly}
-}
-func (g gitDirFS) TempFile(dir, _ string) (billy.File, error) {
-	return nil, &fs.PathError{Op: "create", Path: dir, Err: errReadOnly}
-}
-func (g gitDirFS) MkdirAll(name string, _ os.FileMode) error {
-	return &fs.PathError{Op: "mkdir", Path: name, Err: errReadOnly}
-}
-func (g gitDirFS) Symlink(_, link string) error {
-	return &fs.PathError{Op: "symlink", Path: link, Err: errReadOnly}
-}
-
-// gitFile is an opened file of the git directory.
-type gitFile struct {
-	*os.File
-	name string
-}
-
-func (f gitFile) Name() string  { return f.name }
-func (f gitFile) Lock() error   { return nil }
-func (f gitFile) Unlock() error { return nil }
 
 // treeEntry is a blob of a tree: its hash and mode.
 type treeEntry struct {
@@ -131,10 +44,20 @@ func (c *cmd) gitTreeQuiet(st *filesystem.Storage, rev string) (map[string]treeE
 	return t, 0
 }
 
-// objectStore is the object store of the repository at top, read through
-// the project's root.
-func (c *cmd) objectStore(top string) *filesystem.Storage {
-	return filesystem.NewStorage(gitDirFS{c.fs, filepath.Join(top, ".git")}, cache.NewObjectLRUDefault())
+// objectStore is the object store of the repository at top, read by
+// go-git through the root's view of its git directory (root.GitDir,
+// gitdir.FS): nothing outside it, no link followed. A status of 128 means
+// it reported why not.
+func (c *cmd) objectStore(top string) (*filesystem.Storage, int) {
+	rel, err := c.fs.rel(top, ".git")
+	if err == nil {
+		var g *root.GitDir
+		if g, err = c.fs.sh.GitDir(rel); err == nil {
+			return filesystem.NewStorage(gitdir.FS(g), cache.NewObjectLRUDefault()), 0
+		}
+	}
+	c.errorf("fatal: %s", c.pathMsg(err))
+	return nil, 128
 }
 
 func (c *cmd) readTree(st *filesystem.Storage, rev string) (map[string]treeEntry, error) {

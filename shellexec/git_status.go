@@ -48,7 +48,11 @@ func gitStatus(c *cmd, args []string) int {
 	if st != 0 {
 		return st
 	}
-	head, err := c.readTree(c.objectStore(top), "HEAD")
+	objects, st := c.objectStore(top)
+	if st != 0 {
+		return st
+	}
+	head, err := c.readTree(objects, "HEAD")
 	if err != nil {
 		head = map[string]treeEntry{} // no commit yet
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskctl/taskctl/memory"
+	"github.com/taskctl/taskctl/root"
 )
 
 // rankers holds both rankers' state for one repository: taskctl's index,
@@ -26,7 +27,7 @@ type rankers struct {
 	tree     []blob         // its files
 	missing  int            // blobs of that tree the repository lacks, left out
 	log      *memory.GitLog // the repository's history, nil without (-no-history)
-	logDir   *os.Root
+	logDir   *root.Root
 	triedLog bool
 	skip     string // the subject of the query at commit, left out of the history
 }
@@ -42,11 +43,22 @@ func (r *rankers) history() *memory.GitLog {
 	}
 	r.triedLog = true
 	for _, d := range []string{r.repo, filepath.Join(r.repo, ".git")} { // bare, or a clone's
-		dir, err := os.OpenRoot(d)
+		d, err := filepath.Abs(d)
+		if err == nil {
+			d, err = filepath.EvalSymlinks(d) // the root takes real paths
+		}
 		if err != nil {
 			continue
 		}
-		if r.log, err = memory.OpenGitLog(dir); err != nil {
+		dir, err := root.Open([]string{d}, root.Policy{})
+		if err != nil {
+			continue
+		}
+		g, err := dir.GitDir(d)
+		if err == nil {
+			r.log, err = memory.OpenGitLog(g)
+		}
+		if err != nil {
 			dir.Close()
 			r.log = nil
 			continue

@@ -24,6 +24,10 @@ import (
 // internal/sandbox, the Landlock confinement of workflow's executors.
 // shellexec, the shell builtins, reads through root (its Shell view), not
 // through project: one stack of confined opens.
+// gitdir, go-git's read-only billy.Filesystem over a root.GitDir (the one
+// way into a .git directory), sits just above root: the shell's git
+// builtins and the index's commit history (memory) read git's object
+// store through it, so root itself imports no go-git.
 // ignore, the matcher of the .gitignore family, is a leaf that does no
 // I/O: it imports none of the standard library's packages that reach the
 // file system or the network (noIO); its callers hand it the content of
@@ -64,6 +68,7 @@ func TestLayout(t *testing.T) {
 		"ignore":              nil,
 		"state":               nil,
 		"root":                {"state", "content/encoding", "content/secrets"},
+		"gitdir":              {"root"},
 		"walk":                {"ignore", "root", "state"},
 		"project":             {"ignore", "root", "state", "walk"},
 		"content/encoding":    nil,
@@ -75,18 +80,18 @@ func TestLayout(t *testing.T) {
 		"internal/hostile":    nil,
 		"internal/sandbox":    nil,
 		"internal/ignoretest": nil,
-		"shellexec":           {"root", "ignore"},
-		"memory":              {"project", "state", "internal/pages"},
+		"shellexec":           {"root", "gitdir", "ignore"},
+		"memory":              {"root", "gitdir", "project", "state", "internal/pages"},
 		"command":             {"root", "project", "shellexec", "content/secrets"},
 		"contextgen/sources":  {"template", "project", "command", "memory", "content/encoding", "content/secrets"},
 		"contextgen/reading":  {"root", "project", "contextgen/sources", "content/encoding", "content/secrets", "internal/pages"},
 		"contextgen/budget":   nil,
 		"contextgen":          {"template", "project", "command", "memory", "contextgen/sources", "contextgen/reading", "contextgen/budget", "contextgen/tokens"},
 		"workflow":            {"template", "contextgen", "state", "internal/sandbox"},
-		"bench/retrieval":     {"memory", "project"},
+		"bench/retrieval":     {"memory", "project", "root"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).
-		"engine": {"schema", "template", "root", "project", "ignore", "state", "walk", "content/encoding", "content/secrets",
+		"engine": {"schema", "template", "root", "gitdir", "project", "ignore", "state", "walk", "content/encoding", "content/secrets",
 			"contextgen/tokens", "internal/pages", "internal/xmltext", "internal/sandbox", "shellexec", "command", "memory", "contextgen", "workflow"},
 		"cmd/taskctl": {"engine", "mcpserver"}, // taskctl mcp starts the server
 		"mcpserver":   {"engine"},

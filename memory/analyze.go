@@ -382,7 +382,7 @@ func (a *analyzer) withDefs(dt docTerms, rel string, text []byte) docTerms {
 		return dt
 	}
 	first := len(dt.ids)
-	add := func(term string) {
+	defTerms(rel, text, func(term string) {
 		id := uint32(a.table.termID(term))
 		if int(id) >= len(a.counts) {
 			a.growCounts(id)
@@ -392,9 +392,7 @@ func (a *analyzer) withDefs(dt docTerms, rel string, text []byte) docTerms {
 			dt.ids = append(dt.ids, id)
 		}
 		c[fIdent]++
-	}
-	defTerms(rel, text, add)
-	a.assocTerms(lang, text, add)
+	})
 	for _, id := range dt.ids[first:] {
 		dt.tfs = append(dt.tfs, a.counts[id])
 		a.counts[id] = [2]uint32{}

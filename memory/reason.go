@@ -86,11 +86,7 @@ func (st *state) reasons(cands []cand, qs []qterm, explain bool) []Match {
 	for _, q := range qs {
 		st.noteTerm(out, pos, q.text, q.path, q.surface, q.surface, 1, explain)
 		for ai, alt := range q.alts {
-			label := q.surface + q.altSep[ai] + q.altTerm[ai]
-			if q.altSep[ai] == "→" {
-				label = "doc: " + label // learned from the doc comments (assoc.go)
-			}
-			st.noteTerm(out, pos, alt[0], alt[1], label, q.surface, q.altW[ai], explain)
+			st.noteTerm(out, pos, alt[0], alt[1], q.surface+q.altSep[ai]+q.altTerm[ai], q.surface, q.altW[ai], explain)
 		}
 	}
 	exact := map[uint32]bool{} // matches with a query term itself

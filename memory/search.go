@@ -55,7 +55,7 @@ type qterm struct {
 	alts    [][2][]byte // text and path lists of partners: abbreviations, concepts, the compound's whole form
 	altTerm []string    // those partners
 	altW    []float64   // what a match of each counts for (altWeight, conceptWeight)
-	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept, "→" an association (assoc.go)
+	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept
 	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
 	hist    []histDoc   // the files whose commits' messages have the term (history.go)
 }
@@ -301,9 +301,6 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 				}
 			}
 		}
-		if !p.long {
-			df = st.addAssoc(&q, qtf, df)
-		}
 		if p.hist != nil {
 			q.hist = st.historyDocs(p.hist, t)
 			if df == 0 {
@@ -339,30 +336,6 @@ func (q *qterm) addAlt(text, path []byte, term string, w float64, concept bool) 
 		sep = "≈"
 	}
 	q.altSep = append(q.altSep, sep)
-}
-
-// addAssoc adds to q the parts its term documents in the project
-// (assoc.go) that the query does not have already, and returns the
-// term's document frequency df, or the first partner's when the term
-// has none of its own.
-func (st *state) addAssoc(q *qterm, have map[string]float64, df float64) float64 {
-	for _, pc := range st.assocPartnersOf(q.term) {
-		if _, ok := have[pc.part]; ok || slices.Contains(q.altTerm, pc.part) {
-			continue
-		}
-		at, ap := st.text.find(pc.part), st.path.find(pc.part)
-		if at == nil && ap == nil {
-			continue
-		}
-		q.alts = append(q.alts, [2][]byte{at, ap})
-		q.altTerm = append(q.altTerm, pc.part)
-		q.altW = append(q.altW, assocWeight)
-		q.altSep = append(q.altSep, "→")
-		if df == 0 {
-			df = float64(max(listDF(at), listDF(ap)))
-		}
-	}
-	return df
 }
 
 // compoundTerms returns terms for the compounds of a short query's

@@ -80,9 +80,8 @@ func filterSum(src Source) uint32 {
 }
 
 // analysisID changes when what the index makes of a file's text changes
-// (2: lock files are indexed by path and name only; 3: doc comments' words
-// tied to the names they document, assoc.go).
-const analysisID = "analysis 3"
+// (2: lock files are indexed by path and name only).
+const analysisID = "analysis 2"
 
 // A CachingSource is a Source whose walk can reuse what an earlier walk
 // learnt about the tree. Refresh keeps the state it returns in the index

@@ -47,15 +47,16 @@
 // no symbolic link (a path through a link resolved by the same evaluation,
 // Eval, held to the project dir: a link leaving it is refused without
 // looking at its target), the same name policy for every file whose
-// content a command reads, by the name given and by the real path, and a
-// narrow mode for git's own reads of its index and info/exclude (ModeGit).
-// Their walks (find, grep -r) hold Handles, listed by the same getdents64
-// reader.
+// content a command reads, by the name given and by the real path, and
+// nothing inside .git/ or .taskctl/. Their walks (find, grep -r) hold
+// Handles, listed by the same getdents64 reader.
 //
-// A repository's git directory is read by go-git (the shell's git diff and
-// git status, the index's commit history) through a GitDir, the view of
-// that directory alone: the same opens beneath the root, no symbolic link
-// followed at all, nothing written (package gitdir hands it to go-git).
+// A repository's git directory is read (by the shell's git builtins: the
+// index, info/exclude, and go-git's object store for git diff and git
+// status; by the index's commit history) only through a GitDir, the view
+// of that directory alone: the same opens beneath the root, no symbolic
+// link followed at all, nothing written (package gitdir hands it to
+// go-git).
 //
 // The repository's own files that decide the policy (its config, its
 // task library) are read before a Root exists, by ReadIn and OpenIn:

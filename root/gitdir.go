@@ -37,8 +37,8 @@ var ErrGitLink = errors.New("a symbolic link inside the git directory (not follo
 // GitDir returns the git directory at path (absolute; a worktree's
 // top/.git, or a bare repository), which must be a directory inside one
 // of r's directories, reached by its real path (links on the way are
-// resolved inside that directory, as Eval does) and not inside another
-// .git or .taskctl directory. The error is ErrOutside, a *StateError, or
+// resolved inside that directory, as Eval does), neither .taskctl nor
+// inside a .git or .taskctl directory. The error is ErrOutside, a *StateError, or
 // the lookup's (fs.ErrNotExist when there is none, syscall.ENOTDIR when it
 // is a file: a linked worktree's .git file names a git directory
 // elsewhere, which is not read).
@@ -60,7 +60,9 @@ func (r *Root) GitDir(path string) (*GitDir, error) {
 			return nil, ErrOutside
 		}
 	}
-	if s := StateDir(rel, false); s != "" {
+	// a state directory only as the .git it is, not .taskctl or
+	// anything inside either
+	if s := StateDir(rel, true); s != "" && (s != rel || !strings.EqualFold(filepath.Base(rel), ".git")) {
 		return nil, &StateError{Dir: s}
 	}
 	fi, err := d.os.Lstat(filepath.FromSlash(rel))

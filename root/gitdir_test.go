@@ -95,8 +95,8 @@ func TestGitDir(t *testing.T) {
 
 // TestGitDirWhere: a git directory is a directory of the root, reached by
 // its real path: not a link (.git -> elsewhere), not a file (a linked
-// worktree's), not outside the root, not inside .taskctl/ or another
-// .git; a bare repository (the root's own directory) is one.
+// worktree's), not outside the root, not .taskctl/ nor inside it or
+// another .git; a bare repository (the root's own directory) is one.
 func TestGitDirWhere(t *testing.T) {
 	base := realTemp(t)
 	dir := filepath.Join(base, "proj")
@@ -122,6 +122,7 @@ func TestGitDirWhere(t *testing.T) {
 		{"linked/.git", func(err error) bool { return errors.Is(err, syscall.ENOTDIR) }},
 		{".taskctl/repo/.git", func(err error) bool { _, ok := errors.AsType[*StateError](err); return ok }},
 		{"tk/.git", func(err error) bool { _, ok := errors.AsType[*StateError](err); return ok }},
+		{".taskctl", func(err error) bool { _, ok := errors.AsType[*StateError](err); return ok }},
 		{".git/modules/m", func(err error) bool { _, ok := errors.AsType[*StateError](err); return ok }},
 		{"../other/.git", func(err error) bool { return errors.Is(err, ErrOutside) }},
 		{"missing/.git", func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},

@@ -17,9 +17,9 @@ import (
 //  1. The caller makes the path root-relative; one that leaves the project
 //     lexically never gets here.
 //  2. A path inside .git/ or .taskctl/ (any case) is refused: commands read
-//     nothing there, except git's own reads inside .git/ (ModeGit: its
-//     index and info/exclude; its object store is read through a GitDir).
-//     Naming .git itself (ls -a, test -d) is not reading.
+//     nothing there (git's own reads inside .git/, its index, info/exclude
+//     and object store, go through a GitDir, the view of that directory
+//     alone). Naming .git itself (ls -a, test -d) is not reading.
 //  3. The file is opened only along a path with no symbolic link in it
 //     (openat2 with RESOLVE_NO_SYMLINKS on Linux), after an O_PATH
 //     descriptor of it said it is a regular file or a directory, so a FIFO,
@@ -78,9 +78,6 @@ const (
 	// ModeContent: the content will be read and shown; the name policy
 	// applies.
 	ModeContent Mode = 1 << iota
-	// ModeGit: git's own reads (its index, info/exclude), which may
-	// open inside .git/ and nowhere else that commands may not.
-	ModeGit
 )
 
 // A Shell is the view of a Root that a command run gets: the project dir,
@@ -102,24 +99,18 @@ func (s *Shell) Policy() Policy { return s.r.policy }
 // JudgeContent applies the content policy under the root's policy.
 func (s *Shell) JudgeContent(data []byte) Content { return s.r.JudgeContent(data) }
 
-// stateAllowed reports whether the state directory d may be read in mode
-// m: only .git, only by git's own reads.
-func stateAllowed(d string, m Mode) bool {
-	return m&ModeGit != 0 && strings.EqualFold(d[strings.LastIndexByte(d, '/')+1:], ".git")
-}
-
 // Open opens rel for reading, as the steps above say, and returns the
 // file and its real root-relative path. Errors are the lookup's, or
 // ErrOutside, ErrSwapped, ErrNotRegular, a *StateError or a RefusedError.
 func (s *Shell) Open(rel string, m Mode) (*os.File, string, error) {
-	if d := StateDir(rel, true); d != "" && !stateAllowed(d, m) {
+	if d := StateDir(rel, true); d != "" {
 		return nil, "", &StateError{Dir: d}
 	}
 	fh, err := s.openNoLinks(rel)
 	real := rel
 	if errors.Is(err, errLink) {
 		if real, err = s.Resolve(rel); err == nil {
-			if d := StateDir(real, true); d != "" && !stateAllowed(d, m) {
+			if d := StateDir(real, true); d != "" {
 				err = &StateError{Dir: d}
 			} else if fh, err = s.openNoLinks(real); errors.Is(err, errLink) {
 				err = ErrSwapped

@@ -9,8 +9,8 @@ import (
 
 // TestShellOpen: a command's open (Shell) follows a link only while
 // it stays inside the project dir (a link out and back in is refused, as
-// is ".." past the root), refuses .git/ and .taskctl/ except git's own
-// reads inside .git/, and applies the name policy to what a command reads
+// is ".." past the root), refuses .git/ and .taskctl/ (git's own reads
+// go through a GitDir), and applies the name policy to what a command reads
 // by the name given and by the real path.
 func TestShellOpen(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
@@ -67,8 +67,8 @@ func shellOpens(t *testing.T, sh *Shell) {
 		{"abs_out", 0, "", func(e error) bool { return errors.Is(e, ErrOutside) }},
 		{".git/HEAD", ModeContent, "", func(e error) bool { return errors.As(e, &state) }},
 		{"git_link", 0, "", func(e error) bool { return errors.As(e, &state) }},
-		{".git/HEAD", ModeGit, ".git/HEAD", nil},
-		{".taskctl/x", ModeGit, "", func(e error) bool { return errors.As(e, &state) }},
+		{".git/HEAD", 0, "", func(e error) bool { return errors.As(e, &state) }},
+		{".taskctl/x", 0, "", func(e error) bool { return errors.As(e, &state) }},
 	} {
 		f, real, err := sh.Open(tc.rel, tc.mode)
 		if f != nil {
@@ -80,5 +80,19 @@ func shellOpens(t *testing.T, sh *Shell) {
 		case tc.why != nil && (err == nil || !tc.why(err)):
 			t.Errorf("Open(%s, %d) = %q, %v; want a refusal", tc.rel, tc.mode, real, err)
 		}
+	}
+	// git's own reads go through the view of .git (GitDir), which opens
+	// inside it, and no view is given of a directory inside .taskctl/.
+	g, err := sh.GitDir(".git")
+	if err != nil {
+		t.Fatalf("GitDir(.git): %v", err)
+	}
+	if f, err := g.Open("HEAD"); err != nil {
+		t.Errorf("GitDir(.git).Open(HEAD): %v", err)
+	} else {
+		f.Close()
+	}
+	if _, err := sh.GitDir(".taskctl"); !errors.As(err, &state) {
+		t.Errorf("GitDir(.taskctl) = %v, want a *StateError", err)
 	}
 }

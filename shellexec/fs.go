@@ -125,9 +125,29 @@ func (f *projectFS) readContent(dir, name string) ([]byte, error) {
 	return f.readWith(dir, name, openOpts{content: true})
 }
 
-// readGitFile is readFile for git's own reads inside .git/ (the index).
-func (f *projectFS) readGitFile(dir, name string) ([]byte, error) {
-	return f.readWith(dir, name, openOpts{state: true})
+// readGitFile reads name (slash-separated, relative to the git directory
+// of the worktree at top: "index", "info/exclude") for git's own reads,
+// through the root's view of that directory (root.GitDir), the one way
+// into .git/: no symbolic link in it followed, nothing outside it. charge,
+// if set, is asked for its size first.
+func (f *projectFS) readGitFile(top, name string, charge func(int64) error) ([]byte, error) {
+	shown := ".git/" + name
+	rel, err := f.rel(top, ".git")
+	if err != nil {
+		return nil, err
+	}
+	g, err := f.sh.GitDir(rel)
+	if err != nil {
+		return nil, f.pathErr("open", top, ".git", err)
+	}
+	fh, err := g.Open(name)
+	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = pe.Err
+		}
+		return nil, f.pathErr("open", top, shown, err)
+	}
+	return readCharged(fh, shown, charge)
 }
 
 func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
@@ -138,17 +158,7 @@ func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
-	if o.charge != nil {
-		fi, err := fh.Stat()
-		if err != nil {
-			return nil, pathErr("read", name, err)
-		}
-		if err := o.charge(fi.Size() + 1); err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-	}
-	data, err := readOpened(fh, name, nil)
+	data, err := readCharged(fh, name, o.charge)
 	if err == nil && o.content {
 		err = f.judge(abs(dir, name), name, data)
 	}
@@ -156,6 +166,22 @@ func (f *projectFS) readWith(dir, name string, o openOpts) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
+}
+
+// readCharged reads the opened file fh whole and closes it; charge, if
+// set, is asked for its size (plus one) before its buffer is allocated.
+func readCharged(fh *os.File, name string, charge func(int64) error) ([]byte, error) {
+	defer fh.Close()
+	if charge != nil {
+		fi, err := fh.Stat()
+		if err != nil {
+			return nil, pathErr("read", name, err)
+		}
+		if err := charge(fi.Size() + 1); err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+	}
+	return readOpened(fh, name, nil)
 }
 
 // maxFileBytes bounds one file read into memory.

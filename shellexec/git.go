@@ -110,7 +110,7 @@ func (c *cmd) gitIndex() (top, prefix string, idx *index.Index, status int) {
 		prefix += "/"
 	}
 	idx = &index.Index{}
-	data, err := c.fs.readGitFile(top, ".git/index")
+	data, err := c.fs.readGitFile(top, "index", nil)
 	if err == nil {
 		if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
 			c.errorf("index file corrupt: %v", err)

@@ -251,20 +251,27 @@ func (w *gitWalker) walk(dir string, inIgnored bool, fn func(string)) {
 
 // ignoreFiles reads the ignore files of the worktree at top for package
 // ignore's matcher: opened as every other file, through the project's root
-// (inside .git/ for .git/info/exclude), regular files of at most
-// ignore.MaxFileBytes, a missing one holding no rules.
+// (.git/info/exclude through its view of the git directory, root.GitDir),
+// regular files of at most ignore.MaxFileBytes, a missing one holding no
+// rules.
 func (c *cmd) ignoreFiles(top string) ignore.ReadFunc {
-	capped := openOpts{state: true, charge: func(n int64) error {
+	charge := func(n int64) error {
 		if n-1 > ignore.MaxFileBytes { // n counts a byte past the end
 			return fmt.Errorf("larger than %d bytes", ignore.MaxFileBytes)
 		}
 		return nil
-	}}
+	}
 	return func(name string) ([]byte, error) {
 		if !fs.ValidPath(name) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 		}
-		data, err := c.fs.readWith(top, filepath.FromSlash(name), capped)
+		var data []byte
+		var err error
+		if inGit, ok := strings.CutPrefix(name, ".git/"); ok {
+			data, err = c.fs.readGitFile(top, inGit, charge)
+		} else {
+			data, err = c.fs.readWith(top, filepath.FromSlash(name), openOpts{charge: charge})
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}

@@ -446,3 +446,57 @@ func TestGitAlternatesOutside(t *testing.T) {
 		t.Fatalf("fixture: git itself does not see the outside commit: %q", out)
 	}
 }
+
+// TestGitDirLinkInProject: git's own reads go through the root's view of
+// the git directory alone, which follows no symbolic link, not even one
+// that stays inside the project: an index or an object store moved out of
+// .git and linked back is not read (the real git would read both).
+func TestGitDirLinkInProject(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	dir, cfg := project(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n"})
+	gitRun := func(args ...string) {
+		c := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		c.Dir = dir
+		c.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "one")
+	if res, err := run(t, "git ls-files", cfg); err != nil || res.ExitStatus != 0 || string(res.Stdout) != "a.go\nb.go\n" {
+		t.Fatalf("fixture: git ls-files = %v, %+v", err, res)
+	}
+	move := func(from, to string) {
+		if err := os.Rename(filepath.Join(dir, from), filepath.Join(dir, to)); err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(filepath.Dir(filepath.Join(dir, from)), filepath.Join(dir, to))
+		if err := os.Symlink(rel, filepath.Join(dir, from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	move(".git/index", "stolen-index")
+	res, err := run(t, "git ls-files", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitStatus != 128 || strings.Contains(string(res.Stdout), "a.go") || !strings.Contains(string(res.Stderr), "symbolic link") {
+		t.Errorf("index linked from the project: status %d, stdout %q, stderr %q; want 128 and the link refused", res.ExitStatus, res.Stdout, res.Stderr)
+	}
+	if err := os.Remove(filepath.Join(dir, ".git", "index")); err != nil {
+		t.Fatal(err)
+	}
+	move(".git/objects", "stolen-objects")
+	res, err = run(t, "git diff --name-only HEAD", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitStatus == 0 || !strings.Contains(string(res.Stderr), "unknown revision") {
+		t.Errorf("objects linked from the project: status %d, stdout %q, stderr %q; want an unknown revision", res.ExitStatus, res.Stdout, res.Stderr)
+	}
+}

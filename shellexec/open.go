@@ -13,7 +13,8 @@ import (
 // here (one that leaves the project lexically is refused before anything
 // is looked at), then opened by the root along a path with no symbolic
 // link, a link resolved inside the root and the real path opened again,
-// nothing inside .git/ or .taskctl/ but git's own reads inside .git/, and
+// nothing inside .git/ or .taskctl/ (git's own reads there go through the
+// root's view of the git directory, root.GitDir), and
 // the root's name policy for every file whose content a command reads,
 // by the name given and by the real path. The content policy follows the
 // read (judge, content.go).
@@ -43,7 +44,6 @@ func isStateName(name string) bool { return root.AlwaysExcluded(name) }
 
 // openOpts say what an open is for.
 type openOpts struct {
-	state   bool // git's own reads: may open inside .git/
 	content bool // the content will be read: the root's name policy applies
 	// charge, if set, is asked for the size of a file read whole before
 	// its buffer is allocated (the run's memory budget).
@@ -52,9 +52,6 @@ type openOpts struct {
 
 func (o openOpts) mode() root.Mode {
 	var m root.Mode
-	if o.state {
-		m |= root.ModeGit
-	}
 	if o.content {
 		m |= root.ModeContent
 	}

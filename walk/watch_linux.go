@@ -214,6 +214,9 @@ func (w *Watcher) Unwatched() int {
 	return n
 }
 
+// sync brings the record up to date: the queued events drained, then
+// everything started over after an overflow or a failure (restart), or
+// what changed walked again (update).
 func (w *Watcher) sync(ctx context.Context) error {
 	if w.fd < 0 {
 		return errors.New("watcher closed")
@@ -222,87 +225,114 @@ func (w *Watcher) sync(ctx context.Context) error {
 	if err := w.drain(); err != nil {
 		return err
 	}
-	switch {
-	case w.reset:
-		// Start over with a new instance: the old one's watches and
-		// queued events go with it.
-		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-		if err != nil {
-			return fmt.Errorf("watch %s: %w", w.r.dir, err)
-		}
-		unix.Close(w.fd)
-		w.fd = fd
-		w.start()
-		w.r.reload()
-		w.watchGitInfo()
-		if _, err := w.walk(ctx, []string{""}, true); err != nil {
-			w.reset = true
-			return err
-		}
-		w.reset = false
-	default:
-		var starts []string
-		for rel := range w.dirty {
-			if w.dirs[rel] != nil {
-				starts = append(starts, rel)
-			}
-		}
-		for rel, d := range w.dirs {
-			if d.wd < 0 {
-				w.r.ignore.ForgetDir(rel) // no event says its ignore files changed
-			}
-			if (d.volatile || d.wd < 0) && !w.dirty[rel] {
-				starts = append(starts, rel)
-			}
-		}
-		if len(starts) == 0 {
-			clear(w.dirty)
-			break
-		}
-		// A file may change without a change of size or time (two writes
-		// within a tick of the clock that stamps it): an event says it
-		// changed, whatever the stat says, and the caller checks its
-		// content.
-		if len(w.dirty) > 0 {
-			w.changed = true
-		}
-		// A directory below one walked again that is no longer entered
-		// is dropped; the rest are walked on their own.
-		slices.Sort(starts)
-		clear(w.dirty)
-		replaced, err := w.walk(ctx, starts, false)
-		if err == nil && len(replaced) > 0 {
-			// Directories found to be others than the ones recorded
-			// (no event of their parent said so: an unwatched parent):
-			// forgotten, then walked whole.
-			for _, rel := range replaced {
-				w.replace(rel)
-			}
-			_, err = w.walk(ctx, replaced, false)
-		}
-		if err == nil && len(w.dirty) > 0 {
-			// Directories holding another link of a file newly seen
-			// with several (linkedDirs).
-			var again []string
-			for rel := range w.dirty {
-				if w.dirs[rel] != nil {
-					again = append(again, rel)
-				}
-			}
-			clear(w.dirty)
-			_, err = w.walk(ctx, again, false)
-			// (more links found in those: their directories stay dirty,
-			// and volatile, for the next Sync)
-		}
-		if err != nil {
-			w.reset = true // what was recorded is incomplete
-			return err
-		}
+	var err error
+	if w.reset {
+		err = w.restart(ctx)
+	} else {
+		err = w.update(ctx)
+	}
+	if err != nil {
+		w.reset = true // what was recorded is incomplete
+		return err
 	}
 	if w.stale {
 		w.flatten()
 	}
 	return nil
+}
+
+// restart starts over with a new instance: the old one's watches and
+// queued events go with it, and the whole tree is walked again.
+func (w *Watcher) restart(ctx context.Context) error {
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", w.r.dir, err)
+	}
+	unix.Close(w.fd)
+	w.fd = fd
+	w.start()
+	w.r.reload()
+	w.watchGitInfo()
+	if _, err := w.walk(ctx, []string{""}, true); err != nil {
+		return err
+	}
+	w.reset = false
+	return nil
+}
+
+// update walks again the directories events marked dirty and those no
+// event speaks for, then the directories found replaced, then those
+// holding other links of a file newly seen with several.
+func (w *Watcher) update(ctx context.Context) error {
+	starts := w.walkStarts()
+	if len(starts) == 0 {
+		clear(w.dirty)
+		return nil
+	}
+	// A file may change without a change of size or time (two writes
+	// within a tick of the clock that stamps it): an event says it
+	// changed, whatever the stat says, and the caller checks its
+	// content.
+	if len(w.dirty) > 0 {
+		w.changed = true
+	}
+	// A directory below one walked again that is no longer entered
+	// is dropped; the rest are walked on their own.
+	slices.Sort(starts)
+	clear(w.dirty)
+	replaced, err := w.walk(ctx, starts, false)
+	if err == nil && len(replaced) > 0 {
+		// Directories found to be others than the ones recorded
+		// (no event of their parent said so: an unwatched parent):
+		// forgotten, then walked whole.
+		for _, rel := range replaced {
+			w.replace(rel)
+		}
+		_, err = w.walk(ctx, replaced, false)
+	}
+	if err == nil && len(w.dirty) > 0 {
+		// Directories holding another link of a file newly seen
+		// with several (linkedDirs).
+		_, err = w.walk(ctx, w.dirtyDirs(), false)
+		// (more links found in those: their directories stay dirty,
+		// and volatile, for the next Sync)
+	}
+	return err
+}
+
+// walkStarts returns the directories a Sync walks again: those an event
+// marked dirty, and the volatile and unwatched ones, whose changes no
+// event reports (an unwatched one's ignore files are forgotten, to be
+// read again).
+func (w *Watcher) walkStarts() []string {
+	var starts []string
+	for rel := range w.dirty {
+		if w.dirs[rel] != nil {
+			starts = append(starts, rel)
+		}
+	}
+	for rel, d := range w.dirs {
+		if d.wd < 0 {
+			w.r.ignore.ForgetDir(rel) // no event says its ignore files changed
+		}
+		if (d.volatile || d.wd < 0) && !w.dirty[rel] {
+			starts = append(starts, rel)
+		}
+	}
+	return starts
+}
+
+// dirtyDirs returns the recorded directories marked dirty, and clears the
+// marks.
+func (w *Watcher) dirtyDirs() []string {
+	var dirs []string
+	for rel := range w.dirty {
+		if w.dirs[rel] != nil {
+			dirs = append(dirs, rel)
+		}
+	}
+	clear(w.dirty)
+	return dirs
 }
 
 // watchGitInfo watches .git/info, where the exclude file lives, if it is

@@ -50,8 +50,9 @@ import (
 // token cache and the run records are files of taskctl's state, written
 // through a state.Dir, so the tokenizer and workflow import state, not
 // project (DESIGN §1-2: one owner of the workspace writes). internal/hostile builds hostile repositories for
-// tests only, and internal/ignoretest generated trees of ignore files for
-// the differential tests against git. The engine may import every package
+// tests only, internal/ignoretest generated trees of ignore files for
+// the differential tests against git, and internal/projtest the tree
+// builders of walk's and project's tests. The engine may import every package
 // below it and none of them imports it; the front doors, cmd/taskctl and
 // the MCP server (mcpserver, allowed before it exists), import only the
 // engine and the diagnostics: what they print is the engine's types (and
@@ -80,6 +81,7 @@ func TestLayout(t *testing.T) {
 		"internal/hostile":    nil,
 		"internal/sandbox":    nil,
 		"internal/ignoretest": nil,
+		"internal/projtest":   nil,
 		"shellexec":           {"root", "gitdir", "ignore"},
 		"memory":              {"root", "gitdir", "project", "state", "internal/pages"},
 		"command":             {"root", "project", "shellexec", "content/secrets"},

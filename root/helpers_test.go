@@ -1,12 +1,10 @@
 package root
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/taskctl/taskctl/internal/diag"
+	"github.com/taskctl/taskctl/internal/projtest"
 )
 
 // The test hooks of root's two ways of a read (openat2 beneath a
@@ -39,54 +37,14 @@ func (r *Root) readBeneathOnly(path string) (f *File, w *diag.Warning, served bo
 	return r.readBeneath(d, path, rel, path, nil)
 }
 
-const secret = "SECRET-OUTSIDE"
+// The tree builders are internal/projtest's, shared with walk's and
+// project's tests.
+const secret = projtest.Secret
 
-// writeTree builds files under dir from a tiny notation: "path" (a file
-// holding its own name), "path/" (a directory), "path -> target" (a
-// symlink), "path = content".
-func writeTree(t testing.TB, dir string, lines ...string) {
-	t.Helper()
-	for _, l := range lines {
-		switch {
-		case strings.Contains(l, " -> "):
-			name, target, _ := strings.Cut(l, " -> ")
-			p := filepath.Join(dir, name)
-			mkdirAll(t, filepath.Dir(p))
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
-		case strings.HasSuffix(l, "/"):
-			mkdirAll(t, filepath.Join(dir, l))
-		default:
-			name, content, ok := strings.Cut(l, " = ")
-			if !ok {
-				content = name + "\n"
-			}
-			p := filepath.Join(dir, name)
-			mkdirAll(t, filepath.Dir(p))
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-func mkdirAll(t testing.TB, dir string) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// realTemp returns a t.TempDir with symlinks evaluated.
-func realTemp(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+var (
+	writeTree = projtest.WriteTree
+	realTemp  = projtest.RealTemp
+)
 
 // openRoot opens a Root at dirs under pol, closed when the test ends.
 func openRoot(t testing.TB, pol Policy, dirs ...string) *Root {

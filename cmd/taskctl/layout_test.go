@@ -52,8 +52,8 @@ import (
 // project (DESIGN §1-2: one owner of the workspace writes). internal/hostile builds hostile repositories for
 // tests only, internal/ignoretest generated trees of ignore files for
 // the differential tests against git, and internal/projtest the tree
-// builders of walk's and project's tests. The engine may import every package
-// below it and none of them imports it; the front doors, cmd/taskctl and
+// builders of root's, walk's and project's tests. The engine may import
+// every package below it and none of them imports it; the front doors, cmd/taskctl and
 // the MCP server (mcpserver, allowed before it exists), import only the
 // engine and the diagnostics: what they print is the engine's types (and
 // the sandbox helper cmd/taskctl dispatches to is the engine's

@@ -82,8 +82,8 @@ const (
 type origin int
 
 const (
-	fromFile origin = 1 << iota // a config file (user, project, --config)
-	fromFlag                    // a command-line flag
+	fromFile     origin = 1 << iota // a config file (user, project, --config)
+	fromOverride                    // an invocation's Overrides (a door's flag or argument)
 )
 
 // untrusted is what a config file that is not trusted (the project's own
@@ -103,15 +103,14 @@ const (
 // setting is one row of the configuration table: the key (which is also
 // the element path under <config>, "policy.max_files" is
 // <config><policy><max_files>), the value's kind, how it merges, where it
-// may come from, what an untrusted file may do with it, the flag that
-// overrides it and where its value lives.
+// may come from, what an untrusted file may do with it and where its value
+// lives.
 type setting struct {
 	key       string
 	kind      kind
 	merge     merge
 	from      origin
 	untrusted untrusted
-	flag      string // the command-line flag that sets it, if any
 	field     func(s *Settings) any
 	print     func(s *Settings) any // the printable value; nil: *field
 }
@@ -132,21 +131,21 @@ var table = []setting{
 		field: func(s *Settings) any { return &s.AllowSensitive }},
 	{key: "policy.max_file_bytes", untrusted: lowerOnly, kind: kindInt64, from: fromFile,
 		field: func(s *Settings) any { return &s.MaxFileBytes }},
-	{key: "policy.max_files", untrusted: lowerOnly, kind: kindInt, from: fromFile | fromFlag, flag: "max-files",
+	{key: "policy.max_files", untrusted: lowerOnly, kind: kindInt, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.MaxFiles }},
-	{key: "assemble.style", kind: kindString, from: fromFile | fromFlag, flag: "style",
+	{key: "assemble.style", kind: kindString, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.Style }},
-	{key: "assemble.tokenizer", kind: kindString, from: fromFile | fromFlag, flag: "tokenizer",
+	{key: "assemble.tokenizer", kind: kindString, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.Tokenizer }},
 	// The token budget and a file's content cap are the user's caps too: a
 	// file that is not trusted may lower them, never raise them.
-	{key: "assemble.max_tokens", untrusted: lowerOnly, kind: kindInt, from: fromFile | fromFlag, flag: "max-tokens",
+	{key: "assemble.max_tokens", untrusted: lowerOnly, kind: kindInt, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.MaxTokens }},
-	{key: "assemble.max_file_bytes", untrusted: lowerOnly, kind: kindInt64, from: fromFile | fromFlag, flag: "max-file-bytes",
+	{key: "assemble.max_file_bytes", untrusted: lowerOnly, kind: kindInt64, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.DocFileBytes }},
 	{key: "assemble.scan_secrets", untrusted: trueOnly, kind: kindBool, from: fromFile,
 		field: func(s *Settings) any { return &s.ScanSecrets }},
-	{key: "assemble.redact_secrets", untrusted: falseOnly, kind: kindBool, from: fromFile | fromFlag, flag: "redact-secrets",
+	{key: "assemble.redact_secrets", untrusted: falseOnly, kind: kindBool, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.RedactSecrets }},
 	{key: "assemble.keep_generated", kind: kindBool, from: fromFile,
 		field: func(s *Settings) any { return &s.KeepGenerated }},
@@ -157,25 +156,25 @@ var table = []setting{
 		field: func(s *Settings) any { return &s.CommandMaxBytes }},
 	{key: "command.max_output_lines", untrusted: lowerOnly, kind: kindInt, from: fromFile,
 		field: func(s *Settings) any { return &s.CommandMaxLines }},
-	{key: "run.executor", untrusted: never, kind: kindString, from: fromFile | fromFlag, flag: "executor",
+	{key: "run.executor", untrusted: never, kind: kindString, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.Executor }},
-	{key: "run.step_timeout", untrusted: lowerOnly, kind: kindSeconds, from: fromFile | fromFlag, flag: "timeout",
+	{key: "run.step_timeout", untrusted: lowerOnly, kind: kindSeconds, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.StepTimeout },
 		print: func(s *Settings) any { return s.StepTimeout.String() }},
 	// Any value of run.sandbox is taken from an untrusted file; the
 	// project's own config may still only make the sandbox stricter: its
 	// "off" is ignored at run time with a CONFIG_IGNORED warning, trusted
 	// or not (Engine.sandboxMode).
-	{key: "run.sandbox", kind: kindString, from: fromFile | fromFlag, flag: "sandbox",
+	{key: "run.sandbox", kind: kindString, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.Sandbox }},
 	// A script step runs a process a template names: only the user (a
 	// flag, the user's config, --config, a trusted project config) may
 	// allow it.
-	{key: "run.allow_scripts", untrusted: falseOnly, kind: kindBool, from: fromFile | fromFlag, flag: "allow-scripts",
+	{key: "run.allow_scripts", untrusted: falseOnly, kind: kindBool, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.AllowScripts }},
 	{key: "audit", untrusted: trueOnly, kind: kindBool, from: fromFile,
 		field: func(s *Settings) any { return &s.Audit }},
-	{key: "workspace", untrusted: never, kind: kindPath, from: fromFile | fromFlag, flag: "workspace",
+	{key: "workspace", untrusted: never, kind: kindPath, from: fromFile | fromOverride,
 		field: func(s *Settings) any { return &s.Workspace }},
 }
 
@@ -399,12 +398,17 @@ func setText(ptr any, k kind, text string) {
 	}
 }
 
+// SourceOverride is the source of a setting the invocation gave
+// (Overrides): each door knows it by its own name (the CLI's flag, an MCP
+// argument), so the engine names neither.
+const SourceOverride = "override"
+
 // applyOverrides lets the invocation's settings override the files.
 func (s *Settings) applyOverrides(o Overrides) {
 	given := o.byKey()
 	for _, r := range table {
 		v, ok := given[r.key]
-		if !ok || r.from&fromFlag == 0 {
+		if !ok || r.from&fromOverride == 0 {
 			continue
 		}
 		switch p := r.field(s).(type) {
@@ -419,7 +423,7 @@ func (s *Settings) applyOverrides(o Overrides) {
 		case *time.Duration:
 			*p = v.(time.Duration)
 		}
-		s.Sources[r.key] = "flag --" + r.flag
+		s.Sources[r.key] = SourceOverride
 	}
 }
 
@@ -430,8 +434,8 @@ type fileValue struct {
 }
 
 // ConfigResult is the effective configuration: every setting's value, where
-// each came from ("default", a config file's absolute path, "flag
-// --NAME"), and the config files read.
+// each came from ("default", a config file's absolute path, or
+// SourceOverride), and the config files read.
 type ConfigResult struct {
 	Files   []string          `json:"files"`
 	Sources map[string]string `json:"sources"`

@@ -87,8 +87,8 @@ func TestSettingsMerge(t *testing.T) {
 		t.Errorf("settings %+v", s)
 	}
 	for key, want := range map[string]string{
-		"policy.exclude": filepath.Join(dir, "more.xml"), "policy.max_files": "flag --max-files",
-		"assemble.style": userCfg, "run.executor": projCfg, "run.step_timeout": "flag --timeout",
+		"policy.exclude": filepath.Join(dir, "more.xml"), "policy.max_files": engine.SourceOverride,
+		"assemble.style": userCfg, "run.executor": projCfg, "run.step_timeout": engine.SourceOverride,
 		"assemble.tokenizer": "default", "audit": filepath.Join(dir, "more.xml"),
 	} {
 		if got := s.Sources[key]; got != want {

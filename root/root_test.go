@@ -1,7 +1,6 @@
 package root
 
 import (
-	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -13,26 +12,14 @@ import (
 // stable code each, what the policy keeps out, by both ways of a read
 // (openat2 beneath the root, and the *os.Root where openat2 is missing).
 func TestReadVerdicts(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
+	base := realTemp(t)
+	dir := filepath.Join(base, "proj")
+	writeTree(t, base, "outside.txt = outside\n")
+	writeTree(t, dir, "a.txt = hello\n", ".env = X=1\n", ".git/config = [core]\n", "sub/b.txt = b\n",
+		"out_link -> ../outside.txt", "in_link -> sub/b.txt")
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(base, "proj")
-	for name, content := range map[string]string{
-		"a.txt": "hello\n", ".env": "X=1\n", ".git/config": "[core]\n", "sub/b.txt": "b\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.WriteFile(filepath.Join(base, "outside.txt"), []byte("outside\n"), 0o644)
-	os.Symlink("../outside.txt", filepath.Join(dir, "out_link"))
-	os.Symlink("sub/b.txt", filepath.Join(dir, "in_link"))
-	syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644)
 	want := map[string]diag.Code{
 		"a.txt": "", "in_link": "", "sub/b.txt": "",
 		".env": diag.PathSensitive, ".git/config": diag.PathIgnored, "out_link": diag.PathOutsideProject,

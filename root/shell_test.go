@@ -2,7 +2,6 @@ package root
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -13,28 +12,11 @@ import (
 // go through a GitDir), and applies the name policy to what a command reads
 // by the name given and by the real path.
 func TestShellOpen(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := realTemp(t)
 	dir := filepath.Join(base, "proj")
-	for name, content := range map[string]string{
-		"a.txt": "a\n", ".env": "X=1\n", ".git/HEAD": "ref\n", ".taskctl/x": "x\n", "sub/b.txt": "b\n",
-	} {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{
-		"in": "sub/b.txt", "env_link": ".env", "out_and_back": "../proj/a.txt", "abs_in": filepath.Join(dir, "a.txt"),
-		"abs_out": filepath.Join(base, "x"), "git_link": ".git/HEAD",
-	} {
-		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, "a.txt = a\n", ".env = X=1\n", ".git/HEAD = ref\n", ".taskctl/x = x\n", "sub/b.txt = b\n",
+		"in -> sub/b.txt", "env_link -> .env", "out_and_back -> ../proj/a.txt",
+		"abs_in -> "+filepath.Join(dir, "a.txt"), "abs_out -> "+filepath.Join(base, "x"), "git_link -> .git/HEAD")
 	for _, beneath := range []bool{true, false} {
 		r, err := Open([]string{dir}, Policy{})
 		if err != nil {

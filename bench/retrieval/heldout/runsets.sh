@@ -6,20 +6,29 @@
 #   manifest     the bug set's manifest file in $here
 #   materialize  the script in $here that rebuilds the bug set from the mirror ("materialize MIRROR OUT")
 #   short_name, bugs_name  the sets' names in the report
+# A runner with short requests only leaves manifest empty; text_repo, materialize and bugs_name are then unused.
 # See heldout/run.sh for the arguments and the environment.
 set -euo pipefail
 
 top=$(git -C "$here" rev-parse --show-toplevel)
 mirror=${HELDOUT_MIRROR:-/work/.mirror}
 short_set=$here/short-requests.jsonl
-: "${tag:?}" "${text_repo:?}" "${manifest:?}" "${materialize:?}" "${short_name:?}" "${bugs_name:?}"
+: "${tag:?}" "${short_name:?}"
+manifest=${manifest:-}
+if [[ -n "$manifest" ]]; then
+	: "${text_repo:?}" "${materialize:?}" "${bugs_name:?}"
+	sets=(short bugs)
+else
+	text_repo='' materialize='' bugs_name=''
+	sets=(short)
+fi
 
 die() {
 	echo "$tag: $*" >&2
 	exit 1
 }
 
-command -v python3 >/dev/null || die "python3 is needed to build the bug-report set"
+command -v python3 >/dev/null || die "python3 is needed to read the sets and build the bug-report set"
 command -v go >/dev/null || die "go is needed to build the harness"
 [[ -d "$mirror" ]] || die "no mirror directory $mirror (set HELDOUT_MIRROR)"
 
@@ -27,8 +36,8 @@ command -v go >/dev/null || die "go is needed to build the harness"
 need=$(python3 - "$here" "$text_repo" "$manifest" <<'EOF'
 import json, sys
 here, text_repo, manifest = sys.argv[1:]
-repos = {text_repo}
-for name in ("short-requests.jsonl", manifest):
+repos = {text_repo} if text_repo else set()
+for name in ("short-requests.jsonl", manifest) if manifest else ("short-requests.jsonl",):
     for line in open(here + "/" + name):
         if line.strip():
             repos.add(json.loads(line)["repo"])
@@ -50,8 +59,10 @@ keep=${HELDOUT_KEEP:-}
 [[ -z "$keep" ]] || mkdir -p "$keep"
 
 bugs_set=$tmp/bugs.jsonl
-python3 "$here/$materialize" materialize "$mirror" "$bugs_set"
-[[ -z "$keep" ]] || cp "$bugs_set" "$keep/bugs.jsonl"
+if [[ -n "$manifest" ]]; then
+	python3 "$here/$materialize" materialize "$mirror" "$bugs_set"
+	[[ -z "$keep" ]] || cp "$bugs_set" "$keep/bugs.jsonl"
+fi
 
 # harness_for ARG prints the path of a harness binary for ARG (a file, or a revision to build).
 harness_for() {
@@ -111,7 +122,7 @@ for arg in "$@"; do
 	fi
 	echo "== $label"
 	start=$SECONDS
-	for set in short bugs; do
+	for set in "${sets[@]}"; do
 		if [[ $set == short ]]; then file=$short_set k=Hit name=$short_name; else file=$bugs_set k=Acc name=$bugs_name; fi
 		out=$tmp/$set.out
 		nice -n 10 "$bin" -bugs "$file" -mirror "$mirror" >"$out" 2>"$tmp/$set.err" ||

@@ -102,6 +102,11 @@ type parsed struct {
 	evidence  []evidence      // names the query gives exactly, looked up among definitions
 	subjects  map[string]bool // a short query's terms, which a file may be named after
 	words     []string        // content words, lower-case, in order
+	// cased are the words as the query spells them, one for each of
+	// words: the terms are read from them, so that ObjectUtils gives the
+	// parts and the whole form the index has for it (object, util,
+	// objectutils), not the stem of a lower-cased word (objectutil)
+	cased []string
 }
 
 // dirHas reports whether a directory component of rel equals (ignoring
@@ -245,12 +250,16 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 	// Words, for types and content. A conventional-commit label ("test:",
 	// "docs(api):") says what kind of change a text describes, not what
 	// kind of file is wanted; it is dropped.
-	var words []string
-	a.words(fenceInfo.Re().ReplaceAllString(dropLabel(q), "```"), func(w string) { words = append(words, strings.ToLower(w)) })
+	var words, cased []string
+	a.words(fenceInfo.Re().ReplaceAllString(dropLabel(q), "```"), func(w string) {
+		words = append(words, strings.ToLower(w))
+		cased = append(cased, w)
+	})
 	consumed := p.findTypes(words, dirExists)
 	for i, w := range words {
 		if !consumed[i] && !queryNoise[w] {
 			p.words = append(p.words, w)
+			p.cased = append(p.cased, cased[i])
 		}
 	}
 	return p

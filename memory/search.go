@@ -125,6 +125,8 @@ func (p *parsed) filterNames() string {
 func (p *parsed) dropFilters() {
 	p.words = append(p.words, p.roleWords...)
 	p.words = append(p.words, p.langWord...)
+	p.cased = append(p.cased, p.roleWords...)
+	p.cased = append(p.cased, p.langWord...)
 	p.roles, p.roleWords = 0, nil
 	p.langs, p.langWord = nil, nil
 	p.scopes = nil
@@ -138,7 +140,9 @@ func (p *parsed) dropFilters() {
 func (st *state) readEvidence(p *parsed, query string, a *analyzer) {
 	if p.long {
 		title := reportTitle(query)
-		p.words = append(p.words, parseQuery(title, a, st.dirExists).words...)
+		t := parseQuery(title, a, st.dirExists)
+		p.words = append(p.words, t.words...)
+		p.cased = append(p.cased, t.cased...)
 		query += "\n" + title
 	}
 	evs, chains, frames := findEvidence(query)
@@ -268,7 +272,7 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 	qtf := make(map[string]float64)
 	surface := make(map[string]string)
 	var order []string
-	for _, w := range p.words {
+	for _, w := range p.cased {
 		a.identifier(w, func(term string, whole bool) {
 			if _, ok := qtf[term]; !ok {
 				order = append(order, term)

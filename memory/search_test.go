@@ -396,3 +396,31 @@ func TestExamplesDemotedForReports(t *testing.T) {
 		t.Errorf("report: ranking = %v, want lib/legend.py first", got)
 	}
 }
+
+// A class name in a query is read as the index reads it in code: its parts
+// and its whole form. Lower-cased first, ObjectUtils gave the one term
+// objectutil, which neither the file's name nor its code has.
+func TestCamelCaseQueryWords(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"src/main/java/org/lib/ObjectUtils.java": "package org.lib;\n\npublic class ObjectUtils {\n" +
+			"    public static boolean isEmpty(Object o) {\n        return o == null;\n    }\n}\n",
+		"src/main/java/org/lib/Validate.java": "package org.lib;\n\n/** Checks arguments: an empty value, a null value, an optional value. */\n" +
+			"public class Validate {\n    public static void notEmpty(Object value) {\n        // an empty optional is empty\n    }\n}\n",
+	})
+	ix, _ := build(t, root)
+	for _, q := range []string{
+		"ObjectUtils should treat an empty Optional as empty",
+		"Add Optional to ObjectUtils\n\nReturn the negation of Optional.isPresent when checking whether an Optional " +
+			"is empty, and test whether an Optional is not empty; update the Javadoc to reflect the use of Optional, " +
+			"and remove an empty line to match the code style from before the changes.",
+	} {
+		ms := ix.Search(q, memory.SearchOptions{})
+		if len(ms) == 0 || ms[0].Rel != "src/main/java/org/lib/ObjectUtils.java" {
+			t.Errorf("%.30q: ranking = %v, want ObjectUtils.java first", q, rels(ms))
+			continue
+		}
+		if name := ms[0].Reason.Terms["name"]; !slices.Contains(name, "objectutils") || !slices.Contains(name, "object") {
+			t.Errorf("%.30q: name terms = %v, want object and objectutils", q, name)
+		}
+	}
+}

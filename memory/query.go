@@ -189,7 +189,24 @@ func isDoc(rel string) bool {
 			return true
 		}
 	}
-	return dirHas(rel, "doc", "docs", "documentation", "website")
+	return isChangeLog(rel) || dirHas(rel, "doc", "docs", "documentation", "website", "xdoc") ||
+		strings.HasPrefix(rel, "src/site/") || strings.Contains(rel, "/src/site/") // Maven's site
+}
+
+// changeLogNames are the stems of a project's change logs and release
+// notes, whatever their format: CHANGES.md, changes.xml (Maven's),
+// release-notes.vm. Each lists every change in one line of prose, so a
+// report's words all meet there.
+var changeLogNames = map[string]bool{
+	"changes": true, "changelog": true, "change-log": true, "news": true, "history": true,
+	"release-notes": true, "release_notes": true, "releasenotes": true,
+}
+
+// isChangeLog reports whether rel is a change log: a file named as one
+// that is not code (memory/history.go is code).
+func isChangeLog(rel string) bool {
+	stem := strings.ToLower(strings.TrimSuffix(baseName(rel), extOf(rel)))
+	return changeLogNames[stem] && defLangOf(rel) == nil
 }
 
 // isExample reports whether rel is under a directory of examples,

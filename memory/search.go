@@ -290,6 +290,15 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 	for _, t := range order {
 		q := qterm{term: t, surface: surface[t], tf: qtf[t], text: st.text.find(t), path: st.path.find(t)}
 		df := float64(max(listDF(q.text), listDF(q.path)))
+		if w := surface[t]; w != t && simpleWord(w) {
+			// a class name written in lower case ("objectutils") is the
+			// whole form the index keeps of ObjectUtils, which its stem
+			// (objectutil) is not: it matches as the word itself
+			if at, ap := st.text.find(w), st.path.find(w); at != nil || ap != nil {
+				q.addAlt(at, ap, w, 1, false)
+				df = max(df, float64(max(listDF(at), listDF(ap))))
+			}
+		}
 		for _, alt := range alts[t] {
 			if alt.concept && p.long {
 				// a long text says most things several ways already:

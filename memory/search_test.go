@@ -424,3 +424,58 @@ func TestCamelCaseQueryWords(t *testing.T) {
 		}
 	}
 }
+
+// A class name written in lower case ("objectutils") matches the whole form
+// the index keeps of the class's name, which its stem does not.
+func TestLowerCaseClassName(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"src/main/java/org/lib/ObjectUtils.java": "package org.lib;\n\npublic class ObjectUtils {\n" +
+			"    public static boolean isEmpty(Object o) {\n        return o == null;\n    }\n}\n",
+		"src/main/java/org/lib/Validate.java": "package org.lib;\n\n/** Checks arguments: an empty value, a null value, an optional value. */\n" +
+			"public class Validate {\n    public static void notEmpty(Object value) {\n        // an empty optional is empty\n    }\n}\n",
+	})
+	ix, _ := build(t, root)
+	ms := ix.Search("lang 1689 add optional to objectutils isempty", memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "src/main/java/org/lib/ObjectUtils.java" {
+		t.Fatalf("ranking = %v, want ObjectUtils.java first", rels(ms))
+	}
+	if name := ms[0].Reason.Terms["name"]; !slices.Contains(name, "objectutils~objectutils") {
+		t.Errorf("name terms = %v, want objectutils~objectutils", name)
+	}
+}
+
+// A change log lists every change in a line of prose, whatever its format
+// (Maven's src/changes/changes.xml): a report's words all meet there, and it
+// is documentation, demoted as docs are; code named history.go is code.
+func TestChangeLogsAreDocs(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"src/changes/changes.xml": "<document><body><release>\n" +
+			"<action issue=\"IO-1\" type=\"fix\">Tailer stops reading a rotated file when the file is truncated.</action>\n" +
+			"<action issue=\"IO-2\" type=\"fix\">Tailer misses lines appended while the file is rotated and reopened.</action>\n" +
+			"</release></body></document>\n",
+		"src/main/java/org/io/Tailer.java": "package org.io;\n\n/** Follows a file as lines are appended, like tail -f. */\n" +
+			"public class Tailer implements Runnable {\n    public void run() {\n        // reopen the file when it is rotated\n    }\n}\n",
+		"memory/history.go": "package memory\n\n// history reads the commits that touched a file.\nfunc history() {}\n",
+	})
+	ix, _ := build(t, root)
+	report := "Tailer stops when the file is rotated\n\nWhen the log file is rotated and truncated, the Tailer stops reading: " +
+		"lines appended after the rotation are missed until the file is reopened by hand. Expected the tailer to " +
+		"reopen the rotated file and keep reading the appended lines, as it did in the commits before."
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "src/main/java/org/io/Tailer.java" {
+		t.Fatalf("ranking = %v, want Tailer.java first", rels(ms))
+	}
+	for _, m := range ms {
+		if m.Rel == "src/changes/changes.xml" && !slices.Contains(m.Reason.Notes, "documentation demoted") {
+			t.Errorf("changes.xml notes = %v, want documentation demoted", m.Reason.Notes)
+		}
+	}
+	for _, m := range ms {
+		if m.Rel == "memory/history.go" && slices.Contains(m.Reason.Notes, "documentation demoted") {
+			t.Errorf("history.go notes = %v: it is code, not a change log", m.Reason.Notes)
+		}
+	}
+	if !slices.Contains(rels(ms), "memory/history.go") {
+		t.Errorf("ranking = %v, want memory/history.go among the matches (the report says commits)", rels(ms))
+	}
+}

@@ -58,6 +58,9 @@ var (
 	// a.b.C.meth, not a file name (x.py) nor a number
 	dottedRe = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
 	identRe  = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*`)
+	// a frame of a JVM stack trace: at com.x.y.Foo$Bar.method(Foo.java:12),
+	// the class's package, the method and the file
+	javaFrameRe = lazyregexp.New(`^\s*at\s+((?:[\w$]+\.)+)[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy))(?::\d+)?\)`)
 )
 
 // receivers are the first words of dotted names that name a local value,
@@ -108,6 +111,13 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			}
 		}
 	}
+	// of a JVM's trace, the innermost frames (last here) are kept when
+	// there are too many: the root cause's are
+	jf := javaFrames(q)
+	if n := max(64-len(frames), 0); len(jf) > n {
+		jf = jf[len(jf)-n:]
+	}
+	frames = append(frames, jf...)
 	for _, m := range fromRe.Re().FindAllStringSubmatch(q, -1) {
 		for _, name := range strings.Split(m[2], ",") {
 			if f := strings.Fields(name); len(f) > 0 {
@@ -145,11 +155,43 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 	return evs, chains, frames
 }
 
+// javaFrames returns the files of the frames of the JVM stack traces in q
+// (com/x/y/Foo.java of "at com.x.y.Foo.m(Foo.java:12)"), in the order of
+// Python's tracebacks, innermost last: a JVM prints each trace, and each
+// "Caused by:" below it, innermost first.
+func javaFrames(q string) []string {
+	var files, run []string
+	flush := func() {
+		for i := len(run) - 1; i >= 0; i-- {
+			files = append(files, run[i])
+		}
+		run = run[:0]
+	}
+	for _, line := range strings.Split(q, "\n") {
+		m := javaFrameRe.Re().FindStringSubmatch(line)
+		if m == nil {
+			flush() // "Caused by: …", "... 12 more": the trace ends
+			continue
+		}
+		pkg := strings.Split(strings.TrimSuffix(m[1], "."), ".")
+		pkg = pkg[:len(pkg)-1] // the class, Foo or Foo$Bar
+		run = append(run, path.Join(append(pkg, m[2])...))
+	}
+	flush()
+	return files
+}
+
 // deepestFrame returns the innermost of the traceback frames' files that
 // is a file of the index, or "": where the error surfaced in the project.
+// A JVM exception's own class (MismatchedInputException.java, its
+// factory's frame innermost) is where the error was made, not where it
+// surfaced, and is passed over.
 func (st *state) deepestFrame(frames []string) string {
 	for i := len(frames) - 1; i >= 0; i-- {
 		f := frames[i]
+		if throwableFile(f) {
+			continue
+		}
 		st.hasModule("") // builds st.mods
 		for _, d := range st.mods[path.Base(moduleStem(f))] {
 			if pathMentioned(st.docs[d].rel, f) {
@@ -158,6 +200,17 @@ func (st *state) deepestFrame(frames []string) string {
 		}
 	}
 	return ""
+}
+
+// throwableFile reports whether f is the file of a JVM exception or error
+// class, by the convention of its name.
+func throwableFile(f string) bool {
+	stem := strings.TrimSuffix(path.Base(f), path.Ext(f))
+	switch path.Ext(f) {
+	case ".java", ".kt", ".scala", ".groovy":
+		return strings.HasSuffix(stem, "Exception") || strings.HasSuffix(stem, "Error")
+	}
+	return false
 }
 
 // isIdentifierLike reports whether w is spelled as code, not prose:

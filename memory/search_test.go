@@ -479,3 +479,36 @@ func TestChangeLogsAreDocs(t *testing.T) {
 		t.Errorf("ranking = %v, want memory/history.go among the matches (the report says commits)", rels(ms))
 	}
 }
+
+// A JVM stack trace prints the innermost frame first, and each "Caused
+// by:" below it: the innermost frame of the project in the last trace is
+// where the error surfaced, passing over the exception class's own frame.
+func TestJavaStackTraceInnermostFrame(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"src/main/java/com/lib/ObjectMapper.java": "package com.lib;\n\npublic class ObjectMapper {\n" +
+			"    public <T> T readValue(String json, Class<T> type) { return new BeanDeserializer().deserialize(json, type); }\n}\n",
+		"src/main/java/com/lib/deser/BeanDeserializer.java": "package com.lib.deser;\n\npublic class BeanDeserializer {\n" +
+			"    public <T> T deserialize(String json, Class<T> type) { throw MismatchedInputException.from(json); }\n}\n",
+		"src/main/java/com/lib/exc/MismatchedInputException.java": "package com.lib.exc;\n\npublic class MismatchedInputException extends RuntimeException {\n" +
+			"    public static MismatchedInputException from(String json) { return new MismatchedInputException(); }\n}\n",
+		"src/main/java/com/lib/deser/CreatorCollector.java": "package com.lib.deser;\n\n/** Collects the creators of a bean: constructors and factory methods. */\n" +
+			"public class CreatorCollector {\n    void addCreator(Object creator) {}\n}\n",
+	})
+	ix, _ := build(t, root)
+	report := "Cannot read a value with a record creator\n\nReading a record whose creator takes one argument fails " +
+		"with the exception below, though the creator is there and the json has the property:\n\n" +
+		"```\nException in thread \"main\" java.lang.IllegalStateException: cannot read\n" +
+		"\tat com.app.Main.main(Main.java:9)\n" + strings.Repeat("\tat com.app.Outer.call(Outer.java:1)\n", 70) +
+		"Caused by: com.lib.exc.MismatchedInputException: Cannot construct instance (no creators, like default constructor, exist)\n" +
+		"\tat com.lib.exc.MismatchedInputException.from(MismatchedInputException.java:63)\n" +
+		"\tat com.lib.deser.BeanDeserializer.deserialize(BeanDeserializer.java:120)\n" +
+		"\tat com.lib.ObjectMapper.readValue(ObjectMapper.java:3500)\n" +
+		"\tat com.app.Main.main(Main.java:8)\n```\n"
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "src/main/java/com/lib/deser/BeanDeserializer.java" {
+		t.Fatalf("ranking = %v, want BeanDeserializer.java first", rels(ms))
+	}
+	if !slices.Contains(ms[0].Reason.Notes, "innermost traceback frame in the project") {
+		t.Errorf("notes = %v, want the innermost frame's", ms[0].Reason.Notes)
+	}
+}

@@ -526,7 +526,7 @@ func (st *state) rankUnits(scores []float64, p parsed, qs []qterm, opt SearchOpt
 	if opt.Limit >= 0 && max(opt.Limit, 10) < unitCands {
 		wide.Limit = unitCands
 	}
-	cands := st.unitScores(st.rank(scores, p, wide), qs, opt.Source)
+	cands := st.unitScores(st.rank(scores, p, wide), qs, opt.Source, p.long)
 	// a file its units weighed down may have fallen below the floor
 	cands = slices.DeleteFunc(cands, func(c cand) bool { return c.score < opt.MinScore })
 	limit := opt.Limit

@@ -512,3 +512,37 @@ func TestJavaStackTraceInnermostFrame(t *testing.T) {
 		t.Errorf("notes = %v, want the innermost frame's", ms[0].Reason.Notes)
 	}
 }
+
+// In a short request a word of a unit's doc comment counts double (the
+// comment says what the unit is); in a long text once, as in the code: a
+// report's words fill the public API's long doc comments as much as the
+// code that does the work.
+func TestUnitCommentsInLongTexts(t *testing.T) {
+	src := "package cache\n\n" +
+		"func Evict(entries map[string]int) {\n\tdelete(entries, oldest(entries)) // expired\n}\n\n" +
+		"// Evict drops expired entries.\nfunc Sweep() {\n\tfor range 3 {\n\t}\n}\n"
+	root := writeTree(t, map[string]string{
+		"cache/cache.go": src,
+		"cache/other.go": "package cache\n\n// other does not evict\nfunc other() {}\n",
+	})
+	ix, _ := build(t, root)
+	opt := memory.SearchOptions{Source: memory.DirSource(root)}
+	unitOf := func(q string) string {
+		for _, m := range ix.Search(q, opt) {
+			if m.Rel == "cache/cache.go" {
+				return m.Reason.Unit
+			}
+		}
+		t.Fatalf("%.20q: cache/cache.go not found", q)
+		return ""
+	}
+	if u := unitOf("evict expired"); u != "Sweep" {
+		t.Errorf("short request: unit = %q, want Sweep (its doc comment has both words)", u)
+	}
+	long := "Evict keeps expired values\n\nAfter the clock moves past the deadline the expired values stay " +
+		"and every lookup still returns them; evict should remove them when it runs, since nothing else does " +
+		"and memory grows until the process restarts."
+	if u := unitOf(long); u != "Evict" {
+		t.Errorf("long text: unit = %q, want Evict (the code that evicts comes first, matched once as Sweep's comment)", u)
+	}
+}

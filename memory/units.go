@@ -23,12 +23,16 @@ import (
 // reports that unit's lines so that a reader can read just those.
 
 const (
-	unitCands  = 24  // files read for their units
-	unitMix    = 0.3 // the part of a file's score its best unit decides
-	unitDocTF  = 2.0 // what a match in a definition line or a comment counts for
-	unitWindow = 40  // lines of a unit in a file without definitions
-	unitTerms  = 24  // query terms looked for in units, the heaviest
-	unitRead   = 256 << 10
+	unitCands = 24  // files read for their units
+	unitMix   = 0.3 // the part of a file's score its best unit decides
+	unitDocTF = 2.0 // what a match in a definition line or a comment counts for
+	// the same in a long text, where it counts once, as in code: a
+	// report's words fill the public API's long doc comments (Mockito's
+	// Javadoc) as much as the code that does the work
+	unitDocTFLong = 1.0
+	unitWindow    = 40 // lines of a unit in a file without definitions
+	unitTerms     = 24 // query terms looked for in units, the heaviest
+	unitRead      = 256 << 10
 )
 
 // A unit is a run of lines of a file, 0-based, end exclusive, and the
@@ -46,8 +50,12 @@ type unitTerm struct {
 
 // unitScores rescores cands (highest first) by their best units, read
 // through src, and notes each one's unit. It returns cands sorted again.
-func (st *state) unitScores(cands []cand, qs []qterm, src Source) []cand {
+func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []cand {
 	terms := unitTermsOf(qs)
+	docTF := unitDocTF
+	if long {
+		docTF = unitDocTFLong
+	}
 	if len(terms) == 0 || len(cands) < 2 {
 		return cands
 	}
@@ -68,7 +76,7 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source) []cand {
 		if len(data) > unitRead {
 			data = data[:unitRead]
 		}
-		u, share := bestUnit(st.docs[cands[i].doc].rel, data, terms)
+		u, share := bestUnit(st.docs[cands[i].doc].rel, data, terms, docTF)
 		best[i] = found{share, u, true}
 		top = max(top, share)
 	}
@@ -134,8 +142,9 @@ func appendNeedle(ns []string, w string) []string {
 
 // bestUnit cuts data, the file rel, into units and returns the one that
 // matches the most of the terms' weight, and that share (BM25-saturated
-// per term, length-normalised against the file's mean unit).
-func bestUnit(rel string, data []byte, terms []unitTerm) (unit, float64) {
+// per term, length-normalised against the file's mean unit), a match in a
+// definition line or a comment counting docTF times.
+func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64) (unit, float64) {
 	starts := []int{0}
 	for i, c := range data {
 		if c == '\n' && i+1 < len(data) {
@@ -172,7 +181,7 @@ func bestUnit(rel string, data []byte, terms []unitTerm) (unit, float64) {
 				}
 				w := 1.0
 				if line == units[u].defLine(data, starts) || commentLine(data, starts, line) {
-					w = unitDocTF
+					w = docTF
 				}
 				tf[u*len(terms)+k] += w
 			}

@@ -78,7 +78,7 @@ func Other() {
 }
 `
 	terms := []unitTerm{{needles: []string{"replay"}, weight: 2}, {needles: []string{"log"}, weight: 1}}
-	u, share := bestUnit("wal/wal.go", []byte(src), terms)
+	u, share := bestUnit("wal/wal.go", []byte(src), terms, unitDocTF)
 	if u.name != "Replay" || share <= 0 || share > 1 {
 		t.Errorf("bestUnit = %v %.3f, want Replay with a share in (0,1]", u, share)
 	}

@@ -82,8 +82,34 @@ var dirNouns = map[string]bool{"directory": true, "dir": true, "folder": true, "
 // queryNoise are words of requests ("files related to …") that name nothing.
 var queryNoise = map[string]bool{
 	"file": true, "files": true, "code": true, "source": true, "sources": true, "related": true, "relating": true,
-	"regarding": true, "concerning": true, "find": true, "show": true, "list": true, "look": true, "looking": true,
-	"directory": true, "folder": true, "dir": true,
+	"regarding": true, "concerning": true, "directory": true, "folder": true, "dir": true,
+}
+
+// requestVerbs open a request ("find the …", "show me …", "list …") and
+// name nothing there; after a content word they are the request's own
+// words ("skip list", "show the diff"), and kept.
+var requestVerbs = map[string]bool{"find": true, "show": true, "list": true, "look": true, "looking": true}
+
+// isNoise reports whether words[i] names nothing: a word of queryNoise, or
+// a request verb before any content word (in a long text, anywhere: a
+// report's "I find that …", "the log shows …").
+func isNoise(words []string, i int, long bool) bool {
+	w := words[i]
+	if queryNoise[w] {
+		return true
+	}
+	if !requestVerbs[w] {
+		return false
+	}
+	if long {
+		return true
+	}
+	for _, v := range words[:i] {
+		if !stopWords[v] && !queryNoise[v] && !requestVerbs[v] {
+			return false
+		}
+	}
+	return true
 }
 
 // parsed is a query after analysis.
@@ -274,7 +300,7 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 	})
 	consumed := p.findTypes(words, dirExists)
 	for i, w := range words {
-		if !consumed[i] && !queryNoise[w] {
+		if !consumed[i] && !isNoise(words, i, p.long) {
 			p.words = append(p.words, w)
 			p.cased = append(p.cased, cased[i])
 		}
@@ -319,15 +345,15 @@ func (p *parsed) findPaths(q string, dirExists func(string) bool) {
 // returns which words those took.
 func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consumed []bool) {
 	content := 0
-	for _, w := range words {
-		if !stopWords[w] && !queryNoise[w] {
+	for i, w := range words {
+		if !stopWords[w] && !isNoise(words, i, true) {
 			content++
 		}
 	}
 	p.long = content > longQuery
 	firstContent := -1
 	for i, w := range words {
-		if !stopWords[w] && !queryNoise[w] && !negators[w] {
+		if !stopWords[w] && !isNoise(words, i, p.long) && !negators[w] {
 			firstContent = i
 			break
 		}

@@ -629,7 +629,7 @@ func (p *parsed) subjectOf(rel string) string {
 		stem = stem[:len(stem)-len(ext)]
 	}
 	if !simpleWord(stem) {
-		return ""
+		return p.partsSubject(stem)
 	}
 	if p.subjects[stem] {
 		return stem
@@ -638,6 +638,58 @@ func (p *parsed) subjectOf(rel string) string {
 		return t
 	}
 	return ""
+}
+
+// partsSubject returns the parts of a file's stem of several words
+// ("line_range", "ignored-suffixes", "PetValidator") when the short query
+// has every one of them ("print only a range of lines"), joined by
+// spaces, or "": the file is named after the query's words, in whatever
+// order the query says them. Parts that are no term (a digit, a stop
+// word) are not asked for; two parts at least must be.
+func (p *parsed) partsSubject(stem string) string {
+	var said []string
+	for _, part := range nameParts(stem) {
+		t := normalise(part)
+		if t == "" {
+			continue
+		}
+		if !p.subjects[t] && !p.subjects[strings.ToLower(part)] {
+			return ""
+		}
+		said = append(said, strings.ToLower(part))
+	}
+	if len(said) < 2 {
+		return ""
+	}
+	return strings.Join(said, " ")
+}
+
+// nameParts splits a file's stem into its words: at characters that are
+// not letters and where a lower-case letter is followed by an upper-case
+// one ("PetValidator": Pet, Validator).
+func nameParts(stem string) []string {
+	var parts []string
+	start := -1
+	for i := 0; i < len(stem); i++ {
+		c := stem[i]
+		lower, upper := c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z'
+		switch {
+		case !lower && !upper:
+			if start >= 0 {
+				parts = append(parts, stem[start:i])
+			}
+			start = -1
+		case start < 0:
+			start = i
+		case upper && stem[i-1] >= 'a' && stem[i-1] <= 'z':
+			parts = append(parts, stem[start:i])
+			start = i
+		}
+	}
+	if start >= 0 {
+		parts = append(parts, stem[start:])
+	}
+	return parts
 }
 
 // toolShare is the share of the query's term weight that the words said,

@@ -1,0 +1,71 @@
+package memory_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// A request verb that opens a request names nothing ("find", "list"); after
+// a content word it is the request's own ("skip list"), and with its
+// neighbour it spells the compound the code writes (skiplist).
+func TestRequestVerbsAfterContent(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/zset.c": "/* Sorted sets are kept in a skiplist, used for ranges. */\nint zslInsert(zskiplist *zsl) { return skiplistInsert(zsl); }\n",
+		"src/cmd.c":  "/* the sorted sets used by a command */\nint runCommand(void) { return 0; }\n",
+		"src/find.c": "/* the find results: find them, and show them */\nint findShow(void) { return 0; }\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("skip list used by sorted sets", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "src/zset.c" {
+		t.Errorf("skip list: ranking = %v, want src/zset.c first", got)
+	}
+	got = rels(ix.Search("find the sorted sets", memory.SearchOptions{}))
+	if slices.Contains(got, "src/find.c") {
+		t.Errorf("find the sorted sets: the opening verb matched src/find.c: %v", got)
+	}
+}
+
+// A file named after several of a request's words, in any order, is named
+// after the request: "range of lines" is line_range.rs, above a file that
+// says the words more often.
+func TestNamedAfterParts(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/line_range.rs": "pub struct LineRange { lower: usize, upper: usize }\n\nimpl LineRange {\n    pub fn from(s: &str) -> LineRange { todo!() }\n}\n",
+		"src/controller.rs": "// print the range of lines the user asked for; print lines, print ranges\n" +
+			"fn print_file_ranges(ranges: LineRanges) { print_lines(ranges) }\nfn print_lines(lines: LineRanges) {}\n",
+		"src/PetValidator.java": "class PetValidator { void validate(Pet pet) {} }\n",
+		"src/Pet.java":          "class Pet { String name; void setName(String name) {} // the pet's name, and its form\n}\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("print only a range of lines", memory.SearchOptions{Explain: true})
+	got := rels(ms)
+	if len(got) == 0 || got[0] != "src/line_range.rs" {
+		t.Fatalf("range of lines: ranking = %v, want src/line_range.rs first", got)
+	}
+	if !slices.Contains(ms[0].Reason.Notes, "named after line range") {
+		t.Errorf("reason of line_range.rs: notes %v, want \"named after line range\"", ms[0].Reason.Notes)
+	}
+	got = rels(ix.Search("validator for the pet form", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "src/PetValidator.java" {
+		t.Errorf("validator for the pet form: ranking = %v, want src/PetValidator.java first", got)
+	}
+	// one word of two is not the name
+	ms = ix.Search("the pet's name", memory.SearchOptions{Explain: true})
+	for _, m := range ms {
+		if m.Rel == "src/PetValidator.java" && slices.ContainsFunc(m.Reason.Notes, func(n string) bool { return strings.HasPrefix(n, "named after") }) {
+			t.Errorf("PetValidator.java named after one of its words: %v", m.Reason.Notes)
+		}
+	}
+}
+
+// withFiller adds to files unrelated files, so that the words of a test's
+// files are rare in the tree as they would be in a project.
+func withFiller(files map[string]string) map[string]string {
+	for _, name := range []string{"net", "disk", "auth", "user", "clock", "mail", "queue", "shell"} {
+		files["misc/"+name+".c"] = "/* " + name + " handling */\nint " + name + "Open(void) { return 0; }\n"
+	}
+	return files
+}

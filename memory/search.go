@@ -728,7 +728,9 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 				c.score *= boostLang
 				c.notes = append(c.notes, "language "+strings.Join(p.langWord, "/"))
 			}
-		} else if !p.long {
+		} else if !p.long && p.toolSubject(rel) == nil {
+			// a tool file the request names by its job passes: the
+			// linters of "the Go code" are configured in .golangci.yml
 			return c, false
 		}
 	}

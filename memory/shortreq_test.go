@@ -61,6 +61,27 @@ func TestNamedAfterParts(t *testing.T) {
 	}
 }
 
+// A tool file that a request names by its job passes the request's
+// language filter: the formatting settings of "the Rust code" are
+// rustfmt.toml's.
+func TestToolFilePassesLanguageFilter(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"rustfmt.toml":     "max_width = 100\nedition = \"2021\"\n",
+		"src/settings.rs":  "// formatting settings of the output\npub struct Settings { formatting: bool }\n",
+		"src/format.rs":    "// formatting of numbers\npub fn format_number(n: u32) -> String { n.to_string() }\n",
+		"docs/settings.md": "# Settings\n\nFormatting settings.\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("formatting settings for the Rust code", memory.SearchOptions{}))
+	if !slices.Contains(got, "rustfmt.toml") {
+		t.Errorf("ranking = %v, want rustfmt.toml among them", got)
+	}
+	// the filter still holds for other files that are not Rust
+	if slices.Contains(got, "docs/settings.md") {
+		t.Errorf("ranking = %v: a markdown file passed the Rust filter", got)
+	}
+}
+
 // withFiller adds to files unrelated files, so that the words of a test's
 // files are rare in the tree as they would be in a project.
 func withFiller(files map[string]string) map[string]string {
@@ -68,4 +89,41 @@ func withFiller(files map[string]string) map[string]string {
 		files["misc/"+name+".c"] = "/* " + name + " handling */\nint " + name + "Open(void) { return 0; }\n"
 	}
 	return files
+}
+
+// Tool files of several ecosystems are found by the tool's name, or by
+// their job beside a word asking for configuration; the job's word alone
+// does not lift them.
+func TestToolFilesAcrossEcosystems(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		".goreleaser.yml":  "builds:\n  - goos: [linux, darwin]\narchives:\n  - format: tar.gz\n",
+		"package.json":     "{\n  \"name\": \"app\",\n  \"scripts\": {\"test\": \"mocha\"}\n}\n",
+		".editorconfig":    "root = true\n[*]\nindent_style = tab\n",
+		"cmd/release.go":   "package cmd\n\n// release publishes a release of the packages and their dependencies.\nfunc release(deps []string) {}\n",
+		"src/deps.js":      "// resolve the dependencies of a package\nfunction resolveDependencies(pkg) { return pkg.dependencies }\n",
+		"src/indent.js":    "// indentation of the output: whitespace per level\nfunction indent(level) { return ' '.repeat(level) }\n",
+		".github/renovate": "not a tool file: renovate's name is renovate.json\n",
+	}))
+	ix, _ := build(t, root)
+	for q, want := range map[string]string{
+		"release configuration":               ".goreleaser.yml",
+		"goreleaser settings":                 ".goreleaser.yml",
+		"npm scripts":                         "package.json",
+		"dependency manifest config":          "package.json",
+		"indentation and whitespace settings": ".editorconfig",
+	} {
+		got := rels(ix.Search(q, memory.SearchOptions{}))
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
+		}
+	}
+	for q, notWant := range map[string]string{
+		"publish a release of the packages": ".goreleaser.yml",
+		"resolve the dependencies":          "package.json",
+	} {
+		got := rels(ix.Search(q, memory.SearchOptions{}))
+		if len(got) > 0 && got[0] == notWant {
+			t.Errorf("Search(%q) = %v: %s first from its job's word alone", q, got, notWant)
+		}
+	}
 }

@@ -31,14 +31,23 @@ const toolFiles = `.golangci.yml .golangci.yaml .golangci.toml .golangci.json .g
 .flake8 .pylintrc pylintrc ruff.toml .ruff.toml .rubocop.yml .stylelintrc* .markdownlint* tslint.json .yamllint*
 .hadolint.yaml clippy.toml .swiftlint.yml revive.toml staticcheck.conf .jshintrc:
 	golangci golangci-lint eslint flake8 pylintrc ruff rubocop stylelint markdownlint tslint yamllint hadolint clippy
-	swiftlint revive staticcheck jshint | lint linter linters linting
+	swiftlint revive staticcheck jshint linter linters | lint linting
 .pre-commit-config.yaml: pre-commit precommit | lint linting hooks
 .gitlab-ci.yml .travis.yml jenkinsfile azure-pipelines.yml appveyor.yml .appveyor.yml .drone.yml cloudbuild.yaml
 bitbucket-pipelines.yml .cirrus.yml: ci cicd travis jenkins jenkinsfile appveyor gitlab-ci | workflow workflows pipeline pipelines
 dockerfile containerfile docker-compose.yml docker-compose.yaml .dockerignore: dockerfile containerfile docker-compose | docker container
 .prettierrc* .clang-format rustfmt.toml .rustfmt.toml: prettier clang-format rustfmt | formatter formatting
 codecov.yml .codecov.yml .coveragerc: codecov coveragerc | coverage
-dependabot.yml renovate.json .renovaterc*: dependabot renovate |`
+dependabot.yml renovate.json .renovaterc*: dependabot renovate | dependency dependencies updates
+.goreleaser.yml .goreleaser.yaml: goreleaser | release releases packaging
+go.mod package.json cargo.toml pom.xml build.gradle build.gradle.kts pyproject.toml gemfile composer.json:
+	npm maven gradle | dependency dependencies manifest
+makefile gnumakefile: makefile |
+tsconfig.json jsconfig.json: tsconfig jsconfig | compiler
+.editorconfig: editorconfig | indentation whitespace
+.codespellrc .cspell.json cspell.json: codespell cspell | spelling typos
+codeowners: codeowners | owners reviewers
+tox.ini noxfile.py: tox nox | environments sessions`
 
 // toolDirs are directories whose files are tool files, with their words.
 var toolDirs = map[string]string{

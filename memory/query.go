@@ -237,8 +237,35 @@ func isChangeLog(rel string) bool {
 
 // isExample reports whether rel is under a directory of examples,
 // tutorials or demos: code that documents, by showing it in use.
+// Only the first two directories are looked at: a project keeps its
+// examples near the top (examples/, docs/examples/), while a directory
+// deeper down names a package ("org/springframework/samples/petclinic"
+// is the whole of a sample application's code).
 func isExample(rel string) bool {
-	return dirHas(rel, "example", "examples", "_examples", "tutorial", "tutorials", "demo", "demos", "sample", "samples", "gallery")
+	top, rest, ok := strings.Cut(rel, "/")
+	if !ok {
+		return false
+	}
+	if second, _, ok := strings.Cut(rest, "/"); ok {
+		top += "/" + second + "/"
+	} else {
+		top += "/"
+	}
+	return dirHas(top, "example", "examples", "_examples", "tutorial", "tutorials", "demo", "demos", "sample", "samples", "gallery")
+}
+
+// vendorDirs are the top-level directories where projects keep copies of
+// other projects' code (redis's deps/jemalloc, Go's vendor/).
+var vendorDirs = map[string]bool{
+	"vendor": true, "vendored": true, "third_party": true, "third-party": true, "thirdparty": true,
+	"deps": true, "external": true, "extern": true, "node_modules": true,
+}
+
+// isVendored reports whether rel is under a top-level directory of
+// vendored code.
+func isVendored(rel string) bool {
+	top, _, ok := strings.Cut(rel, "/")
+	return ok && vendorDirs[strings.ToLower(top)]
 }
 
 // proseNames are the names of a project's prose files that have no

@@ -751,10 +751,20 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 			c.score *= demoteDoc
 		}
 		c.notes = append(c.notes, "documentation demoted")
-	case p.long && isExample(rel):
+	case !p.long && isVendored(rel):
+		// a request is about the project, not the copies of other
+		// projects it carries
+		c.score *= demoteRole
+		c.notes = append(c.notes, "vendored code demoted")
+	case isExample(rel) && !p.asksExamples():
 		// example and tutorial code shows the library in use: a report
-		// is about the library
-		c.score *= demoteDocLong
+		// is about the library, and so is a request unless it asks for
+		// examples; demoted as documentation is
+		if p.long {
+			c.score *= demoteDocLong
+		} else {
+			c.score *= demoteDoc
+		}
 		c.notes = append(c.notes, "example code demoted")
 	case p.long && defLangOf(rel) == nil && !hasExt(rel, p.langs):
 		c.score *= demoteOtherLong
@@ -797,6 +807,25 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		return c, false
 	}
 	return c, true
+}
+
+// exampleWords name the directories isExample knows.
+var exampleWords = map[string]bool{
+	"example": true, "examples": true, "tutorial": true, "tutorials": true, "demo": true, "demos": true,
+	"sample": true, "samples": true, "gallery": true,
+}
+
+// asksExamples reports whether a short request asks for example code.
+func (p *parsed) asksExamples() bool {
+	if p.long {
+		return false
+	}
+	for _, w := range p.words {
+		if exampleWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionOf returns the note for the first mention of rel in the query, a

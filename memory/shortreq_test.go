@@ -82,6 +82,51 @@ func TestToolFilePassesLanguageFilter(t *testing.T) {
 	}
 }
 
+// Example code is demoted in a short request as in a long text, unless the
+// request asks for examples; a package deep in the tree named "samples"
+// is no example directory.
+func TestExamplesDemotedForRequests(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"lib/response.js":                  "/**\n * Respond in the format the client accepts.\n */\nres.format = function(obj) { return negotiate(obj) }\n",
+		"examples/negotiation/index.js":    "// content negotiation: respond with the format the client accepts\napp.get('/', function(req, res) { res.format({ html: html, json: json }) })\n",
+		"src/org/samples/shop/Format.java": "class Format { /** respond in the format the client accepts */ void respond() {} }\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("respond in the format the client accepts", memory.SearchOptions{Explain: true})
+	for _, m := range ms {
+		demoted := slices.Contains(m.Reason.Notes, "example code demoted")
+		if want := m.Rel == "examples/negotiation/index.js"; demoted != want {
+			t.Errorf("%s: demoted %v, want %v (notes %v)", m.Rel, demoted, want, m.Reason.Notes)
+		}
+	}
+	ms = ix.Search("examples of content negotiation", memory.SearchOptions{Explain: true})
+	if len(ms) == 0 || ms[0].Rel != "examples/negotiation/index.js" || slices.Contains(ms[0].Reason.Notes, "example code demoted") {
+		t.Errorf("asking for examples: %v", ms)
+	}
+}
+
+// Vendored code (a top-level deps/, vendor/, third_party/) is demoted in a
+// short request: the request is about the project.
+func TestVendoredDemotedForRequests(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"deps/jemalloc/src/arena.c": "/* release values on a background thread of the allocator */\nvoid backgroundRelease(void) {}\n",
+		"src/lazyfree.c":            "/* release values on a background thread, lazily */\nvoid lazyRelease(void) {}\n",
+		"src/deps/graph.c":          "/* release the background graph */\nvoid graphRelease(void) {}\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("release values on a background thread", memory.SearchOptions{Explain: true})
+	got := rels(ms)
+	if len(got) < 2 || got[0] != "src/lazyfree.c" {
+		t.Fatalf("ranking = %v, want src/lazyfree.c first", got)
+	}
+	for _, m := range ms {
+		demoted := slices.Contains(m.Reason.Notes, "vendored code demoted")
+		if want := m.Rel == "deps/jemalloc/src/arena.c"; demoted != want {
+			t.Errorf("%s: demoted %v, want %v", m.Rel, demoted, want)
+		}
+	}
+}
+
 // withFiller adds to files unrelated files, so that the words of a test's
 // files are rare in the tree as they would be in a project.
 func withFiller(files map[string]string) map[string]string {

@@ -172,3 +172,29 @@ func TestToolFilesAcrossEcosystems(t *testing.T) {
 		}
 	}
 }
+
+// The wider thesaurus: "check … before saving" finds the validator
+// through check≈validate and save≈persist, shown in the reason, and an
+// exact word still counts more than its partner.
+func TestWiderConcepts(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"owner/pet_validator.py": "def validate_pet(pet):\n    \"\"\"Validate a pet's name and birth date before it is persisted.\"\"\"\n",
+		"owner/pet.py":           "class Pet:\n    \"\"\"A pet: its name, its birth date, its owner.\"\"\"\n",
+		"owner/checks.py":        "def check_name(name):\n    \"\"\"Check a name before saving it.\"\"\"\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("check the birth date before saving", memory.SearchOptions{Explain: true})
+	got := rels(ms)
+	i := slices.Index(got, "owner/pet_validator.py")
+	if i < 0 || i > 1 {
+		t.Fatalf("ranking = %v, want owner/pet_validator.py in the first two", got)
+	}
+	if !strings.Contains(ms[i].Reason.String(), "≈valid") {
+		t.Errorf("reason %q names no concept partner of check", ms[i].Reason.String())
+	}
+	// the exact word first: checks.py says check and saving themselves
+	got = rels(ix.Search("check a name before saving", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "owner/checks.py" {
+		t.Errorf("ranking = %v, want owner/checks.py first", got)
+	}
+}

@@ -55,7 +55,7 @@ spread distribute balance
 select selection pick choose
 policy strategy
 circular cycle cyclic
-scrub redact sanitize mask censor obfuscate
+scrub redact sanitize mask censor obfuscate hide
 archive rotate roll
 compress gzip deflate zstd zlib snappy
 serialize marshal encode
@@ -119,7 +119,32 @@ crash panic
 hang deadlock stuck freeze
 leak
 slow latency performance
-garbage gc`
+garbage gc
+free release dealloc deallocate
+validate validation verify check
+distinct unique
+estimate approximate approximation
+reply response respond
+save persist store
+limit cap maximum
+copy clone
+merge combine
+split partition
+sort order
+notify notification alert
+send transmit emit
+publish broadcast
+convert transform
+reload restart
+middleware interceptor
+endpoint route
+background asynchronous deferred lazy
+worker thread
+user account
+error failure fault
+display render
+colour color
+password passphrase`
 
 // conceptWeight is what a match of a concept partner counts for: below
 // an abbreviation's (the same word, written short), well below the term.

@@ -236,22 +236,19 @@ func isChangeLog(rel string) bool {
 }
 
 // isExample reports whether rel is under a directory of examples,
-// tutorials or demos: code that documents, by showing it in use.
-// Only the first two directories are looked at: a project keeps its
-// examples near the top (examples/, docs/examples/), while a directory
-// deeper down names a package ("org/springframework/samples/petclinic"
-// is the whole of a sample application's code).
+// tutorials or demos: code that documents, by showing it in use. Only the
+// first three directories are looked at: a project keeps its examples
+// near the top (examples/, docs/wcs/examples/), while a directory deeper
+// down names a package ("org/springframework/samples/petclinic" is the
+// whole of a sample application's code).
 func isExample(rel string) bool {
-	top, rest, ok := strings.Cut(rel, "/")
-	if !ok {
-		return false
+	top, n := 0, 0
+	for i := 0; i < len(rel) && n < 3; i++ {
+		if rel[i] == '/' {
+			top, n = i+1, n+1
+		}
 	}
-	if second, _, ok := strings.Cut(rest, "/"); ok {
-		top += "/" + second + "/"
-	} else {
-		top += "/"
-	}
-	return dirHas(top, "example", "examples", "_examples", "tutorial", "tutorials", "demo", "demos", "sample", "samples", "gallery")
+	return dirHas(rel[:top], "example", "examples", "_examples", "tutorial", "tutorials", "demo", "demos", "sample", "samples", "gallery")
 }
 
 // vendorDirs are the top-level directories where projects keep copies of

@@ -87,9 +87,9 @@ func TestToolFilePassesLanguageFilter(t *testing.T) {
 // is no example directory.
 func TestExamplesDemotedForRequests(t *testing.T) {
 	root := writeTree(t, withFiller(map[string]string{
-		"lib/response.js":                  "/**\n * Respond in the format the client accepts.\n */\nres.format = function(obj) { return negotiate(obj) }\n",
-		"examples/negotiation/index.js":    "// content negotiation: respond with the format the client accepts\napp.get('/', function(req, res) { res.format({ html: html, json: json }) })\n",
-		"src/org/samples/shop/Format.java": "class Format { /** respond in the format the client accepts */ void respond() {} }\n",
+		"lib/response.js":                            "/**\n * Respond in the format the client accepts.\n */\nres.format = function(obj) { return negotiate(obj) }\n",
+		"examples/negotiation/index.js":              "// content negotiation: respond with the format the client accepts\napp.get('/', function(req, res) { res.format({ html: html, json: json }) })\n",
+		"src/main/java/org/samples/shop/Format.java": "class Format { /** respond in the format the client accepts */ void respond() {} }\n",
 	}))
 	ix, _ := build(t, root)
 	ms := ix.Search("respond in the format the client accepts", memory.SearchOptions{Explain: true})
@@ -196,5 +196,26 @@ func TestWiderConcepts(t *testing.T) {
 	got = rels(ix.Search("check a name before saving", memory.SearchOptions{}))
 	if len(got) == 0 || got[0] != "owner/checks.py" {
 		t.Errorf("ranking = %v, want owner/checks.py first", got)
+	}
+}
+
+// Example directories are among the first three of a path: docs/wcs/examples/
+// is one (a doc that names the request's language is not demoted as a doc,
+// but as an example).
+func TestExampleDirectoriesNearTheTop(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"docs/wcs/examples/cube.py": "# an example cube: slice the world coordinates\ncube = slice_world(3)\n",
+		"lib/wcs/slice.py":          "def slice_world(n):\n    \"\"\"Slice the world coordinates.\"\"\"\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("slice the world coordinates in Python code", memory.SearchOptions{Explain: true})
+	if len(ms) != 2 {
+		t.Fatalf("ranking = %v, want both Python files", rels(ms))
+	}
+	for _, m := range ms {
+		demoted := slices.Contains(m.Reason.Notes, "example code demoted")
+		if want := m.Rel == "docs/wcs/examples/cube.py"; demoted != want {
+			t.Errorf("%s: demoted %v, want %v (notes %v)", m.Rel, demoted, want, m.Reason.Notes)
+		}
 	}
 }

@@ -127,6 +127,7 @@ type parsed struct {
 	deepest   string          // the file of the innermost traceback frame that is in the index
 	evidence  []evidence      // names the query gives exactly, looked up among definitions
 	subjects  map[string]bool // a short query's terms, which a file may be named after
+	heads     map[string]bool // the first two letters of each of subjects (partsSubject)
 	words     []string        // content words, lower-case, in order
 	// cased are the words as the query spells them, one for each of
 	// words: the terms are read from them, so that ObjectUtils gives the

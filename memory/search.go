@@ -155,6 +155,7 @@ func (st *state) readEvidence(p *parsed, query string, a *analyzer) {
 func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	qs := st.queryTerms(a, p)
 	p.subjects = subjects(p, qs)
+	p.heads = heads(p.subjects)
 	acc, total := st.accumulate(qs)
 	defAcc, hits, defTotal := st.defScores(p.evidence)
 	named := st.namedAfter(p)
@@ -647,8 +648,20 @@ func (p *parsed) subjectOf(rel string) string {
 // order the query says them. Parts that are no term (a digit, a stop
 // word) are not asked for; two parts at least must be.
 func (p *parsed) partsSubject(stem string) string {
+	// every file's name is asked about: first, without allocating,
+	// whether each part begins as a subject does
+	n := 0
+	for part := range nameParts(stem) {
+		if len(part) >= 2 && !p.heads[lowerHead(part)] {
+			return ""
+		}
+		n++
+	}
+	if n < 2 {
+		return ""
+	}
 	var said []string
-	for _, part := range nameParts(stem) {
+	for part := range nameParts(stem) {
 		t := normalise(part)
 		if t == "" {
 			continue
@@ -664,32 +677,52 @@ func (p *parsed) partsSubject(stem string) string {
 	return strings.Join(said, " ")
 }
 
-// nameParts splits a file's stem into its words: at characters that are
-// not letters and where a lower-case letter is followed by an upper-case
-// one ("PetValidator": Pet, Validator).
-func nameParts(stem string) []string {
-	var parts []string
-	start := -1
-	for i := 0; i < len(stem); i++ {
-		c := stem[i]
-		lower, upper := c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z'
-		switch {
-		case !lower && !upper:
-			if start >= 0 {
-				parts = append(parts, stem[start:i])
-			}
-			start = -1
-		case start < 0:
-			start = i
-		case upper && stem[i-1] >= 'a' && stem[i-1] <= 'z':
-			parts = append(parts, stem[start:i])
-			start = i
+// lowerHead returns the first two letters of part, lower-case.
+func lowerHead(part string) string {
+	a, b := part[0]|0x20, part[1]|0x20 // parts are ASCII letters
+	return string([]byte{a, b})
+}
+
+// heads returns the first two letters of each subject: a word and its
+// stem share them.
+func heads(subjects map[string]bool) map[string]bool {
+	m := make(map[string]bool, len(subjects))
+	for s := range subjects {
+		if len(s) >= 2 {
+			m[s[:2]] = true
 		}
 	}
-	if start >= 0 {
-		parts = append(parts, stem[start:])
+	return m
+}
+
+// nameParts yields the words of a file's stem: split at characters that
+// are not letters and where a lower-case letter is followed by an
+// upper-case one ("PetValidator": Pet, Validator).
+func nameParts(stem string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i < len(stem); i++ {
+			c := stem[i]
+			lower, upper := c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z'
+			switch {
+			case !lower && !upper:
+				if start >= 0 && !yield(stem[start:i]) {
+					return
+				}
+				start = -1
+			case start < 0:
+				start = i
+			case upper && stem[i-1] >= 'a' && stem[i-1] <= 'z':
+				if !yield(stem[start:i]) {
+					return
+				}
+				start = i
+			}
+		}
+		if start >= 0 {
+			yield(stem[start:])
+		}
 	}
-	return parts
 }
 
 // toolShare is the share of the query's term weight that the words said,

@@ -30,3 +30,11 @@ func DecodeHistory(data []byte) (string, int, error) {
 	}
 	return h.head, len(h.commits), nil
 }
+
+// SetMaxPackIndexBytes sets the bound of the pack indexes whose history is
+// read, and returns a function that restores it.
+func SetMaxPackIndexBytes(n int64) (restore func()) {
+	old := maxPackIndexBytes
+	maxPackIndexBytes = n
+	return func() { maxPackIndexBytes = old }
+}

@@ -290,3 +290,32 @@ func TestHistoryShallow(t *testing.T) {
 		t.Fatalf("shallow clone: %v", ms)
 	}
 }
+
+// A repository whose pack indexes are past the bound is read without its
+// history (go-git would keep an entry for each of its objects in memory),
+// and the files are indexed as ever; under the bound the same repository's
+// history is read.
+func TestHistoryTooLarge(t *testing.T) {
+	root := writeTree(t, historyFiles)
+	commit := gitRepo(t, root)
+	commit("proxy: spread load across servers", map[string]string{"proxy/upstreams.go": historyFiles["proxy/upstreams.go"] + "// w\n"})
+	gc := exec.Command("git", "gc", "-q")
+	gc.Dir = root
+	if out, err := gc.CombinedOutput(); err != nil {
+		t.Fatalf("git gc: %v\n%s", err, out)
+	}
+	packs, _ := filepath.Glob(filepath.Join(root, ".git", "objects", "pack", "*.idx"))
+	if len(packs) == 0 {
+		t.Fatal("git gc wrote no pack index")
+	}
+	restore := memory.SetMaxPackIndexBytes(100)
+	ix, _ := build(t, root)
+	restore()
+	if st := ix.Stats(); st.Commits != 0 || st.Files != 3 {
+		t.Fatalf("past the bound: %d commits read, %d files indexed; want 0 and 3", st.Commits, st.Files)
+	}
+	ix, _ = build(t, root)
+	if st := ix.Stats(); st.Commits != 1 {
+		t.Fatalf("under the bound: %d commits read, want 1", st.Commits)
+	}
+}

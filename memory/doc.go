@@ -34,7 +34,10 @@
 // stop words dropped, the words of their first line (a report's title)
 // counted twice, and capped at their maxQueryTerms heaviest terms; a
 // leading conventional-commit label ("test:", "docs(api):") is dropped.
-// A query's exact evidence (traceback frames, imports, dotted names,
+// A query's words keep their case until their terms are read, so that
+// ObjectUtils gives the terms the index has for it (object, util,
+// objectutils). A query's exact evidence (traceback frames, Python's and
+// the JVM's, imports, dotted names,
 // CamelCase and snake_case identifiers: evidence.go) is looked up among
 // the definitions, and a file scores for what it defines beside its
 // words' share; the modules its dotted names spell and the innermost
@@ -44,8 +47,11 @@
 // A filter that leaves nothing is dropped and the search run again, with a
 // note in every reason. In a short query, adjacent words also match their
 // compound ("reverse proxy": reverseproxy), and a file named after one of
-// its words ranks higher. Test files are demoted unless the query asks
-// for tests, documentation more so for a long text; files named in the
+// its words, or after several of them by its name's parts (line_range.rs),
+// ranks higher. Test files are demoted unless the query asks for tests,
+// documentation (change logs among it) and example code unless it asks for
+// them, more so for a long text, and in a short request code vendored
+// under a top-level vendor/, deps/ or third_party/; files named in the
 // query ("tsdb/head.go", "head.go:123") are boosted.
 //
 // # History

@@ -20,9 +20,9 @@ import (
 // "docker", "coverage"): a commit message "fix lint errors in the parser"
 // or "docker: add image labels" is about code, so they count only when
 // the request also asks for configuration ("lint configuration", "docker
-// settings"). Words as common as "build", "release", "target" or "update"
-// are neither: they would lift a Makefile above the code prometheus's
-// commit messages are about ("targets").
+// settings"). Words as common as "build", "target" or "update" are
+// neither: they would lift a Makefile above the code prometheus's commit
+// messages are about ("targets"); "release" is only goreleaser's weak word.
 
 // toolFiles maps the base names of tool files (lower-case; a trailing "*"
 // matches any rest) to their strong and weak words: "names: strong | weak",

@@ -103,7 +103,7 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 	}
 	for _, re := range []*regexp.Regexp{frameRe.Re(), pytestFrameRe.Re()} {
 		for _, m := range re.FindAllStringSubmatch(q, -1) {
-			if len(frames) < 64 {
+			if len(frames) < maxFrames {
 				frames = append(frames, strings.ReplaceAll(m[1], "\\", "/"))
 			}
 			if m[2] != "<module>" {
@@ -111,13 +111,7 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			}
 		}
 	}
-	// of a JVM's trace, the innermost frames (last here) are kept when
-	// there are too many: the root cause's are
-	jf := javaFrames(q)
-	if n := max(64-len(frames), 0); len(jf) > n {
-		jf = jf[len(jf)-n:]
-	}
-	frames = append(frames, jf...)
+	frames = appendJavaFrames(frames, q)
 	for _, m := range fromRe.Re().FindAllStringSubmatch(q, -1) {
 		for _, name := range strings.Split(m[2], ",") {
 			if f := strings.Fields(name); len(f) > 0 {
@@ -153,6 +147,20 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 		}
 	}
 	return evs, chains, frames
+}
+
+// maxFrames is how many traceback frames a query is read for.
+const maxFrames = 64
+
+// appendJavaFrames appends to frames the files of the frames of the JVM
+// stack traces in q, up to maxFrames in all. When there are too many, the
+// innermost (last) are kept: the root cause's are.
+func appendJavaFrames(frames []string, q string) []string {
+	jf := javaFrames(q)
+	if n := max(maxFrames-len(frames), 0); len(jf) > n {
+		jf = jf[len(jf)-n:]
+	}
+	return append(frames, jf...)
 }
 
 // javaFrames returns the files of the frames of the JVM stack traces in q

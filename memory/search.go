@@ -770,41 +770,7 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 	if p.roles != 0 && role&p.roles == 0 {
 		return c, false
 	}
-	demoted := true
-	switch {
-	case p.roles&roleTest == 0 && isTest(rel):
-		c.score *= demoteRole
-		c.notes = append(c.notes, "test file demoted")
-	case p.roles&roleDoc == 0 && role&roleDoc != 0 && !hasExt(rel, p.langs):
-		// a doc in a language the query names ("markdown docs", or
-		// "rst" in a report) is not demoted
-		if p.long {
-			c.score *= demoteDocLong
-		} else {
-			c.score *= demoteDoc
-		}
-		c.notes = append(c.notes, "documentation demoted")
-	case !p.long && isVendored(rel):
-		// a request is about the project, not the copies of other
-		// projects it carries
-		c.score *= demoteRole
-		c.notes = append(c.notes, "vendored code demoted")
-	case isExample(rel) && !p.asksExamples():
-		// example and tutorial code shows the library in use: a report
-		// is about the library, and so is a request unless it asks for
-		// examples; demoted as documentation is
-		if p.long {
-			c.score *= demoteDocLong
-		} else {
-			c.score *= demoteDoc
-		}
-		c.notes = append(c.notes, "example code demoted")
-	case p.long && defLangOf(rel) == nil && !hasExt(rel, p.langs):
-		c.score *= demoteOtherLong
-		c.notes = append(c.notes, "not code: demoted")
-	default:
-		demoted = false
-	}
+	c, demoted := p.demote(c, rel, role)
 	if len(p.scopes) > 0 {
 		in := false
 		for _, s := range p.scopes {
@@ -837,6 +803,48 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		c.notes = append(c.notes, "named after "+t)
 	}
 	if min(c.score, 1) < opt.MinScore {
+		return c, false
+	}
+	return c, true
+}
+
+// demote applies to c, the document at rel of the given role, the one
+// demotion of what the query does not ask for that fits it first (a test,
+// documentation, vendored code, example code, a file that is not code in a
+// long text), noting it, and reports whether one did.
+func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
+	switch {
+	case p.roles&roleTest == 0 && isTest(rel):
+		c.score *= demoteRole
+		c.notes = append(c.notes, "test file demoted")
+	case p.roles&roleDoc == 0 && role&roleDoc != 0 && !hasExt(rel, p.langs):
+		// a doc in a language the query names ("markdown docs", or
+		// "rst" in a report) is not demoted
+		if p.long {
+			c.score *= demoteDocLong
+		} else {
+			c.score *= demoteDoc
+		}
+		c.notes = append(c.notes, "documentation demoted")
+	case !p.long && isVendored(rel):
+		// a request is about the project, not the copies of other
+		// projects it carries
+		c.score *= demoteRole
+		c.notes = append(c.notes, "vendored code demoted")
+	case isExample(rel) && !p.asksExamples():
+		// example and tutorial code shows the library in use: a report
+		// is about the library, and so is a request unless it asks for
+		// examples; demoted as documentation is
+		if p.long {
+			c.score *= demoteDocLong
+		} else {
+			c.score *= demoteDoc
+		}
+		c.notes = append(c.notes, "example code demoted")
+	case p.long && defLangOf(rel) == nil && !hasExt(rel, p.langs):
+		c.score *= demoteOtherLong
+		c.notes = append(c.notes, "not code: demoted")
+	default:
 		return c, false
 	}
 	return c, true

@@ -397,16 +397,22 @@ func TestExamplesDemotedForReports(t *testing.T) {
 	}
 }
 
-// A class name in a query is read as the index reads it in code: its parts
-// and its whole form. Lower-cased first, ObjectUtils gave the one term
-// objectutil, which neither the file's name nor its code has.
-func TestCamelCaseQueryWords(t *testing.T) {
-	root := writeTree(t, map[string]string{
+// objectUtilsTree is a Java class ObjectUtils beside a class whose comments
+// say the words of the queries about it.
+func objectUtilsTree() map[string]string {
+	return map[string]string{
 		"src/main/java/org/lib/ObjectUtils.java": "package org.lib;\n\npublic class ObjectUtils {\n" +
 			"    public static boolean isEmpty(Object o) {\n        return o == null;\n    }\n}\n",
 		"src/main/java/org/lib/Validate.java": "package org.lib;\n\n/** Checks arguments: an empty value, a null value, an optional value. */\n" +
 			"public class Validate {\n    public static void notEmpty(Object value) {\n        // an empty optional is empty\n    }\n}\n",
-	})
+	}
+}
+
+// A class name in a query is read as the index reads it in code: its parts
+// and its whole form. Lower-cased first, ObjectUtils gave the one term
+// objectutil, which neither the file's name nor its code has.
+func TestCamelCaseQueryWords(t *testing.T) {
+	root := writeTree(t, objectUtilsTree())
 	ix, _ := build(t, root)
 	for _, q := range []string{
 		"ObjectUtils should treat an empty Optional as empty",
@@ -428,12 +434,7 @@ func TestCamelCaseQueryWords(t *testing.T) {
 // A class name written in lower case ("objectutils") matches the whole form
 // the index keeps of the class's name, which its stem does not.
 func TestLowerCaseClassName(t *testing.T) {
-	root := writeTree(t, map[string]string{
-		"src/main/java/org/lib/ObjectUtils.java": "package org.lib;\n\npublic class ObjectUtils {\n" +
-			"    public static boolean isEmpty(Object o) {\n        return o == null;\n    }\n}\n",
-		"src/main/java/org/lib/Validate.java": "package org.lib;\n\n/** Checks arguments: an empty value, a null value, an optional value. */\n" +
-			"public class Validate {\n    public static void notEmpty(Object value) {\n        // an empty optional is empty\n    }\n}\n",
-	})
+	root := writeTree(t, objectUtilsTree())
 	ix, _ := build(t, root)
 	ms := ix.Search("lang 1689 add optional to objectutils isempty", memory.SearchOptions{})
 	if len(ms) == 0 || ms[0].Rel != "src/main/java/org/lib/ObjectUtils.java" {

@@ -93,12 +93,7 @@ func TestExamplesDemotedForRequests(t *testing.T) {
 	}))
 	ix, _ := build(t, root)
 	ms := ix.Search("respond in the format the client accepts", memory.SearchOptions{Explain: true})
-	for _, m := range ms {
-		demoted := slices.Contains(m.Reason.Notes, "example code demoted")
-		if want := m.Rel == "examples/negotiation/index.js"; demoted != want {
-			t.Errorf("%s: demoted %v, want %v (notes %v)", m.Rel, demoted, want, m.Reason.Notes)
-		}
-	}
+	checkOnlyNoted(t, ms, "example code demoted", "examples/negotiation/index.js")
 	ms = ix.Search("examples of content negotiation", memory.SearchOptions{Explain: true})
 	if len(ms) == 0 || ms[0].Rel != "examples/negotiation/index.js" || slices.Contains(ms[0].Reason.Notes, "example code demoted") {
 		t.Errorf("asking for examples: %v", ms)
@@ -119,10 +114,17 @@ func TestVendoredDemotedForRequests(t *testing.T) {
 	if len(got) < 2 || got[0] != "src/lazyfree.c" {
 		t.Fatalf("ranking = %v, want src/lazyfree.c first", got)
 	}
+	checkOnlyNoted(t, ms, "vendored code demoted", "deps/jemalloc/src/arena.c")
+}
+
+// checkOnlyNoted fails t for each of ms that has note and is not the file
+// rel, or is rel and has not.
+func checkOnlyNoted(t *testing.T, ms []memory.Match, note, rel string) {
+	t.Helper()
 	for _, m := range ms {
-		demoted := slices.Contains(m.Reason.Notes, "vendored code demoted")
-		if want := m.Rel == "deps/jemalloc/src/arena.c"; demoted != want {
-			t.Errorf("%s: demoted %v, want %v", m.Rel, demoted, want)
+		noted := slices.Contains(m.Reason.Notes, note)
+		if want := m.Rel == rel; noted != want {
+			t.Errorf("%s: %q %v, want %v (notes %v)", m.Rel, note, noted, want, m.Reason.Notes)
 		}
 	}
 }
@@ -212,10 +214,5 @@ func TestExampleDirectoriesNearTheTop(t *testing.T) {
 	if len(ms) != 2 {
 		t.Fatalf("ranking = %v, want both Python files", rels(ms))
 	}
-	for _, m := range ms {
-		demoted := slices.Contains(m.Reason.Notes, "example code demoted")
-		if want := m.Rel == "docs/wcs/examples/cube.py"; demoted != want {
-			t.Errorf("%s: demoted %v, want %v (notes %v)", m.Rel, demoted, want, m.Reason.Notes)
-		}
-	}
+	checkOnlyNoted(t, ms, "example code demoted", "docs/wcs/examples/cube.py")
 }

@@ -648,8 +648,8 @@ func (p *parsed) subjectOf(rel string) string {
 // order the query says them. Parts that are no term (a digit, a stop
 // word) are not asked for; two parts at least must be.
 func (p *parsed) partsSubject(stem string) string {
-	// every file's name is asked about: first, without allocating,
-	// whether each part begins as a subject does
+	// every file's name is asked about, so first whether each part
+	// begins as a subject does: most names end there
 	n := 0
 	for part := range nameParts(stem) {
 		if len(part) >= 2 && !p.heads[lowerHead(part)] {

@@ -112,3 +112,33 @@ func TestReportTitleCountsTwice(t *testing.T) {
 		t.Errorf("ranking = %v, want z/rotation.go (the title's word) above a/buffer.go", got)
 	}
 }
+
+// An error class's own frame, as an exception's, is where the error was
+// made, not where it surfaced: the frame below it is the innermost of the
+// project.
+func TestJavaTraceSkipsErrorClassFrame(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"src/main/java/com/lib/ConfigError.java": "package com.lib;\n\npublic class ConfigError extends Error {\n" +
+			"    static ConfigError of(String key) { return new ConfigError(); }\n}\n",
+		"src/main/java/com/lib/Loader.java": "package com.lib;\n\npublic class Loader {\n" +
+			"    void load(String key) { throw ConfigError.of(key); }\n}\n",
+	})
+	ix, _ := build(t, root)
+	report := "Loading a configuration without a port fails\n\nWhen the configuration file leaves out the port the " +
+		"loader throws instead of taking the default port, and the service never starts:\n\n" +
+		"```\nException in thread \"main\" com.lib.ConfigError: port\n" +
+		"\tat com.lib.ConfigError.of(ConfigError.java:4)\n" +
+		"\tat com.lib.Loader.load(Loader.java:4)\n" +
+		"\tat com.app.Main.main(Main.java:8)\n```\n"
+	ms := ix.Search(report, memory.SearchOptions{})
+	if !slices.Contains(rels(ms), "src/main/java/com/lib/Loader.java") {
+		t.Fatalf("ranking = %v, want Loader.java among them", rels(ms))
+	}
+	const note = "innermost traceback frame in the project"
+	for _, m := range ms {
+		noted := slices.Contains(m.Reason.Notes, note)
+		if want := m.Rel == "src/main/java/com/lib/Loader.java"; noted != want {
+			t.Errorf("%s: %q %v, want %v (notes %v)", m.Rel, note, noted, want, m.Reason.Notes)
+		}
+	}
+}

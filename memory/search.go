@@ -649,10 +649,11 @@ func (p *parsed) subjectOf(rel string) string {
 // word) are not asked for; two parts at least must be.
 func (p *parsed) partsSubject(stem string) string {
 	// every file's name is asked about, so first whether each part
-	// begins as a subject does: most names end there
+	// begins as a subject does: most names end there (a part that does
+	// not is stemmed only then, since a stop word need not be said)
 	n := 0
 	for part := range nameParts(stem) {
-		if len(part) >= 2 && !p.heads[lowerHead(part)] {
+		if len(part) >= 2 && !p.heads[lowerHead(part)] && normalise(part) != "" {
 			return ""
 		}
 		n++

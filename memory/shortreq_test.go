@@ -216,3 +216,24 @@ func TestExampleDirectoriesNearTheTop(t *testing.T) {
 	}
 	checkOnlyNoted(t, ms, "example code demoted", "docs/wcs/examples/cube.py")
 }
+
+// A stop word in a file's name is not asked for: lines_in_range.rs is
+// named after "print only a range of lines", whose "in" is not said.
+func TestNamedAfterPartsSkipsStopWords(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/lines_in_range.rs": "pub struct LineRange { lower: usize, upper: usize }\n",
+		"src/controller.rs": "// print the range of lines the user asked for; print lines, print ranges\n" +
+			"fn print_file_ranges(ranges: LineRanges) { print_lines(ranges) }\nfn print_lines(lines: LineRanges) {}\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("print only a range of lines", memory.SearchOptions{Explain: true})
+	for _, m := range ms {
+		if m.Rel == "src/lines_in_range.rs" {
+			if !slices.Contains(m.Reason.Notes, "named after lines range") {
+				t.Fatalf("reason of lines_in_range.rs: notes %v, want \"named after lines range\"", m.Reason.Notes)
+			}
+			return
+		}
+	}
+	t.Fatalf("lines_in_range.rs not found: %v", rels(ms))
+}

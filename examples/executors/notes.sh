@@ -6,7 +6,7 @@ set -euo pipefail
 prompt=$(cat)
 files=$(printf '%s\n' "$prompt" | sed -n 's/.*<file path="\([^"]*\)".*/\1/p' | sort -u)
 count=$(printf '%s\n' "$files" | grep -c . || true)
-first=$(printf '%s\n' "$files" | head -n 1)
+first=${files%%$'\n'*} # not `| head -n 1`: head leaves early, and pipefail turns the writer's SIGPIPE into exit 141
 printf '{"notes": {"summary": "step %s saw %s file(s), first %s"}, "files": [' "${TASKCTL_STEP:-?}" "$count" "${first:-none}"
 sep=""
 while IFS= read -r f; do

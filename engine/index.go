@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -241,7 +240,7 @@ func (e *Engine) ScopeGlobs(flag string, globs []string) ([]string, error) {
 			local = filepath.ToSlash(rel)
 			if local == "." {
 				local = "**"
-			} else if st, err := os.Stat(abs); err == nil && st.IsDir() && !strings.ContainsAny(local, "*?[{") {
+			} else if !strings.ContainsAny(local, "*?[{") && isProjectDir(p, abs) {
 				// ./src names the directory: what it holds (a path
 				// never equals it, so it matched nothing).
 				local += "/**"
@@ -254,6 +253,14 @@ func (e *Engine) ScopeGlobs(flag string, globs []string) ([]string, error) {
 		out = append(out, local)
 	}
 	return out, nil
+}
+
+// isProjectDir reports whether abs is a directory of the project, judged
+// by its root as every path is: a link out of the project is none, and
+// what lies outside is not looked at.
+func isProjectDir(p *project.Project, abs string) bool {
+	_, w := p.ResolveFrom(filepath.Dir(abs), abs)
+	return w != nil && w.Code == diag.PathIsDir
 }
 
 // dirGlob turns a glob ending in / ("src/", the way a directory is named)

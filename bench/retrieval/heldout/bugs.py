@@ -18,8 +18,10 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
+from mirror import check, git, git_dir, is_test  # noqa: E402  (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "bugs-manifest.jsonl")
@@ -43,27 +45,6 @@ QUOTAS = {
 }
 
 
-def git(gitdir, *args, check=True):
-    r = subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True)
-    if check and r.returncode:
-        sys.exit("bugs.py: git %s in %s: %s" % (" ".join(args), gitdir, r.stderr.decode().strip()))
-    return r
-
-
-def git_dir(root, repo):
-    for d in (os.path.join(root, repo.replace("/", "+"), "repo", ".git"),
-              os.path.join(root, repo.replace("/", "+"), "repo")):
-        if os.path.isfile(os.path.join(d, "HEAD")):
-            return d
-    return None
-
-
-def is_test(path):
-    """The harness's rule: a component test, tests or testing, also as a word split on _ and ."""
-    return any(w in ("test", "tests", "testing")
-               for c in path.lower().split("/") for w in re.split(r"[_.]", c))
-
-
 def items(root, repo):
     """The benchmark's items for repo, as the harness's fields, in the file's order."""
     bench = git_dir(root, BENCH_REPO)
@@ -84,12 +65,6 @@ def items(root, repo):
             "gold_files": sorted(set(re.findall(r"^diff --git a/(\S+) b/", d["fix_patch"], re.M))),
             "source": SOURCE,
         }
-
-
-def check(item):
-    """A digest of what the harness reads, to catch a different copy of the data."""
-    key = json.dumps([item["base_commit"], item["problem_statement"], item["gold_files"]])
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def select(root):

@@ -17,12 +17,13 @@ commit the fix was made on), problem_statement (the issue's title and body as GH
 them), gold_files (the paths of the `diff --git a/X b/X` lines of GHRB's production diff of
 the fix; the harness leaves out tests' paths), source.
 """
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
+from mirror import check, git, git_dir, is_test  # noqa: E402  (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "ghrb-manifest.jsonl")
@@ -33,27 +34,6 @@ SOURCE = "GHRB (GitHub Recent Bugs), %s at %s" % (BENCH_REPO, BENCH_COMMIT[:8])
 # Left out when selecting: jackson-core's items overlap the repositories of the earlier
 # held-out set B; openapi-generator's snapshot is over the fetch size limit (1.3 GB).
 EXCLUDED_REPOS = {"FasterXML/jackson-core", "OpenAPITools/openapi-generator"}
-
-
-def git(gitdir, *args, check=True):
-    r = subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True)
-    if check and r.returncode:
-        sys.exit("ghrb.py: git %s in %s: %s" % (" ".join(args), gitdir, r.stderr.decode().strip()))
-    return r
-
-
-def git_dir(root, repo):
-    for d in (os.path.join(root, repo.replace("/", "+"), "repo", ".git"),
-              os.path.join(root, repo.replace("/", "+"), "repo")):
-        if os.path.isfile(os.path.join(d, "HEAD")):
-            return d
-    return None
-
-
-def is_test(path):
-    """The harness's rule: a component test, tests or testing, also as a word split on _ and ."""
-    return any(w in ("test", "tests", "testing")
-               for c in path.lower().split("/") for w in re.split(r"[_.]", c))
 
 
 def bench_dir(root):
@@ -96,12 +76,6 @@ def items(root):
             "gold_files": sorted(set(re.findall(r"^diff --git a/(\S+) b/", diff, re.M))),
             "source": SOURCE,
         }
-
-
-def check(item):
-    """A digest of what the harness reads, to catch a different copy of the data."""
-    key = json.dumps([item["base_commit"], item["problem_statement"], item["gold_files"]])
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def select(root):

@@ -21,9 +21,10 @@ the harness leaves out tests' paths), source.
 import hashlib
 import json
 import os
-import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
+from mirror import check, git, git_dir, is_test, need_dir  # noqa: E402  (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "bugsjs-manifest.jsonl")
@@ -48,34 +49,6 @@ PROJECTS = {
 # ESLint's first ones, in SHA-256 order of instance_id, up to 100 in all. Set from the eligible
 # counts before any ranker ran.
 QUOTA = {"Eslint": 28}
-
-
-def git(gitdir, *args, check=True):
-    r = subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True)
-    if check and r.returncode:
-        sys.exit("bugsjs.py: git %s in %s: %s" % (" ".join(args), gitdir, r.stderr.decode().strip()))
-    return r
-
-
-def git_dir(root, repo):
-    for d in (os.path.join(root, repo.replace("/", "+"), "repo", ".git"),
-              os.path.join(root, repo.replace("/", "+"), "repo")):
-        if os.path.isfile(os.path.join(d, "HEAD")):
-            return d
-    return None
-
-
-def need_dir(root, repo):
-    d = git_dir(root, repo)
-    if d is None:
-        sys.exit("bugsjs.py: no mirror of %s under %s (fetch github:%s)" % (repo, root, repo))
-    return d
-
-
-def is_test(path):
-    """The harness's rule: a component test, tests or testing, also as a word split on _ and ."""
-    return any(w in ("test", "tests", "testing")
-               for c in path.lower().split("/") for w in re.split(r"[_.]", c))
 
 
 # --- Protocol Buffers wire format, enough for project.proto ---------------------------------
@@ -162,12 +135,6 @@ def items(root, projects=PROJECTS):
                 "gold_files": sorted(set(diff.split("\n")) - {""}),
                 "source": SOURCE,
             }
-
-
-def check(item):
-    """A digest of what the harness reads, to catch a different copy of the data."""
-    key = json.dumps([item["base_commit"], item["problem_statement"], item["gold_files"]])
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def eligible(root, it):

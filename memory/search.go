@@ -356,13 +356,14 @@ func (q *qterm) addAlt(text, path []byte, term string, w float64, concept bool) 
 // adjacent words that the index has: "reverse proxy" is also
 // "reverseproxy", a directory, a file name or an identifier
 // (ReverseProxy, whose whole form is a term of its own and matches as an
-// alternate). have holds the terms the query has already.
+// alternate), and "HTTP/2" is "http2" (versionNumber). have holds the
+// terms the query has already.
 func (st *state) compoundTerms(words []string, have map[string]float64) []qterm {
 	N := float64(st.live)
 	var qs []qterm
 	for i := 0; i+1 < len(words); i++ {
 		x, y := words[i], words[i+1]
-		if stopWords[x] || stopWords[y] || !simpleWord(x) || !simpleWord(y) {
+		if stopWords[x] || stopWords[y] || !simpleWord(x) || !simpleWord(y) && !versionNumber(y) {
 			continue
 		}
 		joined := x + y
@@ -389,6 +390,13 @@ func (st *state) compoundTerms(words []string, have map[string]float64) []qterm 
 		qs = append(qs, q)
 	}
 	return qs
+}
+
+// versionNumber reports whether w, the word after another, is a version
+// that the code writes joined to it: "HTTP/2" is http2, "Python 3"
+// python3, "OAuth 2" oauth2.
+func versionNumber(w string) bool {
+	return len(w) <= 2 && allDigits(w)
 }
 
 // acronymTerms returns terms for the acronyms of a short query's runs of
@@ -629,11 +637,11 @@ func (p *parsed) subjectOf(rel string) string {
 	if ext := extOf(rel); ext != "" {
 		stem = stem[:len(stem)-len(ext)]
 	}
+	if p.subjects[stem] {
+		return stem // "http2" too, a compound of the request's words
+	}
 	if !simpleWord(stem) {
 		return p.partsSubject(stem)
-	}
-	if p.subjects[stem] {
-		return stem
 	}
 	if t := normalise(stem); t != "" && p.subjects[t] {
 		return t
@@ -768,7 +776,9 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 			return c, false
 		}
 	}
-	if p.roles != 0 && role&p.roles == 0 {
+	if p.roles != 0 && role&p.roles == 0 && p.toolSubject(rel) == nil {
+		// "test runner configuration" asks for the tool file that
+		// configures the tests (vitest.config.ts), not for tests
 		return c, false
 	}
 	c, demoted := p.demote(c, rel, role)

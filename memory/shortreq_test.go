@@ -237,3 +237,56 @@ func TestNamedAfterPartsSkipsStopWords(t *testing.T) {
 	}
 	t.Fatalf("lines_in_range.rs not found: %v", rels(ms))
 }
+
+// Tool files of test runners, code generators and installers: named by
+// the tool, found by their job beside a word asking for configuration. A
+// test runner's configuration is no test file, so "test" in the request
+// does not filter it away; an installer is matched by its name's end.
+func TestToolFilesOfRunnersAndInstallers(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"vitest.config.ts":          "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { globals: true } })\n",
+		"src/router.test.ts":        "// the runner runs the router's unit tests\ntest('route', () => { run() })\n",
+		"src/runner.ts":             "// run the handlers of a request in order: the request runner\nexport function runHandlers() {}\n",
+		"buf.gen.yaml":              "version: v2\nplugins:\n  - remote: buf.build/protocolbuffers/go\n    out: lib\n",
+		"proto/api.proto":           "// settings of the API, generated code\nmessage Settings { string name = 1; }\n",
+		"windows/wix/app.wxs":       "<Wix><Package Name=\"app\"><MajorUpgrade /></Package></Wix>\n",
+		"src/display/window.rs":     "// the window of the Windows build: its definition\npub struct Window {}\n",
+		".github/workflows/rel.yml": "on: [push]\njobs:\n  windows:\n    runs-on: windows-latest\n",
+	}))
+	ix, _ := build(t, root)
+	for q, want := range map[string]string{
+		"unit test runner configuration":    "vitest.config.ts",
+		"protobuf code generation settings": "buf.gen.yaml",
+		"Windows MSI installer definition":  "windows/wix/app.wxs",
+	} {
+		got := rels(ix.Search(q, memory.SearchOptions{}))
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
+		}
+	}
+	// without a word asking for configuration, the tests are what is
+	// asked for
+	got := rels(ix.Search("tests of the router", memory.SearchOptions{}))
+	if slices.Contains(got, "vitest.config.ts") {
+		t.Errorf("tests of the router: ranking %v holds the runner's configuration", got)
+	}
+}
+
+// A version written apart from its name is the name the code joins it to:
+// "HTTP/2" is http2.py, above http.py, which has only "http".
+func TestVersionCompounds(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"handlers/http.py":  "class HTTPDownloadHandler:\n    \"\"\"Download over HTTP: every download.\"\"\"\n",
+		"handlers/http2.py": "class H2DownloadHandler:\n    \"\"\"Streams of one connection.\"\"\"\n",
+		"handlers/ftp.py":   "class FTPDownloadHandler:\n    \"\"\"Download over FTP.\"\"\"\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("HTTP/2 multiplexed downloads", memory.SearchOptions{Explain: true})
+	got := rels(ms)
+	if len(got) == 0 || got[0] != "handlers/http2.py" {
+		t.Fatalf("ranking = %v, want handlers/http2.py first", got)
+	}
+	if !strings.Contains(ms[0].Reason.String(), "http 2") {
+		t.Errorf("reason %q does not show the compound http 2", ms[0].Reason.String())
+	}
+}

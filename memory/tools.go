@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -25,7 +26,7 @@ import (
 // messages are about ("targets"); "release" is only goreleaser's weak word.
 
 // toolFiles maps the base names of tool files (lower-case; a trailing "*"
-// matches any rest) to their strong and weak words: "names: strong | weak",
+// matches any rest, a leading one any start) to their strong and weak words: "names: strong | weak",
 // the names of an entry possibly over several lines.
 const toolFiles = `.golangci.yml .golangci.yaml .golangci.toml .golangci.json .golangci-lint.yml .eslintrc* eslint.config.*
 .flake8 .pylintrc pylintrc ruff.toml .ruff.toml .rubocop.yml .stylelintrc* .markdownlint* tslint.json .yamllint*
@@ -47,7 +48,26 @@ tsconfig.json jsconfig.json: tsconfig jsconfig | compiler
 .editorconfig: editorconfig | indentation whitespace
 .codespellrc .cspell.json cspell.json: codespell cspell | spelling typos
 codeowners: codeowners | owners reviewers
-tox.ini noxfile.py: tox nox | environments sessions`
+tox.ini noxfile.py: tox nox | environments sessions
+jest.config.* vitest.config.* vitest.workspace.* karma.conf.* .mocharc* pytest.ini phpunit.xml* .rspec ava.config.*
+playwright.config.* cypress.config.* .nycrc*: jest vitest karma mocha pytest phpunit rspec playwright cypress nyc |
+	test tests testing runner runners
+buf.yaml buf.gen.yaml buf.work.yaml: buf | generation generated codegen
+*.wxs *.wxi *.nsi *.iss: wix msi nsis installer installers |
+snapcraft.yaml pkgbuild *.flatpak.yml: snapcraft flatpak pkgbuild | packaging
+cmakelists.txt *.cmake meson.build meson_options.txt build.bazel workspace.bazel .bazelrc sconstruct: cmake meson bazel scons |
+webpack.config.* rollup.config.* vite.config.* babel.config.* .babelrc* tsup.config.* .swcrc esbuild.config.*:
+	webpack rollup vite babel tsup swc esbuild | bundler bundlers bundling bundle transpile
+setup.py setup.cfg manifest.in requirements.txt requirements-*.txt pipfile: setuptools pip | packaging dependencies
+mypy.ini .mypy.ini pyrightconfig.json: mypy pyright | typing types
+.nvmrc .node-version .npmrc .yarnrc* pnpm-workspace.yaml lerna.json turbo.json nx.json: nvm npmrc yarn pnpm lerna turborepo monorepo | workspace workspaces
+rust-toolchain rust-toolchain.toml deny.toml: rustup cargo-deny | toolchain
+chart.yaml helmfile.yaml skaffold.yaml kustomization.yaml: helm kustomize skaffold | kubernetes deployment
+mkdocs.yml .readthedocs.yml .readthedocs.yaml docusaurus.config.* typedoc.json doxyfile: mkdocs readthedocs docusaurus typedoc doxygen |
+.releaserc* release-please-config.json cliff.toml: semantic-release release-please | release releases changelog
+netlify.toml vercel.json fly.toml procfile app.yaml: netlify vercel heroku procfile | deploy deployment hosting
+.devcontainer.json devcontainer.json .gitpod.yml vagrantfile: devcontainer codespaces gitpod vagrant | environment
+biome.json .isort.cfg .shellcheckrc: biome isort shellcheck | lint linting formatter imports`
 
 // toolDirs are directories whose files are tool files, with their words.
 var toolDirs = map[string]string{
@@ -77,6 +97,7 @@ type toolWords struct {
 type toolTable struct {
 	exact    map[string]*toolWords // base name → words
 	prefixes []toolPrefix
+	suffixes []toolPrefix          // a name's end: "*.wxs"
 	dirs     map[string]*toolWords // directory → words
 }
 
@@ -105,6 +126,8 @@ var tools = sync.OnceValue(func() *toolTable {
 		for _, n := range names {
 			if p, ok := strings.CutSuffix(n, "*"); ok {
 				t.prefixes = append(t.prefixes, toolPrefix{p, ws})
+			} else if s, ok := strings.CutPrefix(n, "*"); ok {
+				t.suffixes = append(t.suffixes, toolPrefix{s, ws})
 			} else {
 				t.exact[n] = ws
 			}
@@ -144,6 +167,11 @@ func toolWordsOf(rel string) *toolWords {
 			return p.words
 		}
 	}
+	for _, s := range t.suffixes {
+		if strings.HasSuffix(base, s.prefix) {
+			return s.words
+		}
+	}
 	dir := strings.ToLower(rel[:max(0, len(rel)-len(base)-1)])
 	for d, ws := range t.dirs {
 		if dir == d || strings.HasSuffix(dir, "/"+d) {
@@ -169,13 +197,16 @@ func (p *parsed) toolSubject(rel string) []string {
 		asksConfig = asksConfig || configWords[w]
 	}
 	var said []string
-	for i, w := range p.words {
+	// a role word is the job's word too: "test" in "test runner
+	// configuration" names what jest.config.js is for
+	words := append(slices.Clip(p.words), p.roleWords...)
+	for i, w := range words {
 		if ws.strong[w] || asksConfig && ws.weak[w] {
 			said = append(said, w)
 		}
-		if i+1 < len(p.words) {
-			if s, ok := toolPhrases[[2]string{w, p.words[i+1]}]; ok && ws.strong[s] {
-				said = append(said, w, p.words[i+1])
+		if i+1 < len(words) {
+			if s, ok := toolPhrases[[2]string{w, words[i+1]}]; ok && ws.strong[s] {
+				said = append(said, w, words[i+1])
 			}
 		}
 	}

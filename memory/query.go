@@ -123,12 +123,13 @@ type parsed struct {
 	notRoles  int      // unwanted roles
 	scopes    []string
 	mentions  []string
-	modules   []string        // module paths the query's dotted names spell (a/b/c), of the index
-	deepest   string          // the file of the innermost traceback frame that is in the index
-	evidence  []evidence      // names the query gives exactly, looked up among definitions
-	subjects  map[string]bool // a short query's terms, which a file may be named after
-	heads     map[string]bool // the first two letters of each of subjects (partsSubject)
-	words     []string        // content words, lower-case, in order
+	modules   []string          // module paths the query's dotted names spell (a/b/c), of the index
+	deepest   string            // the file of the innermost traceback frame that is in the index
+	evidence  []evidence        // names the query gives exactly, looked up among definitions
+	subjects  map[string]bool   // a short query's terms, which a file may be named after
+	heads     map[string]bool   // the first two letters of each of subjects (partsSubject)
+	partners  map[string]string // a short query's partner terms, each to its label ("retry≈backoff")
+	words     []string          // content words, lower-case, in order
 	// cased are the words as the query spells them, one for each of
 	// words: the terms are read from them, so that ObjectUtils gives the
 	// parts and the whole form the index has for it (object, util,

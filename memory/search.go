@@ -35,6 +35,7 @@ const (
 	boostMention     = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
 	boostSubject     = 1.6  // a short query's term is the file's name ("exceptions" for exceptions.py)
 	boostSubjectLong = 1.3  // a long query's rare term is the file's name ("auto-detector" for autodetector.py)
+	boostPartner     = 1.3  // a short query's term's partner is the file's name ("spread": balancer.go)
 	boostFrame       = 2.0  // the innermost traceback frame that is a file of the project
 	boostScope       = 1.3  // a long query says "in cmd/"
 	boostLang        = 1.1  // a long query names the file's language
@@ -156,6 +157,7 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	qs := st.queryTerms(a, p)
 	p.subjects = subjects(p, qs)
 	p.heads = heads(p.subjects)
+	p.partners = partnerSubjects(p, qs)
 	acc, total := st.accumulate(qs)
 	defAcc, hits, defTotal := st.defScores(p.evidence)
 	named := st.namedAfter(p)
@@ -203,6 +205,26 @@ func subjects(p parsed, qs []qterm) map[string]bool {
 	if !p.long {
 		for _, w := range p.words {
 			m[w] = true // "exceptions", whose stem is a stop word
+		}
+	}
+	return m
+}
+
+// partnerSubjects returns the partners of a short query's terms (its
+// words' abbreviations and concept partners) that a file may be named
+// after, each with the label that shows it: a file named after a word the
+// request means ("try again": retry) is the request's subject too, if
+// less surely than one named after its own word.
+func partnerSubjects(p parsed, qs []qterm) map[string]string {
+	if p.long {
+		return nil
+	}
+	m := map[string]string{}
+	for _, q := range qs {
+		for i, alt := range q.altTerm {
+			if !p.subjects[alt] && m[alt] == "" {
+				m[alt] = q.surface + q.altSep[i] + alt
+			}
 		}
 	}
 	return m
@@ -649,6 +671,25 @@ func (p *parsed) subjectOf(rel string) string {
 	return ""
 }
 
+// partnerOf returns the label of the partner of a short query's term that
+// is rel's file name ("spread≈balanc" for balancer.go), or "".
+func (p *parsed) partnerOf(rel string) string {
+	if len(p.partners) == 0 {
+		return ""
+	}
+	stem := strings.ToLower(baseName(rel))
+	if ext := extOf(rel); ext != "" {
+		stem = stem[:len(stem)-len(ext)]
+	}
+	if l := p.partners[stem]; l != "" {
+		return l
+	}
+	if simpleWord(stem) {
+		return p.partners[normalise(stem)]
+	}
+	return ""
+}
+
 // partsSubject returns the parts of a file's stem of several words
 // ("line_range", "ignored-suffixes", "PetValidator") when the short query
 // has every one of them ("print only a range of lines"), joined by
@@ -811,6 +852,9 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		} else {
 			c.score *= boostSubject
 		}
+		c.notes = append(c.notes, "named after "+t)
+	} else if t := p.partnerOf(rel); t != "" && !demoted {
+		c.score *= boostPartner
 		c.notes = append(c.notes, "named after "+t)
 	}
 	if min(c.score, 1) < opt.MinScore {

@@ -290,3 +290,23 @@ func TestVersionCompounds(t *testing.T) {
 		t.Errorf("reason %q does not show the compound http 2", ms[0].Reason.String())
 	}
 }
+
+// A file named after a partner of a request's word (retry≈backoff) is
+// named after the request, less surely than after its own word: it ranks
+// above a file that has the words as often, and the reason says why.
+func TestNamedAfterPartner(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"upload/backoff.go": "package upload\n\n// wait longer before each upload of a part that failed\nfunc wait(part int) {}\n",
+		"upload/parts.go":   "package upload\n\n// upload the parts of a file; a part that failed is retried, and retried again\nfunc parts(part int) {}\n",
+		"upload/retry.go":   "package upload\n\n// the request of a part\nfunc request(part int) {}\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("retry an upload that failed", memory.SearchOptions{Explain: true})
+	got := rels(ms)
+	if len(got) < 2 || got[0] != "upload/retry.go" || got[1] != "upload/backoff.go" {
+		t.Fatalf("ranking = %v, want upload/retry.go (its own word), then upload/backoff.go (its partner)", got)
+	}
+	if !slices.Contains(ms[1].Reason.Notes, "named after retry≈backoff") {
+		t.Errorf("notes of backoff.go: %v, want \"named after retry≈backoff\"", ms[1].Reason.Notes)
+	}
+}

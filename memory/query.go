@@ -217,8 +217,39 @@ func isDoc(rel string) bool {
 			return true
 		}
 	}
-	return isChangeLog(rel) || dirHas(rel, "doc", "docs", "documentation", "website", "xdoc") ||
+	return isChangeLog(rel) || isManPage(rel) || dirHas(rel, "doc", "docs", "documentation", "website", "xdoc") ||
 		strings.HasPrefix(rel, "src/site/") || strings.Contains(rel, "/src/site/") // Maven's site
+}
+
+// isManPage reports whether rel is a manual page or its source: a file
+// under man/ that is not code, or one whose extension is a manual's
+// section (syncthing.7, git.1p) or a man page format (scdoc, ronn).
+func isManPage(rel string) bool {
+	ext := strings.ToLower(extOf(rel))
+	switch {
+	case ext == ".scd" || ext == ".ronn" || ext == ".man":
+		return true
+	case len(ext) >= 2 && len(ext) <= 3 && ext[1] >= '1' && ext[1] <= '9' && (len(ext) == 2 || ext[2] >= 'a' && ext[2] <= 'z'):
+		return true
+	}
+	return dirHas(rel, "man") && defLangOf(rel) == nil
+}
+
+// isCatalogue reports whether rel is a catalogue of a user interface's
+// translated strings (lang/lang-de.json, locale/fr/LC_MESSAGES/x.po): it
+// holds every phrase the interface shows, so every request's words.
+func isCatalogue(rel string) bool {
+	switch strings.ToLower(extOf(rel)) {
+	case ".po", ".pot", ".xliff", ".xlf", ".arb":
+		return true
+	}
+	return defLangOf(rel) == nil && dirHas(rel, "lang", "langs", "locale", "locales", "i18n", "l10n", "translations")
+}
+
+// translationWords ask for a user interface's translations.
+var translationWords = map[string]bool{
+	"translation": true, "translations": true, "translate": true, "translated": true, "i18n": true, "l10n": true,
+	"locale": true, "locales": true, "language": true, "languages": true, "localization": true, "localisation": true,
 }
 
 // changeLogNames are the stems of a project's change logs and release
@@ -365,6 +396,17 @@ func (p *parsed) findPaths(q string, dirExists func(string) bool) {
 	}
 }
 
+// topicOf reports whether words[i], a role word, is what an earlier
+// content word is about ("the man page for the configuration file", "docs
+// about the config"): a topic, not a file type to filter by.
+func topicOf(words []string, i, firstContent int) bool {
+	if firstContent < 0 || i <= firstContent+1 {
+		return false
+	}
+	prev := words[i-1]
+	return topicWords[prev] || (prev == "the" || prev == "a" || prev == "an") && topicWords[words[i-2]]
+}
+
 // findTypes reads the words of the query (lower-case) for its length, the
 // file types and roles it asks for or against ("Python files", "not
 // tests") and scopes named as directories ("in the api directory"), and
@@ -404,7 +446,15 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 		if strings.HasPrefix(w, "non-") || strings.HasPrefix(w, "non_") {
 			w, neg = w[4:], true
 		}
-		if r, ok := roleWords[w]; ok {
+		if w == "man" && (next == "page" || next == "pages") && !p.long {
+			// "the man page for the configuration file": manuals are
+			// documentation (isManPage)
+			p.roles |= roleDoc
+			p.roleWords = append(p.roleWords, "man "+next)
+			consumed[i], consumed[i+1] = true, true
+			continue
+		}
+		if r, ok := roleWords[w]; ok && !topicOf(words, i, firstContent) {
 			_, afterLang := langExts[prev]
 			// A query that opens with a role word filters on it when the
 			// word names what is wanted ("tests for login", "docs"), not

@@ -886,6 +886,11 @@ func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 		// projects it carries
 		c.score *= demoteRole
 		c.notes = append(c.notes, "vendored code demoted")
+	case !p.long && isCatalogue(rel) && !p.asksTranslations():
+		// a catalogue of translated strings has the words of every
+		// request about the interface: demoted as documentation is
+		c.score *= demoteDoc
+		c.notes = append(c.notes, "translations demoted")
 	case isExample(rel) && !p.asksExamples():
 		// example and tutorial code shows the library in use: a report
 		// is about the library, and so is a request unless it asks for
@@ -918,6 +923,17 @@ func (p *parsed) asksExamples() bool {
 	}
 	for _, w := range p.words {
 		if exampleWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// asksTranslations reports whether a short request asks for the
+// interface's translations.
+func (p *parsed) asksTranslations() bool {
+	for _, w := range p.words {
+		if translationWords[w] {
 			return true
 		}
 	}

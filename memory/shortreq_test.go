@@ -310,3 +310,42 @@ func TestNamedAfterPartner(t *testing.T) {
 		t.Errorf("notes of backoff.go: %v, want \"named after retry≈backoff\"", ms[1].Reason.Notes)
 	}
 }
+
+// Manual pages are documentation (syncthing.7, alacritty.5.scd, files
+// under man/), and "man page" asks for them; a role word that a request's
+// subject is about ("for the configuration file") is its topic, not a
+// filter. A catalogue of translated interface strings holds every
+// request's words: it is demoted, unless translations are asked for.
+func TestManPagesAndCatalogues(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"extra/man/app.5.scd":          "app(5)\n\n# NAME\n\napp - the configuration file of app\n\n# SYNTAX\n\nkeys of the configuration file\n",
+		"Makefile":                     "MANPAGE = extra/man/app.1.scd\nman:\n\tscdoc < $(MANPAGE) > app.1 # the man page\n",
+		"man/app-versioning.7":         ".SH STAGGERED\nversions older than the maximum age are deleted\n",
+		"lib/versioner/staggered.go":   "package versioner\n\n// Staggered keeps fewer versions the older they are.\nfunc Staggered(maxAge int) {}\n",
+		"gui/assets/lang/lang-de.json": "{\"Keep fewer old versions\": \"Weniger alte Versionen behalten\", \"older\": \"älter\"}\n",
+		"gui/assets/lang/lang-fr.json": "{\"Keep fewer old versions\": \"Garder moins de versions\", \"older\": \"plus vieux\"}\n",
+		"lib/config/configuration.go":  "package config\n\n// the configuration file\nfunc Load() {}\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("man page for the configuration file", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "extra/man/app.5.scd" {
+		t.Errorf("man page: ranking = %v, want extra/man/app.5.scd first", got)
+	}
+	ms := ix.Search("keep fewer old versions", memory.SearchOptions{Explain: true})
+	if got := rels(ms); len(got) == 0 || got[0] != "lib/versioner/staggered.go" {
+		t.Errorf("keep fewer old versions: ranking = %v, want lib/versioner/staggered.go first", got)
+	}
+	for _, m := range ms {
+		if m.Rel == "gui/assets/lang/lang-de.json" && !slices.Contains(m.Reason.Notes, "translations demoted") {
+			t.Errorf("notes of the German catalogue: %v, want \"translations demoted\"", m.Reason.Notes)
+		}
+		if m.Rel == "man/app-versioning.7" && !slices.Contains(m.Reason.Notes, "documentation demoted") {
+			t.Errorf("notes of the man page: %v, want \"documentation demoted\"", m.Reason.Notes)
+		}
+	}
+	for _, m := range ix.Search("translations of keep fewer old versions", memory.SearchOptions{Explain: true}) {
+		if strings.HasPrefix(m.Rel, "gui/assets/lang/") && slices.Contains(m.Reason.Notes, "translations demoted") {
+			t.Errorf("asking for translations: %s demoted: %v", m.Rel, m.Reason.Notes)
+		}
+	}
+}

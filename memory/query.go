@@ -261,11 +261,17 @@ var changeLogNames = map[string]bool{
 	"release-notes": true, "release_notes": true, "releasenotes": true,
 }
 
-// isChangeLog reports whether rel is a change log: a file named as one
-// that is not code (memory/history.go is code).
+// isChangeLog reports whether rel is a change log or an entry of one: a
+// file named as one, or under a directory of entries, that is not code
+// (memory/history.go is code).
 func isChangeLog(rel string) bool {
+	if defLangOf(rel) != nil {
+		return false
+	}
 	stem := strings.ToLower(strings.TrimSuffix(baseName(rel), extOf(rel)))
-	return changeLogNames[stem] && defLangOf(rel) == nil
+	// or an entry of one, a file of its own: restic's
+	// changelog/0.16.0/issue-4199, towncrier's newsfragments/, changesets
+	return changeLogNames[stem] || dirHas(rel, "changelog", "changelogs", "changelog.d", "newsfragments", "changes.d", ".changeset", ".changes")
 }
 
 // isExample reports whether rel is under a directory of examples,

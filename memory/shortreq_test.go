@@ -349,3 +349,24 @@ func TestManPagesAndCatalogues(t *testing.T) {
 		}
 	}
 }
+
+// An entry of a change log kept as a file of its own (restic's
+// changelog/0.16.0/issue-4199, towncrier's newsfragments/) is
+// documentation: a request about the code ranks the code above it.
+func TestChangeLogEntries(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"changelog/0.16.0_2023-07-31/issue-4199": "Bugfix: limit the upload speed on slow network connections\n\nThe upload limiter now limits the network speed of uploads.\n",
+		"newsfragments/123.feature":              "The upload speed is limited on slow networks.\n",
+		"internal/limiter/limiter.go":            "package limiter\n\n// Limiter caps the upload speed on the network.\nfunc Upload(rate int) {}\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("limit the upload speed on the network", memory.SearchOptions{Explain: true})
+	if got := rels(ms); len(got) == 0 || got[0] != "internal/limiter/limiter.go" {
+		t.Errorf("ranking = %v, want internal/limiter/limiter.go first", got)
+	}
+	for _, m := range ms {
+		if !strings.HasPrefix(m.Rel, "internal/") && !slices.Contains(m.Reason.Notes, "documentation demoted") {
+			t.Errorf("%s: notes %v, want \"documentation demoted\"", m.Rel, m.Reason.Notes)
+		}
+	}
+}

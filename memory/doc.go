@@ -46,13 +46,16 @@
 // passing "the tests fail" never hides the source file a report is about.
 // A filter that leaves nothing is dropped and the search run again, with a
 // note in every reason. In a short query, adjacent words also match their
-// compound ("reverse proxy": reverseproxy), and a file named after one of
-// its words, or after several of them by its name's parts (line_range.rs),
-// ranks higher. Test files are demoted unless the query asks for tests,
-// documentation (change logs among it) and example code unless it asks for
-// them, more so for a long text, and in a short request code vendored
-// under a top-level vendor/, deps/ or third_party/; files named in the
-// query ("tsdb/head.go", "head.go:123") are boosted.
+// compound ("reverse proxy": reverseproxy; "HTTP/2": http2), and a file
+// named after one of its words, or after several of them by its name's
+// parts (line_range.rs), ranks higher; one named after a partner of a word
+// (an abbreviation, a concept: retry and backoff.go) a little less. Test
+// files are demoted unless the query asks for tests, documentation (change
+// logs and their entries, man pages among it) and example code unless it
+// asks for them, more so for a long text, and in a short request code
+// vendored under a top-level vendor/, deps/ or third_party/ and catalogues
+// of translated strings; files named in the query ("tsdb/head.go",
+// "head.go:123") are boosted.
 //
 // # History
 //

@@ -55,7 +55,10 @@
 // asks for them, more so for a long text, and in a short request code
 // vendored under a top-level vendor/, deps/ or third_party/ and catalogues
 // of translated strings; files named in the query ("tsdb/head.go",
-// "head.go:123") are boosted.
+// "head.go:123") are boosted. A long text's issue and pull-request
+// templates (.github/ISSUE_TEMPLATE/) are its form, not its subject, and
+// are demoted hard; the ticked lines of a task list ("- [x] I have
+// searched the issues") are a template's too, and dropped.
 //
 // # History
 //

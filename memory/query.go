@@ -212,13 +212,41 @@ func isDoc(rel string) bool {
 	switch strings.ToLower(extOf(rel)) {
 	case ".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt", ".org":
 		return true
+	case ".ejs", ".hbs", ".handlebars", ".mustache", ".tmpl", ".tpl", ".erb", ".j2", ".jinja", ".njk", ".liquid":
+		// a template of prose (needs-info.md.ejs, a bot's comment on an
+		// issue) is prose
+		return isDoc(strings.TrimSuffix(rel, extOf(rel)))
 	case "":
 		if proseNames[strings.ToLower(baseName(rel))] {
 			return true
 		}
 	}
-	return isChangeLog(rel) || isManPage(rel) || dirHas(rel, "doc", "docs", "documentation", "website", "xdoc") ||
+	return isChangeLog(rel) || isManPage(rel) || dirHas(rel, "doc", "docs", "documentation", "website", "xdoc", "xdocs") ||
 		strings.HasPrefix(rel, "src/site/") || strings.Contains(rel, "/src/site/") // Maven's site
+}
+
+// isReportTemplate reports whether rel is a template of the project's
+// issues or pull requests: GitHub's and GitLab's (.github/ISSUE_TEMPLATE/,
+// PULL_REQUEST_TEMPLATE.md, .gitlab/issue_templates/), or documentation
+// under a templates/ or .github/ directory named after issues or bug
+// reports (templates/bug-report.md, templates/issue-create.md.ejs).
+// A code file is not one: Gitea's modules/structs/issue_template.go is
+// code about templates.
+func isReportTemplate(rel string) bool {
+	if defLangOf(rel) != nil {
+		return false
+	}
+	lower := strings.ToLower(rel)
+	for _, t := range []string{"issue_template", "pull_request_template", "merge_request_template"} {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	if !dirHas(rel, "templates", ".github") || !isDoc(rel) {
+		return false
+	}
+	name := strings.ToLower(baseName(rel))
+	return strings.Contains(name, "issue") || strings.Contains(name, "bug-report") || strings.Contains(name, "bug_report")
 }
 
 // isManPage reports whether rel is a manual page or its source: a file

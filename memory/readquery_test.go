@@ -54,8 +54,8 @@ func TestRequestVerbsInLongTexts(t *testing.T) {
 	}
 }
 
-// Maven's site (src/site/, at the top or in a module) and xdoc/ pages are
-// documentation, demoted as docs are in a request that does not ask for
+// Maven's site (src/site/, at the top or in a module) and xdoc/ or xdocs/
+// pages (checkstyle keeps its site in src/xdocs/) are documentation, demoted as docs are in a request that does not ask for
 // them; the class they describe is not.
 func TestMavenSiteIsDocs(t *testing.T) {
 	page := "<document><body><section name=\"Tailer\">The tailer follows a rotated file.</section></body></document>\n"
@@ -63,12 +63,13 @@ func TestMavenSiteIsDocs(t *testing.T) {
 		"src/site/site.xml":                page,
 		"io/src/site/resources/tailer.xml": page,
 		"legacy/xdoc/tailer.xml":           page,
+		"src/xdocs/tailer.xml":             page,
 		"src/main/java/org/io/Tailer.java": "package org.io;\n\n/** The tailer follows a rotated file. */\npublic class Tailer {}\n",
 	}))
 	ix, _ := build(t, root)
 	ms := ix.Search("tailer follows a rotated file", memory.SearchOptions{Explain: true})
-	if len(ms) != 4 {
-		t.Fatalf("ranking = %v, want the four files", rels(ms))
+	if len(ms) != 5 {
+		t.Fatalf("ranking = %v, want the five files", rels(ms))
 	}
 	for _, m := range ms {
 		demoted := slices.Contains(m.Reason.Notes, "documentation demoted")

@@ -32,17 +32,18 @@ const maxQueryTerms = 48
 
 // Boosts and demotions, multiplied into the score.
 const (
-	boostMention     = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
-	boostSubject     = 1.6  // a short query's term is the file's name ("exceptions" for exceptions.py)
-	boostSubjectLong = 1.3  // a long query's rare term is the file's name ("auto-detector" for autodetector.py)
-	boostPartner     = 1.3  // a short query's term's partner is the file's name ("spread": balancer.go)
-	boostFrame       = 2.0  // the innermost traceback frame that is a file of the project
-	boostScope       = 1.3  // a long query says "in cmd/"
-	boostLang        = 1.1  // a long query names the file's language
-	demoteRole       = 0.75 // a test file when the query does not ask for tests
-	demoteDoc        = 0.85 // documentation when the query does not ask for docs
-	demoteDocLong    = 0.4  // documentation, for a long text: a report is about the code
-	demoteOtherLong  = 0.8  // a file in no programming language (config, data, templates), for a long text
+	boostMention       = 2.0  // the query names the file ("tsdb/head.go", "head.go:123")
+	boostSubject       = 1.6  // a short query's term is the file's name ("exceptions" for exceptions.py)
+	boostSubjectLong   = 1.3  // a long query's rare term is the file's name ("auto-detector" for autodetector.py)
+	boostPartner       = 1.3  // a short query's term's partner is the file's name ("spread": balancer.go)
+	boostFrame         = 2.0  // the innermost traceback frame that is a file of the project
+	boostScope         = 1.3  // a long query says "in cmd/"
+	boostLang          = 1.1  // a long query names the file's language
+	demoteRole         = 0.75 // a test file when the query does not ask for tests
+	demoteDoc          = 0.85 // documentation when the query does not ask for docs
+	demoteDocLong      = 0.4  // documentation, for a long text: a report is about the code
+	demoteOtherLong    = 0.8  // a file in no programming language (config, data, templates), for a long text
+	demoteTemplateLong = 0.1  // an issue or pull-request template, for a long text
 )
 
 type qterm struct {
@@ -83,7 +84,7 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		return nil
 	}
 	a := newAnalyzer()
-	query = dropListings(dropHTMLComments(query))
+	query = dropChecklists(dropListings(dropHTMLComments(query)))
 	p := parseQuery(query, a, st.dirExists)
 	p.hist = hist
 	st.readEvidence(&p, query, a)
@@ -869,6 +870,11 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 // long text), noting it, and reports whether one did.
 func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 	switch {
+	case p.long && isReportTemplate(rel) && p.mentionOf(rel) == "":
+		// a report written in its project's template has all the
+		// template's words: the template is its form, not its subject
+		c.score *= demoteTemplateLong
+		c.notes = append(c.notes, "report template demoted")
 	case p.roles&roleTest == 0 && isTest(rel):
 		c.score *= demoteRole
 		c.notes = append(c.notes, "test file demoted")
@@ -1127,4 +1133,20 @@ func dropListings(q string) string {
 		}
 	}
 	return b.String()
+}
+
+// checklistItem is a line of a task list ("- [x] I have searched the
+// issues"), a line of a report's template that the reporter ticks.
+var checklistItem = lazyregexp.New(`(?m)^[ \t]*[-*] \[[ xX]\] .*$`)
+
+// dropChecklists removes q's task-list lines: in a report they are the
+// template's confirmations ("I found a bug, not just asking a question",
+// "I have searched the GitHub Issues"), the same in every report of the
+// project, and they match the template and the files that link to the
+// same places, not the code the report is about.
+func dropChecklists(q string) string {
+	if !strings.Contains(q, "- [") && !strings.Contains(q, "* [") {
+		return q
+	}
+	return checklistItem.Re().ReplaceAllString(q, "")
 }

@@ -547,3 +547,69 @@ func TestUnitCommentsInLongTexts(t *testing.T) {
 		t.Errorf("long text: unit = %q, want Evict (the code that evicts comes first, matched once as Sweep's comment)", u)
 	}
 }
+
+// A report written in its project's issue template has all the template's
+// words: its headings, and the confirmations it asks the reporter to tick.
+// The template is the report's form, not its subject, and the ticked lines
+// are the same in every report; they lift the template and the files that
+// link to the same places, never the code the report is about.
+func TestReportTemplateWords(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		".github/ISSUE_TEMPLATE/bug_report.yml": "name: Bug Report\nbody:\n" +
+			"  - type: checkboxes\n    attributes:\n      label: Before Creating the Bug Report\n      options:\n" +
+			"        - label: I found a bug, not just asking a question, which should be created in GitHub Discussions.\n" +
+			"        - label: I have searched the GitHub Issues and GitHub Discussions of this repository and believe that this is not a duplicate.\n" +
+			"  - type: textarea\n    attributes:\n      label: Runtime platform environment\n" +
+			"  - type: textarea\n    attributes:\n      label: Describe the Bug\n" +
+			"  - type: textarea\n    attributes:\n      label: Steps to Reproduce\n" +
+			"  - type: textarea\n    attributes:\n      label: What Did You Expect to See?\n",
+		"dev/merge_pr.py": "# Merges a pull request: searches the GitHub issues and discussions of the repository\n" +
+			"# for duplicates before it asks a question.\ndef merge(pr):\n    pass\n",
+		"broker/PopRetryTopics.java": "package broker;\n\n/** The retry topics of pop consumers: one per topic and consumer group. */\n" +
+			"public class PopRetryTopics {\n    /** Deletes the pop retry topics of a topic that was removed. */\n" +
+			"    void deleteRetryTopics(String topic) {}\n}\n",
+	}))
+	ix, _ := build(t, root)
+	report := "[Bug] Pop retry topic was not deleted when topic was removed\n" +
+		"### Before Creating the Bug Report\n\n" +
+		"- [X] I found a bug, not just asking a question, which should be created in GitHub Discussions.\n" +
+		"- [X] I have searched the GitHub Issues and GitHub Discussions of this repository and believe that this is not a duplicate.\n\n" +
+		"### Runtime platform environment\n\nWindows 10\n\n### Describe the Bug\n\n" +
+		"Messages retried in pop mode create a pop retry topic for the topic. When the original topic was removed, " +
+		"its pop retry topic was not deleted.\n\n### Steps to Reproduce\n\n1. create a topic\n2. consume it with a pop consumer\n" +
+		"3. delete the topic\n\n### What Did You Expect to See?\n\nThe retry topics deleted.\n"
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "broker/PopRetryTopics.java" {
+		t.Fatalf("ranking = %v, want broker/PopRetryTopics.java first", rels(ms))
+	}
+	checkOnlyNoted(t, ms, "report template demoted", ".github/ISSUE_TEMPLATE/bug_report.yml")
+	if slices.Contains(rels(ms), "dev/merge_pr.py") {
+		t.Errorf("ranking = %v: dev/merge_pr.py has only the ticked lines' words", rels(ms))
+	}
+}
+
+// Not every project keeps its templates where GitHub looks for them: a
+// prose file under templates/ named after issues or bug reports is one
+// (ESLint's templates/issue-create.md.ejs), a template of prose is prose
+// (templates/needs-info.md.ejs, a bot's comment), and code about templates
+// is code (Gitea's modules/structs/issue_template.go).
+func TestReportTemplatesByName(t *testing.T) {
+	words := "What version are you using? What did you do? Please include the actual source code causing the issue. " +
+		"What did you expect to happen? What actually happened? Please include the actual, raw output.\n"
+	root := writeTree(t, withFiller(map[string]string{
+		"templates/issue-create.md.ejs":     "Thanks for the issue! " + words,
+		"templates/needs-info.md.ejs":       "We need more information. " + words,
+		"modules/structs/issue_template.go": "package structs\n\n// IssueTemplate asks: " + words + "type IssueTemplate struct{}\n",
+		"lib/rules/yoda.js":                 "// yoda: require or disallow Yoda conditions; the source code of a comparison with a literal\nmodule.exports = {};\n",
+	}))
+	ix, _ := build(t, root)
+	report := "yoda rule reports a comparison with a literal on the left\n" +
+		"What version are you using? 1.0. What did you do? Ran the yoda rule on the source code below. " +
+		"What did you expect to happen? No error for a range check. What actually happened? The rule reported the comparison.\n"
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "lib/rules/yoda.js" {
+		t.Fatalf("ranking = %v, want lib/rules/yoda.js first", rels(ms))
+	}
+	checkOnlyNoted(t, ms, "report template demoted", "templates/issue-create.md.ejs")
+	checkOnlyNoted(t, ms, "documentation demoted", "templates/needs-info.md.ejs")
+}

@@ -1136,16 +1136,19 @@ func dropListings(q string) string {
 }
 
 // checklistItem is a line of a task list ("- [x] I have searched the
-// issues"), a line of a report's template that the reporter ticks.
-var checklistItem = lazyregexp.New(`(?m)^[ \t]*[-*] \[[ xX]\] .*$`)
+// issues"), a line of a report's template that the reporter ticks; its
+// bullet may be lost where the text was copied from the page ("[x] Bug
+// fix"), and a box ticked by hand may have a space beside its x ("[x ]").
+var checklistItem = lazyregexp.New(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[(?: |[ \t]*[xX][ \t]*)\][ \t].*$`)
 
 // dropChecklists removes q's task-list lines: in a report they are the
 // template's confirmations ("I found a bug, not just asking a question",
-// "I have searched the GitHub Issues"), the same in every report of the
-// project, and they match the template and the files that link to the
-// same places, not the code the report is about.
+// "I have searched the GitHub Issues") and its menus ("[x] Bug fix",
+// "[ ] Documentation update"), the same in every report of the project,
+// and they match the template and the files that link to the same places,
+// not the code the report is about.
 func dropChecklists(q string) string {
-	if !strings.Contains(q, "- [") && !strings.Contains(q, "* [") {
+	if !strings.Contains(q, "[") {
 		return q
 	}
 	return checklistItem.Re().ReplaceAllString(q, "")

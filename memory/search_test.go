@@ -549,7 +549,8 @@ func TestUnitCommentsInLongTexts(t *testing.T) {
 }
 
 // A report written in its project's issue template has all the template's
-// words: its headings, and the confirmations it asks the reporter to tick.
+// words: its headings, and the confirmations it asks the reporter to tick
+// (with their bullets, or without where the text was copied from the page).
 // The template is the report's form, not its subject, and the ticked lines
 // are the same in every report; they lift the template and the files that
 // link to the same places, never the code the report is about.
@@ -565,6 +566,7 @@ func TestReportTemplateWords(t *testing.T) {
 			"  - type: textarea\n    attributes:\n      label: What Did You Expect to See?\n",
 		"dev/merge_pr.py": "# Merges a pull request: searches the GitHub issues and discussions of the repository\n" +
 			"# for duplicates before it asks a question.\ndef merge(pr):\n    pass\n",
+		"lib/options.js": "// the command line's options: autofixing, formatters\nmodule.exports = {};\n",
 		"broker/PopRetryTopics.java": "package broker;\n\n/** The retry topics of pop consumers: one per topic and consumer group. */\n" +
 			"public class PopRetryTopics {\n    /** Deletes the pop retry topics of a topic that was removed. */\n" +
 			"    void deleteRetryTopics(String topic) {}\n}\n",
@@ -577,14 +579,17 @@ func TestReportTemplateWords(t *testing.T) {
 		"### Runtime platform environment\n\nWindows 10\n\n### Describe the Bug\n\n" +
 		"Messages retried in pop mode create a pop retry topic for the topic. When the original topic was removed, " +
 		"its pop retry topic was not deleted.\n\n### Steps to Reproduce\n\n1. create a topic\n2. consume it with a pop consumer\n" +
-		"3. delete the topic\n\n### What Did You Expect to See?\n\nThe retry topics deleted.\n"
+		"3. delete the topic\n\n### What Did You Expect to See?\n\nThe retry topics deleted.\n\n" +
+		"[ ] Documentation update\n[x ] Bug fix\n[ ] Add autofixing to a rule\n[ ] Add a CLI option\n"
 	ms := ix.Search(report, memory.SearchOptions{})
 	if len(ms) == 0 || ms[0].Rel != "broker/PopRetryTopics.java" {
 		t.Fatalf("ranking = %v, want broker/PopRetryTopics.java first", rels(ms))
 	}
 	checkOnlyNoted(t, ms, "report template demoted", ".github/ISSUE_TEMPLATE/bug_report.yml")
-	if slices.Contains(rels(ms), "dev/merge_pr.py") {
-		t.Errorf("ranking = %v: dev/merge_pr.py has only the ticked lines' words", rels(ms))
+	for _, rel := range []string{"dev/merge_pr.py", "lib/options.js"} {
+		if slices.Contains(rels(ms), rel) {
+			t.Errorf("ranking = %v: %s has only the task list's words", rels(ms), rel)
+		}
 	}
 }
 

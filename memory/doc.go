@@ -52,13 +52,13 @@
 // (an abbreviation, a concept: retry and backoff.go) a little less. Test
 // files are demoted unless the query asks for tests, documentation (change
 // logs and their entries, man pages among it) and example code unless it
-// asks for them, more so for a long text, and in a short request code
-// vendored under a top-level vendor/, deps/ or third_party/ and catalogues
-// of translated strings; files named in the query ("tsdb/head.go",
-// "head.go:123") are boosted. A long text's issue and pull-request
-// templates (.github/ISSUE_TEMPLATE/) are its form, not its subject, and
-// are demoted hard; the ticked lines of a task list ("- [x] I have
-// searched the issues") are a template's too, and dropped.
+// asks for them or names the prose file by what it is ("the changelog"),
+// and in a short request code vendored under a top-level vendor/, deps/
+// or third_party/ and catalogues of translated strings; files named in the
+// query ("tsdb/head.go", "head.go:123") are boosted. A long text's issue
+// and pull-request templates (.github/ISSUE_TEMPLATE/) are its form, not
+// its subject, and are demoted hard; the ticked lines of a task list ("-
+// [x] I have searched the issues") are a template's too, and dropped.
 //
 // # History
 //

@@ -40,7 +40,7 @@ const (
 	boostScope         = 1.3  // a long query says "in cmd/"
 	boostLang          = 1.1  // a long query names the file's language
 	demoteRole         = 0.75 // a test file when the query does not ask for tests
-	demoteDoc          = 0.85 // documentation when the query does not ask for docs
+	demoteDoc          = 0.4  // documentation, for a short request: its prose says every request's words
 	demoteDocLong      = 0.4  // documentation, for a long text: a report is about the code
 	demoteOtherLong    = 0.8  // a file in no programming language (config, data, templates), for a long text
 	demoteTemplateLong = 0.1  // an issue or pull-request template, for a long text
@@ -878,9 +878,11 @@ func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 	case p.roles&roleTest == 0 && isTest(rel):
 		c.score *= demoteRole
 		c.notes = append(c.notes, "test file demoted")
-	case p.roles&roleDoc == 0 && role&roleDoc != 0 && !hasExt(rel, p.langs):
+	case p.roles&roleDoc == 0 && role&roleDoc != 0 && !hasExt(rel, p.langs) && !p.namesProse(rel):
 		// a doc in a language the query names ("markdown docs", or
-		// "rst" in a report) is not demoted
+		// "rst" in a report) is not demoted, nor a project's prose
+		// file a request names ("the changelog", "contributing
+		// guidelines")
 		if p.long {
 			c.score *= demoteDocLong
 		} else {
@@ -934,6 +936,25 @@ func (p *parsed) asksExamples() bool {
 	}
 	return false
 }
+
+// namesProse reports whether a short request names rel, a file of the
+// project's prose that is named for what it is (CHANGELOG.md,
+// CONTRIBUTING.md, SECURITY.md, LICENSE) by that name, or a template
+// (.github/ISSUE_TEMPLATE/bug.md) by "template": it asks for it.
+func (p *parsed) namesProse(rel string) bool {
+	if p.long {
+		return false
+	}
+	if strings.Contains(strings.ToLower(rel), "template") && (slices.Contains(p.words, "template") || slices.Contains(p.words, "templates")) {
+		return true
+	}
+	t := p.subjectOf(rel)
+	return t != "" && (proseNames[t] || changeLogNames[t] || proseNames[normalise(t)] || otherProse[t])
+}
+
+// otherProse are the names of a project's prose files that proseNames,
+// which also names files without an extension, leaves out.
+var otherProse = map[string]bool{"security": true, "conduct": true, "governance": true, "support": true, "maintainers": true}
 
 // asksTranslations reports whether a short request asks for the
 // interface's translations.

@@ -370,3 +370,34 @@ func TestChangeLogEntries(t *testing.T) {
 		}
 	}
 }
+
+// Documentation is demoted in a short request as in a long text: its
+// prose says every request's words (a man page's section, a change log's
+// lines), while the code that does the work says few of them. A prose
+// file a request names by what it is (the changelog), or a template it
+// asks for, is not.
+func TestDocumentationDemotedInRequests(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/ipc.rs": "// listen on the socket for messages of other instances\npub fn listen(socket: &Path) {}\n",
+		"docs/features.md": "# Features\n\nSend commands to a running instance over a socket: `app msg` sends commands to " +
+			"the running instance. Commands are sent over the socket.\n",
+		"CHANGELOG.md":                         "# Changelog\n\n## 0.2\n\n- Send commands over the socket\n",
+		".github/ISSUE_TEMPLATE/bug_report.md": "---\nname: Bug report\n---\n\nDescribe the bug. Which commands did you send?\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("send commands to a running instance over a socket", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "src/ipc.rs" {
+		t.Errorf("ranking = %v, want src/ipc.rs first", got)
+	}
+	for q, want := range map[string]string{
+		"the changelog":                  "CHANGELOG.md",
+		"issue template for bug reports": ".github/ISSUE_TEMPLATE/bug_report.md",
+	} {
+		ms := ix.Search(q, memory.SearchOptions{Explain: true})
+		if len(ms) == 0 || ms[0].Rel != want {
+			t.Errorf("Search(%q) = %v, want %s first", q, rels(ms), want)
+		} else if slices.Contains(ms[0].Reason.Notes, "documentation demoted") {
+			t.Errorf("Search(%q): %s demoted though asked for: %v", q, want, ms[0].Reason.Notes)
+		}
+	}
+}

@@ -939,7 +939,7 @@ func (p *parsed) asksExamples() bool {
 
 // namesProse reports whether a short request names rel, a file of the
 // project's prose that is named for what it is (CHANGELOG.md,
-// CONTRIBUTING.md, SECURITY.md, LICENSE) by that name, or a template
+// CONTRIBUTING.md, LICENSE) by that name, or a template
 // (.github/ISSUE_TEMPLATE/bug.md) by "template": it asks for it.
 func (p *parsed) namesProse(rel string) bool {
 	if p.long {
@@ -949,12 +949,17 @@ func (p *parsed) namesProse(rel string) bool {
 		return true
 	}
 	t := p.subjectOf(rel)
+	if joined := strings.ReplaceAll(t, " ", "-"); changeLogNames[joined] {
+		return true // "release notes": RELEASE-NOTES.md, release_notes.rst
+	}
 	return t != "" && (proseNames[t] || changeLogNames[t] || proseNames[normalise(t)] || otherProse[t])
 }
 
 // otherProse are the names of a project's prose files that proseNames,
-// which also names files without an extension, leaves out.
-var otherProse = map[string]bool{"security": true, "conduct": true, "governance": true, "support": true, "maintainers": true}
+// which also names files without an extension, leaves out. Not SECURITY.md
+// or SUPPORT.md: "security" and "support" are words of requests for code
+// ("support for HTTP/3").
+var otherProse = map[string]bool{"conduct": true, "governance": true, "maintainers": true}
 
 // asksTranslations reports whether a short request asks for the
 // interface's translations.

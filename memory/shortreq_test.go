@@ -382,6 +382,7 @@ func TestDocumentationDemotedInRequests(t *testing.T) {
 		"docs/features.md": "# Features\n\nSend commands to a running instance over a socket: `app msg` sends commands to " +
 			"the running instance. Commands are sent over the socket.\n",
 		"CHANGELOG.md":                         "# Changelog\n\n## 0.2\n\n- Send commands over the socket\n",
+		"docs/release_notes.rst":               "Release notes\n=============\n\nVersion 0.2.\n",
 		".github/ISSUE_TEMPLATE/bug_report.md": "---\nname: Bug report\n---\n\nDescribe the bug. Which commands did you send?\n",
 	}))
 	ix, _ := build(t, root)
@@ -391,6 +392,7 @@ func TestDocumentationDemotedInRequests(t *testing.T) {
 	}
 	for q, want := range map[string]string{
 		"the changelog":                  "CHANGELOG.md",
+		"release notes":                  "docs/release_notes.rst",
 		"issue template for bug reports": ".github/ISSUE_TEMPLATE/bug_report.md",
 	} {
 		ms := ix.Search(q, memory.SearchOptions{Explain: true})

@@ -4,7 +4,7 @@
 The harness's commit mode (bench/retrieval/main.go commitQueries): a non-merge commit changing 1-5 non-test
 source files, gold = those it modifies or deletes, the tree at its parent. Kept when the message, trailers
 dropped, is 300 characters or more, does not start with "Bump ", reads as a fix (FIX below), every gold file is
-C, C++ or Rust, and no older commit has its subject. The newest PER of each repository.
+C, C++ or Rust, the subject is not a release's ("2025.04.25, Version 1.51.0"), and no older commit has its subject. The newest PER of each repository.
 
     python3 bench/retrieval/native-dev.py /work/.mirror > bench/retrieval/native-dev.jsonl
 """
@@ -23,6 +23,7 @@ PER = 50
 SOURCE = {".go", ".py", ".js", ".jsx", ".ts", ".tsx", ".java", ".kt", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs",
           ".rb", ".php", ".cs", ".swift", ".scala", ".sh", ".proto", ".svelte", ".vue"}
 NATIVE = {".c", ".h", ".cc", ".cpp", ".hpp", ".rs"}
+RELEASE = re.compile(r"^(release|now working on)\b|\bversion \d+\.\d+", re.I)
 TRAILERS = ("signed-off-by:", "co-authored-by:", "reviewed-by:", "change-id:")
 FIX = re.compile(r"\b(fix|fixes|fixed|fixing|bug|crash|crashes|segfault|panic|panics|error|errors|wrong|"
                  r"incorrect|regression|broken|leak|leaks|fail|fails|failure|issue|assert|assertion|"
@@ -75,6 +76,8 @@ def items(mirror, repo, short, head):
         text = clean(msg)
         if len(text) < 300 or text.startswith("Bump ") or not FIX.search(text):
             continue
+        if RELEASE.search(subject(msg)):
+            continue  # a release's message is its change log, not a report
         if seen_older[subject(msg)] != i:
             continue  # an older commit has this subject: a cherry-pick or a re-commit
         changed, gold = 0, []

@@ -664,6 +664,16 @@ func (p *parsed) subjectOf(rel string) string {
 		return stem // "http2" too, a compound of the request's words
 	}
 	if !simpleWord(stem) {
+		if p.long && defLangOf(rel) != nil {
+			// a long text's rare identifier is the whole of a code
+			// file's name of several words: 'object-curly-newline' in
+			// a report's configuration, object-curly-newline.js (a
+			// page's name in a link to the docs, config_coding.html,
+			// is not what a report is about)
+			if w := wholeName(stem); p.subjects[w] {
+				return w
+			}
+		}
 		return p.partsSubject(stem)
 	}
 	if t := normalise(stem); t != "" && p.subjects[t] {
@@ -726,6 +736,17 @@ func (p *parsed) partsSubject(stem string) string {
 		return ""
 	}
 	return strings.Join(said, " ")
+}
+
+// wholeName is a file's stem (lower-case) as one word, the whole form the
+// index keeps of an identifier: its separators dropped.
+func wholeName(stem string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' {
+			return -1
+		}
+		return r
+	}, stem)
 }
 
 // lowerHead returns the first two letters of part, lower-case.

@@ -618,3 +618,29 @@ func TestReportTemplatesByName(t *testing.T) {
 	checkOnlyNoted(t, ms, "report template demoted", "templates/issue-create.md.ejs")
 	checkOnlyNoted(t, ms, "documentation demoted", "templates/needs-info.md.ejs")
 }
+
+// A report's configuration names a rule by its file's name of several
+// words ('object-curly-newline': ['error']): that rare whole form names the
+// code file (object-curly-newline.js), which ranks as named after it.
+func TestLongTextNamesFileOfSeveralWords(t *testing.T) {
+	files := map[string]string{
+		"lib/rules/object-curly-newline.js":  "// enforce consistent line breaks inside braces\nmodule.exports = { create(context) { return {}; } };\n",
+		"docs/rules/object-curly-newline.md": "# object-curly-newline\n\nEnforce consistent line breaks inside braces.\n",
+		"lib/linter.js": "// the linter: runs the rules on the source, applies the fixes, keeps each comment\n" +
+			"function verifyAndFix(text) { /* fix: a comment inside braces is removed when the object is made empty */ }\n",
+	}
+	for _, r := range []string{"semi", "quotes", "indent", "curly", "eqeqeq", "camelcase"} {
+		files["lib/rules/"+r+".js"] = "// the " + r + " rule: a line, a brace, an object\nmodule.exports = {};\n"
+	}
+	root := writeTree(t, files)
+	ix, _ := build(t, root)
+	report := "ESLint Version: v3.19.0\n'rules': {\n    'object-curly-newline': ['error', {multiline: true}],\n}\n" +
+		"Before\nvar a = {\n  // Nothing here yet, but comment should not be removed.\n};\n" +
+		"After invoking ESLint with the --fix flag the file is modified as follows\nvar a = {};\n" +
+		"What did you expect to happen? The comment should have been preserved inside the braces.\n"
+	ms := ix.Search(report, memory.SearchOptions{})
+	if len(ms) == 0 || ms[0].Rel != "lib/rules/object-curly-newline.js" {
+		t.Fatalf("ranking = %v, want lib/rules/object-curly-newline.js first", rels(ms))
+	}
+	checkOnlyNoted(t, ms, "named after objectcurlynewline", "lib/rules/object-curly-newline.js")
+}

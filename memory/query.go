@@ -228,8 +228,9 @@ func isDoc(rel string) bool {
 // isReportTemplate reports whether rel is a template of the project's
 // issues or pull requests: GitHub's and GitLab's (.github/ISSUE_TEMPLATE/,
 // PULL_REQUEST_TEMPLATE.md, .gitlab/issue_templates/), or documentation
-// under a templates/ or .github/ directory named after issues or bug
-// reports (templates/bug-report.md, templates/issue-create.md.ejs).
+// named after issues or bug reports (templates/bug-report.md,
+// templates/issue-create.md.ejs, checkstyle's src/xdocs/report_issue.xml:
+// how to write one).
 // A code file is not one: Gitea's modules/structs/issue_template.go is
 // code about templates.
 func isReportTemplate(rel string) bool {
@@ -242,7 +243,7 @@ func isReportTemplate(rel string) bool {
 			return true
 		}
 	}
-	if !dirHas(rel, "templates", ".github") || !isDoc(rel) {
+	if !isDoc(rel) {
 		return false
 	}
 	name := strings.ToLower(baseName(rel))

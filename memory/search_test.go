@@ -594,8 +594,9 @@ func TestReportTemplateWords(t *testing.T) {
 }
 
 // Not every project keeps its templates where GitHub looks for them: a
-// prose file under templates/ named after issues or bug reports is one
-// (ESLint's templates/issue-create.md.ejs), a template of prose is prose
+// documentation file named after issues or bug reports is one (ESLint's
+// templates/issue-create.md.ejs, checkstyle's src/xdocs/report_issue.xml,
+// the page on how to write a report), a template of prose is prose
 // (templates/needs-info.md.ejs, a bot's comment), and code about templates
 // is code (Gitea's modules/structs/issue_template.go).
 func TestReportTemplatesByName(t *testing.T) {
@@ -604,6 +605,7 @@ func TestReportTemplatesByName(t *testing.T) {
 	root := writeTree(t, withFiller(map[string]string{
 		"templates/issue-create.md.ejs":     "Thanks for the issue! " + words,
 		"templates/needs-info.md.ejs":       "We need more information. " + words,
+		"src/xdocs/report_issue.xml":        "<section name=\"How to report an issue\">" + words + "</section>\n",
 		"modules/structs/issue_template.go": "package structs\n\n// IssueTemplate asks: " + words + "type IssueTemplate struct{}\n",
 		"lib/rules/yoda.js":                 "// yoda: require or disallow Yoda conditions; the source code of a comparison with a literal\nmodule.exports = {};\n",
 	}))
@@ -615,7 +617,12 @@ func TestReportTemplatesByName(t *testing.T) {
 	if len(ms) == 0 || ms[0].Rel != "lib/rules/yoda.js" {
 		t.Fatalf("ranking = %v, want lib/rules/yoda.js first", rels(ms))
 	}
-	checkOnlyNoted(t, ms, "report template demoted", "templates/issue-create.md.ejs")
+	for _, m := range ms {
+		noted := slices.Contains(m.Reason.Notes, "report template demoted")
+		if want := m.Rel == "templates/issue-create.md.ejs" || m.Rel == "src/xdocs/report_issue.xml"; noted != want {
+			t.Errorf("%s: report template demoted %v, want %v (notes %v)", m.Rel, noted, want, m.Reason.Notes)
+		}
+	}
 	checkOnlyNoted(t, ms, "documentation demoted", "templates/needs-info.md.ejs")
 }
 

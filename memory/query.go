@@ -129,12 +129,38 @@ type parsed struct {
 	subjects  map[string]bool   // a short query's terms, which a file may be named after
 	heads     map[string]bool   // the first two letters of each of subjects (partsSubject)
 	partners  map[string]string // a short query's partner terms, each to its label ("retry≈backoff")
-	words     []string          // content words, lower-case, in order
-	// cased are the words as the query spells them, one for each of
-	// words: the terms are read from them, so that ObjectUtils gives the
-	// parts and the whole form the index has for it (object, util,
-	// objectutils), not the stem of a lower-cased word (objectutil)
-	cased []string
+	words     []word            // content words, in order
+}
+
+// word is a content word of a query, lower-case and as the query spells
+// it: the lower-case form is what rules and word lists compare; the terms
+// are read from the spelled form, so that ObjectUtils gives the parts and
+// the whole form the index has for it (object, util, objectutils), not the
+// stem of a lower-cased word (objectutil). Kept as one pair, the two forms
+// cannot get out of step.
+type word struct {
+	lower, cased string
+}
+
+// addWords appends words, spelled as the query spells them, to p's.
+func (p *parsed) addWords(spelled ...string) {
+	for _, w := range spelled {
+		p.words = append(p.words, word{lower: strings.ToLower(w), cased: w})
+	}
+}
+
+// lowerWords returns p's words, lower-case, in order.
+func (p *parsed) lowerWords() []string {
+	lower := make([]string, len(p.words))
+	for i, w := range p.words {
+		lower[i] = w.lower
+	}
+	return lower
+}
+
+// hasWord reports whether the lower-case word w is one of p's words.
+func (p *parsed) hasWord(w string) bool {
+	return slices.ContainsFunc(p.words, func(x word) bool { return x.lower == w })
 }
 
 // dirHas reports whether a directory component of rel equals (ignoring
@@ -391,10 +417,9 @@ func parseQuery(q string, a *analyzer, dirExists func(string) bool) parsed {
 		cased = append(cased, w)
 	})
 	consumed := p.findTypes(words, dirExists)
-	for i, w := range words {
+	for i := range words {
 		if !consumed[i] && !isNoise(words, i, p.long) {
-			p.words = append(p.words, w)
-			p.cased = append(p.cased, cased[i])
+			p.addWords(cased[i])
 		}
 	}
 	return p

@@ -125,10 +125,8 @@ func (p *parsed) filterNames() string {
 
 // dropFilters makes the query's type, role and scope words plain words.
 func (p *parsed) dropFilters() {
-	p.words = append(p.words, p.roleWords...)
-	p.words = append(p.words, p.langWord...)
-	p.cased = append(p.cased, p.roleWords...)
-	p.cased = append(p.cased, p.langWord...)
+	p.addWords(p.roleWords...)
+	p.addWords(p.langWord...)
 	p.roles, p.roleWords = 0, nil
 	p.langs, p.langWord = nil, nil
 	p.scopes = nil
@@ -144,7 +142,6 @@ func (st *state) readEvidence(p *parsed, query string, a *analyzer) {
 		title := reportTitle(query)
 		t := parseQuery(title, a, st.dirExists)
 		p.words = append(p.words, t.words...)
-		p.cased = append(p.cased, t.cased...)
 		query += "\n" + title
 	}
 	evs, chains, frames := findEvidence(query)
@@ -205,7 +202,7 @@ func subjects(p parsed, qs []qterm) map[string]bool {
 	}
 	if !p.long {
 		for _, w := range p.words {
-			m[w] = true // "exceptions", whose stem is a stop word
+			m[w.lower] = true // "exceptions", whose stem is a stop word
 		}
 	}
 	return m
@@ -296,7 +293,8 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 	qtf := make(map[string]float64)
 	surface := make(map[string]string)
 	var order []string
-	for _, w := range p.cased {
+	for _, qw := range p.words {
+		w := qw.cased
 		a.identifier(w, func(term string, whole bool) {
 			if _, ok := qtf[term]; !ok {
 				order = append(order, term)
@@ -352,8 +350,9 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 		qs = append(qs, q)
 	}
 	if !p.long {
-		qs = append(qs, st.compoundTerms(p.words, qtf)...)
-		qs = append(qs, st.acronymTerms(p.words, qtf)...)
+		lower := p.lowerWords()
+		qs = append(qs, st.compoundTerms(lower, qtf)...)
+		qs = append(qs, st.acronymTerms(lower, qtf)...)
 	}
 	if len(qs) > maxQueryTerms {
 		slices.SortStableFunc(qs, func(x, y qterm) int { return cmpFloat(y.weight, x.weight) })
@@ -951,7 +950,7 @@ func (p *parsed) asksExamples() bool {
 		return false
 	}
 	for _, w := range p.words {
-		if exampleWords[w] {
+		if exampleWords[w.lower] {
 			return true
 		}
 	}
@@ -966,7 +965,7 @@ func (p *parsed) namesProse(rel string) bool {
 	if p.long {
 		return false
 	}
-	if strings.Contains(strings.ToLower(rel), "template") && (slices.Contains(p.words, "template") || slices.Contains(p.words, "templates")) {
+	if strings.Contains(strings.ToLower(rel), "template") && (p.hasWord("template") || p.hasWord("templates")) {
 		return true
 	}
 	t := p.subjectOf(rel)
@@ -986,7 +985,7 @@ var otherProse = map[string]bool{"conduct": true, "governance": true, "maintaine
 // interface's translations.
 func (p *parsed) asksTranslations() bool {
 	for _, w := range p.words {
-		if translationWords[w] {
+		if translationWords[w.lower] {
 			return true
 		}
 	}

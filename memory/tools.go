@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"slices"
 	"strings"
 	"sync"
 )
@@ -194,12 +193,12 @@ func (p *parsed) toolSubject(rel string) []string {
 	}
 	asksConfig := len(p.roleWords) > 0 && p.roles&roleConfig != 0
 	for _, w := range p.words {
-		asksConfig = asksConfig || configWords[w]
+		asksConfig = asksConfig || configWords[w.lower]
 	}
 	var said []string
 	// a role word is the job's word too: "test" in "test runner
 	// configuration" names what jest.config.js is for
-	words := append(slices.Clip(p.words), p.roleWords...)
+	words := append(p.lowerWords(), p.roleWords...)
 	for i, w := range words {
 		if ws.strong[w] || asksConfig && ws.weak[w] {
 			said = append(said, w)

@@ -1194,7 +1194,9 @@ var checklistItem = lazyregexp.New(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[(?: |[ \t]*[xX]
 // and they match the template and the files that link to the same places,
 // not the code the report is about.
 func dropChecklists(q string) string {
-	if !strings.Contains(q, "[") {
+	if !strings.Contains(q, "[") || !strings.Contains(strings.TrimSpace(q), "\n") {
+		// a request of one line is its own words, whatever it opens
+		// with ("[ ] items render as checkboxes")
 		return q
 	}
 	return checklistItem.Re().ReplaceAllString(q, "")

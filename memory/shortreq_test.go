@@ -403,3 +403,20 @@ func TestDocumentationDemotedInRequests(t *testing.T) {
 		}
 	}
 }
+
+// A request of one line that opens as a task list's line does ("[ ] items
+// render as checkboxes", about rendering task lists) is the request, not a
+// template's confirmation: it is searched, not dropped.
+func TestOneLineTaskListRequest(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"render/tasklist.go": "package render\n\n// render the items of a task list as checkboxes\nfunc TaskList() {}\n",
+		"render/table.go":    "package render\n\n// render a table\nfunc Table() {}\n",
+	}))
+	ix, _ := build(t, root)
+	for _, q := range []string{"[ ] items render as checkboxes", "- [x] task list items render as checkboxes\n"} {
+		got := rels(ix.Search(q, memory.SearchOptions{}))
+		if len(got) == 0 || got[0] != "render/tasklist.go" {
+			t.Errorf("Search(%q) = %v, want render/tasklist.go first", q, got)
+		}
+	}
+}

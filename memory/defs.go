@@ -240,7 +240,7 @@ func definitionLines(lang *defLang, text []byte, emitAt func(line int, qual, nam
 			}
 			continue
 		}
-		if s, ok := lang.line(rest, indent, qual, member, &block, emit); ok {
+		if s, ok := lang.line(rest, text, indent, qual, member, &block, emit); ok {
 			scopes = append(scopes, scope{indent, -1, s})
 		}
 	}
@@ -263,8 +263,8 @@ func (l *defLang) comment(rest []byte) bool {
 // it; it returns the name of a scope the line opens. member says whether
 // the line is at the top level or of the innermost scope's members (not
 // in a body); block is set to the indentation of a Go block's names when
-// the line opens one.
-func (l *defLang) line(rest []byte, indent int, qual string, member bool, block *int, emit func(qual, name string)) (string, bool) {
+// the line opens one. next is the text after the line.
+func (l *defLang) line(rest, next []byte, indent int, qual string, member bool, block *int, emit func(qual, name string)) (string, bool) {
 	if !l.starts[rest[0]] && !l.bare(rest[0], indent, qual, member) {
 		return "", false
 	}
@@ -280,7 +280,7 @@ func (l *defLang) line(rest []byte, indent int, qual string, member bool, block 
 			!bytes.HasPrefix(trimBlanks(after), []byte("==")):
 			emit(qual, first)
 		case l.calls && indent == 0 || l.scopedCalls && qual != "":
-			if n, q := callDef(rest); n != "" {
+			if n, q := callDef(rest); n != "" && !(l.calls && declaration(rest, next)) {
 				if q == "" {
 					q = qual
 				}
@@ -473,6 +473,22 @@ func callDef(rest []byte) (name, qual string) {
 		qual = lastIdent(q)
 	}
 	return n, qual
+}
+
+// declaration reports whether the C or C++ statement that starts on line
+// (a call's shape) ends before a body opens: a prototype whose parameters
+// run onto the lines below ("bool reify_defaults(ast_t* a,\n  pass_opt_t*
+// opt);"), or one with a comment after its ';'. A header declares what its
+// source file defines; counting both as definitions split a name's weight
+// between them, and the header that only declares it ranked above the file
+// that has its code. The look ahead stops at the first ';' or '{'. Only
+// C's shapes ask: a Java or TypeScript interface's method is its API.
+func declaration(line, next []byte) bool {
+	if i := bytes.IndexAny(line, ";{"); i >= 0 {
+		return line[i] == ';'
+	}
+	i := bytes.IndexAny(next, ";{")
+	return i >= 0 && next[i] == ';'
 }
 
 // goFunc reads what follows Go's func for the receiver's type and the

@@ -149,6 +149,27 @@ function helper() {}
 	}
 }
 
+// TestCDeclarationsAreNotDefinitions checks that a C prototype is no
+// definition when its parameters run onto the next lines or a comment
+// follows its ';': the header declares, the source file defines.
+func TestCDeclarationsAreNotDefinitions(t *testing.T) {
+	header := `bool reify_defaults(ast_t* typeparams, ast_t* typeargs, bool errors,
+  pass_opt_t* opt);
+int uv_read_start(uv_stream_t* s); /* starts reading */
+static int
+helper(int a,
+       int b)
+{
+	return a;
+}
+`
+	var got []string
+	definitions(defLangOf("src/reify.h"), []byte(header), func(_, name string) { got = append(got, name) })
+	if want := []string{"helper"}; !slices.Equal(got, want) {
+		t.Errorf("definitions = %q, want %q", got, want)
+	}
+}
+
 // TestDefTerms checks the terms a definition gives: the bare name and the
 // qualified one, lower-case, under defPrefix.
 func TestDefTerms(t *testing.T) {
@@ -167,5 +188,21 @@ func TestDefTerms(t *testing.T) {
 	defTerms("m.py", []byte("def ___():\n    pass\n"), func(term string) { got = append(got, strings.Clone(term)) })
 	if len(got) != 0 {
 		t.Errorf("a name of underscores gave %q", got)
+	}
+}
+
+// TestJavaInterfaceMethodsOverLinesAreDefinitions checks that the C rule
+// for prototypes leaves a Java interface's methods, the API it defines,
+// alone: Guice's LinkedBindingBuilder.toProvider is written over two lines.
+func TestJavaInterfaceMethodsOverLinesAreDefinitions(t *testing.T) {
+	src := `public interface LinkedBindingBuilder<T> {
+  ScopedBindingBuilder toProvider(
+      Provider<? extends T> provider);
+}
+`
+	var got []string
+	definitions(defLangOf("LinkedBindingBuilder.java"), []byte(src), func(qual, name string) { got = append(got, qual+"."+name) })
+	if want := []string{".LinkedBindingBuilder", "LinkedBindingBuilder.toProvider"}; !slices.Equal(got, want) {
+		t.Errorf("definitions = %q, want %q", got, want)
 	}
 }

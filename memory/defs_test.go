@@ -191,6 +191,33 @@ func TestDefTerms(t *testing.T) {
 	}
 }
 
+// TestScopedPathsAreDottedNames checks that a C++ or Rust path is read as a
+// dotted name is (its last two parts a qualified name, "crate" its root)
+// and that a pytest node after a file name is not one.
+func TestScopedPathsAreDottedNames(t *testing.T) {
+	evs, chains, _ := findEvidence("the usage from Command::override_usage was lost; crate::parser::Parser too")
+	var keys []string
+	for _, e := range evs {
+		if e.kind == evDotted {
+			keys = append(keys, e.key)
+		}
+	}
+	for _, want := range []string{"command.overrideusage", "parser.parser"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("dotted evidence %q lacks %q", keys, want)
+		}
+	}
+	if !slices.ContainsFunc(chains, func(c []string) bool { return slices.Equal(c, []string{"parser", "Parser"}) }) {
+		t.Errorf("chains %q lack parser.Parser", chains)
+	}
+	evs, _, _ = findEvidence("failed: tests/test_x.py::TestX::test_y")
+	for _, e := range evs {
+		if e.kind == evDotted && strings.Contains(e.key, "testx") {
+			t.Errorf("a pytest node gave %q", e.key)
+		}
+	}
+}
+
 // TestJavaInterfaceMethodsOverLinesAreDefinitions checks that the C rule
 // for prototypes leaves a Java interface's methods, the API it defines,
 // alone: Guice's LinkedBindingBuilder.toProvider is written over two lines.

@@ -58,6 +58,8 @@ var (
 	// a.b.C.meth, not a file name (x.py) nor a number
 	dottedRe = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
 	identRe  = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*`)
+	// a C++ or Rust path: Command::override_usage, crate::parser::Parser
+	scopedRe = lazyregexp.New(`[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+`)
 	// a frame of a JVM stack trace: at com.x.y.Foo$Bar.method(Foo.java:12),
 	// the class's package, the method and the file
 	javaFrameRe = lazyregexp.New(`^\s*at\s+((?:[\w$]+\.)+)[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy))(?::\d+)?\)`)
@@ -123,14 +125,7 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 	for _, m := range importRe.Re().FindAllStringSubmatch(q, -1) {
 		addModule(m[1])
 	}
-	for _, d := range dottedRe.Re().FindAllString(q, -1) {
-		parts := strings.Split(d, ".")
-		if looksLikeFile(d) || receivers[parts[0]] && len(parts) == 2 {
-			if len(parts) == 2 && receivers[parts[0]] && isIdentifierLike(parts[1]) {
-				add(parts[1], evIdent)
-			}
-			continue
-		}
+	dotted := func(parts []string) {
 		if receivers[parts[0]] {
 			parts = parts[1:]
 		}
@@ -141,12 +136,46 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 			addModule(strings.Join(parts, "."))
 		}
 	}
+	for _, d := range dottedRe.Re().FindAllString(q, -1) {
+		parts := strings.Split(d, ".")
+		if looksLikeFile(d) || receivers[parts[0]] && len(parts) == 2 {
+			if len(parts) == 2 && receivers[parts[0]] && isIdentifierLike(parts[1]) {
+				add(parts[1], evIdent)
+			}
+			continue
+		}
+		dotted(parts)
+	}
+	for _, p := range scopedPaths(q) {
+		dotted(p)
+	}
 	for _, w := range identRe.Re().FindAllString(q, -1) {
 		if isIdentifierLike(w) {
 			add(w, evIdent)
 		}
 	}
 	return evs, chains, frames
+}
+
+// scopedPaths returns the parts of the C++ and Rust paths of q
+// (Command::override_usage, crate::parser::Parser), which are read as
+// dotted names are: the definitions are qualified by their class or impl
+// (Command.override_usage), and the path may spell a module. A path that
+// goes on from a file name (pytest's tests/test_x.py::TestX::test_y) is
+// not one.
+func scopedPaths(q string) [][]string {
+	var out [][]string
+	for _, m := range scopedRe.Re().FindAllStringIndex(q, -1) {
+		if m[0] > 0 && strings.IndexByte("./\\", q[m[0]-1]) >= 0 {
+			continue
+		}
+		parts := strings.Split(q[m[0]:m[1]], "::")
+		if parts[0] == "crate" { // the crate's root: the rest is its path
+			parts = parts[1:]
+		}
+		out = append(out, parts)
+	}
+	return out
 }
 
 // maxFrames is how many traceback frames a query is read for.

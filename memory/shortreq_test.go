@@ -420,3 +420,44 @@ func TestOneLineTaskListRequest(t *testing.T) {
 		}
 	}
 }
+
+// A role word is a tool file's job word: "unit test configuration" asks
+// for the test runner's configuration (vitest.config.ts), which passes the
+// filter to tests as a tool file the request names.
+func TestRoleWordNamesToolJob(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"vitest.config.ts":   "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { globals: true } })\n",
+		"src/router.test.ts": "// the router's unit tests\ntest('route', () => { run() })\n",
+		"src/config.ts":      "// the configuration of the router\nexport const config = {}\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("unit test configuration", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "vitest.config.ts" {
+		t.Errorf("unit test configuration: ranking = %v, want vitest.config.ts first", got)
+	}
+}
+
+// The governance and maintainers files are asked for by their names and
+// not demoted then; SECURITY.md and SUPPORT.md are not asked for by
+// "security" or "support", words of requests for code.
+func TestProseFilesNamedByWhatTheyAre(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"GOVERNANCE.md":  "# Governance\n\nHow the project decides: maintainers vote.\n",
+		"MAINTAINERS.md": "# Maintainers\n\nThe people who review and merge.\n",
+		"SECURITY.md":    "# Security\n\nReport a vulnerability privately. TLS support is tested.\n",
+		"SUPPORT.md":     "# Support\n\nAsk questions in the forum.\n",
+		"tls/config.go":  "package tls\n\n// security settings of TLS connections: support for TLS 1.3\nfunc Config() {}\n",
+	}))
+	ix, _ := build(t, root)
+	for q, want := range map[string]string{"project governance": "GOVERNANCE.md", "list of maintainers": "MAINTAINERS.md"} {
+		ms := ix.Search(q, memory.SearchOptions{Explain: true})
+		if len(ms) == 0 || ms[0].Rel != want || slices.Contains(ms[0].Reason.Notes, "documentation demoted") {
+			t.Errorf("Search(%q) = %v, want %s first and not demoted", q, rels(ms), want)
+		}
+	}
+	for _, m := range ix.Search("security support for TLS", memory.SearchOptions{Explain: true}) {
+		if (m.Rel == "SECURITY.md" || m.Rel == "SUPPORT.md") && !slices.Contains(m.Reason.Notes, "documentation demoted") {
+			t.Errorf("%s: notes %v, want \"documentation demoted\"", m.Rel, m.Reason.Notes)
+		}
+	}
+}

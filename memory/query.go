@@ -269,11 +269,16 @@ func isReportTemplate(rel string) bool {
 			return true
 		}
 	}
-	if !isDoc(rel) {
+	if !isDoc(rel) || isChangeLog(rel) {
+		// an entry of a change log is named after its issue (restic's
+		// changelog/0.16.0/issue-4199): it says what changed, in the
+		// code's words
 		return false
 	}
 	name := strings.ToLower(baseName(rel))
-	return strings.Contains(name, "issue") || strings.Contains(name, "bug-report") || strings.Contains(name, "bug_report")
+	// "issue" as a word of the name: not docs/acme-issuer.md
+	words := strings.FieldsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' })
+	return slices.Contains(words, "issue") || strings.Contains(name, "bug-report") || strings.Contains(name, "bug_report")
 }
 
 // isManPage reports whether rel is a manual page or its source: a file

@@ -48,3 +48,24 @@ def check(item):
     """A digest of what the harness reads, to catch a different copy of the data."""
     key = json.dumps([item["base_commit"], item["problem_statement"], item["gold_files"]])
     return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def read_manifest(path):
+    """The entries of a set's manifest, in order."""
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def write_checked(want, found, out, missing="is not in the benchmark's data"):
+    """Write to out the items the manifest entries want name, taken from found (instance id to item),
+    in the manifest's order. Stop at an item that is missing or whose digest is not the one chosen.
+    missing is the message for a missing item, formatted with its manifest entry (%(repo)s)."""
+    with open(out, "w") as f:
+        for w in want:
+            it = found.get(w["instance_id"])
+            if it is None:
+                sys.exit("%s: %s %s" % (PROG, w["instance_id"], missing % w))
+            if check(it) != w["check"]:
+                sys.exit("%s: %s differs from the item chosen (check %s, manifest %s)"
+                         % (PROG, w["instance_id"], check(it), w["check"]))
+            f.write(json.dumps(it) + "\n")

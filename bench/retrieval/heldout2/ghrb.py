@@ -23,7 +23,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from mirror import check, git, git_dir, is_test  # noqa: E402  (shared with the other sets' scripts)
+from mirror import check, git, git_dir, is_test, read_manifest, write_checked  # noqa: E402  (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "ghrb-manifest.jsonl")
@@ -102,17 +102,9 @@ def select(root):
 
 
 def materialize(root, out):
-    want = [json.loads(l) for l in open(MANIFEST) if l.strip()]
+    want = read_manifest(MANIFEST)
     found = {it["instance_id"]: it for it in items(root)}
-    with open(out, "w") as f:
-        for w in want:
-            it = found.get(w["instance_id"])
-            if it is None:
-                sys.exit("ghrb.py: %s is not in the benchmark's data" % w["instance_id"])
-            if check(it) != w["check"]:
-                sys.exit("ghrb.py: %s differs from the item chosen (check %s, manifest %s)"
-                         % (w["instance_id"], check(it), w["check"]))
-            f.write(json.dumps(it) + "\n")
+    write_checked(want, found, out)
 
 
 if __name__ == "__main__":

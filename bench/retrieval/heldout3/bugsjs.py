@@ -24,7 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from mirror import check, git, git_dir, is_test, need_dir  # noqa: E402  (shared with the other sets' scripts)
+from mirror import check, git, git_dir, is_test, need_dir, read_manifest, write_checked  # noqa: E402  (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "bugsjs-manifest.jsonl")
@@ -160,21 +160,12 @@ def select(root):
 
 
 def materialize(root, out):
-    want = [json.loads(l) for l in open(MANIFEST) if l.strip()]
+    want = read_manifest(MANIFEST)
     projects = {w["instance_id"].split("-")[1]: w["repo"] for w in want}
     for repo in sorted(set(projects.values())):
         need_dir(root, repo)
     found = {it["instance_id"]: it for it in items(root, projects)}
-    with open(out, "w") as f:
-        for w in want:
-            it = found.get(w["instance_id"])
-            if it is None:
-                sys.exit("bugsjs.py: %s is not in the benchmark's data or its fix is not in %s's mirror"
-                         % (w["instance_id"], w["repo"]))
-            if check(it) != w["check"]:
-                sys.exit("bugsjs.py: %s differs from the item chosen (check %s, manifest %s)"
-                         % (w["instance_id"], check(it), w["check"]))
-            f.write(json.dumps(it) + "\n")
+    write_checked(want, found, out, "is not in the benchmark's data or its fix is not in %(repo)s's mirror")
 
 
 if __name__ == "__main__":

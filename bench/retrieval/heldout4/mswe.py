@@ -25,7 +25,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from mirror import check, git, git_dir, is_test, need_dir  # noqa: E402  (shared with the other sets' scripts)
+from mirror import check, git, git_dir, is_test, need_dir, read_manifest, write_checked  # noqa: E402  (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "mswe-manifest.jsonl")
@@ -126,21 +126,13 @@ def select(root):
 
 
 def materialize(root, out):
-    want = [json.loads(l) for l in open(MANIFEST) if l.strip()]
+    want = read_manifest(MANIFEST)
     found = {}
     for repo in sorted({w["repo"] for w in want}):
         need_dir(root, repo)
         for it in items(root, repo):
             found[it["instance_id"]] = it
-    with open(out, "w") as f:
-        for w in want:
-            it = found.get(w["instance_id"])
-            if it is None:
-                sys.exit("mswe.py: %s is not in the benchmark's data" % w["instance_id"])
-            if check(it) != w["check"]:
-                sys.exit("mswe.py: %s differs from the item chosen (check %s, manifest %s)"
-                         % (w["instance_id"], check(it), w["check"]))
-            f.write(json.dumps(it) + "\n")
+    write_checked(want, found, out)
 
 
 if __name__ == "__main__":

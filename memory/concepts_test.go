@@ -66,26 +66,16 @@ func TestToolFiles(t *testing.T) {
 		"flow/run.go":                 "package flow\n\n// RunWorkflow runs a workflow pipeline in CI mode.\nfunc RunWorkflow(ci bool) {}\n",
 	})
 	ix, _ := build(t, root)
-	for q, want := range map[string]string{
+	checkFirst(t, ix, map[string]string{
 		"lint configuration":                  ".golangci.yml",
 		"CI workflow that runs the tests":     ".github/workflows/tests.yml",
 		"the continuous integration workflow": ".github/workflows/tests.yml",
-	} {
-		got := rels(ix.Search(q, memory.SearchOptions{}))
-		if len(got) == 0 || got[0] != want {
-			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
-		}
-	}
+	})
 	// the job's word alone, in a message about code, does not lift them
-	for q, want := range map[string]string{
+	checkFirst(t, ix, map[string]string{
 		"fix lint errors reported in the lint package": "lint/lint.go",
 		"run the workflow of a pipeline":               "flow/run.go",
-	} {
-		got := rels(ix.Search(q, memory.SearchOptions{}))
-		if len(got) == 0 || got[0] != want {
-			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
-		}
-	}
+	})
 }
 
 // With a source to read the files from, a match reports the unit (a
@@ -132,13 +122,8 @@ func TestAcronyms(t *testing.T) {
 		"cache/cache.go":   "package cache\n\n// Evict drops the least recently used entry.\nfunc Evict() {}\n",
 	})
 	ix, _ := build(t, root)
-	for q, want := range map[string]string{
+	checkFirst(t, ix, map[string]string{
 		"write-ahead log replay":       "tsdb/wal/wal.go",
 		"least recently used eviction": "cache/lru/lru.go",
-	} {
-		got := rels(ix.Search(q, memory.SearchOptions{}))
-		if len(got) == 0 || got[0] != want {
-			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
-		}
-	}
+	})
 }

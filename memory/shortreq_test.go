@@ -117,6 +117,18 @@ func TestVendoredDemotedForRequests(t *testing.T) {
 	checkOnlyNoted(t, ms, "vendored code demoted", "deps/jemalloc/src/arena.c")
 }
 
+// checkFirst fails t for each query of want whose first match is not the
+// file want gives it.
+func checkFirst(t *testing.T, ix *memory.Index, want map[string]string) {
+	t.Helper()
+	for q, rel := range want {
+		got := rels(ix.Search(q, memory.SearchOptions{}))
+		if len(got) == 0 || got[0] != rel {
+			t.Errorf("Search(%q) = %v, want %s first", q, got, rel)
+		}
+	}
+}
+
 // checkOnlyNoted fails t for each of ms that has note and is not the file
 // rel, or is rel and has not.
 func checkOnlyNoted(t *testing.T, ms []memory.Match, note, rel string) {
@@ -152,18 +164,13 @@ func TestToolFilesAcrossEcosystems(t *testing.T) {
 		".github/renovate": "not a tool file: renovate's name is renovate.json\n",
 	}))
 	ix, _ := build(t, root)
-	for q, want := range map[string]string{
+	checkFirst(t, ix, map[string]string{
 		"release configuration":               ".goreleaser.yml",
 		"goreleaser settings":                 ".goreleaser.yml",
 		"npm scripts":                         "package.json",
 		"dependency manifest config":          "package.json",
 		"indentation and whitespace settings": ".editorconfig",
-	} {
-		got := rels(ix.Search(q, memory.SearchOptions{}))
-		if len(got) == 0 || got[0] != want {
-			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
-		}
-	}
+	})
 	for q, notWant := range map[string]string{
 		"publish a release of the packages": ".goreleaser.yml",
 		"resolve the dependencies":          "package.json",
@@ -254,16 +261,11 @@ func TestToolFilesOfRunnersAndInstallers(t *testing.T) {
 		".github/workflows/rel.yml": "on: [push]\njobs:\n  windows:\n    runs-on: windows-latest\n",
 	}))
 	ix, _ := build(t, root)
-	for q, want := range map[string]string{
+	checkFirst(t, ix, map[string]string{
 		"unit test runner configuration":    "vitest.config.ts",
 		"protobuf code generation settings": "buf.gen.yaml",
 		"Windows MSI installer definition":  "windows/wix/app.wxs",
-	} {
-		got := rels(ix.Search(q, memory.SearchOptions{}))
-		if len(got) == 0 || got[0] != want {
-			t.Errorf("Search(%q) = %v, want %s first", q, got, want)
-		}
-	}
+	})
 	// without a word asking for configuration, the tests are what is
 	// asked for
 	got := rels(ix.Search("tests of the router", memory.SearchOptions{}))
@@ -413,12 +415,10 @@ func TestOneLineTaskListRequest(t *testing.T) {
 		"render/table.go":    "package render\n\n// render a table\nfunc Table() {}\n",
 	}))
 	ix, _ := build(t, root)
-	for _, q := range []string{"[ ] items render as checkboxes", "- [x] task list items render as checkboxes\n"} {
-		got := rels(ix.Search(q, memory.SearchOptions{}))
-		if len(got) == 0 || got[0] != "render/tasklist.go" {
-			t.Errorf("Search(%q) = %v, want render/tasklist.go first", q, got)
-		}
-	}
+	checkFirst(t, ix, map[string]string{
+		"[ ] items render as checkboxes":               "render/tasklist.go",
+		"- [x] task list items render as checkboxes\n": "render/tasklist.go",
+	})
 }
 
 // A role word is a tool file's job word: "unit test configuration" asks

@@ -395,13 +395,16 @@ func explainBug(w io.Writer, ix *memory.Index, src memory.Source, b bug) {
 		if isBugTestPath(m.Rel) {
 			continue
 		}
-		if n++; n > 10 {
-			break
+		n++
+		gold := slices.Contains(b.Gold, m.Rel)
+		if n > 10 && !gold {
+			continue
 		}
 		mark := " "
-		if slices.Contains(b.Gold, m.Rel) {
+		if gold {
 			mark = "*"
 		}
+		// A gold file below the first ten is printed with its rank too.
 		fmt.Fprintf(w, "%s%2d %.4f %s\n      %s\n", mark, n, m.Score, m.Rel, m.Reason)
 	}
 }

@@ -43,6 +43,7 @@ const (
 	demoteDoc          = 0.4  // documentation, for a short request: its prose says every request's words
 	demoteDocLong      = 0.4  // documentation, for a long text: a report is about the code
 	demoteOtherLong    = 0.8  // a file in no programming language (config, data, templates), for a long text
+	demoteOtherShort   = 0.8  // the same, for a short request that asks for no configuration, unless a tool's file
 	demoteTemplateLong = 0.1  // an issue or pull-request template, for a long text
 )
 
@@ -929,6 +930,9 @@ func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 			c.score *= demoteDoc
 		}
 		c.notes = append(c.notes, "example code demoted")
+	case p.demotesOther(rel):
+		c.score *= demoteOtherShort
+		c.notes = append(c.notes, "not code: demoted")
 	case p.long && defLangOf(rel) == nil && !hasExt(rel, p.langs):
 		c.score *= demoteOtherLong
 		c.notes = append(c.notes, "not code: demoted")
@@ -936,6 +940,41 @@ func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 		return c, false
 	}
 	return c, true
+}
+
+// demotesOther reports whether a short request demotes rel as a file in
+// no programming language. A request is for code unless it asks for
+// configuration: a build script of another platform, a project file, a
+// page of the interface or a completion script have the words of many
+// requests about the code (curl's "make missing folders before writing a
+// downloaded file" found VMS build scripts first). A tool's file is not
+// demoted (tools.go): a request that names its job without asking for
+// configuration ("dependency update bot schedule", "container image for
+// the relay server") means it; nor is a file named after the request or
+// in a language it names. Scripts are demoted too: in a request, the
+// project's own scripts/ and helpers/ (a release's checks, a linter of its
+// sources) are its tooling more often than its code.
+func (p *parsed) demotesOther(rel string) bool {
+	if p.long || defLangOf(rel) != nil || hasExt(rel, p.langs) || p.asksConfig() {
+		return false
+	}
+	// a lock file is indexed by its name only (lockfiles.go): found,
+	// it was named
+	return toolWordsOf(rel) == nil && !isLockFile(rel) && p.subjectOf(rel) == ""
+}
+
+// asksConfig reports whether a short request asks for configuration, by
+// a role word or a word of configWords.
+func (p *parsed) asksConfig() bool {
+	if len(p.roleWords) > 0 && p.roles&roleConfig != 0 {
+		return true
+	}
+	for _, w := range p.words {
+		if configWords[w.lower] {
+			return true
+		}
+	}
+	return false
 }
 
 // exampleWords name the directories isExample knows.

@@ -461,3 +461,35 @@ func TestProseFilesNamedByWhatTheyAre(t *testing.T) {
 		}
 	}
 }
+
+// A file in no programming language is demoted in a short request that
+// asks for no configuration, unless it is a tool's file: a platform's
+// build script has the words of a request about the code.
+func TestOtherFilesDemotedInRequests(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/tool_dirhie.c":            "/* create the missing directories of a path before writing a file */\nint create_dirs(const char *path) { return 0; }\n",
+		"projects/vms/build_notes.com": "$! create missing directories before writing the notes file\n$ create/directory [.notes]\n$ write sys$output \"path\"\n",
+		"Dockerfile.relay":             "FROM alpine\n# the relay server's container image\nCOPY relay /bin/relay\n",
+		"relay/server.go":              "// Package relay is the relay server: it relays connections for the image.\npackage relay\n",
+		"deploy/app.service":           "[Unit]\nDescription=worker\n[Service]\nExecStart=/usr/bin/app worker\n",
+		"worker/worker.py":             "# the worker process: runs jobs as they come\ndef run_worker(): pass\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("create missing directories before writing a file", memory.SearchOptions{Explain: true})
+	if got := rels(ms); len(got) == 0 || got[0] != "src/tool_dirhie.c" {
+		t.Errorf("ranking = %v, want src/tool_dirhie.c first", got)
+	}
+	checkOnlyNoted(t, ms, "not code: demoted", "projects/vms/build_notes.com")
+	// asked for configuration, the script is not demoted
+	ms = ix.Search("build configuration for missing directories", memory.SearchOptions{Explain: true})
+	checkOnlyNoted(t, ms, "not code: demoted", "")
+	// a tool's file is not demoted, and one whose tool the request names
+	// is named after it
+	ms = ix.Search("container image for the relay server", memory.SearchOptions{Explain: true})
+	checkOnlyNoted(t, ms, "not code: demoted", "")
+	if !slices.Contains(rels(ms), "Dockerfile.relay") {
+		t.Errorf("container image for the relay server: %v", rels(ms))
+	}
+	ms = ix.Search("systemd unit for running the worker", memory.SearchOptions{Explain: true})
+	checkOnlyNoted(t, ms, "named after systemd", "deploy/app.service")
+}

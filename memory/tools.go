@@ -35,7 +35,8 @@ const toolFiles = `.golangci.yml .golangci.yaml .golangci.toml .golangci.json .g
 .pre-commit-config.yaml: pre-commit precommit | lint linting hooks
 .gitlab-ci.yml .travis.yml jenkinsfile azure-pipelines.yml appveyor.yml .appveyor.yml .drone.yml cloudbuild.yaml
 bitbucket-pipelines.yml .cirrus.yml: ci cicd travis jenkins jenkinsfile appveyor gitlab-ci | workflow workflows pipeline pipelines
-dockerfile containerfile docker-compose.yml docker-compose.yaml .dockerignore: dockerfile containerfile docker-compose | docker container
+dockerfile dockerfile.* *.dockerfile containerfile docker-compose.yml docker-compose.yaml compose.yml compose.yaml
+.dockerignore: dockerfile containerfile docker-compose | docker container
 .prettierrc* .clang-format rustfmt.toml .rustfmt.toml: prettier clang-format rustfmt | formatter formatting
 codecov.yml .codecov.yml .coveragerc: codecov coveragerc | coverage
 dependabot.yml renovate.json .renovaterc*: dependabot renovate | dependency dependencies updates
@@ -53,6 +54,7 @@ playwright.config.* cypress.config.* .nycrc*: jest vitest karma mocha pytest php
 	test tests testing runner runners
 buf.yaml buf.gen.yaml buf.work.yaml: buf | generation generated codegen
 *.wxs *.wxi *.nsi *.iss: wix msi nsis installer installers |
+*.service *.socket *.timer: systemd | daemon
 snapcraft.yaml pkgbuild *.flatpak.yml: snapcraft flatpak pkgbuild | packaging
 cmakelists.txt *.cmake meson.build meson_options.txt build.bazel workspace.bazel .bazelrc sconstruct: cmake meson bazel scons |
 webpack.config.* rollup.config.* vite.config.* babel.config.* .babelrc* tsup.config.* .swcrc esbuild.config.*:
@@ -191,10 +193,7 @@ func (p *parsed) toolSubject(rel string) []string {
 	if ws == nil {
 		return nil
 	}
-	asksConfig := len(p.roleWords) > 0 && p.roles&roleConfig != 0
-	for _, w := range p.words {
-		asksConfig = asksConfig || configWords[w.lower]
-	}
+	asksConfig := p.asksConfig()
 	var said []string
 	// a role word is the job's word too: "test" in "test runner
 	// configuration" names what jest.config.js is for

@@ -492,6 +492,7 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 		}
 	}
 	consumed = make([]bool, len(words))
+	converts := !p.long && converting(words)
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -530,7 +531,9 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 			case neg:
 				p.notRoles |= r
 				consumed[i] = true
-			case !p.long && typed:
+			case !p.long && typed && !(converts && r == roleConfig):
+				// a configuration file converted from or to a format is
+				// the data the code converts, not the file wanted
 				p.roles |= r
 				p.roleWords = append(p.roleWords, w)
 				consumed[i] = true
@@ -542,7 +545,8 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 			continue
 		}
 		_, roleNext := roleWords[next]
-		if exts, ok := langExts[w]; ok && (!ambiguous[w] && !formats[w] || typeNouns[next] || formats[w] && roleNext) {
+		if exts, ok := langExts[w]; ok && !(converts && formats[w]) &&
+			(!ambiguous[w] && !formats[w] || typeNouns[next] || formats[w] && roleNext) {
 			if !slices.Contains(p.langWord, w) {
 				p.langs = append(p.langs, exts...)
 				p.langWord = append(p.langWord, w)
@@ -552,6 +556,21 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 	}
 	return consumed
 }
+
+// converting reports whether the words (lower-case) convert data from or
+// to a format ("convert an old YAML config file to TOML", "read the
+// settings from JSON"): the request is about the code that does it, and
+// its format words are subjects, never a filter on files of the format.
+func converting(words []string) bool {
+	for i := 1; i < len(words); i++ {
+		if formats[words[i]] && conversionWords[words[i-1]] {
+			return true
+		}
+	}
+	return false
+}
+
+var conversionWords = map[string]bool{"to": true, "into": true, "from": true}
 
 // dropLabel removes a leading "word:" or "word(scope):" label whose word
 // is a role word.

@@ -493,3 +493,22 @@ func TestOtherFilesDemotedInRequests(t *testing.T) {
 	ms = ix.Search("systemd unit for running the worker", memory.SearchOptions{Explain: true})
 	checkOnlyNoted(t, ms, "named after systemd", "deploy/app.service")
 }
+
+// A request that converts from or to a format is about the code that does
+// it: its format words and its "config file" filter nothing.
+func TestConversionRequestsDoNotFilter(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/migrate/yaml.rs": "/// Migrate a legacy YAML config file to TOML.\npub fn migrate(path: &Path) -> Result<()> { Ok(()) }\n",
+		"ci/build.yml":        "steps:\n  - run: cargo build --config old.toml\n  - run: convert yaml\n",
+		"Cargo.toml":          "[dependencies]\ntoml = \"0.8\"\nserde_yaml = \"0.9\"\n",
+	}))
+	ix, _ := build(t, root)
+	checkFirst(t, ix, map[string]string{
+		"convert an old YAML config file to TOML": "src/migrate/yaml.rs",
+	})
+	// without a conversion, "YAML config" still filters
+	got := rels(ix.Search("YAML config for the build", memory.SearchOptions{}))
+	if slices.Contains(got, "src/migrate/yaml.rs") {
+		t.Errorf("YAML config for the build: %v holds a Rust file", got)
+	}
+}

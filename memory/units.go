@@ -16,7 +16,8 @@ import (
 // lines before the first definition (a module's header), or windows of
 // unitWindow lines in a file without definitions. Each unit is scored as a
 // document of its own on the query's heaviest terms, matches in its
-// definition line and its comments counting double (a doc comment or a
+// definition line and its comments counting three times in a short
+// request (once in a long text: unitDocTFLong; a doc comment or a
 // name that carries "write-ahead log replay" says what the unit is; a
 // scattered mention does not). A file's score is then mixed with its best
 // unit's, relative to the best unit among the files read, and the match
@@ -25,7 +26,12 @@ import (
 const (
 	unitCands = 24  // files read for their units
 	unitMix   = 0.3 // the part of a file's score its best unit decides
-	unitDocTF = 2.0 // what a match in a definition line or a comment counts for
+	// what a match in a definition line or a comment counts for, in a
+	// short request: a doc comment that names an algorithm or a format
+	// ("Gorilla XOR compression") says what the unit is, and counts for
+	// more than the same words twice in its body (it counted twice until
+	// the sixth pass of issue 34)
+	unitDocTF = 3.0
 	// the same in a long text, where it counts once, as in code: a
 	// report's words fill the public API's long doc comments (Mockito's
 	// Javadoc) as much as the code that does the work

@@ -83,3 +83,24 @@ func Other() {
 		t.Errorf("bestUnit = %v %.3f, want Replay with a share in (0,1]", u, share)
 	}
 }
+
+// In a short request, a doc comment that names what a unit does counts for
+// more than its words said twice each in another unit's body, of the same
+// length.
+func TestBestUnitDocCommentOverBody(t *testing.T) {
+	src := `package chunk
+
+func Append() {
+	gorilla(xor); gorilla(xor)
+}
+
+// Gorilla XOR compression of samples.
+func Encode() {
+
+}
+`
+	terms := []unitTerm{{needles: []string{"gorilla"}, weight: 1}, {needles: []string{"xor"}, weight: 1}}
+	if u, _ := bestUnit("chunk/chunk.go", []byte(src), terms, unitDocTF); u.name != "Encode" {
+		t.Errorf("bestUnit = %v, want Encode", u)
+	}
+}

@@ -54,7 +54,10 @@
 // logs and their entries, man pages among it) and example code unless it
 // asks for them or names the prose file by what it is ("the changelog"),
 // and in a short request code vendored under a top-level vendor/, deps/
-// or third_party/ and catalogues of translated strings; files named in the
+// or third_party/, catalogues of translated strings, and files in no
+// programming language unless it asks for configuration or the file is a
+// tool's (a CI workflow, a Dockerfile); a data format after "to", "into"
+// or "from" in a short request is a conversion, no filter; files named in the
 // query ("tsdb/head.go", "head.go:123") are boosted. A long text's issue
 // and pull-request templates (.github/ISSUE_TEMPLATE/) are its form, not
 // its subject, and are demoted hard; the ticked lines of a task list ("-

@@ -63,11 +63,21 @@ var (
 	// a frame of a JVM stack trace: at com.x.y.Foo$Bar.method(Foo.java:12),
 	// the class's package, the method and the file
 	javaFrameRe = lazyregexp.New(`^\s*at\s+((?:[\w$]+\.)+)[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy))(?::\d+)?\)`)
+	// a frame of a V8 stack trace: at fn (/a/b/c.js:12:3), or the path alone
+	v8FrameRe = lazyregexp.New(`^\s*at\s+(?:[^()]*\()?([^\s()]+\.(?:js|mjs|cjs|jsx|ts|tsx|coffee)):\d+(?::\d+)?\)?\s*$`)
 )
 
 // receivers are the first words of dotted names that name a local value,
-// not a module or class: self.x says x is a member of some class.
-var receivers = map[string]bool{"self": true, "cls": true, "this": true, "super": true, "np": true, "pd": true, "plt": true}
+// not a module or class: self.x says x is a member of some class, and
+// Rust's Self::Output an associated type of whatever the impl is for.
+var receivers = map[string]bool{
+	"self": true, "cls": true, "this": true, "super": true, "np": true, "pd": true, "plt": true, "Self": true,
+}
+
+// stdRoots are the roots of paths into a language's standard library
+// (C++'s std::vector, Rust's std::sync::Arc, core::fmt, alloc::vec): they
+// name no file of the project.
+var stdRoots = map[string]bool{"std": true, "core": true, "alloc": true}
 
 // findEvidence reads q for evidence and for the module paths its imports
 // and dotted names may spell: each chain is a dotted name's parts, of
@@ -125,8 +135,17 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 	for _, m := range importRe.Re().FindAllStringSubmatch(q, -1) {
 		addModule(m[1])
 	}
+	// dotted reads a name's parts: its last part, its last two as a
+	// qualified name, and the module chain; a member of a receiver
+	// (self.x, Self::Output) is an identifier only, if spelled as one
 	dotted := func(parts []string) {
 		if receivers[parts[0]] {
+			if len(parts) == 2 {
+				if isIdentifierLike(parts[1]) {
+					add(parts[1], evIdent)
+				}
+				return
+			}
 			parts = parts[1:]
 		}
 		n := len(parts)
@@ -137,14 +156,9 @@ func findEvidence(q string) (evs []evidence, chains [][]string, frames []string)
 		}
 	}
 	for _, d := range dottedRe.Re().FindAllString(q, -1) {
-		parts := strings.Split(d, ".")
-		if looksLikeFile(d) || receivers[parts[0]] && len(parts) == 2 {
-			if len(parts) == 2 && receivers[parts[0]] && isIdentifierLike(parts[1]) {
-				add(parts[1], evIdent)
-			}
-			continue
+		if !looksLikeFile(d) {
+			dotted(strings.Split(d, "."))
 		}
-		dotted(parts)
 	}
 	for _, p := range scopedPaths(q) {
 		dotted(p)
@@ -170,6 +184,9 @@ func scopedPaths(q string) [][]string {
 			continue
 		}
 		parts := strings.Split(q[m[0]:m[1]], "::")
+		if stdRoots[parts[0]] {
+			continue
+		}
 		if parts[0] == "crate" { // the crate's root: the rest is its path
 			parts = parts[1:]
 		}
@@ -182,7 +199,7 @@ func scopedPaths(q string) [][]string {
 const maxFrames = 64
 
 // appendJavaFrames appends to frames the files of the frames of the JVM
-// stack traces in q, up to maxFrames in all. When there are too many, the
+// and V8 stack traces in q, up to maxFrames in all. When there are too many, the
 // innermost (last) are kept: the root cause's are.
 func appendJavaFrames(frames []string, q string) []string {
 	jf := javaFrames(q)
@@ -193,9 +210,10 @@ func appendJavaFrames(frames []string, q string) []string {
 }
 
 // javaFrames returns the files of the frames of the JVM stack traces in q
-// (com/x/y/Foo.java of "at com.x.y.Foo.m(Foo.java:12)"), in the order of
-// Python's tracebacks, innermost last: a JVM prints each trace, and each
-// "Caused by:" below it, innermost first.
+// (com/x/y/Foo.java of "at com.x.y.Foo.m(Foo.java:12)"), and of V8's
+// (v8FrameFile), in the order of Python's tracebacks, innermost last: a
+// JVM prints each trace, and each "Caused by:" below it, innermost first,
+// and so does V8.
 func javaFrames(q string) []string {
 	var files, run []string
 	flush := func() {
@@ -205,17 +223,53 @@ func javaFrames(q string) []string {
 		run = run[:0]
 	}
 	for _, line := range strings.Split(q, "\n") {
-		m := javaFrameRe.Re().FindStringSubmatch(line)
-		if m == nil {
-			flush() // "Caused by: …", "... 12 more": the trace ends
-			continue
+		f, frame := jvmFrameFile(line), false
+		if f == "" {
+			f, frame = v8FrameFile(line)
 		}
-		pkg := strings.Split(strings.TrimSuffix(m[1], "."), ".")
-		pkg = pkg[:len(pkg)-1] // the class, Foo or Foo$Bar
-		run = append(run, path.Join(append(pkg, m[2])...))
+		switch {
+		case f != "":
+			run = append(run, f)
+		case !frame:
+			flush() // "Caused by: …", "... 12 more": the trace ends
+		}
 	}
 	flush()
 	return files
+}
+
+// jvmFrameFile returns the file of a JVM stack trace's frame ("at
+// com.x.y.Foo.m(Foo.java:12)": com/x/y/Foo.java), or "".
+func jvmFrameFile(line string) string {
+	m := javaFrameRe.Re().FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	pkg := strings.Split(strings.TrimSuffix(m[1], "."), ".")
+	pkg = pkg[:len(pkg)-1] // the class, Foo or Foo$Bar
+	return path.Join(append(pkg, m[2])...)
+}
+
+// v8FrameFile returns the file of a frame of a V8 stack trace (Node.js's
+// and Chrome's, innermost first as a JVM's: "at check
+// (/home/u/app/node_modules/eslint/lib/rules/semi.js:73:25)", or the path
+// alone), slashes forward and without a drive, or "". A frame of Node's
+// own modules ("events.js:95:20", "node:internal/…") names no directory
+// and no file of the project: it is a frame (frame is true) without a
+// file.
+func v8FrameFile(line string) (file string, frame bool) {
+	m := v8FrameRe.Re().FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	f := strings.ReplaceAll(m[1], "\\", "/")
+	if len(f) > 2 && f[1] == ':' && f[2] == '/' {
+		f = f[2:] // C:\Users\…
+	}
+	if !strings.Contains(f, "/") || strings.Contains(f, ":") {
+		return "", true
+	}
+	return f, true
 }
 
 // deepestFrame returns the innermost of the traceback frames' files that

@@ -473,6 +473,8 @@ func TestOtherFilesDemotedInRequests(t *testing.T) {
 		"relay/server.go":              "// Package relay is the relay server: it relays connections for the image.\npackage relay\n",
 		"deploy/app.service":           "[Unit]\nDescription=worker\n[Service]\nExecStart=/usr/bin/app worker\n",
 		"worker/worker.py":             "# the worker process: runs jobs as they come\ndef run_worker(): pass\n",
+		"app.gemspec":                  "Gem::Specification.new do |s|\n  s.name = 'app' # gem packaging of the worker\nend\n",
+		"Rakefile":                     "desc 'release tasks of the worker'\ntask :release do\nend\n",
 	}))
 	ix, _ := build(t, root)
 	ms := ix.Search("create missing directories before writing a file", memory.SearchOptions{Explain: true})
@@ -492,6 +494,15 @@ func TestOtherFilesDemotedInRequests(t *testing.T) {
 	}
 	ms = ix.Search("systemd unit for running the worker", memory.SearchOptions{Explain: true})
 	checkOnlyNoted(t, ms, "named after systemd", "deploy/app.service")
+	// Ruby's package definition and task file are tools' files, as
+	// setup.py and a Makefile are
+	ms = ix.Search("gem packaging and the worker's release tasks", memory.SearchOptions{Explain: true})
+	checkOnlyNoted(t, ms, "not code: demoted", "")
+	for _, rel := range []string{"app.gemspec", "Rakefile"} {
+		if !slices.Contains(rels(ms), rel) {
+			t.Errorf("gem packaging and the worker's release tasks: %v lacks %s", rels(ms), rel)
+		}
+	}
 }
 
 // A request that converts from or to a format is about the code that does

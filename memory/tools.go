@@ -44,6 +44,7 @@ dependabot.yml renovate.json .renovaterc*: dependabot renovate | dependency depe
 go.mod package.json cargo.toml pom.xml build.gradle build.gradle.kts pyproject.toml gemfile composer.json:
 	npm maven gradle | dependency dependencies manifest
 makefile gnumakefile: makefile |
+rakefile *.rake: rakefile rake |
 tsconfig.json jsconfig.json: tsconfig jsconfig | compiler
 .editorconfig: editorconfig | indentation whitespace
 .codespellrc .cspell.json cspell.json: codespell cspell | spelling typos
@@ -60,6 +61,7 @@ cmakelists.txt *.cmake meson.build meson_options.txt build.bazel workspace.bazel
 webpack.config.* rollup.config.* vite.config.* babel.config.* .babelrc* tsup.config.* .swcrc esbuild.config.*:
 	webpack rollup vite babel tsup swc esbuild | bundler bundlers bundling bundle transpile
 setup.py setup.cfg manifest.in requirements.txt requirements-*.txt pipfile: setuptools pip | packaging dependencies
+*.gemspec: gemspec rubygems | packaging dependencies
 mypy.ini .mypy.ini pyrightconfig.json: mypy pyright | typing types
 .nvmrc .node-version .npmrc .yarnrc* pnpm-workspace.yaml lerna.json turbo.json nx.json: nvm npmrc yarn pnpm lerna turborepo monorepo | workspace workspaces
 rust-toolchain rust-toolchain.toml deny.toml: rustup cargo-deny | toolchain

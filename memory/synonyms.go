@@ -185,7 +185,7 @@ func alternates(a *analyzer) map[string][]partner {
 		add(l, s, altWeight, false)
 		add(s, l, altWeight, false)
 	}
-	for _, line := range strings.Split(concepts, "\n") {
+	for _, line := range strings.Split(concepts+"\n"+broadConcepts, "\n") {
 		var group []string
 		for _, w := range strings.Fields(line) {
 			if t := normalise(w); t != "" && !slices.Contains(group, t) {

@@ -34,12 +34,10 @@ trim strip
 whitespace blank
 lowercase downcase
 uppercase upcase capitalize
-tokenize tokenizer lexer
 parse parser
 regex regexp
 glob wildcard fnmatch
 interpolate substitute
-pad padding
 newline linebreak eol crlf
 unicode utf8
 charset encoding codepage
@@ -49,7 +47,6 @@ pluralize inflect
 fuzzy levenshtein
 highlight emphasize
 markdown commonmark
-round rounding
 random rand rng prng
 overflow wraparound
 decimal precision
@@ -84,7 +81,7 @@ mount volume
 disk drive
 download fetch
 rename move
-delete remove unlink rm
+remove unlink rm
 trash trashcan recycle wastebasket
 flush fsync
 lockfile pidfile
@@ -105,7 +102,6 @@ ddl schema
 primarykey pk
 foreignkey fk
 fixture seed
-pool pooling
 replica replication follower secondary
 leader master primary
 shard sharding partition
@@ -129,7 +125,6 @@ bandwidth throughput
 packet datagram
 cors crossorigin
 csrf xsrf
-redirect redirection
 gateway ingress
 tunnel vpn
 peer p2p
@@ -140,7 +135,6 @@ listen bind
 dial connect
 disconnect hangup
 reconnect redial
-rest restful
 rpc grpc
 graphql gql
 multipart formdata
@@ -160,7 +154,6 @@ signal sigterm sigint sighup
 kill sigkill
 drain graceful
 preempt preemption
-warning warn
 stacktrace traceback backtrace callstack
 failover fallback
 circuitbreaker breaker
@@ -168,8 +161,7 @@ malformed invalid
 corrupt corrupted damaged
 notfound missing
 oom outofmemory
-segfault sigsegv segmentation
-spy double
+segfault sigsegv
 benchmark bench
 coverage cov
 flaky flake intermittent
@@ -193,14 +185,10 @@ sudo superuser
 mfa 2fa totp otp
 keystore keychain keyring
 compile build
-container docker
 deploy deployment rollout
 semver version
-dependency dep deps
-vendor vendored
 bundle bundler webpack
 minify uglify minification
-transpile transpiler
 artifact artefact
 arch architecture
 wasm webassembly
@@ -213,7 +201,6 @@ terminal tty console
 shell bash zsh
 flag option
 completion autocomplete completer
-verbose verbosity
 quiet silent
 help usage
 progress progressbar spinner
@@ -238,29 +225,24 @@ widget component
 redraw repaint refresh
 sidebar panel
 toast snackbar
-accessibility a11y aria
 animation animate transition
 thumbnail preview
 rtl bidi
 severity loglevel
 alarm alert
 profile profiler pprof
-settings preferences prefs
 featureflag feature
 malloc alloc
 prefetch preload warmup
 batch bulk
 chunk block
-optimize optimization
-organization org
 member membership
-invite invitation
 tenant multitenant
 email mail
 interface trait
 subclass inherit inheritance
 constructor ctor
-destructor finalizer dtor
+destructor dtor
 getter accessor
 setter mutator
 property prop
@@ -269,16 +251,11 @@ singleton global
 factory builder
 adapter shim
 traverse traversal walk visit visitor
-iterate enumerate
-recursion recursive
-inject injection
 registry catalog
 broker mq
 fsm statemachine
 stage step
 reduce fold
-compare comparator
-equal equality
 identifier id
 tag label
 metadata meta
@@ -298,12 +275,9 @@ protobuf proto
 msgpack messagepack
 base64 b64
 prettify pretty prettyprint
-handler controller
-assets static
 trigger fire
 enqueue push
 dequeue pop
-poll polling
 webhook callbackurl
 nullptr nullpointer
 apikey accesskey

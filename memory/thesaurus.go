@@ -24,9 +24,7 @@ vertex node
 edge arc
 trie prefixtree
 bloom bloomfilter
-struct record
 enumeration enum
-iterator cursor
 keyvalue kv
 lookup table
 concat concatenate
@@ -92,11 +90,9 @@ tar tarball
 extract decompress uncompress inflate
 csv tsv delimited
 yaml yml
-homedir home
 cwd workdir getcwd
 datastore database
 column field
-row record
 sql query
 ddl schema
 primarykey pk
@@ -115,7 +111,6 @@ mongo mongodb
 url uri
 link href hyperlink
 hostname host
-addr address
 ipv4 ipv6 ip
 dns resolver nameserver
 websocket ws
@@ -132,7 +127,6 @@ handshake negotiate negotiation
 ssl tls
 daemon service
 listen bind
-dial connect
 disconnect hangup
 reconnect redial
 rpc grpc
@@ -168,7 +162,6 @@ flaky flake intermittent
 golden goldenfile
 fuzz fuzzing fuzzer
 e2e endtoend
-jwt token bearer
 oauth oauth2 oidc openid sso
 decrypt decipher
 signature sign hmac
@@ -257,8 +250,6 @@ fsm statemachine
 stage step
 reduce fold
 identifier id
-tag label
-metadata meta
 docstring javadoc godoc jsdoc
 example sample demo
 tutorial guide

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,68 @@ func searchLong(t *testing.T, root, text string) []memory.Match {
 	t.Helper()
 	ix, _ := build(t, root)
 	return ix.Search(text, memory.SearchOptions{Source: memory.DirSource(root)})
+}
+
+// noted returns the match for rel in ms, failing t when there is none.
+func matchOf(t *testing.T, ms []memory.Match, rel string) memory.Match {
+	t.Helper()
+	for _, m := range ms {
+		if m.Rel == rel {
+			return m
+		}
+	}
+	t.Fatalf("%s not among %v", rel, rels(ms))
+	return memory.Match{}
+}
+
+// A Rust module of "//!" lines only (clap's src/_tutorial.rs) is the
+// project's documentation in a code file's form, and has every word of a
+// report about the parser it documents: in a long text it is demoted as
+// documentation is.
+func TestCommentsOnlyCodeIsDocumentation(t *testing.T) {
+	var doc strings.Builder
+	doc.WriteString("#![doc = include_str!(\"../examples/demo.md\")]\n")
+	for range 12 {
+		doc.WriteString("//! A subcommand's arguments are parsed after the subcommand's name; an argument\n")
+		doc.WriteString("//! that takes a value reads the next argument unless it starts with a hyphen.\n")
+	}
+	doc.WriteString("\npub mod chapter;\npub use crate::parser;\n")
+	root := writeTree(t, withFiller(map[string]string{
+		"src/_tutorial.rs": doc.String(),
+		"src/parser.rs": "/// Parses a subcommand's arguments.\npub fn parse_subcommand(args: &[String]) -> usize {\n" +
+			"    let mut n = 0;\n    for arg in args {\n        if arg.starts_with('-') {\n            n += 1;\n        }\n    }\n    n\n}\n",
+	}))
+	ms := searchLong(t, root, "A subcommand's argument that takes a value is parsed as a flag\n\n"+
+		"When a subcommand has an argument that takes a value and the value starts with a hyphen, the parser "+
+		"reads the value as the next argument, and the subcommand fails with an error about an unknown flag.")
+	if got := rels(ms); len(got) < 2 || got[0] != "src/parser.rs" {
+		t.Errorf("ranked %v, want src/parser.rs first", got)
+	}
+	if m := matchOf(t, ms, "src/_tutorial.rs"); !slices.Contains(m.Reason.Notes, "comments only demoted") {
+		t.Errorf("src/_tutorial.rs notes %v, want comments only demoted", m.Reason.Notes)
+	}
+}
+
+// An amalgamation (Catch2's extras/catch_amalgamated.cpp) or a file a
+// generator wrote holds the code a report is about, but the project's
+// change is in the source it was made from.
+func TestGeneratedCodeIsNotTheSource(t *testing.T) {
+	code := "int wrap_text(const char* text, int width) {\n    int lines = 0;\n    /* ANSI escape sequences take no columns */\n" +
+		"    for (; *text; text++) {\n        if (*text == '\\033') { continue; }\n        lines++;\n    }\n    return lines;\n}\n"
+	root := writeTree(t, withFiller(map[string]string{
+		"src/textflow.cpp": code,
+		"extras/all.cpp": "//  This file is an amalgamation of multiple different files.\n" +
+			"//  You probably shouldn't edit it directly.\n" + strings.Repeat(code, 2),
+	}))
+	ms := searchLong(t, root, "Handle ANSI escape sequences when wrapping text\n\n"+
+		"Text with ANSI escape sequences is wrapped too early: wrap_text counts the escape sequences as columns of "+
+		"the width, so that coloured text breaks into more lines than the same text without colours.")
+	if got := rels(ms); len(got) < 2 || got[0] != "src/textflow.cpp" {
+		t.Errorf("ranked %v, want src/textflow.cpp first", got)
+	}
+	if m := matchOf(t, ms, "extras/all.cpp"); !slices.Contains(m.Reason.Notes, "generated code demoted") {
+		t.Errorf("extras/all.cpp notes %v, want generated code demoted", m.Reason.Notes)
+	}
 }
 
 // A V8 stack trace (Node.js's) lists its frames innermost first, as a

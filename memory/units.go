@@ -21,7 +21,9 @@ import (
 // name that carries "write-ahead log replay" says what the unit is; a
 // scattered mention does not). A file's score is then mixed with its best
 // unit's, relative to the best unit among the files read, and the match
-// reports that unit's lines so that a reader can read just those.
+// reports that unit's lines so that a reader can read just those. In a
+// long text, a file read so that is no code the project writes (comments
+// only, or generated: readAs) is demoted as documentation is.
 
 const (
 	unitCands = 24  // files read for their units
@@ -70,6 +72,7 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 		share float64
 		u     unit
 		ok    bool
+		form  string // what the file is read as beside code, in a long text (readAs)
 	}
 	best := make([]found, n)
 	top := 0.0
@@ -82,8 +85,12 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 		if len(data) > unitRead {
 			data = data[:unitRead]
 		}
-		u, share := bestUnit(st.docs[cands[i].doc].rel, data, terms, docTF)
-		best[i] = found{share, u, true}
+		rel := st.docs[cands[i].doc].rel
+		u, share := bestUnit(rel, data, terms, docTF)
+		best[i] = found{share: share, u: u, ok: true}
+		if long {
+			best[i].form = readAs(rel, data)
+		}
 		top = max(top, share)
 	}
 	if top == 0 {
@@ -96,6 +103,12 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 		}
 		c := &cands[i]
 		c.score *= 1 - unitMix + unitMix*f.share/top
+		if f.form != "" {
+			// a report is about the code the project writes, as
+			// with documentation
+			c.score *= demoteDocLong
+			c.notes = append(c.notes, f.form+" demoted")
+		}
 		if f.share > 0 {
 			c.lines = [2]int{f.u.start + 1, f.u.end}
 			c.unit = f.u.name

@@ -78,6 +78,34 @@ func TestGeneratedCodeIsNotTheSource(t *testing.T) {
 	}
 }
 
+// A long text's name spelled with hyphens ('object-curly-newline') names
+// the file named so; one in snake_case (class_weight="balanced") is a
+// parameter as often as a module, and names none.
+func TestKebabNamesNameFiles(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"lib/rules/object-curly-newline.js": "module.exports = { create(context) { return { ObjectExpression(node) { context.report(node); } }; } };\n",
+		"lib/rules/brace-style.js":          "module.exports = { create(context) { return { BlockStatement(node) { context.report(node, 'brace'); } }; } };\n",
+		"sklearn/utils/class_weight.py":     "def compute_class_weight(class_weight, classes, y):\n    return class_weight\n",
+		"sklearn/ensemble/forest.py": "def fit(X, y, class_weight=None, bootstrap=True):\n    if class_weight == 'balanced_subsample' and bootstrap:\n" +
+			"        return subsample(y)\n    return y\n",
+	}))
+	named := func(ms []memory.Match, rel string) bool {
+		return slices.ContainsFunc(matchOf(t, ms, rel).Reason.Notes, func(n string) bool { return strings.HasPrefix(n, "named after") })
+	}
+	ms := searchLong(t, root, "Crash in object-curly-newline with an empty object\n\n"+
+		"With the configuration 'object-curly-newline': ['error', 'always'] the rule reports an error on an empty "+
+		"object expression and the fix it offers leaves the braces where they were, so the report comes back every run.")
+	if !named(ms, "lib/rules/object-curly-newline.js") {
+		t.Errorf("object-curly-newline.js is not named after the rule's name")
+	}
+	ms = searchLong(t, root, "Forest with class_weight balanced_subsample ignores bootstrap\n\n"+
+		"Fitting the forest with class_weight='balanced_subsample' and bootstrap=False still computes the weights "+
+		"per subsample, as if bootstrap were on; the class weights should be computed once on the whole sample.")
+	if slices.Contains(matchOf(t, ms, "sklearn/utils/class_weight.py").Reason.Notes, "named after classweight") {
+		t.Errorf("class_weight.py is named after a parameter's name")
+	}
+}
+
 // A V8 stack trace (Node.js's) lists its frames innermost first, as a
 // JVM's does; the innermost frame in the project is where the error
 // surfaced, not the event loop's frames that called it, and Node's own

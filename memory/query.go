@@ -129,6 +129,7 @@ type parsed struct {
 	subjects  map[string]bool   // a short query's terms, which a file may be named after
 	heads     map[string]bool   // the first two letters of each of subjects (partsSubject)
 	partners  map[string]string // a short query's partner terms, each to its label ("retry≈backoff")
+	kebabs    map[string]bool   // a long text's names spelled with hyphens, whole (kebabNames)
 	words     []word            // content words, in order
 }
 

@@ -157,6 +157,7 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	p.subjects = subjects(p, qs)
 	p.heads = heads(p.subjects)
 	p.partners = partnerSubjects(p, qs)
+	p.kebabs = kebabNames(p)
 	acc, total := st.accumulate(qs)
 	defAcc, hits, defTotal := st.defScores(p.evidence)
 	named := st.namedAfter(p)
@@ -204,6 +205,25 @@ func subjects(p parsed, qs []qterm) map[string]bool {
 	if !p.long {
 		for _, w := range p.words {
 			m[w.lower] = true // "exceptions", whose stem is a stop word
+		}
+	}
+	return m
+}
+
+// kebabNames returns the whole forms of a long text's words spelled with
+// hyphens ("object-curly-newline": objectcurlynewline). Such a name is no
+// identifier of code (a hyphen is an operator in most languages): it
+// names a thing by its name (a rule, a command, an option), as a file's
+// name may; a snake_case or camelCase word names a parameter or a
+// variable as often as a module (class_weight, of class_weight.py).
+func kebabNames(p parsed) map[string]bool {
+	if !p.long {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, w := range p.words {
+		if strings.Contains(strings.Trim(w.lower, "-"), "-") {
+			m[wholeName(w.lower)] = true
 		}
 	}
 	return m
@@ -665,12 +685,13 @@ func (p *parsed) subjectOf(rel string) string {
 	}
 	if !simpleWord(stem) {
 		if p.long && defLangOf(rel) != nil {
-			// a long text's rare identifier is the whole of a code
-			// file's name of several words: 'object-curly-newline' in
-			// a report's configuration, object-curly-newline.js (a
-			// page's name in a link to the docs, config_coding.html,
-			// is not what a report is about)
-			if w := wholeName(stem); p.subjects[w] {
+			// a long text's rare name spelled with hyphens is the
+			// whole of a code file's name of several words:
+			// 'object-curly-newline' in a report's configuration,
+			// object-curly-newline.js (kebabNames; a page's name in a
+			// link to the docs, config_coding.html, is not what a
+			// report is about)
+			if w := wholeName(stem); p.subjects[w] && p.kebabs[w] {
 				return w
 			}
 		}

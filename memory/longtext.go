@@ -2,11 +2,102 @@ package memory
 
 import (
 	"bytes"
+	"path"
+	"strings"
 )
 
 // Rules for long texts (bug reports, commit messages): what a candidate file
 // is beside the project's code, and how a text names code against how the
 // project names its files.
+
+// suffixedNames returns, of a long text's class names that are no file's
+// name (a CamelCase word of two parts or more: UnusedImports), those that
+// lead the names of one or two code files by all their parts but the last
+// (UnusedImportsCheck.java): a report names a check, a handler or a
+// service by what it is about, and the project's class adds its role. A
+// name that leads the names of more files names none of them.
+func (st *state) suffixedNames(p parsed) map[string]bool {
+	if !p.long {
+		return nil
+	}
+	count := map[string]int{}
+	for _, w := range p.words {
+		if classLike(w.cased) && st.path.find(w.lower) == nil {
+			count[w.lower] = 0
+		}
+	}
+	if len(count) == 0 {
+		return nil
+	}
+	for d, doc := range st.docs {
+		if st.dead[d] || defLangOf(doc.rel) == nil || isTest(doc.rel) {
+			continue
+		}
+		if l := leadOf(doc.rel); l != "" {
+			if n, ok := count[l]; ok {
+				count[l] = n + 1
+			}
+		}
+	}
+	out := map[string]bool{}
+	for w, n := range count {
+		if n >= 1 && n <= 2 {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// suffixedSubject returns the long text's class name that the code file
+// rel's name goes on from by one part (suffixedNames), or "".
+func (p *parsed) suffixedSubject(rel string) string {
+	if len(p.suffixed) == 0 || defLangOf(rel) == nil {
+		return ""
+	}
+	if l := leadOf(rel); p.suffixed[l] {
+		return l
+	}
+	return ""
+}
+
+// classLike reports whether w is spelled as a class's name of two parts or
+// more: a capital first, a capital after a lower-case letter, letters and
+// digits only (UnusedImports, not unusedImports or UNUSED).
+func classLike(w string) bool {
+	if len(w) < 6 || w[0] < 'A' || w[0] > 'Z' {
+		return false
+	}
+	inner := false
+	for i := 1; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			inner = inner || w[i-1] >= 'a' && w[i-1] <= 'z'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return inner
+}
+
+// leadOf returns the parts of the name of the file rel but the last, as
+// one lower-case word, when its name has three parts or more
+// (UnusedImportsCheck.java: unusedimports), or "".
+func leadOf(rel string) string {
+	stem := path.Base(rel)
+	if i := strings.IndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	var parts []string
+	for part := range nameParts(stem) {
+		parts = append(parts, part)
+	}
+	if len(parts) < 3 {
+		return ""
+	}
+	return strings.ToLower(strings.Join(parts[:len(parts)-1], ""))
+}
 
 // readAs returns what a long text's candidate rel, whose first bytes are
 // data, is beside the project's code, or "": "comments only" for

@@ -106,6 +106,34 @@ func TestKebabNamesNameFiles(t *testing.T) {
 	}
 }
 
+// A report names a check by what it checks (UnusedImports) and the
+// project's class adds its role (UnusedImportsCheck.java): the class is
+// named after the report's name when one or two files' names go on from
+// it so, and no file is named so itself.
+func TestClassNamesWithARoleSuffix(t *testing.T) {
+	check := func(name string) string {
+		return "package checks;\n\npublic class " + name + " extends AbstractCheck {\n    public void visitToken(DetailAST ast) {\n" +
+			"        log(ast, \"import\");\n    }\n}\n"
+	}
+	root := writeTree(t, withFiller(map[string]string{
+		"src/checks/UnusedImportsCheck.java":       check("UnusedImportsCheck"),
+		"src/checks/UnusedLocalVariableCheck.java": check("UnusedLocalVariableCheck"),
+		"src/checks/AvoidStarImportCheck.java":     check("AvoidStarImportCheck"),
+		"src/TreeWalker.java": "package checks;\n\npublic class TreeWalker {\n    // walks the tree of every import and visits each token for the checks\n" +
+			"    void walk(DetailAST ast) { for (AbstractCheck c : checks) { c.visitToken(ast); } }\n}\n",
+	}))
+	ms := searchLong(t, root, "UnusedImports error if there are only array references to a given class\n\n"+
+		"An import used only in an array reference is reported as unused: UnusedImports does not visit the token "+
+		"of the array's type when it walks the tree, so the import is logged although the class uses it.")
+	m := matchOf(t, ms, "src/checks/UnusedImportsCheck.java")
+	if !slices.Contains(m.Reason.Notes, "named after unusedimports") {
+		t.Errorf("UnusedImportsCheck.java notes %v, want named after unusedimports (ranked %v)", m.Reason.Notes, rels(ms))
+	}
+	if got := rels(ms); got[0] != "src/checks/UnusedImportsCheck.java" {
+		t.Errorf("ranked %v, want UnusedImportsCheck.java first", got)
+	}
+}
+
 // A V8 stack trace (Node.js's) lists its frames innermost first, as a
 // JVM's does; the innermost frame in the project is where the error
 // surfaced, not the event loop's frames that called it, and Node's own

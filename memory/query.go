@@ -130,6 +130,7 @@ type parsed struct {
 	heads     map[string]bool   // the first two letters of each of subjects (partsSubject)
 	partners  map[string]string // a short query's partner terms, each to its label ("retry≈backoff")
 	kebabs    map[string]bool   // a long text's names spelled with hyphens, whole (kebabNames)
+	suffixed  map[string]bool   // a long text's class names that lead a code file's name (suffixedNames)
 	words     []word            // content words, in order
 }
 

@@ -158,6 +158,7 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 	p.heads = heads(p.subjects)
 	p.partners = partnerSubjects(p, qs)
 	p.kebabs = kebabNames(p)
+	p.suffixed = st.suffixedNames(p)
 	acc, total := st.accumulate(qs)
 	defAcc, hits, defTotal := st.defScores(p.evidence)
 	named := st.namedAfter(p)
@@ -670,6 +671,9 @@ func (p *parsed) maxBoost() float64 {
 // subjectOf returns the query term that is rel's file name, for a short
 // query, or "": the file is named after what the query is about.
 func (p *parsed) subjectOf(rel string) string {
+	if l := p.suffixedSubject(rel); l != "" {
+		return l
+	}
 	if len(p.subjects) == 0 {
 		return ""
 	}

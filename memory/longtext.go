@@ -29,7 +29,17 @@ func (st *state) suffixedNames(p parsed) map[string]bool {
 	if len(count) == 0 {
 		return nil
 	}
+	// every file's name is asked about: first whether it begins as one
+	// of the words does, which most names do not
+	heads := map[[2]byte]bool{}
+	for w := range count {
+		heads[[2]byte{w[0], w[1]}] = true
+	}
 	for d, doc := range st.docs {
+		base := doc.rel[strings.LastIndexByte(doc.rel, '/')+1:]
+		if len(base) < 2 || !heads[[2]byte{base[0] | 0x20, base[1] | 0x20}] {
+			continue
+		}
 		if st.dead[d] || defLangOf(doc.rel) == nil || isTest(doc.rel) {
 			continue
 		}

@@ -43,7 +43,7 @@ const (
 	demoteDoc          = 0.4  // documentation, for a short request: its prose says every request's words
 	demoteDocLong      = 0.4  // documentation, for a long text: a report is about the code
 	demoteOtherLong    = 0.8  // a file in no programming language (config, data, templates), for a long text
-	demoteOtherShort   = 0.8  // the same, for a short request that asks for no configuration, unless a tool's file
+	demoteOtherShort   = 0.6  // the same, for a short request that asks for no configuration (demotesOther)
 	demoteTemplateLong = 0.1  // an issue or pull-request template, for a long text
 )
 
@@ -980,12 +980,24 @@ func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 // project's own scripts/ and helpers/ (a release's checks, a linter of its
 // sources) are its tooling more often than its code.
 func (p *parsed) demotesOther(rel string) bool {
-	if p.long || defLangOf(rel) != nil || hasExt(rel, p.langs) || p.asksConfig() {
+	if p.long || defLangOf(rel) != nil || hasExt(rel, p.langs) || p.asksConfig() || p.saysFormatOf(rel) {
 		return false
 	}
 	// a lock file is indexed by its name only (lockfiles.go): found,
 	// it was named
 	return toolWordsOf(rel) == nil && !isLockFile(rel) && p.subjectOf(rel) == ""
+}
+
+// saysFormatOf reports whether a short request names the language or
+// format of rel, filtering or not: "SQL table definitions" does not keep
+// only SQL files, but means them.
+func (p *parsed) saysFormatOf(rel string) bool {
+	for _, w := range p.words {
+		if exts, ok := langExts[w.lower]; ok && !ambiguous[w.lower] && hasExt(rel, exts) {
+			return true
+		}
+	}
+	return false
 }
 
 // asksConfig reports whether a short request asks for configuration, by

@@ -523,3 +523,17 @@ func TestConversionRequestsDoNotFilter(t *testing.T) {
 		t.Errorf("YAML config for the build: %v holds a Rust file", got)
 	}
 }
+
+// A request that names a format means its files even when the format
+// word does not filter: "SQL table definitions" does not demote the
+// schema as a file that is not code.
+func TestNamedFormatNotDemoted(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"db/schema.sql":  "CREATE TABLE vets (id INTEGER);\nCREATE TABLE owners (id INTEGER);\n",
+		"model/Vet.java": "@Table(name = \"vets\")\nclass Vet { /** the table definitions of vets */ }\n",
+		"build/rules.mk": "# table definitions build\ntables: schema\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("SQL table definitions", memory.SearchOptions{Explain: true})
+	checkOnlyNoted(t, ms, "not code: demoted", "build/rules.mk")
+}

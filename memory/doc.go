@@ -36,9 +36,10 @@
 // leading conventional-commit label ("test:", "docs(api):") is dropped.
 // A query's words keep their case until their terms are read, so that
 // ObjectUtils gives the terms the index has for it (object, util,
-// objectutils). A query's exact evidence (traceback frames, Python's and
-// the JVM's, imports, dotted names,
-// CamelCase and snake_case identifiers: evidence.go) is looked up among
+// objectutils). A query's exact evidence (traceback frames, Python's,
+// the JVM's and V8's; imports; dotted names, and C++ and Rust paths but
+// those into the standard library; CamelCase and snake_case identifiers:
+// evidence.go) is looked up among
 // the definitions, and a file scores for what it defines beside its
 // words' share; the modules its dotted names spell and the innermost
 // traceback frame of the project are mentions of their files. Short
@@ -62,6 +63,12 @@
 // and pull-request templates (.github/ISSUE_TEMPLATE/) are its form, not
 // its subject, and are demoted hard; the ticked lines of a task list ("-
 // [x] I have searched the issues") are a template's too, and dropped.
+// A long text also demotes, as documentation, a code file of comments only
+// and one a tool generated (an amalgamation, "DO NOT EDIT"), read from the
+// files its units read; a rare name of the text spelled with hyphens
+// names the code file named so whole, and a CamelCase one that no path
+// has the file whose name adds one part to it (UnusedImports:
+// UnusedImportsCheck.java): longtext.go.
 //
 // # History
 //

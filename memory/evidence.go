@@ -65,6 +65,10 @@ var (
 	javaFrameRe = lazyregexp.New(`^\s*at\s+((?:[\w$]+\.)+)[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy))(?::\d+)?\)`)
 	// a frame of a V8 stack trace: at fn (/a/b/c.js:12:3), or the path alone
 	v8FrameRe = lazyregexp.New(`^\s*at\s+(?:[^()]*\()?([^\s()]+\.(?:js|mjs|cjs|jsx|ts|tsx|coffee)):\d+(?::\d+)?\)?\s*$`)
+	// a frame of a V8 stack trace that names no file: a built-in's (at
+	// Array.forEach (<anonymous>), (native), (index 0)) or one of Node's
+	// own modules, as Node 16 and later print them (node:internal/…:95:5)
+	v8NoFileFrameRe = lazyregexp.New(`^\s*at\s+(?:[^()]*\((?:<anonymous>|native|index \d+|node:[^\s()]+)\)|node:\S+)\s*$`)
 )
 
 // receivers are the first words of dotted names that name a local value,
@@ -253,16 +257,21 @@ func jvmFrameFile(line string) string {
 // v8FrameFile returns the file of a frame of a V8 stack trace (Node.js's
 // and Chrome's, innermost first as a JVM's: "at check
 // (/home/u/app/node_modules/eslint/lib/rules/semi.js:73:25)", or the path
-// alone), slashes forward and without a drive, or "". A frame of Node's
-// own modules ("events.js:95:20", "node:internal/…") names no directory
+// alone, or an ES module's file: URL), slashes forward and without a
+// drive, or "". A frame of Node's own modules ("events.js:95:20",
+// "node:internal/…") or of a built-in ("<anonymous>") names no directory
 // and no file of the project: it is a frame (frame is true) without a
-// file.
+// file, and the trace goes on past it.
 func v8FrameFile(line string) (file string, frame bool) {
 	m := v8FrameRe.Re().FindStringSubmatch(line)
 	if m == nil {
-		return "", false
+		return "", v8NoFileFrameRe.Re().MatchString(line)
 	}
 	f := strings.ReplaceAll(m[1], "\\", "/")
+	f = strings.TrimPrefix(f, "file://") // file:///home/u/app/cli.mjs
+	if len(f) > 3 && f[0] == '/' && f[2] == ':' && f[3] == '/' {
+		f = f[1:] // file:///C:/Users/…
+	}
 	if len(f) > 2 && f[1] == ':' && f[2] == '/' {
 		f = f[2:] // C:\Users\…
 	}

@@ -90,89 +90,116 @@ var stdRoots = map[string]bool{"std": true, "core": true, "alloc": true}
 //
 // frames are the files of the query's traceback frames, outermost first.
 func findEvidence(q string) (evs []evidence, chains [][]string, frames []string) {
-	seen := map[string]int{}
-	add := func(shown, kind string) {
-		key := defKey(shown)
-		if len(key) < 3 || len(key) > maxTermLen || stopWords[key] {
-			return
-		}
-		if i, ok := seen[key]; ok {
-			evs[i].tf++
-			if evidenceWeight[kind] > evidenceWeight[evs[i].kind] {
-				evs[i].kind = kind
-			}
-			return
-		}
-		if len(evs) >= maxEvidence {
-			return
-		}
-		seen[key] = len(evs)
-		evs = append(evs, evidence{key: key, shown: shown, kind: kind, tf: 1})
-	}
-	modSeen := map[string]bool{}
-	addModule := func(dotted string) {
-		dotted = strings.Trim(dotted, ".")
-		if strings.Contains(dotted, ".") && !modSeen[dotted] && len(chains) < 32 {
-			modSeen[dotted] = true
-			chains = append(chains, strings.Split(dotted, "."))
+	r := &evidenceReader{seen: map[string]int{}, modSeen: map[string]bool{}}
+	frames = r.frames(q)
+	r.imports(q)
+	for _, d := range dottedRe.Re().FindAllString(q, -1) {
+		if !looksLikeFile(d) {
+			r.dotted(strings.Split(d, "."))
 		}
 	}
+	for _, p := range scopedPaths(q) {
+		r.dotted(p)
+	}
+	for _, w := range identRe.Re().FindAllString(q, -1) {
+		if isIdentifierLike(w) {
+			r.add(w, evIdent)
+		}
+	}
+	return r.evs, r.chains, frames
+}
+
+// evidenceReader gathers a query's evidence, each key once (its tf
+// counting the repeats), and the module chains of its names.
+type evidenceReader struct {
+	evs     []evidence
+	seen    map[string]int // key → index in evs
+	chains  [][]string
+	modSeen map[string]bool
+}
+
+// add adds the name shown as evidence of kind, or counts it again; a
+// repeat keeps the strongest kind it was seen as.
+func (r *evidenceReader) add(shown, kind string) {
+	key := defKey(shown)
+	if len(key) < 3 || len(key) > maxTermLen || stopWords[key] {
+		return
+	}
+	if i, ok := r.seen[key]; ok {
+		r.evs[i].tf++
+		if evidenceWeight[kind] > evidenceWeight[r.evs[i].kind] {
+			r.evs[i].kind = kind
+		}
+		return
+	}
+	if len(r.evs) >= maxEvidence {
+		return
+	}
+	r.seen[key] = len(r.evs)
+	r.evs = append(r.evs, evidence{key: key, shown: shown, kind: kind, tf: 1})
+}
+
+// addModule adds a dotted name as a module chain, up to 32 of them.
+func (r *evidenceReader) addModule(dotted string) {
+	dotted = strings.Trim(dotted, ".")
+	if strings.Contains(dotted, ".") && !r.modSeen[dotted] && len(r.chains) < 32 {
+		r.modSeen[dotted] = true
+		r.chains = append(r.chains, strings.Split(dotted, "."))
+	}
+}
+
+// frames returns the files of q's traceback frames (Python's and
+// pytest's, then the JVM's and V8's), adding each Python frame's function
+// as evidence.
+func (r *evidenceReader) frames(q string) []string {
+	var frames []string
 	for _, re := range []*regexp.Regexp{frameRe.Re(), pytestFrameRe.Re()} {
 		for _, m := range re.FindAllStringSubmatch(q, -1) {
 			if len(frames) < maxFrames {
 				frames = append(frames, strings.ReplaceAll(m[1], "\\", "/"))
 			}
 			if m[2] != "<module>" {
-				add(m[2], evFrame)
+				r.add(m[2], evFrame)
 			}
 		}
 	}
-	frames = appendJavaFrames(frames, q)
+	return appendJavaFrames(frames, q)
+}
+
+// imports adds the names q imports and their modules.
+func (r *evidenceReader) imports(q string) {
 	for _, m := range fromRe.Re().FindAllStringSubmatch(q, -1) {
 		for _, name := range strings.Split(m[2], ",") {
 			if f := strings.Fields(name); len(f) > 0 {
-				add(f[0], evImport)
-				addModule(m[1] + "." + f[0])
+				r.add(f[0], evImport)
+				r.addModule(m[1] + "." + f[0])
 			}
 		}
 	}
 	for _, m := range importRe.Re().FindAllStringSubmatch(q, -1) {
-		addModule(m[1])
+		r.addModule(m[1])
 	}
-	// dotted reads a name's parts: its last part, its last two as a
-	// qualified name, and the module chain; a member of a receiver
-	// (self.x, Self::Output) is an identifier only, if spelled as one
-	dotted := func(parts []string) {
-		if receivers[parts[0]] {
-			if len(parts) == 2 {
-				if isIdentifierLike(parts[1]) {
-					add(parts[1], evIdent)
-				}
-				return
+}
+
+// dotted reads a name's parts: its last part, its last two as a qualified
+// name, and the module chain; a member of a receiver (self.x,
+// Self::Output) is an identifier only, if spelled as one.
+func (r *evidenceReader) dotted(parts []string) {
+	if receivers[parts[0]] {
+		if len(parts) == 2 {
+			if isIdentifierLike(parts[1]) {
+				r.add(parts[1], evIdent)
 			}
-			parts = parts[1:]
+			return
 		}
-		n := len(parts)
-		add(parts[n-1], evDotted)
-		if n >= 2 {
-			add(parts[n-2]+"."+parts[n-1], evDotted)
-			addModule(strings.Join(parts, "."))
-		}
+		parts = parts[1:]
 	}
-	for _, d := range dottedRe.Re().FindAllString(q, -1) {
-		if !looksLikeFile(d) {
-			dotted(strings.Split(d, "."))
-		}
+	n := len(parts)
+	r.add(parts[n-1], evDotted)
+	if n >= 2 {
+		r.add(parts[n-2]+"."+parts[n-1], evDotted)
+		r.addModule(strings.Join(parts, "."))
 	}
-	for _, p := range scopedPaths(q) {
-		dotted(p)
-	}
-	for _, w := range identRe.Re().FindAllString(q, -1) {
-		if isIdentifierLike(w) {
-			add(w, evIdent)
-		}
-	}
-	return evs, chains, frames
 }
 
 // scopedPaths returns the parts of the C++ and Rust paths of q

@@ -22,7 +22,8 @@ package memory
 // partners only brought false matches on the short-request sets ("record"
 // is mostly a verb in a request, "struct" is in every C file; dial and
 // connect, iterator and cursor, tag and label, addr and address, jwt and
-// token, homedir and home, metadata and meta).
+// token, homedir and home, metadata and meta). Out in review too:
+// username and uname, which names the system, not a user.
 const broadConcepts = `queue fifo
 stack lifo
 heap priorityqueue
@@ -283,7 +284,6 @@ apikey accesskey
 dryrun simulate
 exitcode exitstatus returncode
 envvar getenv environ
-username uname
 nickname displayname
 emitter eventemitter
 pubsub publish subscribe

@@ -64,11 +64,11 @@
 // its subject, and are demoted hard; the ticked lines of a task list ("-
 // [x] I have searched the issues") are a template's too, and dropped.
 // A long text also demotes, as documentation, a code file of comments only
-// and one a tool generated (an amalgamation, "DO NOT EDIT"), read from the
-// files its units read; a rare name of the text spelled with hyphens
-// names the code file named so whole, and a CamelCase one that no path
-// has the file whose name adds one part to it (UnusedImports:
-// UnusedImportsCheck.java): longtext.go.
+// and one a tool generated (an amalgamation, "DO NOT EDIT" in the comments
+// that head it), read from the files its units read; a rare name of the
+// text spelled with hyphens names the code file named so whole, and a
+// CamelCase one that no path has the file whose name adds one part to it
+// (UnusedImports: UnusedImportsCheck.java): longtext.go.
 //
 // # History
 //

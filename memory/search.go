@@ -980,13 +980,22 @@ func (p *parsed) demote(c cand, rel string, role int) (_ cand, demoted bool) {
 // project's own scripts/ and helpers/ (a release's checks, a linter of its
 // sources) are its tooling more often than its code.
 func (p *parsed) demotesOther(rel string) bool {
-	if p.long || defLangOf(rel) != nil || hasExt(rel, p.langs) || p.asksConfig() || p.saysFormatOf(rel) {
+	if p.long || defLangOf(rel) != nil || hasExt(rel, codeExts) || hasExt(rel, p.langs) || p.asksConfig() ||
+		p.saysFormatOf(rel) {
 		return false
 	}
 	// a lock file is indexed by its name only (lockfiles.go): found,
 	// it was named
 	return toolWordsOf(rel) == nil && !isLockFile(rel) && p.subjectOf(rel) == ""
 }
+
+// codeExts are the extensions of programming languages whose definitions
+// the index does not read (defLangOf): a Swift, Lua or Vue file is code
+// all the same, and no short request demotes it as a file in no language.
+// Shell, Perl and PowerShell scripts are not among them: in a request, a
+// project's own scripts are its tooling more often than its code.
+var codeExts = []string{".swift", ".m", ".mm", ".dart", ".lua", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj",
+	".zig", ".jl", ".nim", ".vue", ".svelte", ".groovy"}
 
 // saysFormatOf reports whether a short request names the language or
 // format of rel, filtering or not: "SQL table definitions" does not keep

@@ -1,8 +1,9 @@
 """What the held-out sets' materialisers share: reading bare git mirrors as the fetch tool leaves
 them (ROOT/OWNER+NAME/repo), the harness's rule for test paths, and the digest that pins an item.
 
-Imported by heldout/bugs.py, heldout2/ghrb.py, heldout3/bugsjs.py and heldout4/mswe.py. Errors name
-the script that ran (sys.argv[0]), as each script's own copy of these lines did.
+Imported by heldout/bugs.py, heldout2/ghrb.py, heldout3/bugsjs.py, heldout4/mswe.py, heldout5/rsb.py
+and heldout6/sweg.py. Errors name the script that ran (sys.argv[0]), as each script's own copy of
+these lines did.
 """
 import hashlib
 import json

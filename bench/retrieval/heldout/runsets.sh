@@ -2,7 +2,8 @@
 # The body both held-out runners share (heldout/run.sh, heldout2/run.sh): sourced by them after they set
 #   here         the set's directory (short-requests.jsonl, the bug manifest, the materializer)
 #   tag          the name in messages and temporary directories
-#   text_repo    the mirror that carries the bug reports' text
+#   text_repo    the mirror that carries the bug reports' text (several, separated by spaces, if the text
+#                is spread over more than one)
 #   manifest     the bug set's manifest file in $here
 #   materialize  the script in $here that rebuilds the bug set from the mirror ("materialize MIRROR OUT")
 #   short_name, bugs_name  the sets' names in the report
@@ -32,11 +33,11 @@ command -v python3 >/dev/null || die "python3 is needed to read the sets and bui
 command -v go >/dev/null || die "go is needed to build the harness"
 [[ -d "$mirror" ]] || die "no mirror directory $mirror (set HELDOUT_MIRROR)"
 
-# Every repository both sets need, and the one that carries the bug reports' text.
+# Every repository both sets need, and the ones that carry the bug reports' text.
 need=$(python3 - "$here" "$text_repo" "$manifest" <<'EOF'
 import json, sys
 here, text_repo, manifest = sys.argv[1:]
-repos = {text_repo} if text_repo else set()
+repos = set(text_repo.split())
 for name in ("short-requests.jsonl", manifest) if manifest else ("short-requests.jsonl",):
     for line in open(here + "/" + name):
         if line.strip():

@@ -31,8 +31,11 @@ var langExts = map[string][]string{
 }
 
 // ambiguous language words count only when a type noun follows them
-// ("Go files", "go code"), never alone ("go to the page").
-var ambiguous = map[string]bool{"go": true, "py": true, "ts": true, "js": true, "sh": true, "md": true, "rst": true, "yml": true}
+// ("Go files", "go code"), never alone ("go to the page"). "shell" is the
+// program a command runs in ("the current shell session", "a Nix shell",
+// "fish shell") more often than its scripts' language: "shell scripts"
+// filters, "the shell's prompt" does not.
+var ambiguous = map[string]bool{"go": true, "py": true, "ts": true, "js": true, "sh": true, "md": true, "rst": true, "yml": true, "shell": true}
 
 // formats are data and markup formats: a subject more often than a file
 // type ("serialize responses to JSON", "parse the YAML"), they filter only

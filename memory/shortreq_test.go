@@ -537,3 +537,22 @@ func TestNamedFormatNotDemoted(t *testing.T) {
 	ms := ix.Search("SQL table definitions", memory.SearchOptions{Explain: true})
 	checkOnlyNoted(t, ms, "not code: demoted", "build/rules.mk")
 }
+
+// A request about a shell finds the code named after it: "shell" there
+// is the program, not a filter to shell scripts.
+func TestShellRequestFindsCode(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/modules/nix_shell.rs": "// Shows whether the nix-shell environment is pure or impure.\npub fn module() -> bool { true }\n",
+		"install/install.sh":       "#!/bin/sh\n# installs the binary into the environment, with nix if there\necho nix\n",
+		"src/modules/python.rs":    "// Shows the Python version.\npub fn module() -> bool { false }\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("indicator for a Nix shell environment, pure or impure", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "src/modules/nix_shell.rs" {
+		t.Errorf("ranking = %v, want src/modules/nix_shell.rs first", got)
+	}
+	got = rels(ix.Search("shell scripts that install the binary", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "install/install.sh" {
+		t.Errorf("shell scripts: ranking = %v, want install/install.sh first", got)
+	}
+}

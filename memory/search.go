@@ -358,6 +358,13 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 				}
 			}
 		}
+		if q.text == nil && q.path == nil && !p.long {
+			// a word no file has, said with a prefix the code does
+			// not write: its base (prefixes.go)
+			if bdf := st.addPrefixBase(&q, surface[t]); df == 0 {
+				df = bdf
+			}
+		}
 		if p.hist != nil {
 			q.hist = st.historyDocs(p.hist, t)
 			if df == 0 {

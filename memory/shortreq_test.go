@@ -556,3 +556,23 @@ func TestShellRequestFindsCode(t *testing.T) {
 		t.Errorf("shell scripts: ranking = %v, want install/install.sh first", got)
 	}
 }
+
+// A prefixed word no file has matches its base ("rewrap": wrap); a word
+// the tree has is never read without its prefix ("report" is no "port").
+func TestPrefixedWordTheIndexLacks(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"grid/resize.rs":  "// Resize the grid to the window: wrap lines that no longer fit.\nfn wrap_line(window: usize) -> usize { window }\n",
+		"display/view.rs": "// Lines of the window.\nfn lines(window: usize) -> usize { window }\n",
+		"net/port.rs":     "// The port a server listens on.\nfn port() -> u16 { 80 }\n",
+		"net/report.rs":   "// A report of the session.\nfn report() {}\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("rewrap lines when the window gets narrower", memory.SearchOptions{Explain: true})
+	if len(ms) == 0 || ms[0].Rel != "grid/resize.rs" {
+		t.Fatalf("rewrap: ranking = %v, want grid/resize.rs first", rels(ms))
+	}
+	got := rels(ix.Search("report of the session", memory.SearchOptions{}))
+	if slices.Contains(got, "net/port.rs") {
+		t.Errorf("report: ranking = %v, port.rs matched a word the tree has, read without its prefix", got)
+	}
+}

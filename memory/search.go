@@ -1006,10 +1006,16 @@ var codeExts = []string{".swift", ".m", ".mm", ".dart", ".lua", ".ex", ".exs", "
 
 // saysFormatOf reports whether a short request names the language or
 // format of rel, filtering or not: "SQL table definitions" does not keep
-// only SQL files, but means them.
+// only SQL files, but means them. A word that is rel's extension names
+// its format too, known to langExts or not: "fish shell init script"
+// means starship.fish.
 func (p *parsed) saysFormatOf(rel string) bool {
+	ext := strings.ToLower(path.Ext(rel))
 	for _, w := range p.words {
 		if exts, ok := langExts[w.lower]; ok && !ambiguous[w.lower] && hasExt(rel, exts) {
+			return true
+		}
+		if len(ext) > 2 && w.lower == ext[1:] && !stopWords[w.lower] {
 			return true
 		}
 	}

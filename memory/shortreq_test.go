@@ -576,3 +576,23 @@ func TestPrefixedWordTheIndexLacks(t *testing.T) {
 		t.Errorf("report: ranking = %v, port.rs matched a word the tree has, read without its prefix", got)
 	}
 }
+
+// A file whose extension the request says is in the format it names, and
+// not demoted as a file in no language: "fish shell init script" means
+// the .fish script.
+func TestRequestSaysTheFileExtension(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/init/starship.fish": "# the init script for fish: installs the prompt functions\nfunction fish_prompt\n    starship prompt\nend\n",
+		"src/init/mod.rs":        "// init for each shell\npub fn init(shell: &str) -> &str { shell }\n",
+	}))
+	ix, _ := build(t, root)
+	ms := ix.Search("fish shell init script that installs the prompt functions", memory.SearchOptions{Explain: true})
+	for _, m := range ms {
+		if m.Rel == "src/init/starship.fish" && slices.Contains(m.Reason.Notes, "not code: demoted") {
+			t.Errorf("starship.fish notes = %v: the request says its extension", m.Reason.Notes)
+		}
+	}
+	if len(ms) == 0 || ms[0].Rel != "src/init/starship.fish" {
+		t.Errorf("ranking = %v, want src/init/starship.fish first", rels(ms))
+	}
+}

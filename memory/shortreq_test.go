@@ -596,3 +596,32 @@ func TestRequestSaysTheFileExtension(t *testing.T) {
 		t.Errorf("ranking = %v, want src/init/starship.fish first", rels(ms))
 	}
 }
+
+// A word that only looks prefixed is not read without its letters:
+// "redirect" is no "direct" again (here the stem of "direction"), "unless"
+// no "less", "discover" no "cover". alacritty's "redirect stderr to the
+// log file" brought its search's direction code above its logger.
+func TestLexicalisedPrefixNotStripped(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/logging.rs": "// Writes the log to a file, or to stderr.\nfn log_file(stderr: bool) -> bool { stderr }\n",
+		"src/search.rs":  "// The direction a search runs in: each match is logged.\nfn direction(log: bool) -> bool { log }\n",
+		"src/sort.rs":    "// Sort with a less function.\nfn less(a: u8, b: u8) -> bool { a < b }\n",
+		"src/cover.rs":   "// What a cover page has.\nfn cover() {}\n",
+	}))
+	ix, _ := build(t, root)
+	for q, word := range map[string]string{
+		"redirect stderr to the log file": "redirect",
+		"unless the sort is stable":       "unless",
+		"discover the page layout":        "discover",
+	} {
+		for _, m := range ix.Search(q, memory.SearchOptions{}) {
+			for field, terms := range m.Reason.Terms {
+				for _, term := range terms {
+					if strings.HasPrefix(term, word+"~") {
+						t.Errorf("%q: %s matches %s in its %s", q, m.Rel, term, field)
+					}
+				}
+			}
+		}
+	}
+}

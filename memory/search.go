@@ -330,41 +330,9 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 	}
 	N := float64(st.live)
 	var qs []qterm
-	alts := st.alternates()
 	for _, t := range order {
 		q := qterm{term: t, surface: surface[t], tf: qtf[t], text: st.text.find(t), path: st.path.find(t)}
-		df := float64(max(listDF(q.text), listDF(q.path)))
-		if w := surface[t]; w != t && simpleWord(w) {
-			// a class name written in lower case ("objectutils") is the
-			// whole form the index keeps of ObjectUtils, which its stem
-			// (objectutil) is not: it matches as the word itself
-			if at, ap := st.text.find(w), st.path.find(w); at != nil || ap != nil {
-				q.addAlt(at, ap, w, 1, false)
-				df = max(df, float64(max(listDF(at), listDF(ap))))
-			}
-		}
-		for _, alt := range alts[t] {
-			if alt.concept && p.long {
-				// a long text says most things several ways already:
-				// concept partners added noise to reports and commit
-				// messages (docs/benchmarks.md)
-				continue
-			}
-			at, ap := st.text.find(alt.term), st.path.find(alt.term)
-			if at != nil || ap != nil {
-				q.addAlt(at, ap, alt.term, alt.weight, alt.concept)
-				if df == 0 {
-					df = float64(max(listDF(at), listDF(ap)))
-				}
-			}
-		}
-		if q.text == nil && q.path == nil && !p.long {
-			// a word no file has, said with a prefix the code does
-			// not write: its base (prefixes.go)
-			if bdf := st.addPrefixBase(&q, surface[t]); df == 0 {
-				df = bdf
-			}
-		}
+		df := st.addPartners(&q, p.long)
 		if p.hist != nil {
 			q.hist = st.historyDocs(p.hist, t)
 			if df == 0 {
@@ -388,6 +356,48 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 		qs = qs[:maxQueryTerms]
 	}
 	return qs
+}
+
+// addPartners adds to q the terms that match in its stead, and returns
+// the document frequency q counts with: its own, or, when no file has it,
+// that of its first partner the index has. The partners: the whole form
+// of a class name written in lower case, the abbreviations and concepts of
+// alternates() (concepts only in short texts), and for a short text's word
+// no file has, its base without a prefix (prefixes.go).
+func (st *state) addPartners(q *qterm, long bool) float64 {
+	df := float64(max(listDF(q.text), listDF(q.path)))
+	if w := q.surface; w != q.term && simpleWord(w) {
+		// a class name written in lower case ("objectutils") is the
+		// whole form the index keeps of ObjectUtils, which its stem
+		// (objectutil) is not: it matches as the word itself
+		if at, ap := st.text.find(w), st.path.find(w); at != nil || ap != nil {
+			q.addAlt(at, ap, w, 1, false)
+			df = max(df, float64(max(listDF(at), listDF(ap))))
+		}
+	}
+	for _, alt := range st.alternates()[q.term] {
+		if alt.concept && long {
+			// a long text says most things several ways already:
+			// concept partners added noise to reports and commit
+			// messages (docs/benchmarks.md)
+			continue
+		}
+		at, ap := st.text.find(alt.term), st.path.find(alt.term)
+		if at != nil || ap != nil {
+			q.addAlt(at, ap, alt.term, alt.weight, alt.concept)
+			if df == 0 {
+				df = float64(max(listDF(at), listDF(ap)))
+			}
+		}
+	}
+	if q.text == nil && q.path == nil && !long {
+		// a word no file has, said with a prefix the code does not
+		// write: its base (prefixes.go)
+		if bdf := st.addPrefixBase(q, q.surface); df == 0 {
+			df = bdf
+		}
+	}
+	return df
 }
 
 // addAlt adds a partner of q: its posting lists, its term, what a match

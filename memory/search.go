@@ -1025,6 +1025,8 @@ func (p *parsed) saysFormatOf(rel string) bool {
 		if exts, ok := langExts[w.lower]; ok && !ambiguous[w.lower] && hasExt(rel, exts) {
 			return true
 		}
+		// not of one letter (.c, .h, .1: "a C library" is langExts'
+		// business) nor a stop word (Makefile.in, .out)
 		if len(ext) > 2 && w.lower == ext[1:] && !stopWords[w.lower] {
 			return true
 		}

@@ -25,11 +25,11 @@ problem_statement (the benchmark's issue text), gold_files (the paths `git diff 
 import hashlib
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from mirror import check, git, is_test, need_dir, read_manifest, write_checked  # noqa: E402  (shared with the other sets' scripts)
+from mirror import (check, git, item_from_fix, localisable_gold, merged_prs, need_dir, read_manifest,  # noqa: E402
+                    write_from_fixes)  # (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "rsb-manifest.jsonl")
@@ -74,35 +74,10 @@ def prefix(repo):
     return repo.replace("/", "__", 1) + "-"
 
 
-def build(gd, repo, instance_id, text, fix):
-    """The item whose fix is commit fix of repo's mirror gd, or None if fix has no parent."""
-    parents = git(gd, "rev-list", "--parents", "-n", "1", fix).stdout.decode().split()[1:]
-    if not parents:
-        return None
-    base = parents[0]
-    gold = git(gd, "diff", "--no-renames", "--name-only", base, fix).stdout.decode().split("\n")
-    return {
-        "instance_id": instance_id,
-        "repo": repo,
-        "base_commit": base,
-        "problem_statement": text,
-        "gold_files": sorted(g for g in gold if g),
-        "source": SOURCE,
-    }
-
-
 def fix_commits(gd, numbers):
     """PR number -> the one commit of the mirror's history whose subject names it as merged, for the
     numbers exactly one commit names."""
-    hits = {n: [] for n in numbers}
-    log = git(gd, "log", "--all", "--format=%H%x09%s").stdout.decode(errors="replace")
-    for line in log.splitlines():
-        h, _, subject = line.partition("\t")
-        for m in re.finditer(r"\(#(\d+)\)|Merge pull request #(\d+)\b", subject):
-            n = int(m.group(1) or m.group(2))
-            if n in hits and h not in hits[n]:
-                hits[n].append(h)
-    return {n: hs[0] for n, hs in hits.items() if len(hs) == 1}
+    return {n: hs[0] for n, hs in merged_prs(gd, numbers).items() if len(hs) == 1}
 
 
 def eligible(root, repo, text):
@@ -113,14 +88,8 @@ def eligible(root, repo, text):
     ids = {int(k[len(prefix(repo)):]): k for k in text if k.startswith(prefix(repo))}
     ok = []
     for n, fix in fix_commits(gd, set(ids)).items():
-        it = build(gd, repo, ids[n], text[ids[n]], fix)
-        if it is None or not it["problem_statement"].strip():
-            continue
-        gold = [g for g in it["gold_files"] if not is_test(g)]
-        if not gold or len(gold) > MAX_GOLD:
-            continue
-        if any(git(gd, "cat-file", "-e", "%s:%s" % (it["base_commit"], g), check=False).returncode
-               for g in gold):
+        it = item_from_fix(gd, repo, ids[n], text[ids[n]], fix, SOURCE)
+        if it is None or not it["problem_statement"].strip() or localisable_gold(gd, it, MAX_GOLD) is None:
             continue
         ok.append((fix, it))
     ok.sort(key=lambda p: order(p[1]["instance_id"]))
@@ -153,18 +122,8 @@ def select(root):
 
 
 def materialize(root, out):
-    want = read_manifest(MANIFEST)
-    text = texts(root)
-    found = {}
-    for w in want:
-        gd = need_dir(root, w["repo"])
-        if git(gd, "cat-file", "-e", w["fix_commit"] + "^{commit}", check=False).returncode:
-            continue
-        it = build(gd, w["repo"], w["instance_id"], text.get(w["instance_id"], ""), w["fix_commit"])
-        if it is not None and w["instance_id"] in text:
-            found[w["instance_id"]] = it
-    write_checked(want, found, out,
-                  missing="is not in the benchmark's text or its fix commit is not in the mirror of %(repo)s")
+    write_from_fixes(root, read_manifest(MANIFEST), texts(root), out, SOURCE,
+                     missing="is not in the benchmark's text or its fix commit is not in the mirror of %(repo)s")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from mirror import check, git, is_test, need_dir, read_manifest, write_checked  # noqa: E402  (shared with the other sets' scripts)
+from mirror import (check, git, is_test, item_from_fix, localisable_gold, merged_prs, need_dir,  # noqa: E402
+                    read_manifest, write_from_fixes)  # (shared with the other sets' scripts)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "sweg-manifest.jsonl")
@@ -102,36 +103,6 @@ def tasks(root, prefix, only=None):
     return out
 
 
-def build(gd, repo, instance_id, text, fix):
-    """The item whose fix is commit fix of repo's mirror gd, or None if fix has no parent."""
-    parents = git(gd, "rev-list", "--parents", "-n", "1", fix).stdout.decode().split()[1:]
-    if not parents:
-        return None
-    base = parents[0]
-    gold = git(gd, "diff", "--no-renames", "--name-only", base, fix).stdout.decode().split("\n")
-    return {
-        "instance_id": instance_id,
-        "repo": repo,
-        "base_commit": base,
-        "problem_statement": text,
-        "gold_files": sorted(g for g in gold if g),
-        "source": SOURCE,
-    }
-
-
-def fix_commits(gd, numbers):
-    """PR number -> the commits of the mirror's history whose subject names it as merged."""
-    hits = {n: [] for n in numbers}
-    log = git(gd, "log", "--all", "--format=%H%x09%s").stdout.decode(errors="replace")
-    for line in log.splitlines():
-        h, _, subject = line.partition("\t")
-        for m in re.finditer(r"\(#(\d+)\)|Merge pull request #(\d+)\b", subject):
-            n = int(m.group(1) or m.group(2))
-            if n in hits and h not in hits[n]:
-                hits[n].append(h)
-    return hits
-
-
 def eligible(root, prefix):
     """The project's items with a statement, exactly one commit naming the pull request as merged
     whose changes outside tests are the files fix.patch changes, one to MAX_GOLD such files, every
@@ -142,18 +113,15 @@ def eligible(root, prefix):
     found = tasks(root, prefix)
     ids = {int(k[len(prefix) + 1:]): k for k in found}
     ok = []
-    for n, fixes in fix_commits(gd, set(ids)).items():
+    for n, fixes in merged_prs(gd, set(ids)).items():
         if len(fixes) != 1:
             continue
         text, patch_files = found[ids[n]]
-        it = build(gd, repo, ids[n], text, fixes[0])
+        it = item_from_fix(gd, repo, ids[n], text, fixes[0], SOURCE)
         if it is None or not it["problem_statement"].strip():
             continue
-        gold = [g for g in it["gold_files"] if not is_test(g)]
-        if not gold or len(gold) > MAX_GOLD or set(gold) != {f for f in patch_files if not is_test(f)}:
-            continue
-        if any(git(gd, "cat-file", "-e", "%s:%s" % (it["base_commit"], g), check=False).returncode
-               for g in gold):
+        gold = localisable_gold(gd, it, MAX_GOLD)
+        if gold is None or set(gold) != {f for f in patch_files if not is_test(f)}:
             continue
         ok.append((fixes[0], it))
     ok.sort(key=lambda p: order(p[1]["instance_id"]))
@@ -192,16 +160,8 @@ def materialize(root, out):
         if prefix not in REPOS:
             sys.exit("sweg.py: %s: not a project of this set" % prefix)
         statements.update({k: v[0] for k, v in tasks(root, prefix, ids).items()})
-    found = {}
-    for w in want:
-        gd = need_dir(root, w["repo"])
-        if git(gd, "cat-file", "-e", w["fix_commit"] + "^{commit}", check=False).returncode:
-            continue
-        it = build(gd, w["repo"], w["instance_id"], statements.get(w["instance_id"], ""), w["fix_commit"])
-        if it is not None and w["instance_id"] in statements:
-            found[w["instance_id"]] = it
-    write_checked(want, found, out,
-                  missing="is not in the benchmark's tasks or its fix commit is not in the mirror of %(repo)s")
+    write_from_fixes(root, want, statements, out, SOURCE,
+                     missing="is not in the benchmark's tasks or its fix commit is not in the mirror of %(repo)s")
 
 
 if __name__ == "__main__":

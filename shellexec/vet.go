@@ -58,6 +58,9 @@ func (v *vetter) deny(pos syntax.Pos, construct, format string, args ...any) boo
 	return false
 }
 
+// visit vets one node of the tree: a construct the allowlist passes walks
+// on into its children, any other is denied at its position. The first
+// denial is the one reported, and it stops the walk.
 func (v *vetter) visit(node syntax.Node) bool {
 	if v.err != nil || node == nil {
 		return false
@@ -76,62 +79,19 @@ func (v *vetter) visit(node syntax.Node) bool {
 	case *syntax.ParenArithm:
 		return v.arithNames(n.X)
 	case *syntax.Stmt:
-		if n.Background {
-			return v.deny(n.Pos(), "background job (&)", "commands must finish before the script does")
-		}
-		if n.Coprocess {
-			return v.deny(n.Pos(), "coprocess", "")
-		}
-		return true
+		return v.stmt(n)
 	case *syntax.Word:
 		return v.word(n)
 	case *syntax.CallExpr:
 		return v.call(n)
 	case *syntax.BinaryCmd:
-		switch n.Op {
-		case syntax.AndStmt, syntax.OrStmt:
-			return true
-		case syntax.Pipe, syntax.PipeAll:
-			if n.Op == syntax.PipeAll {
-				return v.deny(n.OpPos, "|&", "write 2>&1 | instead")
-			}
-			if stages := pipelineLen(n); stages > v.cfg.MaxPipeline {
-				return v.deny(n.OpPos, "pipeline", "%d commands, at most %d", stages, v.cfg.MaxPipeline)
-			}
-			return true
-		}
-		return v.deny(n.OpPos, "operator "+n.Op.String(), "")
+		return v.binaryCmd(n)
 	case *syntax.ForClause:
-		if _, ok := n.Loop.(*syntax.WordIter); !ok {
-			return v.deny(n.Pos(), "C-style for loop", "only for NAME in WORDS")
-		}
-		if n.Select {
-			return v.deny(n.Pos(), "select", "")
-		}
-		return true
+		return v.forClause(n)
 	case *syntax.Redirect:
 		return v.redirect(n)
 	case *syntax.ParamExp:
-		v.params++
-		if v.params > maxParamExps {
-			return v.deny(n.Pos(), "parameter expansion", "more than %d in one script", maxParamExps)
-		}
-		if n.Repl != nil {
-			return v.deny(n.Pos(), "pattern substitution ${x/a/b}", "")
-		}
-		if n.Excl {
-			return v.deny(n.Pos(), "indirect expansion ${!x}", "")
-		}
-		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
-			return v.deny(n.Pos(), "assignment ${x:=y}", "")
-		}
-		if n.Param != nil && processIDs[n.Param.Value] {
-			return v.denyID(n.Pos(), n.Param.Value)
-		}
-		if n.Slice != nil && !(v.arithNames(n.Slice.Offset) && v.arithNames(n.Slice.Length)) {
-			return false
-		}
-		return v.arithNames(n.Index)
+		return v.paramExp(n)
 	case *syntax.BinaryArithm:
 		if n.Op == syntax.Assgn || n.Op >= syntax.AddAssgn && n.Op <= syntax.PowAssgn {
 			return v.deny(n.OpPos, "arithmetic assignment", "")
@@ -147,30 +107,105 @@ func (v *vetter) visit(node syntax.Node) bool {
 			return v.deny(n.Pos(), "until loop", "loops may only iterate over a word list (for NAME in WORDS) or lines (while read ...)")
 		}
 		return v.whileRead(n)
-	case *syntax.FuncDecl:
-		return v.deny(n.Pos(), "function definition", "")
-	case *syntax.ProcSubst:
-		return v.deny(n.Pos(), "process substitution", "")
-	case *syntax.DeclClause:
-		return v.deny(n.Pos(), n.Variant.Value, "declarations and exports are not allowed")
-	case *syntax.CoprocClause:
-		return v.deny(n.Pos(), "coprocess", "")
-	case *syntax.TimeClause:
-		return v.deny(n.Pos(), "time", "")
-	case *syntax.LetClause:
-		return v.deny(n.Pos(), "let", "")
-	case *syntax.ArithmCmd:
-		return v.deny(n.Pos(), "arithmetic command ((...))", "")
-	case *syntax.TestDecl:
-		return v.deny(n.Pos(), "test declaration", "")
-	case *syntax.ExtGlob:
-		return v.deny(n.Pos(), "extended glob", "")
-	case *syntax.ArrayExpr:
-		return v.deny(n.Pos(), "array", "")
-	case *syntax.Assign:
-		return v.deny(n.Pos(), "assignment", "variables are read-only; use the task's inputs")
 	}
-	return v.deny(node.Pos(), fmt.Sprintf("%T", node), "construct not in the allowlist")
+	construct, why := refusedConstruct(node)
+	return v.deny(node.Pos(), construct, "%s", why)
+}
+
+// refusedConstruct names a construct the allowlist refuses outright, and
+// why, for the denial. A node type it does not know is refused as not in
+// the allowlist, so a construct a newer parser adds is denied by default.
+func refusedConstruct(node syntax.Node) (construct, why string) {
+	switch n := node.(type) {
+	case *syntax.FuncDecl:
+		return "function definition", ""
+	case *syntax.ProcSubst:
+		return "process substitution", ""
+	case *syntax.DeclClause:
+		return n.Variant.Value, "declarations and exports are not allowed"
+	case *syntax.CoprocClause:
+		return "coprocess", ""
+	case *syntax.TimeClause:
+		return "time", ""
+	case *syntax.LetClause:
+		return "let", ""
+	case *syntax.ArithmCmd:
+		return "arithmetic command ((...))", ""
+	case *syntax.TestDecl:
+		return "test declaration", ""
+	case *syntax.ExtGlob:
+		return "extended glob", ""
+	case *syntax.ArrayExpr:
+		return "array", ""
+	case *syntax.Assign:
+		return "assignment", "variables are read-only; use the task's inputs"
+	}
+	return fmt.Sprintf("%T", node), "construct not in the allowlist"
+}
+
+// stmt denies a statement run in the background or as a coprocess.
+func (v *vetter) stmt(n *syntax.Stmt) bool {
+	if n.Background {
+		return v.deny(n.Pos(), "background job (&)", "commands must finish before the script does")
+	}
+	if n.Coprocess {
+		return v.deny(n.Pos(), "coprocess", "")
+	}
+	return true
+}
+
+// binaryCmd allows && and || and pipelines of at most MaxPipeline
+// commands joined by |; |& and any other operator are denied.
+func (v *vetter) binaryCmd(n *syntax.BinaryCmd) bool {
+	switch n.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		return true
+	case syntax.Pipe, syntax.PipeAll:
+		if n.Op == syntax.PipeAll {
+			return v.deny(n.OpPos, "|&", "write 2>&1 | instead")
+		}
+		if stages := pipelineLen(n); stages > v.cfg.MaxPipeline {
+			return v.deny(n.OpPos, "pipeline", "%d commands, at most %d", stages, v.cfg.MaxPipeline)
+		}
+		return true
+	}
+	return v.deny(n.OpPos, "operator "+n.Op.String(), "")
+}
+
+// forClause allows only for NAME in WORDS.
+func (v *vetter) forClause(n *syntax.ForClause) bool {
+	if _, ok := n.Loop.(*syntax.WordIter); !ok {
+		return v.deny(n.Pos(), "C-style for loop", "only for NAME in WORDS")
+	}
+	if n.Select {
+		return v.deny(n.Pos(), "select", "")
+	}
+	return true
+}
+
+// paramExp counts parameter expansions against maxParamExps and denies the
+// forms that substitute, assign, expand indirectly or name a process id.
+func (v *vetter) paramExp(n *syntax.ParamExp) bool {
+	v.params++
+	if v.params > maxParamExps {
+		return v.deny(n.Pos(), "parameter expansion", "more than %d in one script", maxParamExps)
+	}
+	if n.Repl != nil {
+		return v.deny(n.Pos(), "pattern substitution ${x/a/b}", "")
+	}
+	if n.Excl {
+		return v.deny(n.Pos(), "indirect expansion ${!x}", "")
+	}
+	if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+		return v.deny(n.Pos(), "assignment ${x:=y}", "")
+	}
+	if n.Param != nil && processIDs[n.Param.Value] {
+		return v.denyID(n.Pos(), n.Param.Value)
+	}
+	if n.Slice != nil && !(v.arithNames(n.Slice.Offset) && v.arithNames(n.Slice.Length)) {
+		return false
+	}
+	return v.arithNames(n.Index)
 }
 
 // catShortcut makes $(<file) the $(cat <file) it means. The interpreter

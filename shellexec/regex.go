@@ -29,44 +29,12 @@ func translateRegex(p string, ere bool) (string, error) {
 			if i+1 >= len(p) {
 				return "", fmt.Errorf("trailing backslash (\\)")
 			}
-			i++
-			d := p[i]
-			switch {
-			case d >= '1' && d <= '9':
-				return "", fmt.Errorf("back-references (\\%c) are not supported (RE2 syntax)", d)
-			case d == '<' || d == '>':
-				b.WriteString(`\b`)
-			case d == 'b' || d == 'B' || d == 'w' || d == 'W' || d == 's' || d == 'S':
-				b.WriteByte('\\')
-				b.WriteByte(d)
-			case d == '`':
-				b.WriteString(`\A`)
-			case d == '\'':
-				b.WriteString(`\z`)
-			case !ere && strings.IndexByte("(){}|+?", d) >= 0:
-				if d == '(' || d == '|' {
-					b.WriteByte(d)
-					atStart = true
-					continue
-				}
-				if (d == '{' || d == '+' || d == '?') && atStart {
-					b.WriteString(regexp.QuoteMeta(string(d)))
-					break
-				}
-				if d == '{' {
-					n, s := translateInterval(p[i+1:], !ere)
-					if n < 0 {
-						return "", fmt.Errorf("unmatched \\{")
-					}
-					b.WriteString(s)
-					i += n
-					break
-				}
-				b.WriteByte(d)
-			default:
-				b.WriteString(regexp.QuoteMeta(string(d)))
+			used, start, err := translateEscape(&b, p[i+1:], ere, atStart)
+			if err != nil {
+				return "", err
 			}
-			atStart = false
+			i += used
+			atStart = start
 			continue
 		case c == '*':
 			if atStart {
@@ -115,6 +83,55 @@ func translateRegex(p string, ere bool) (string, error) {
 		atStart = false
 	}
 	return b.String(), nil
+}
+
+// translateEscape writes the RE2 form of the escape whose backslash
+// precedes rest (rest[0] is the escaped byte) and returns how many bytes
+// of rest it used and whether the position after it is a start.
+func translateEscape(b *strings.Builder, rest string, ere, atStart bool) (used int, start bool, err error) {
+	d := rest[0]
+	switch {
+	case d >= '1' && d <= '9':
+		return 0, false, fmt.Errorf("back-references (\\%c) are not supported (RE2 syntax)", d)
+	case d == '<' || d == '>':
+		b.WriteString(`\b`)
+	case d == 'b' || d == 'B' || d == 'w' || d == 'W' || d == 's' || d == 'S':
+		b.WriteByte('\\')
+		b.WriteByte(d)
+	case d == '`':
+		b.WriteString(`\A`)
+	case d == '\'':
+		b.WriteString(`\z`)
+	case !ere && strings.IndexByte("(){}|+?", d) >= 0:
+		return translateBREOperator(b, rest, atStart)
+	default:
+		b.WriteString(regexp.QuoteMeta(string(d)))
+	}
+	return 1, false, nil
+}
+
+// translateBREOperator is translateEscape for the operators a basic
+// regular expression spells escaped (\( \) \| \{ \} \+ \?); at a start,
+// \{ \+ and \? are literal.
+func translateBREOperator(b *strings.Builder, rest string, atStart bool) (used int, start bool, err error) {
+	d := rest[0]
+	switch {
+	case d == '(' || d == '|':
+		b.WriteByte(d)
+		return 1, true, nil
+	case (d == '{' || d == '+' || d == '?') && atStart:
+		b.WriteString(regexp.QuoteMeta(string(d)))
+	case d == '{':
+		n, s := translateInterval(rest[1:], true)
+		if n < 0 {
+			return 0, false, fmt.Errorf("unmatched \\{")
+		}
+		b.WriteString(s)
+		return 1 + n, false, nil
+	default:
+		b.WriteByte(d)
+	}
+	return 1, false, nil
 }
 
 // translateInterval reads "m,n}" (bre: "m,n\}") after an opening brace

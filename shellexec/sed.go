@@ -275,40 +275,17 @@ func (r *sedRun) step(c *sedCmd, ps []byte) (_ []byte, printIt, stop bool) {
 	case '=':
 		fmt.Fprintf(r.c.out, "%d\n", r.lineNo)
 	case 'n':
-		if !r.quiet {
-			r.emit(ps)
-		}
-		if r.last() {
-			r.quit = true
+		var ok bool
+		if ps, ok = r.readNext(ps); !ok {
 			return ps, false, true
-		}
-		ps = append([]byte(nil), r.lines[r.next]...)
-		r.next++
-		r.lineNo++
-	case 'h':
-		r.hold = append(r.hold[:0], ps...)
-	case 'H':
-		r.hold = append(append(r.hold, '\n'), ps...)
-	case 'g':
-		ps = append(ps[:0:0], r.hold...)
-	case 'G':
-		ps = append(append(ps, '\n'), r.hold...)
-	case 'x':
-		ps, r.hold = r.hold, ps
-		if ps == nil {
-			ps = []byte{}
 		}
 	case 'N':
-		if r.last() {
-			if !r.quiet {
-				r.emit(ps)
-			}
-			r.quit = true
+		var ok bool
+		if ps, ok = r.appendNext(ps); !ok {
 			return ps, false, true
 		}
-		ps = append(append(ps, '\n'), r.lines[r.next]...)
-		r.next++
-		r.lineNo++
+	case 'h', 'H', 'g', 'G', 'x':
+		ps = r.holdSpace(c.name, ps)
 	case 'P':
 		line := ps
 		if i := bytes.IndexByte(ps, '\n'); i >= 0 {
@@ -340,6 +317,62 @@ func (r *sedRun) step(c *sedCmd, ps []byte) (_ []byte, printIt, stop bool) {
 		}
 	}
 	return ps, true, false
+}
+
+// readNext is n: the pattern space is printed (unless -n) and replaced by
+// the next line. With no next line sed quits, and ok is false: the cycle
+// ends without the automatic print.
+func (r *sedRun) readNext(ps []byte) (_ []byte, ok bool) {
+	if !r.quiet {
+		r.emit(ps)
+	}
+	if r.last() {
+		r.quit = true
+		return ps, false
+	}
+	ps = append([]byte(nil), r.lines[r.next]...)
+	r.next++
+	r.lineNo++
+	return ps, true
+}
+
+// appendNext is N: a newline and the next line are appended to the
+// pattern space. With no next line sed prints the pattern space (unless
+// -n), as GNU sed does, and quits; ok is false.
+func (r *sedRun) appendNext(ps []byte) (_ []byte, ok bool) {
+	if r.last() {
+		if !r.quiet {
+			r.emit(ps)
+		}
+		r.quit = true
+		return ps, false
+	}
+	ps = append(append(ps, '\n'), r.lines[r.next]...)
+	r.next++
+	r.lineNo++
+	return ps, true
+}
+
+// holdSpace runs the hold space commands on the pattern space ps and
+// returns the new pattern space: h and H copy or append ps to the hold
+// space, g and G copy or append the hold space to ps, x exchanges them.
+func (r *sedRun) holdSpace(name byte, ps []byte) []byte {
+	switch name {
+	case 'h':
+		r.hold = append(r.hold[:0], ps...)
+	case 'H':
+		r.hold = append(append(r.hold, '\n'), ps...)
+	case 'g':
+		ps = append(ps[:0:0], r.hold...)
+	case 'G':
+		ps = append(append(ps, '\n'), r.hold...)
+	case 'x':
+		ps, r.hold = r.hold, ps
+		if ps == nil {
+			ps = []byte{}
+		}
+	}
+	return ps
 }
 
 func (r *sedRun) subst(c *sedCmd, ps []byte) ([]byte, bool) {

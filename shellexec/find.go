@@ -39,88 +39,115 @@ func (r *findRun) info(e *findEntry) fs.FileInfo {
 // follow symbolic links, write or execute are refused.
 func runFind(c *cmd, args []string) int {
 	r := &findRun{c: c, maxDepth: -1}
-	// Leading options.
-	for len(args) > 0 {
-		switch args[0] {
-		case "-P":
-			args = args[1:]
-			continue
-		case "-L", "-H":
-			return c.refuse(args[0], "following symbolic links is not supported")
-		}
-		break
+	args, follow := findLeadingOptions(args)
+	if follow != "" {
+		return c.refuse(follow, "following symbolic links is not supported")
 	}
-	var starts []string
-	for len(args) > 0 && (args[0] == "!" || args[0] == "(" || !strings.HasPrefix(args[0], "-") || args[0] == "-") {
-		if args[0] == "!" || args[0] == "(" {
-			break
-		}
-		starts = append(starts, args[0])
-		args = args[1:]
-	}
-	if len(starts) == 0 {
-		starts = []string{"."}
-	}
-	p := &findParser{r: r, args: args}
-	var expr findExpr
-	if len(args) > 0 {
-		var ok bool
-		expr, ok = p.parseOr()
-		if !ok {
-			if p.refused {
-				return 1
-			}
-			return 1
-		}
-		if p.i < len(p.args) {
-			if p.args[p.i] == ")" {
-				return c.usage("invalid expression; you have too many ')'")
-			}
-			return c.usage("paths must precede expression: `%s'", p.args[p.i])
-		}
-	}
-	if !p.hasAction {
-		inner := expr
-		expr = func(r *findRun, e *findEntry) bool {
-			if inner == nil || inner(r, e) {
-				r.print(e.path, '\n')
-			}
-			return true
-		}
+	starts, args := findStarts(args)
+	expr, status := r.parseExpr(args)
+	if status != 0 {
+		return status
 	}
 	for _, s := range starts {
 		if r.quit || c.ctx.Err() != nil {
 			break
 		}
-		fi, err := c.fs.lstat(c.dir, s)
-		if err != nil {
-			c.errorf("'%s': %s", s, errText(err))
-			r.status = 1
-			continue
-		}
-		name := s
-		if t := strings.TrimRight(s, "/"); t != "" {
-			name = t[strings.LastIndexByte(t, '/')+1:]
-		} else {
-			name = "/"
-		}
-		e := &findEntry{path: s, name: name, typ: fi.Mode().Type(), info: fi}
-		var d *walkDir
-		if e.typ.IsDir() {
-			if d, err = c.fs.openWalk(c.dir, s); err != nil {
-				c.errorf("'%s': %s", s, errText(err))
-				r.status = 1
-			}
-		}
-		r.visit(expr, e, d)
-		if d != nil {
-			d.Close()
-		}
+		r.walkStart(expr, s)
 	}
 	if c.ctx.Err() != nil {
 		return 1
 	}
 	return r.status
+}
+
+// findLeadingOptions drops the leading -P (symbolic links are not
+// followed, find's default) and returns the rest of args, or the first
+// leading -L or -H, which would follow them.
+func findLeadingOptions(args []string) (rest []string, follow string) {
+	for len(args) > 0 {
+		switch args[0] {
+		case "-P":
+			args = args[1:]
+		case "-L", "-H":
+			return args, args[0]
+		default:
+			return args, ""
+		}
+	}
+	return args, ""
+}
+
+// findStarts splits args into the start paths, the words before the first
+// that begins with '-' (a lone "-" is a path), '!' or '(', and the
+// expression; with no start path find starts at ".".
+func findStarts(args []string) (starts, expr []string) {
+	n := 0
+	for n < len(args) && args[n] != "!" && args[n] != "(" && (args[n] == "-" || !strings.HasPrefix(args[n], "-")) {
+		n++
+	}
+	if n == 0 {
+		return []string{"."}, args
+	}
+	return args[:n], args[n:]
+}
+
+// parseExpr reads the expression, setting the run's options (-maxdepth,
+// -depth, ...) as it meets them, and adds the -print find implies when the
+// expression has no action. A status other than 0 is find's for a bad or
+// refused expression, of which the parser or parseExpr has told.
+func (r *findRun) parseExpr(args []string) (findExpr, int) {
+	p := &findParser{r: r, args: args}
+	var expr findExpr
+	if len(args) > 0 {
+		var ok bool
+		if expr, ok = p.parseOr(); !ok {
+			return nil, 1
+		}
+		if p.i < len(p.args) {
+			if p.args[p.i] == ")" {
+				return nil, r.c.usage("invalid expression; you have too many ')'")
+			}
+			return nil, r.c.usage("paths must precede expression: `%s'", p.args[p.i])
+		}
+	}
+	if p.hasAction {
+		return expr, 0
+	}
+	return func(r *findRun, e *findEntry) bool {
+		if expr == nil || expr(r, e) {
+			r.print(e.path, '\n')
+		}
+		return true
+	}, 0
+}
+
+// walkStart walks the start path s: it is lstat'ed, visited, and entered
+// when it is a directory. A start that cannot be read is reported and
+// makes find's status 1.
+func (r *findRun) walkStart(expr findExpr, s string) {
+	c := r.c
+	fi, err := c.fs.lstat(c.dir, s)
+	if err != nil {
+		c.errorf("'%s': %s", s, errText(err))
+		r.status = 1
+		return
+	}
+	name := "/"
+	if t := strings.TrimRight(s, "/"); t != "" {
+		name = t[strings.LastIndexByte(t, '/')+1:]
+	}
+	e := &findEntry{path: s, name: name, typ: fi.Mode().Type(), info: fi}
+	var d *walkDir
+	if e.typ.IsDir() {
+		if d, err = c.fs.openWalk(c.dir, s); err != nil {
+			c.errorf("'%s': %s", s, errText(err))
+			r.status = 1
+		}
+	}
+	r.visit(expr, e, d)
+	if d != nil {
+		d.Close()
+	}
 }
 
 func (r *findRun) print(s string, term byte) {

@@ -11,7 +11,6 @@ type findParser struct {
 	args      []string
 	i         int
 	hasAction bool
-	refused   bool
 }
 
 func (p *findParser) peek() string {
@@ -152,11 +151,9 @@ func (p *findParser) parsePrimary() (findExpr, bool) {
 	case "-quit":
 		return func(r *findRun, e *findEntry) bool { r.quit = true; return true }, true
 	case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
-		p.refused = true
 		c.refuse(t, "find may only read; options that write or execute are refused")
 		return nil, false
 	case "-L", "-H", "-follow":
-		p.refused = true
 		c.refuse(t, "following symbolic links is not supported")
 		return nil, false
 	}

@@ -448,6 +448,9 @@ func (d *decoder) intAttr(n *node, name string, min int) int {
 	return i
 }
 
+// task decodes the task element n and, through its steps, the tasks
+// nested in it; depth is n's nesting, and a step nested deeper than
+// MaxDepth is an error left out of the tree.
 func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 	t := &Task{Pos: n.pos, parent: parent, Type: "atomic", path: d.file}
 	t.Name, _ = n.attr("name")
@@ -465,44 +468,10 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 		t.InstructionsPos = c.pos
 	}
 	if c := n.child("inputs"); c != nil {
-		for _, in := range c.all("input") {
-			i := Input{Pos: in.pos, Doc: strings.TrimSpace(in.text.String())}
-			i.Name, _ = in.attr("name")
-			i.Default, i.HasDefault = in.attr("default")
-			i.From, _ = in.attr("from")
-			i.From = strings.TrimSpace(i.From)
-			if v, ok := in.attr("relevant"); ok {
-				v = strings.TrimSpace(v)
-				i.Relevant = v == "true" || v == "1"
-			}
-			t.Inputs = append(t.Inputs, i)
-		}
+		t.Inputs = inputs(c)
 	}
 	if c := n.child("context_management"); c != nil {
-		cs := &t.Context
-		cs.Pos = c.pos
-		str := func(name string, at *Pos) *string {
-			if e := c.child(name); e != nil {
-				v := strings.TrimSpace(e.text.String())
-				*at = e.pos
-				return &v
-			}
-			return nil
-		}
-		cs.Inherit = str("inherit_context", &cs.InheritPos)
-		cs.Format = str("accumulation_format", &cs.FormatPos)
-		cs.Fresh = str("fresh_context", &cs.FreshPos)
-		if v := str("accumulate_data", &cs.AccumulatePos); v != nil {
-			b := *v == "true" || *v == "1"
-			cs.Accumulate = &b
-		}
-		if v := str("max_tokens", &cs.MaxTokensPos); v != nil {
-			if i, err := strconv.Atoi(*v); err == nil && i > 0 {
-				cs.MaxTokens = i
-			} else {
-				d.errorf(cs.MaxTokensPos, "max_tokens %q: want a positive integer", *v)
-			}
-		}
+		d.contextManagement(c, &t.Context)
 	}
 	for _, fp := range n.all("file_paths") {
 		t.Sources = append(t.Sources, d.source(fp))
@@ -521,23 +490,79 @@ func (d *decoder) task(n *node, parent *Task, depth int) *Task {
 	default:
 		d.noFlowElements(n, t)
 	}
-	if c := n.child("steps"); c != nil {
-		for _, s := range c.all("task") {
-			if depth+1 > MaxDepth {
-				// Left out of the tree, so that nothing else is
-				// reported about it or inside it.
-				d.errorf(s.pos, "task nested %d deep: the limit is %d", depth+1, MaxDepth)
-				continue
-			}
-			t.Steps = append(t.Steps, d.task(s, t, depth+1))
-		}
-		if t.Type != "sequential" {
-			d.errorf(c.pos, "steps are only allowed on type=\"sequential\" tasks (task %q is %s)", t.Name, t.Type)
-		}
-	} else if t.Type == "sequential" {
-		d.errorf(t.Pos, "sequential task %q has no <steps>", t.Name)
-	}
+	d.steps(n, t, depth)
 	return t
+}
+
+// inputs decodes the <input> elements of an <inputs> element.
+func inputs(c *node) []Input {
+	var ins []Input
+	for _, in := range c.all("input") {
+		i := Input{Pos: in.pos, Doc: strings.TrimSpace(in.text.String())}
+		i.Name, _ = in.attr("name")
+		i.Default, i.HasDefault = in.attr("default")
+		i.From, _ = in.attr("from")
+		i.From = strings.TrimSpace(i.From)
+		if v, ok := in.attr("relevant"); ok {
+			v = strings.TrimSpace(v)
+			i.Relevant = v == "true" || v == "1"
+		}
+		ins = append(ins, i)
+	}
+	return ins
+}
+
+// contextManagement decodes the <context_management> element c into cs:
+// each setting present is set with its position, a max_tokens that is
+// not a positive integer is an error.
+func (d *decoder) contextManagement(c *node, cs *ContextSpec) {
+	cs.Pos = c.pos
+	str := func(name string, at *Pos) *string {
+		if e := c.child(name); e != nil {
+			v := strings.TrimSpace(e.text.String())
+			*at = e.pos
+			return &v
+		}
+		return nil
+	}
+	cs.Inherit = str("inherit_context", &cs.InheritPos)
+	cs.Format = str("accumulation_format", &cs.FormatPos)
+	cs.Fresh = str("fresh_context", &cs.FreshPos)
+	if v := str("accumulate_data", &cs.AccumulatePos); v != nil {
+		b := *v == "true" || *v == "1"
+		cs.Accumulate = &b
+	}
+	if v := str("max_tokens", &cs.MaxTokensPos); v != nil {
+		if i, err := strconv.Atoi(*v); err == nil && i > 0 {
+			cs.MaxTokens = i
+		} else {
+			d.errorf(cs.MaxTokensPos, "max_tokens %q: want a positive integer", *v)
+		}
+	}
+}
+
+// steps decodes the <steps> of task element n into t.Steps. Only a
+// sequential task may have steps, and it must.
+func (d *decoder) steps(n *node, t *Task, depth int) {
+	c := n.child("steps")
+	if c == nil {
+		if t.Type == "sequential" {
+			d.errorf(t.Pos, "sequential task %q has no <steps>", t.Name)
+		}
+		return
+	}
+	for _, s := range c.all("task") {
+		if depth+1 > MaxDepth {
+			// Left out of the tree, so that nothing else is
+			// reported about it or inside it.
+			d.errorf(s.pos, "task nested %d deep: the limit is %d", depth+1, MaxDepth)
+			continue
+		}
+		t.Steps = append(t.Steps, d.task(s, t, depth+1))
+	}
+	if t.Type != "sequential" {
+		d.errorf(c.pos, "steps are only allowed on type=\"sequential\" tasks (task %q is %s)", t.Name, t.Type)
+	}
 }
 
 func (d *decoder) source(n *node) FileSource {

@@ -78,79 +78,130 @@ second, PostgreSQL 15 through pgx stdlib, HTTP keep-alive enabled, idle timeout 
 	return b.String()
 }
 
-// runPerf measures the index on dir.
+// runPerf measures the index on dir: the cold build beside the plain
+// BM25 build, warm searches, the walk alone, and refreshes after nothing,
+// a touch and an edit of one file changed. It edits that file in dir and
+// restores it.
 func runPerf(dir string, w io.Writer) error {
-	ctx := context.Background()
 	idx, err := os.MkdirTemp("", "taskctl-perf-index-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(idx)
-	src := memory.DirSource(dir)
-
 	ix, _, err := memory.Open(idx)
 	if err != nil {
 		return err
 	}
+	p := &perfRun{ctx: context.Background(), w: w, dir: dir, idx: idx, ix: ix, src: memory.DirSource(dir)}
+	if err := p.coldBuild(); err != nil {
+		return err
+	}
+	if err := p.warmSearch(); err != nil {
+		return err
+	}
+	p.walkAlone()
+	if err := p.refresh("refresh, nothing changed", false); err != nil {
+		return err
+	}
+	return p.changeOneFile()
+}
+
+// perfRun is one run of runPerf: the index under test and the figures
+// later measurements are shown against.
+type perfRun struct {
+	ctx  context.Context
+	w    io.Writer
+	dir  string // the tree indexed
+	idx  string // the index's directory
+	ix   *memory.Index
+	src  memory.CachingSource
+	cold time.Duration // the cold build's wall time
+	walk time.Duration // the cached walk's wall time, 0 if there was no walk cache
+}
+
+// coldBuild builds the index from nothing, then the plain BM25 the
+// rankings are compared with over the same files (one core, in memory),
+// as its peer.
+func (p *perfRun) coldBuild() error {
 	c0 := cpuTime()
-	st, err := ix.Refresh(ctx, src, nil)
+	st, err := p.ix.Refresh(p.ctx, p.src, nil)
 	if err != nil {
 		return err
 	}
-	cold, coldCPU := st.Duration, cpuTime()-c0
-	fmt.Fprintf(w, "cold build: %d files (%d skipped), %d terms, %.1f MB indexed, index %.1f MB (%.3f of indexed bytes), %v (cpu %v)\n",
-		st.Files, st.Skipped, st.Terms, float64(st.Bytes)/1e6, float64(st.IndexBytes)/1e6, float64(st.IndexBytes)/float64(st.Bytes), cold.Round(time.Millisecond), coldCPU.Round(time.Millisecond))
+	coldCPU := cpuTime() - c0
+	p.cold = st.Duration
+	fmt.Fprintf(p.w, "cold build: %d files (%d skipped), %d terms, %.1f MB indexed, index %.1f MB (%.3f of indexed bytes), %v (cpu %v)\n",
+		st.Files, st.Skipped, st.Terms, float64(st.Bytes)/1e6, float64(st.IndexBytes)/1e6, float64(st.IndexBytes)/float64(st.Bytes), p.cold.Round(time.Millisecond), coldCPU.Round(time.Millisecond))
 
-	// A peer for the cold build: the plain BM25 the rankings are compared
-	// with, building over the same files on one core, in memory.
-	plain, plainCPU := buildPlain(ctx, src, dir)
-	fmt.Fprintf(w, "plain BM25 build (content-only words into Go maps, one goroutine, nothing written): %v (cpu %v); the cold build took %.2fx its time, %.2fx its cpu\n",
-		plain.Round(time.Millisecond), plainCPU.Round(time.Millisecond), float64(cold)/float64(plain), float64(coldCPU)/float64(plainCPU))
+	plain, plainCPU := buildPlain(p.ctx, p.src, p.dir)
+	fmt.Fprintf(p.w, "plain BM25 build (content-only words into Go maps, one goroutine, nothing written): %v (cpu %v); the cold build took %.2fx its time, %.2fx its cpu\n",
+		plain.Round(time.Millisecond), plainCPU.Round(time.Millisecond), float64(p.cold)/float64(plain), float64(coldCPU)/float64(plainCPU))
+	return nil
+}
 
-	// Warm search: open the persisted index and search, as a CLI call would.
+// warmSearch opens the persisted index and searches, as a CLI call would,
+// the best of five for each query.
+func (p *perfRun) warmSearch() error {
 	for _, q := range perfQueries {
 		best := time.Hour
 		var n int
 		for range 5 {
 			t0 := time.Now()
-			ix2, _, err := memory.Open(idx)
+			ix, _, err := memory.Open(p.idx)
 			if err != nil {
 				return err
 			}
-			n = len(ix2.Search(q, memory.SearchOptions{Limit: 10, Source: src}))
+			n = len(ix.Search(q, memory.SearchOptions{Limit: 10, Source: p.src}))
 			best = min(best, time.Since(t0))
 		}
 		short := q
 		if len(short) > 40 {
 			short = short[:40] + "…"
 		}
-		fmt.Fprintf(w, "open+search %-44q %d matches, best of 5: %v\n", short, n, best.Round(10*time.Microsecond))
+		fmt.Fprintf(p.w, "open+search %-44q %d matches, best of 5: %v\n", short, n, best.Round(10*time.Microsecond))
 	}
+	return nil
+}
 
-	// The walk belongs to the project's walker (DirSource is project.Walk
-	// and project.WalkCached); it is timed alone, without and with the
-	// walk cache the cold build left, so the index's own share of a
-	// refresh shows.
+// walkAlone times the walk by itself, without and with the walk cache the
+// cold build left, so that the index's own share of a refresh shows. The
+// walk belongs to the project's walker (DirSource is project.Walk and
+// project.WalkCached).
+func (p *perfRun) walkAlone() {
 	t0 := time.Now()
-	src.Walk(ctx, func(string, int64, time.Time) error { return nil })
-	fmt.Fprintf(w, "walk alone (DirSource, no cache): %v (%.1f%% of cold)\n", time.Since(t0).Round(time.Millisecond), pct(time.Since(t0), cold))
-	walk := time.Duration(0)
-	if prev, err := os.ReadFile(filepath.Join(idx, "walk.bin")); err == nil {
+	p.src.Walk(p.ctx, func(string, int64, time.Time) error { return nil })
+	uncached := time.Since(t0)
+	fmt.Fprintf(p.w, "walk alone (DirSource, no cache): %v (%.1f%% of cold)\n", uncached.Round(time.Millisecond), pct(uncached, p.cold))
+	if prev, err := os.ReadFile(filepath.Join(p.idx, "walk.bin")); err == nil {
 		t0 = time.Now()
-		src.WalkCached(ctx, prev, func(string, int64, time.Time) error { return nil })
-		walk = time.Since(t0)
-		fmt.Fprintf(w, "walk alone (DirSource, cached): %v (%.1f%% of cold)\n", walk.Round(time.Millisecond), pct(walk, cold))
+		p.src.WalkCached(p.ctx, prev, func(string, int64, time.Time) error { return nil })
+		p.walk = time.Since(t0)
+		fmt.Fprintf(p.w, "walk alone (DirSource, cached): %v (%.1f%% of cold)\n", p.walk.Round(time.Millisecond), pct(p.walk, p.cold))
 	}
-	c0 = cpuTime()
-	st, err = ix.Refresh(ctx, src, nil)
+}
+
+// refresh refreshes the index and prints, under the label what, its time
+// beside the cold build's, with and without the walk, and with counts how
+// many files it read again and whether it wrote the index.
+func (p *perfRun) refresh(what string, counts bool) error {
+	c0 := cpuTime()
+	st, err := p.ix.Refresh(p.ctx, p.src, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "refresh, nothing changed: %v (%.1f%% of cold; %.1f%% without the walk; cpu %v)\n", st.Duration.Round(time.Millisecond), pct(st.Duration, cold), pct(st.Duration-walk, cold), (cpuTime() - c0).Round(time.Millisecond))
+	line := fmt.Sprintf("%s: %v (%.1f%% of cold; %.1f%% without the walk; cpu %v)", what, st.Duration.Round(time.Millisecond), pct(st.Duration, p.cold), pct(st.Duration-p.walk, p.cold), (cpuTime() - c0).Round(time.Millisecond))
+	if counts {
+		line += fmt.Sprintf(", reread %d, written %v", st.Reread, st.Written)
+	}
+	fmt.Fprintln(p.w, line)
+	return nil
+}
 
-	// Touch one file, then edit one file (restored afterwards).
+// changeOneFile touches one file of more than 1000 bytes, then edits it,
+// refreshing after each; the file is restored, times and all, afterwards.
+func (p *perfRun) changeOneFile() error {
 	var victim string
-	src.Walk(ctx, func(rel string, size int64, _ time.Time) error {
+	p.src.Walk(p.ctx, func(rel string, size int64, _ time.Time) error {
 		if victim == "" && size > 1000 && filepath.Ext(rel) != "" {
 			victim = rel
 		}
@@ -159,7 +210,7 @@ func runPerf(dir string, w io.Writer) error {
 	if victim == "" {
 		return nil
 	}
-	abs := filepath.Join(dir, filepath.FromSlash(victim))
+	abs := filepath.Join(p.dir, filepath.FromSlash(victim))
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return err
@@ -176,22 +227,13 @@ func runPerf(dir string, w io.Writer) error {
 	if err := os.Chtimes(abs, now, now); err != nil {
 		return err
 	}
-	c0 = cpuTime()
-	st, err = ix.Refresh(ctx, src, nil)
-	if err != nil {
+	if err := p.refresh("refresh after touching "+victim, true); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "refresh after touching %s: %v (%.1f%% of cold; %.1f%% without the walk; cpu %v), reread %d, written %v\n", victim, st.Duration.Round(time.Millisecond), pct(st.Duration, cold), pct(st.Duration-walk, cold), (cpuTime() - c0).Round(time.Millisecond), st.Reread, st.Written)
 	if err := os.WriteFile(abs, append(append([]byte{}, orig...), "\n// taskctl bench edit\n"...), fi.Mode()); err != nil {
 		return err
 	}
-	c0 = cpuTime()
-	st, err = ix.Refresh(ctx, src, nil)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "refresh after editing it: %v (%.1f%% of cold; %.1f%% without the walk; cpu %v), reread %d, written %v\n", st.Duration.Round(time.Millisecond), pct(st.Duration, cold), pct(st.Duration-walk, cold), (cpuTime() - c0).Round(time.Millisecond), st.Reread, st.Written)
-	return nil
+	return p.refresh("refresh after editing it", true)
 }
 
 func pct(d, of time.Duration) float64 { return 100 * float64(d) / float64(of) }

@@ -37,57 +37,112 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func main() {
-	bin := flag.String("bin", "taskctl", "the taskctl binary")
-	repo := flag.String("repo", "", "the repository (a copy: .taskctl/ is written)")
-	query := flag.String("query", "container network configuration", "the search query")
-	glob := flag.String("glob", "libpod/*.go", "the task's glob for assemble")
-	n := flag.Int("n", 30, "calls of each kind")
-	profile := flag.String("serverprofile", "", "write the server's CPU profile to `FILE`")
-	readFile := flag.String("readfile", "", "measure read_file of `REL` (relative to -repo) against the reference filesystem server, nothing else")
-	tools := flag.Bool("tools", false, "measure read_file, read_multiple_files, edit_file against the reference filesystem server and grep against rg (see tools.go)")
-	pattern := flag.String("pattern", `func \w+Handler\(`, "-tools: the grep pattern")
-	peerEdits := flag.Int("peeredits", 3, "-tools: edit_file calls of the reference server")
+// benchFlags are the command's flags.
+type benchFlags struct {
+	bin, repo, query, glob string
+	n                      int
+	profile                string
+	readFile               string
+	tools                  bool
+	pattern                string
+	peerEdits              int
+}
+
+func parseFlags() benchFlags {
+	var f benchFlags
+	flag.StringVar(&f.bin, "bin", "taskctl", "the taskctl binary")
+	flag.StringVar(&f.repo, "repo", "", "the repository (a copy: .taskctl/ is written)")
+	flag.StringVar(&f.query, "query", "container network configuration", "the search query")
+	flag.StringVar(&f.glob, "glob", "libpod/*.go", "the task's glob for assemble")
+	flag.IntVar(&f.n, "n", 30, "calls of each kind")
+	flag.StringVar(&f.profile, "serverprofile", "", "write the server's CPU profile to `FILE`")
+	flag.StringVar(&f.readFile, "readfile", "", "measure read_file of `REL` (relative to -repo) against the reference filesystem server, nothing else")
+	flag.BoolVar(&f.tools, "tools", false, "measure read_file, read_multiple_files, edit_file against the reference filesystem server and grep against rg (see tools.go)")
+	flag.StringVar(&f.pattern, "pattern", `func \w+Handler\(`, "-tools: the grep pattern")
+	flag.IntVar(&f.peerEdits, "peeredits", 3, "-tools: edit_file calls of the reference server")
 	flag.Parse()
-	if *repo == "" {
+	if f.repo == "" {
 		log.Fatal("-repo is required")
 	}
-	if *tools {
-		rel := *readFile
+	return f
+}
+
+func main() {
+	f := parseFlags()
+	switch {
+	case f.tools:
+		rel := f.readFile
 		if rel == "" {
 			rel = "net/http/server.go"
 		}
-		toolsBench(*bin, *repo, rel, *pattern, *n, *peerEdits)
-		return
+		toolsBench(f.bin, f.repo, rel, f.pattern, f.n, f.peerEdits)
+	case f.readFile != "":
+		readFileBench(f.bin, f.repo, f.readFile, f.n, f.profile)
+	default:
+		searchAssembleBench(f)
 	}
-	if *readFile != "" {
-		readFileBench(*bin, *repo, *readFile, *n, *profile)
-		return
-	}
-	task := fmt.Sprintf(`<task name="bench-mcp"><description>bench</description>
-<file_paths source="literal"><path>%s</path></file_paths></task>
-`, *glob)
-	if err := os.MkdirAll(filepath.Join(*repo, ".taskctl", "tasks"), 0o755); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(*repo, ".taskctl", "tasks", "bench-mcp.xml"), []byte(task), 0o644); err != nil {
-		log.Fatal(err)
-	}
-	// The index on disk, built once: both sides start warm.
-	if out, err := exec.Command(*bin, "--project-dir", *repo, "index").CombinedOutput(); err != nil {
-		log.Fatalf("index: %v\n%s", err, out)
-	}
+}
 
+// searchAssembleBench times search and assemble through the MCP server,
+// which holds the index open, through a raw pipe client, and through the
+// CLI, a process a call, and compares the server's memory with the CLI's.
+// The server stays up while the CLI runs.
+func searchAssembleBench(f benchFlags) {
+	prepareRepo(f.bin, f.repo, f.glob)
 	ctx := context.Background()
-	cmd := exec.Command(*bin, "mcp", "--project-dir", *repo)
-	if *profile != "" {
-		cmd.Env = append(os.Environ(), "TASKCTL_CPUPROFILE="+*profile)
+	cmd := exec.Command(f.bin, "mcp", "--project-dir", f.repo)
+	if f.profile != "" {
+		cmd.Env = append(os.Environ(), "TASKCTL_CPUPROFILE="+f.profile)
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer cs.Close()
+	m := mcpCalls(ctx, cs, cmd.Process.Pid, f.query, f.n)
+	rawAssemble, size := rawCalls(f.bin, f.repo, f.n, `{"name":"assemble","arguments":{"task":"bench-mcp"}}`)
+	c := cliCalls(f.bin, f.repo, f.query, f.n)
+
+	fmt.Printf("repository: %s (%s files)\n", f.repo, countFiles(f.repo))
+	fmt.Printf("mcp search, first call (opens the index): %v\n", m.first.Round(time.Microsecond))
+	fmt.Printf("mcp search round trip, warm:  %s\n", stats(m.search))
+	fmt.Printf("cli search (a process a query): %s\n", stats(c.search))
+	fmt.Printf("mcp assemble %q round trip: %s\n", f.glob, stats(m.assemble))
+	fmt.Printf("mcp assemble, raw pipe client (response read, not parsed; %d KB): %s\n", size>>10, stats(rawAssemble))
+	fmt.Printf("cli assemble --output json:     %s\n", stats(c.assemble))
+	fmt.Printf("mcp server memory after %d searches: RSS %d KB, peak (VmHWM) %d KB\n", f.n+1, m.rss, m.hwm)
+	fmt.Printf("cli search peak RSS (max of %d): %d KB; server peak / cli peak = %.2f\n", f.n, c.peak, float64(m.hwm)/float64(c.peak))
+}
+
+// prepareRepo writes the task bench-mcp, which assembles the files glob
+// matches, to repo/.taskctl/tasks/bench-mcp.xml, and builds the index on
+// disk once, so that the server and the CLI both start warm.
+func prepareRepo(bin, repo, glob string) {
+	task := fmt.Sprintf(`<task name="bench-mcp"><description>bench</description>
+<file_paths source="literal"><path>%s</path></file_paths></task>
+`, glob)
+	if err := os.MkdirAll(filepath.Join(repo, ".taskctl", "tasks"), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".taskctl", "tasks", "bench-mcp.xml"), []byte(task), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "--project-dir", repo, "index").CombinedOutput(); err != nil {
+		log.Fatalf("index: %v\n%s", err, out)
+	}
+}
+
+// mcpTimes are the server's figures.
+type mcpTimes struct {
+	first            time.Duration   // the first search, which opens the index
+	search, assemble []time.Duration // warm round trips
+	rss, hwm         int64           // the server's memory after the searches (KB)
+}
+
+// mcpCalls times n searches for query, after a first that opens the index,
+// reads the server's memory, then times n assembles of bench-mcp after a
+// first that warms them.
+func mcpCalls(ctx context.Context, cs *mcp.ClientSession, pid int, query string, n int) mcpTimes {
 	call := func(name string, args map[string]any) time.Duration {
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
@@ -97,44 +152,42 @@ func main() {
 		}
 		return d
 	}
-	searchArgs := map[string]any{"query": *query, "limit": 10}
-	first := call("search", searchArgs) // opens the index
-	var mcpSearch []time.Duration
-	for range *n {
-		mcpSearch = append(mcpSearch, call("search", searchArgs))
+	var m mcpTimes
+	searchArgs := map[string]any{"query": query, "limit": 10}
+	m.first = call("search", searchArgs)
+	for range n {
+		m.search = append(m.search, call("search", searchArgs))
 	}
-	serverRSS, serverHWM := procMem(cmd.Process.Pid)
+	m.rss, m.hwm = procMem(pid)
 
 	assembleArgs := map[string]any{"task": "bench-mcp"}
 	call("assemble", assembleArgs)
-	var mcpAssemble []time.Duration
-	for range *n {
-		mcpAssemble = append(mcpAssemble, call("assemble", assembleArgs))
+	for range n {
+		m.assemble = append(m.assemble, call("assemble", assembleArgs))
 	}
+	return m
+}
 
-	rawAssemble, size := rawCalls(*bin, *repo, *n, `{"name":"assemble","arguments":{"task":"bench-mcp"}}`)
+// cliTimes are the CLI's figures.
+type cliTimes struct {
+	search, assemble []time.Duration
+	peak             int64 // the largest peak RSS of the searches (KB)
+}
 
-	var cliSearch, cliAssemble []time.Duration
-	var cliPeak int64
-	for range *n {
-		d, peak := runCLI(*bin, "--project-dir", *repo, "search", *query, "--limit", "10", "--output", "json")
-		cliSearch = append(cliSearch, d)
-		cliPeak = max(cliPeak, peak)
+// cliCalls times n searches for query and n assembles of bench-mcp through
+// the CLI, a process each.
+func cliCalls(bin, repo, query string, n int) cliTimes {
+	var c cliTimes
+	for range n {
+		d, peak := runCLI(bin, "--project-dir", repo, "search", query, "--limit", "10", "--output", "json")
+		c.search = append(c.search, d)
+		c.peak = max(c.peak, peak)
 	}
-	for range *n {
-		d, _ := runCLI(*bin, "--project-dir", *repo, "assemble", "bench-mcp", "--output", "json")
-		cliAssemble = append(cliAssemble, d)
+	for range n {
+		d, _ := runCLI(bin, "--project-dir", repo, "assemble", "bench-mcp", "--output", "json")
+		c.assemble = append(c.assemble, d)
 	}
-
-	fmt.Printf("repository: %s (%s files)\n", *repo, countFiles(*repo))
-	fmt.Printf("mcp search, first call (opens the index): %v\n", first.Round(time.Microsecond))
-	fmt.Printf("mcp search round trip, warm:  %s\n", stats(mcpSearch))
-	fmt.Printf("cli search (a process a query): %s\n", stats(cliSearch))
-	fmt.Printf("mcp assemble %q round trip: %s\n", *glob, stats(mcpAssemble))
-	fmt.Printf("mcp assemble, raw pipe client (response read, not parsed; %d KB): %s\n", size>>10, stats(rawAssemble))
-	fmt.Printf("cli assemble --output json:     %s\n", stats(cliAssemble))
-	fmt.Printf("mcp server memory after %d searches: RSS %d KB, peak (VmHWM) %d KB\n", *n+1, serverRSS, serverHWM)
-	fmt.Printf("cli search peak RSS (max of %d): %d KB; server peak / cli peak = %.2f\n", *n, cliPeak, float64(serverHWM)/float64(cliPeak))
+	return c
 }
 
 // runCLI runs the CLI once and returns its wall time and peak RSS (KB).

@@ -57,8 +57,8 @@ type qterm struct {
 	path    []byte
 	alts    [][2][]byte // text and path lists of partners: abbreviations, concepts, the compound's whole form
 	altTerm []string    // those partners
-	altW    []float64   // what a match of each counts for (altWeight, conceptWeight)
-	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept
+	altW    []float64   // what a match of each counts for (altWeight, conceptWeight, minedWeightOf)
+	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept, "≃" mined (mined.go)
 	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
 	hist    []histDoc   // the files whose commits' messages have the term (history.go)
 }
@@ -242,6 +242,9 @@ func partnerSubjects(p parsed, qs []qterm) map[string]string {
 	m := map[string]string{}
 	for _, q := range qs {
 		for i, alt := range q.altTerm {
+			if q.altSep[i] == "≃" {
+				continue // a mined partner is too loose to name the subject
+			}
 			if !p.subjects[alt] && m[alt] == "" {
 				m[alt] = q.surface + q.altSep[i] + alt
 			}
@@ -333,6 +336,9 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 	for _, t := range order {
 		q := qterm{term: t, surface: surface[t], tf: qtf[t], text: st.text.find(t), path: st.path.find(t)}
 		df := st.addPartners(&q, p.long)
+		if !p.long {
+			df = st.addMined(&q, df, qtf)
+		}
 		if p.hist != nil {
 			q.hist = st.historyDocs(p.hist, t)
 			if df == 0 {
@@ -395,6 +401,32 @@ func (st *state) addPartners(q *qterm, long bool) float64 {
 		// write: its base (prefixes.go)
 		if bdf := st.addPrefixBase(q, q.surface); df == 0 {
 			df = bdf
+		}
+	}
+	return df
+}
+
+// addMined adds to a short query's term q, if no file's text has it, the
+// partners mined from other projects (mined.go) that the index has, that
+// q has not already and that are no term of the query (query's keys), and
+// returns the document frequency q counts with (df, or when that is 0 the
+// first such partner's).
+func (st *state) addMined(q *qterm, df float64, query map[string]float64) float64 {
+	if q.text != nil {
+		return df // a word the project writes: its own matches say it
+	}
+	for _, mp := range minedPartners(q.term) {
+		if query[mp.term] > 0 || slices.Contains(q.altTerm, mp.term) {
+			continue // the query's own word counts already
+		}
+		at, ap := st.text.find(mp.term), st.path.find(mp.term)
+		if at == nil && ap == nil {
+			continue
+		}
+		q.addAlt(at, ap, mp.term, minedWeightOf(mp.strength), false)
+		q.altSep[len(q.altSep)-1] = "≃"
+		if df == 0 {
+			df = float64(max(listDF(at), listDF(ap)))
 		}
 	}
 	return df

@@ -1,0 +1,613 @@
+// Command assoc mines associations between the English words of doc
+// comments and the code words of the definitions they document, across a
+// corpus of other projects' source, and writes the table the description
+// matcher embeds (memory/mined.txt): for each English word, the few code
+// words most associated with it that are not its own stem.
+//
+//	go run ./bench/assoc -manifest projects.tsv -out memory/mined.txt
+//
+// The manifest names one project a line, "NAME<TAB>DIRECTORY" (how the
+// corpus was gathered is bench/assoc/corpus.sh's; the corpus itself is
+// never committed). Each project's source files, in path order, are cut
+// into units: a comment block (//, ///, /* */, #) and the code lines after
+// it, up to the next comment or codeLines lines, or a Python docstring and
+// its def or class line with the lines after it. A unit's English words
+// are the comment's all-lower-case alphabetic words, its code words the
+// terms of its code lines; both are analysed as the index analyses words
+// (memory.Tokenize: split, lower-cased, stop words out, stemmed). A
+// project gives at most -units units, spread evenly over its files, so a
+// large project cannot dominate.
+//
+// For an English word e and a code word c, n(e,c) counts the units that
+// have both, n(e) and n(c) the units that have each, N all units; their
+// association is the normalised pointwise mutual information
+// log(n(e,c) N / (n(e) n(c))) / -log(n(e,c)/N), in (0, 1] when they meet
+// more often than chance. A pair is kept if it meets in at least -minproj
+// projects and -minpair units and its NPMI is at least -min; a word keeps
+// its -top strongest partners.
+package main
+
+import (
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+func main() {
+	manifest := flag.String("manifest", "", "projects, one a line: NAME<TAB>DIRECTORY")
+	out := flag.String("out", "memory/mined.txt", "the table to write")
+	units := flag.Int("units", 1500, "at most this many units from one project")
+	minProj := flag.Int("minproj", 5, "a pair must meet in this many projects")
+	minPair := flag.Float64("minpair", 8, "a pair must meet in this many units")
+	minWord := flag.Int("minword", 8, "an English word must be in the comments of this many projects")
+	minScore := flag.Float64("min", 0.12, "the least NPMI kept")
+	top := flag.Int("top", 4, "partners kept per word")
+	cache := flag.String("cache", "", "a file keeping the corpus's units between runs (read if it exists)")
+	flag.Parse()
+	if *manifest == "" {
+		log.Fatal("assoc: -manifest is needed")
+	}
+	projects, err := readManifest(*manifest)
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := newCorpus()
+	if *cache != "" && c.load(*cache) == nil {
+		log.Printf("corpus read from %s", *cache)
+	} else {
+		c.read(projects, *units)
+		if *cache != "" {
+			if err := c.save(*cache); err != nil {
+				log.Fatal(err)
+			}
+		}
+	}
+	log.Printf("%d projects, %d units, %d terms, %d comment words, %d code words",
+		len(c.projects), c.n, len(c.names), c.commentWords, c.codeWords)
+	table := c.associate(*minProj, *minWord, *minPair, *minScore, *top)
+	header := fmt.Sprintf(`# Associations between English words and code words, mined by bench/assoc
+# from the doc comments and documented code of %d projects (%d units, %d
+# comment words, %d code words) that no retrieval set uses (bench/assoc/corpus.sh).
+# Per line: a stemmed English word, then up to %d stemmed code words with
+# their NPMI (x100): -units %d -minproj %d -minpair %g -minword %d -min %g.
+`, len(c.projects), c.n, c.commentWords, c.codeWords, *top, *units, *minProj, *minPair, *minWord, *minScore)
+	if err := os.WriteFile(*out, []byte(header+table), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+type project struct{ name, dir string }
+
+func readManifest(path string) ([]project, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var ps []project
+	for _, line := range strings.Split(string(data), "\n") {
+		name, dir, ok := strings.Cut(strings.TrimSpace(line), "\t")
+		if ok && !strings.HasPrefix(name, "#") {
+			ps = append(ps, project{name, dir})
+		}
+	}
+	return ps, nil
+}
+
+// A unit is the English words of one comment and the code words of what
+// it documents, as term IDs, each set sorted.
+type unit struct{ eng, code []uint32 }
+
+type corpus struct {
+	mu           sync.Mutex
+	ids          map[string]uint32
+	names        []string
+	projects     [][]unit
+	n            int
+	commentWords int
+	codeWords    int
+}
+
+// saved is what -cache keeps of a corpus.
+type saved struct {
+	Names    []string
+	Eng      [][][]uint32 // per project, per unit
+	Code     [][][]uint32
+	N        int
+	Comment  int
+	CodeWord int
+}
+
+func (c *corpus) save(path string) error {
+	s := saved{Names: c.names, N: c.n, Comment: c.commentWords, CodeWord: c.codeWords}
+	for _, us := range c.projects {
+		var e, k [][]uint32
+		for _, u := range us {
+			e, k = append(e, u.eng), append(k, u.code)
+		}
+		s.Eng, s.Code = append(s.Eng, e), append(s.Code, k)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return gob.NewEncoder(f).Encode(&s)
+}
+
+func (c *corpus) load(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var s saved
+	if err := gob.NewDecoder(f).Decode(&s); err != nil {
+		return err
+	}
+	c.names, c.n, c.commentWords, c.codeWords = s.Names, s.N, s.Comment, s.CodeWord
+	for i := range s.Eng {
+		us := make([]unit, len(s.Eng[i]))
+		for j := range us {
+			us[j] = unit{s.Eng[i][j], s.Code[i][j]}
+		}
+		c.projects = append(c.projects, us)
+	}
+	return nil
+}
+
+func newCorpus() *corpus { return &corpus{ids: map[string]uint32{}} }
+
+func (c *corpus) id(t string) uint32 {
+	if id, ok := c.ids[t]; ok {
+		return id
+	}
+	id := uint32(len(c.names))
+	c.ids[t] = id
+	c.names = append(c.names, t)
+	return id
+}
+
+// read cuts every project into units, in parallel, keeping the projects
+// in manifest order.
+func (c *corpus) read(ps []project, maxUnits int) {
+	c.projects = make([][]unit, len(ps))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				raw := projectUnits(ps[i].dir)
+				raw = spread(raw, maxUnits)
+				c.mu.Lock()
+				us := make([]unit, 0, len(raw))
+				for _, r := range raw {
+					u := unit{eng: c.idSet(r.eng), code: c.idSet(r.code)}
+					if len(u.eng) > 0 && len(u.code) > 0 {
+						us = append(us, u)
+						c.commentWords += r.nEng
+						c.codeWords += r.nCode
+					}
+				}
+				c.projects[i] = us
+				c.n += len(us)
+				c.mu.Unlock()
+			}
+		}()
+	}
+	for i := range ps {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+func (c *corpus) idSet(ts []string) []uint32 {
+	out := make([]uint32, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, c.id(t))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// spread keeps at most n of us, evenly spaced.
+func spread(us []rawUnit, n int) []rawUnit {
+	if len(us) <= n {
+		return us
+	}
+	out := make([]rawUnit, 0, n)
+	for i := range n {
+		out = append(out, us[i*len(us)/n])
+	}
+	return out
+}
+
+type rawUnit struct {
+	eng, code   []string
+	nEng, nCode int
+}
+
+// sourceExts are the files read, by extension, with whether # starts a
+// comment in them.
+var sourceExts = map[string]bool{
+	".go": false, ".js": false, ".mjs": false, ".cjs": false, ".ts": false, ".tsx": false, ".jsx": false,
+	".java": false, ".kt": false, ".scala": false, ".c": false, ".h": false, ".cc": false, ".cpp": false,
+	".hpp": false, ".rs": false, ".cs": false, ".swift": false, ".php": false, ".dart": false,
+	".py": true, ".rb": true, ".sh": true, ".pl": true, ".ex": true, ".exs": true,
+}
+
+func projectUnits(dir string) []rawUnit {
+	var files []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" ||
+				name == "_vendor" || name == "testdata" || name == "third_party") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if _, ok := sourceExts[filepath.Ext(name)]; ok && !strings.Contains(name, ".min.") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	if len(files) > maxFiles {
+		// a large project is sampled: its files spread evenly
+		kept := make([]string, 0, maxFiles)
+		for i := range maxFiles {
+			kept = append(kept, files[i*len(files)/maxFiles])
+		}
+		files = kept
+	}
+	var us []rawUnit
+	for _, f := range files {
+		info, err := os.Stat(f)
+		if err != nil || info.Size() > 1<<20 {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		us = append(us, fileUnits(string(data), sourceExts[filepath.Ext(f)], filepath.Ext(f) == ".py")...)
+	}
+	return us
+}
+
+// maxFiles is how many files of a project are read at most.
+const maxFiles = 800
+
+// codeLines is how many code lines after a comment belong to its unit.
+const codeLines = 15
+
+// fileUnits cuts one file's text into units.
+func fileUnits(text string, hash, python bool) []rawUnit {
+	lines := strings.Split(text, "\n")
+	var us []rawUnit
+	var comment []string
+	inBlock := false
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if inBlock {
+			body, done := strings.CutSuffix(t, "*/")
+			if !done {
+				body, _, done = strings.Cut(t, "*/")
+			}
+			comment = append(comment, strings.TrimLeft(body, "* "))
+			inBlock = !done
+			continue
+		}
+		if text, ok := commentLine(t, hash); ok {
+			comment = append(comment, text)
+			if strings.HasPrefix(t, "/*") && !strings.Contains(t[2:], "*/") {
+				inBlock = true
+			}
+			continue
+		}
+		if t == "" {
+			if len(comment) > 0 && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
+				comment = nil // a comment that documents nothing after it
+			}
+			continue
+		}
+		if python && isPyDef(t) {
+			if doc, end := docstring(lines, i+1); doc != "" {
+				code := append([]string{t}, codeAfter(lines, end+1, hash)...)
+				us = appendUnit(us, []string{doc}, code)
+				comment = nil
+				i = end
+				continue
+			}
+		}
+		if len(comment) > 0 {
+			us = appendUnit(us, comment, codeAfter(lines, i, hash))
+			comment = nil
+		}
+	}
+	return us
+}
+
+// commentLine returns the text of a line comment or the start of a block
+// comment.
+func commentLine(t string, hash bool) (string, bool) {
+	switch {
+	case strings.HasPrefix(t, "//"):
+		return strings.TrimLeft(t, "/!"), true
+	case strings.HasPrefix(t, "/*"):
+		body := strings.TrimLeft(t, "/*!")
+		body, _, _ = strings.Cut(body, "*/")
+		return body, true
+	case hash && strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#!") && !strings.HasPrefix(t, "#["):
+		return strings.TrimLeft(t, "#"), true
+	}
+	return "", false
+}
+
+func isPyDef(t string) bool {
+	return strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "class ")
+}
+
+// docstring returns the docstring that starts at lines[i], if one does,
+// and the index of its last line.
+func docstring(lines []string, i int) (string, int) {
+	if i >= len(lines) {
+		return "", i
+	}
+	t := strings.TrimSpace(lines[i])
+	t = strings.TrimLeft(t, "rRuU")
+	var q string
+	switch {
+	case strings.HasPrefix(t, `"""`):
+		q = `"""`
+	case strings.HasPrefix(t, `'''`):
+		q = `'''`
+	default:
+		return "", i
+	}
+	rest := t[3:]
+	if before, _, ok := strings.Cut(rest, q); ok {
+		return before, i
+	}
+	parts := []string{rest}
+	for j := i + 1; j < len(lines) && j < i+200; j++ {
+		if before, _, ok := strings.Cut(lines[j], q); ok {
+			return strings.Join(append(parts, before), " "), j
+		}
+		parts = append(parts, lines[j])
+	}
+	return "", i
+}
+
+// codeAfter returns the code lines from lines[i] on that a unit takes:
+// up to codeLines, stopping at a comment.
+func codeAfter(lines []string, i int, hash bool) []string {
+	var out []string
+	for j := i; j < len(lines) && len(out) < codeLines; j++ {
+		t := strings.TrimSpace(lines[j])
+		if _, ok := commentLine(t, hash); ok {
+			break
+		}
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// appendUnit analyses a comment and its code into a unit; licence
+// headers and generated-code notes are left out.
+func appendUnit(us []rawUnit, comment, code []string) []rawUnit {
+	text := strings.Join(comment, " ")
+	lower := strings.ToLower(text)
+	if strings.Contains(lower, "license") || strings.Contains(lower, "copyright") || strings.Contains(lower, "do not edit") {
+		return us
+	}
+	var u rawUnit
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') }) {
+		if !isEnglish(w) {
+			continue
+		}
+		u.nEng++
+		for _, t := range memory.Tokenize(w) {
+			if !seen[t] && len(u.eng) < 40 {
+				seen[t] = true
+				u.eng = append(u.eng, t)
+			}
+		}
+	}
+	seen = map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.Join(code, " "), notWordByte) {
+		ts := memory.Tokenize(w)
+		if len(ts) > 1 {
+			// the whole form of a compound (retrycount) is one
+			// project's name: its parts are the words
+			ts = ts[:len(ts)-1]
+		}
+		for _, t := range ts {
+			u.nCode++
+			if !seen[t] && len(t) >= 3 && !isNumber(t) && len(u.code) < 80 {
+				seen[t] = true
+				u.code = append(u.code, t)
+			}
+		}
+	}
+	if len(u.eng) == 0 || len(u.code) == 0 {
+		return us
+	}
+	return append(us, u)
+}
+
+// isEnglish reports whether a comment's word is written as an English word
+// is: lower-case letters only (a capital first letter allowed), three or
+// more.
+func isEnglish(w string) bool {
+	if len(w) < 3 || len(w) > 20 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		b := w[i]
+		if b >= 'a' && b <= 'z' || i == 0 && b >= 'A' && b <= 'Z' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func notWordByte(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+}
+
+func isNumber(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// associate counts the corpus's pairs and returns the table's lines.
+func (c *corpus) associate(minProj, minWord int, minPair, minScore float64, top int) string {
+	nt := len(c.names)
+	nEng := make([]float64, nt)
+	nCode := make([]float64, nt)
+	projEng := make([]int, nt)
+	projCode := make([]int, nt)
+	for _, us := range c.projects {
+		inE, inC := map[uint32]bool{}, map[uint32]bool{}
+		for _, u := range us {
+			for _, e := range u.eng {
+				nEng[e]++
+				inE[e] = true
+			}
+			for _, k := range u.code {
+				nCode[k]++
+				inC[k] = true
+			}
+		}
+		for e := range inE {
+			projEng[e]++
+		}
+		for k := range inC {
+			projCode[k]++
+		}
+	}
+	var words []uint32
+	for e := range nt {
+		if projEng[e] >= minWord {
+			words = append(words, uint32(e))
+		}
+	}
+	sort.Slice(words, func(i, j int) bool { return c.names[words[i]] < c.names[words[j]] })
+	chunk := map[uint32]int{}
+	const chunkSize = 3000
+	N := float64(c.n)
+	var b strings.Builder
+	for lo := 0; lo < len(words); lo += chunkSize {
+		hi := min(lo+chunkSize, len(words))
+		clear(chunk)
+		for i, e := range words[lo:hi] {
+			chunk[e] = i
+		}
+		type stat struct {
+			n     float64
+			projs int32
+			last  int32
+		}
+		pairs := make([]map[uint32]*stat, hi-lo)
+		for i := range pairs {
+			pairs[i] = map[uint32]*stat{}
+		}
+		for p, us := range c.projects {
+			for _, u := range us {
+				for _, e := range u.eng {
+					i, ok := chunk[e]
+					if !ok {
+						continue
+					}
+					m := pairs[i]
+					for _, k := range u.code {
+						if k == e || projCode[k] < minProj {
+							continue
+						}
+						s := m[k]
+						if s == nil {
+							s = &stat{last: -1}
+							m[k] = s
+						}
+						s.n++
+						if s.last != int32(p) {
+							s.last = int32(p)
+							s.projs++
+						}
+					}
+				}
+			}
+		}
+		for i, e := range words[lo:hi] {
+			type scored struct {
+				k     uint32
+				score float64
+			}
+			var best []scored
+			for k, s := range pairs[i] {
+				if int(s.projs) < minProj || s.n < minPair {
+					continue
+				}
+				pmi := math.Log(s.n * N / (nEng[e] * nCode[k]))
+				npmi := pmi / -math.Log(s.n/N)
+				if npmi >= minScore && !sameStem(c.names[e], c.names[k]) {
+					best = append(best, scored{k, npmi})
+				}
+			}
+			sort.Slice(best, func(x, y int) bool {
+				if best[x].score != best[y].score {
+					return best[x].score > best[y].score
+				}
+				return c.names[best[x].k] < c.names[best[y].k]
+			})
+			if len(best) == 0 {
+				continue
+			}
+			b.WriteString(c.names[e])
+			for j, s := range best {
+				if j == top {
+					break
+				}
+				fmt.Fprintf(&b, " %s:%d", c.names[s.k], int(math.Round(s.score*100)))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// sameStem reports whether code word k is English word e written as code:
+// the same stem, or a compound that holds it ("retri" and "retrypolici").
+func sameStem(e, k string) bool {
+	if len(e) >= 5 {
+		e = e[:len(e)-1] // retri, retry
+	}
+	return strings.HasPrefix(k, e) || strings.HasPrefix(e, k)
+}

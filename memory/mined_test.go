@@ -1,0 +1,45 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+)
+
+// The mined table gives a word the code words other projects write under
+// it, strongest first, never the word's own stem, and stays small enough
+// to embed.
+func TestMinedTable(t *testing.T) {
+	if len(minedText) > 1<<20 {
+		t.Errorf("mined.txt is %d bytes, want at most 1 MiB", len(minedText))
+	}
+	if !strings.HasPrefix(minedText, "# ") {
+		t.Error("mined.txt has no header saying how it was made")
+	}
+	for word, want := range map[string]string{
+		normalise("retry"):    "backoff",
+		normalise("throttle"): normalise("rate"),
+		normalise("archive"):  "tar",
+		normalise("evict"):    "lru",
+	} {
+		ps := minedPartners(word)
+		found := false
+		for i, p := range ps {
+			found = found || p.term == want
+			if p.term == word {
+				t.Errorf("%s: partner %s is the word itself", word, p.term)
+			}
+			if p.strength < minedMin || p.strength > 1 || i > 0 && p.strength > ps[i-1].strength {
+				t.Errorf("%s: strengths %v out of range or order", word, ps)
+			}
+		}
+		if !found || len(ps) > minedTop {
+			t.Errorf("minedPartners(%q) = %v, want %s among at most %d", word, ps, want, minedTop)
+		}
+	}
+	if w := minedWeightOf(1); w >= conceptWeight {
+		t.Errorf("a mined partner counts %g, want less than a concept's %g", w, conceptWeight)
+	}
+	if ps := minedPartners("no-such-word"); ps != nil {
+		t.Errorf("minedPartners of an unknown word = %v", ps)
+	}
+}

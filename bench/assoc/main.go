@@ -4,17 +4,22 @@
 // matcher embeds (memory/mined.txt): for each English word, the few code
 // words most associated with it that are not its own stem.
 //
-//	go run ./bench/assoc -manifest projects.tsv -out memory/mined.txt
+//	go run ./bench/assoc -manifest CORPUS/projects.tsv -units 4000 -min 0.15 \
+//		-minword 5 -minproj 4 -minpair 5 -out memory/mined.txt
+//
+// is the command that wrote the table committed.
 //
 // The manifest names one project a line, "NAME<TAB>DIRECTORY" (how the
 // corpus was gathered is bench/assoc/corpus.sh's; the corpus itself is
-// never committed). Each project's source files, in path order, are cut
-// into units: a comment block (//, ///, /* */, #) and the code lines after
-// it, up to the next comment or codeLines lines, or a Python docstring and
-// its def or class line with the lines after it. A unit's English words
-// are the comment's all-lower-case alphabetic words, its code words the
-// terms of its code lines; both are analysed as the index analyses words
-// (memory.Tokenize: split, lower-cased, stop words out, stemmed). A
+// never committed). Each project's source files, in path order (at most
+// maxFiles, spread evenly), are cut into units: a comment block (//, ///,
+// /* */, #) and the code lines after it, up to the next comment or -lines
+// lines, or a Python docstring and its def or class line with the lines
+// after it. A unit's English words are the comment's all-lower-case
+// alphabetic words, its code words the parts of the identifiers of its
+// code lines (not a compound's whole form, which is one project's name);
+// both are analysed as the index analyses words (memory.Tokenize: split,
+// lower-cased, stop words out, stemmed). A
 // project gives at most -units units, spread evenly over its files, so a
 // large project cannot dominate.
 //
@@ -23,8 +28,11 @@
 // association is the normalised pointwise mutual information
 // log(n(e,c) N / (n(e) n(c))) / -log(n(e,c)/N), in (0, 1] when they meet
 // more often than chance. A pair is kept if it meets in at least -minproj
-// projects and -minpair units and its NPMI is at least -min; a word keeps
-// its -top strongest partners.
+// projects and -minpair units and its NPMI is at least -min, and if the
+// code word is not the English word's stem written as code (retri, retry,
+// retrycount); a word keeps its -top strongest partners. -cache keeps the
+// units read, so that the thresholds can be tried again without reading
+// the corpus again.
 package main
 
 import (
@@ -54,6 +62,7 @@ func main() {
 	minWord := flag.Int("minword", 8, "an English word must be in the comments of this many projects")
 	minScore := flag.Float64("min", 0.12, "the least NPMI kept")
 	top := flag.Int("top", 4, "partners kept per word")
+	flag.IntVar(&codeLines, "lines", codeLines, "code lines after a comment that its unit takes")
 	cache := flag.String("cache", "", "a file keeping the corpus's units between runs (read if it exists)")
 	flag.Parse()
 	if *manifest == "" {
@@ -79,10 +88,11 @@ func main() {
 	table := c.associate(*minProj, *minWord, *minPair, *minScore, *top)
 	header := fmt.Sprintf(`# Associations between English words and code words, mined by bench/assoc
 # from the doc comments and documented code of %d projects (%d units, %d
-# comment words, %d code words) that no retrieval set uses (bench/assoc/corpus.sh).
+# comment words, %d code words), none a repository of a retrieval set, the
+# held-out sets' included (bench/assoc/corpus.sh).
 # Per line: a stemmed English word, then up to %d stemmed code words with
-# their NPMI (x100): -units %d -minproj %d -minpair %g -minword %d -min %g.
-`, len(c.projects), c.n, c.commentWords, c.codeWords, *top, *units, *minProj, *minPair, *minWord, *minScore)
+# their NPMI (x100): -lines %d -units %d -minproj %d -minpair %g -minword %d -min %g.
+`, len(c.projects), c.n, c.commentWords, c.codeWords, *top, codeLines, *units, *minProj, *minPair, *minWord, *minScore)
 	if err := os.WriteFile(*out, []byte(header+table), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -296,8 +306,9 @@ func projectUnits(dir string) []rawUnit {
 // maxFiles is how many files of a project are read at most.
 const maxFiles = 800
 
-// codeLines is how many code lines after a comment belong to its unit.
-const codeLines = 15
+// codeLines is how many code lines after a comment belong to its unit
+// (-lines).
+var codeLines = 15
 
 // fileUnits cuts one file's text into units.
 func fileUnits(text string, hash, python bool) []rawUnit {
@@ -332,6 +343,7 @@ func fileUnits(text string, hash, python bool) []rawUnit {
 		if python && isPyDef(t) {
 			if doc, end := docstring(lines, i+1); doc != "" {
 				code := append([]string{t}, codeAfter(lines, end+1, hash)...)
+				code = code[:min(len(code), codeLines)]
 				us = appendUnit(us, []string{doc}, code)
 				comment = nil
 				i = end

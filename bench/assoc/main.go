@@ -4,8 +4,8 @@
 // matcher embeds (memory/mined.txt): for each English word, the few code
 // words most associated with it that are not its own stem.
 //
-//	go run ./bench/assoc -manifest CORPUS/projects.tsv -units 4000 -min 0.15 \
-//		-minword 5 -minproj 4 -minpair 5 -out memory/mined.txt
+//	go run ./bench/assoc -manifest CORPUS/projects.tsv -exclude CORPUS/exclude.txt \
+//		-units 4000 -min 0.15 -minword 5 -minproj 4 -minpair 5 -out memory/mined.txt
 //
 // is the command that wrote the table committed.
 //
@@ -63,6 +63,7 @@ func main() {
 	minScore := flag.Float64("min", 0.12, "the least NPMI kept")
 	top := flag.Int("top", 4, "partners kept per word")
 	flag.IntVar(&codeLines, "lines", codeLines, "code lines after a comment that its unit takes")
+	exclude := flag.String("exclude", "", "repositories no project may be (owner/name, one a line): a project named like one, by its whole name or its last part, is left out")
 	cache := flag.String("cache", "", "a file keeping the corpus's units between runs (read if it exists)")
 	flag.Parse()
 	if *manifest == "" {
@@ -72,8 +73,13 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	if *exclude != "" {
+		if projects, err = excludeProjects(projects, *exclude); err != nil {
+			log.Fatal(err)
+		}
+	}
 	c := newCorpus()
-	if *cache != "" && c.load(*cache) == nil {
+	if *cache != "" && c.load(*cache, projects) == nil {
 		log.Printf("corpus read from %s", *cache)
 	} else {
 		c.read(projects, *units)
@@ -89,7 +95,7 @@ func main() {
 	header := fmt.Sprintf(`# Associations between English words and code words, mined by bench/assoc
 # from the doc comments and documented code of %d projects (%d units, %d
 # comment words, %d code words), none a repository of a retrieval set, the
-# held-out sets' included (bench/assoc/corpus.sh).
+# held-out sets' included (bench/assoc/corpus.sh, -exclude).
 # Per line: a stemmed English word, then up to %d stemmed code words with
 # their NPMI (x100): -lines %d -units %d -minproj %d -minpair %g -minword %d -min %g.
 `, len(c.projects), c.n, c.commentWords, c.codeWords, *top, codeLines, *units, *minProj, *minPair, *minWord, *minScore)
@@ -115,6 +121,48 @@ func readManifest(path string) ([]project, error) {
 	return ps, nil
 }
 
+// excludeProjects returns ps without the projects that name a repository
+// the file at path lists (owner/name a line), compared in lower case by
+// the whole name or by the last part alone: "py:cryptography" and
+// "github.com/pyca/cryptography" are pyca/cryptography, and so is any
+// project called cryptography (a name is not proof of a different
+// project). A module's major version suffix (/v2) is not its name.
+func excludeProjects(ps []project, path string) ([]project, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	full, last := map[string]bool{}, map[string]bool{}
+	for _, line := range strings.Fields(strings.ToLower(string(data))) {
+		full[line] = true
+		last[line[strings.LastIndex(line, "/")+1:]] = true
+	}
+	var out []project
+	for _, p := range ps {
+		if n := projectName(p.name); full[n] || last[n[strings.LastIndex(n, "/")+1:]] {
+			log.Printf("left out: %s", p.name)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// projectName is a manifest name as owner/name compares it: lower case,
+// without an ecosystem prefix (npm:, py:), a module host or the module
+// cache's escapes, or a major version suffix.
+func projectName(name string) string {
+	n := strings.ToLower(name)
+	if _, rest, ok := strings.Cut(n, ":"); ok {
+		n = rest
+	}
+	n = strings.ReplaceAll(strings.TrimPrefix(n, "github.com/"), "!", "")
+	if i := strings.LastIndex(n, "/"); i > 0 && len(n) > i+2 && n[i+1] == 'v' && isNumber(n[i+2:]) {
+		n = n[:i]
+	}
+	return n
+}
+
 // A unit is the English words of one comment and the code words of what
 // it documents, as term IDs, each set sorted.
 type unit struct{ eng, code []uint32 }
@@ -124,23 +172,34 @@ type corpus struct {
 	ids          map[string]uint32
 	names        []string
 	projects     [][]unit
+	projectNames []string
+	projectWords [][2]int // comment words and code words of each project's units
 	n            int
 	commentWords int
 	codeWords    int
 }
 
+// add appends a project's units and its counts of words.
+func (c *corpus) add(name string, us []unit, words [2]int) {
+	c.projects = append(c.projects, us)
+	c.projectNames = append(c.projectNames, name)
+	c.projectWords = append(c.projectWords, words)
+	c.n += len(us)
+	c.commentWords += words[0]
+	c.codeWords += words[1]
+}
+
 // saved is what -cache keeps of a corpus.
 type saved struct {
+	Projects []string // the projects' names, in the order of Eng and Code
 	Names    []string
 	Eng      [][][]uint32 // per project, per unit
 	Code     [][][]uint32
-	N        int
-	Comment  int
-	CodeWord int
+	Words    [][2]int // per project: its units' comment words and code words
 }
 
 func (c *corpus) save(path string) error {
-	s := saved{Names: c.names, N: c.n, Comment: c.commentWords, CodeWord: c.codeWords}
+	s := saved{Projects: c.projectNames, Names: c.names, Words: c.projectWords}
 	for _, us := range c.projects {
 		var e, k [][]uint32
 		for _, u := range us {
@@ -156,7 +215,10 @@ func (c *corpus) save(path string) error {
 	return gob.NewEncoder(f).Encode(&s)
 }
 
-func (c *corpus) load(path string) error {
+// load reads the units a cache keeps of the projects ps, by name (of
+// projects of one name, in order); a project of ps the cache lacks is an
+// error.
+func (c *corpus) load(path string, ps []project) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -166,13 +228,22 @@ func (c *corpus) load(path string) error {
 	if err := gob.NewDecoder(f).Decode(&s); err != nil {
 		return err
 	}
-	c.names, c.n, c.commentWords, c.codeWords = s.Names, s.N, s.Comment, s.CodeWord
-	for i := range s.Eng {
+	at := map[string][]int{} // a name may be several projects' (two versions of a module)
+	for i, n := range s.Projects {
+		at[n] = append(at[n], i)
+	}
+	c.names = s.Names
+	for _, p := range ps {
+		if len(at[p.name]) == 0 {
+			return fmt.Errorf("%s: no project %s", path, p.name)
+		}
+		i := at[p.name][0]
+		at[p.name] = at[p.name][1:]
 		us := make([]unit, len(s.Eng[i]))
 		for j := range us {
 			us[j] = unit{s.Eng[i][j], s.Code[i][j]}
 		}
-		c.projects = append(c.projects, us)
+		c.add(p.name, us, s.Words[i])
 	}
 	return nil
 }
@@ -189,10 +260,14 @@ func (c *corpus) id(t string) uint32 {
 	return id
 }
 
-// read cuts every project into units, in parallel, keeping the projects
-// in manifest order.
+// read cuts every project into units, in parallel, and adds them in
+// manifest order.
 func (c *corpus) read(ps []project, maxUnits int) {
-	c.projects = make([][]unit, len(ps))
+	type result struct {
+		us    []unit
+		words [2]int
+	}
+	results := make([]result, len(ps))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
@@ -200,21 +275,17 @@ func (c *corpus) read(ps []project, maxUnits int) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				raw := projectUnits(ps[i].dir)
-				raw = spread(raw, maxUnits)
+				raw := spread(projectUnits(ps[i].dir), maxUnits)
 				c.mu.Lock()
-				us := make([]unit, 0, len(raw))
-				for _, r := range raw {
-					u := unit{eng: c.idSet(r.eng), code: c.idSet(r.code)}
-					if len(u.eng) > 0 && len(u.code) > 0 {
-						us = append(us, u)
-						c.commentWords += r.nEng
-						c.codeWords += r.nCode
-					}
+				var r result
+				for _, u := range raw {
+					eng, code := c.idSet(u.eng), c.idSet(u.code)
+					r.us = append(r.us, unit{eng, code})
+					r.words[0] += u.nEng
+					r.words[1] += u.nCode
 				}
-				c.projects[i] = us
-				c.n += len(us)
 				c.mu.Unlock()
+				results[i] = r
 			}
 		}()
 	}
@@ -223,6 +294,9 @@ func (c *corpus) read(ps []project, maxUnits int) {
 	}
 	close(jobs)
 	wg.Wait()
+	for i, r := range results {
+		c.add(ps[i].name, r.us, r.words)
+	}
 }
 
 func (c *corpus) idSet(ts []string) []uint32 {

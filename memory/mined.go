@@ -46,15 +46,21 @@ type minedPartner struct {
 	strength float64
 }
 
-// minedTable parses minedText: stemmed word → its partners, strongest
-// first.
-var minedTable = sync.OnceValue(func() map[string][]minedPartner {
+// minedTable is the embedded table, parsed on the first short request
+// that needs it and kept for the process.
+var minedTable = sync.OnceValue(func() map[string][]minedPartner { return parseMined(minedText) })
+
+// parseMined parses a table: stemmed word → its partners, strongest
+// first. A line with no fields is skipped and so is a partner without a
+// number for its strength, so that a damaged table costs its bad lines,
+// not the search.
+func parseMined(text string) map[string][]minedPartner {
 	m := map[string][]minedPartner{}
-	for _, line := range strings.Split(minedText, "\n") {
-		if line == "" || line[0] == '#' {
+	for _, line := range strings.Split(text, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || fields[0][0] == '#' {
 			continue
 		}
-		fields := strings.Fields(line)
 		var ps []minedPartner
 		for _, f := range fields[1:] {
 			t, s, ok := strings.Cut(f, ":")
@@ -66,7 +72,7 @@ var minedTable = sync.OnceValue(func() map[string][]minedPartner {
 		m[fields[0]] = ps
 	}
 	return m
-})
+}
 
 // minedPartners returns the partners the table gives the stemmed word
 // term that are at least minedMin strong, at most minedTop of them.

@@ -573,120 +573,144 @@ func isNumber(t string) bool {
 	return true
 }
 
-// associate counts the corpus's pairs and returns the table's lines.
+// associate counts the corpus's pairs and returns the table's lines: the
+// English words of at least minWord projects, in name order, each with
+// its top strongest partners. The words are taken in chunks, so that only
+// one chunk's pair counts are held at once.
 func (c *corpus) associate(minProj, minWord int, minPair, minScore float64, top int) string {
-	nt := len(c.names)
-	nEng := make([]float64, nt)
-	nCode := make([]float64, nt)
-	projEng := make([]int, nt)
-	projCode := make([]int, nt)
-	for _, us := range c.projects {
-		inE, inC := map[uint32]bool{}, map[uint32]bool{}
-		for _, u := range us {
-			for _, e := range u.eng {
-				nEng[e]++
-				inE[e] = true
-			}
-			for _, k := range u.code {
-				nCode[k]++
-				inC[k] = true
-			}
-		}
-		for e := range inE {
-			projEng[e]++
-		}
-		for k := range inC {
-			projCode[k]++
-		}
-	}
+	tc := c.termCounts()
 	var words []uint32
-	for e := range nt {
-		if projEng[e] >= minWord {
+	for e := range c.names {
+		if tc.projEng[e] >= minWord {
 			words = append(words, uint32(e))
 		}
 	}
 	sort.Slice(words, func(i, j int) bool { return c.names[words[i]] < c.names[words[j]] })
-	chunk := map[uint32]int{}
 	const chunkSize = 3000
-	N := float64(c.n)
 	var b strings.Builder
 	for lo := 0; lo < len(words); lo += chunkSize {
-		hi := min(lo+chunkSize, len(words))
-		clear(chunk)
-		for i, e := range words[lo:hi] {
-			chunk[e] = i
-		}
-		type stat struct {
-			n     float64
-			projs int32
-			last  int32
-		}
-		pairs := make([]map[uint32]*stat, hi-lo)
-		for i := range pairs {
-			pairs[i] = map[uint32]*stat{}
-		}
-		for p, us := range c.projects {
-			for _, u := range us {
-				for _, e := range u.eng {
-					i, ok := chunk[e]
-					if !ok {
-						continue
-					}
-					m := pairs[i]
-					for _, k := range u.code {
-						if k == e || projCode[k] < minProj {
-							continue
-						}
-						s := m[k]
-						if s == nil {
-							s = &stat{last: -1}
-							m[k] = s
-						}
-						s.n++
-						if s.last != int32(p) {
-							s.last = int32(p)
-							s.projs++
-						}
-					}
-				}
-			}
-		}
-		for i, e := range words[lo:hi] {
-			type scored struct {
-				k     uint32
-				score float64
-			}
-			var best []scored
-			for k, s := range pairs[i] {
-				if int(s.projs) < minProj || s.n < minPair {
-					continue
-				}
-				pmi := math.Log(s.n * N / (nEng[e] * nCode[k]))
-				npmi := pmi / -math.Log(s.n/N)
-				if npmi >= minScore && !sameStem(c.names[e], c.names[k]) {
-					best = append(best, scored{k, npmi})
-				}
-			}
-			sort.Slice(best, func(x, y int) bool {
-				if best[x].score != best[y].score {
-					return best[x].score > best[y].score
-				}
-				return c.names[best[x].k] < c.names[best[y].k]
-			})
+		chunk := words[lo:min(lo+chunkSize, len(words))]
+		pairs := c.pairStats(chunk, tc.projCode, minProj)
+		for i, e := range chunk {
+			best := c.partners(e, pairs[i], tc, minProj, minPair, minScore)
 			if len(best) == 0 {
 				continue
 			}
 			b.WriteString(c.names[e])
-			for j, s := range best {
-				if j == top {
-					break
-				}
+			for _, s := range best[:min(top, len(best))] {
 				fmt.Fprintf(&b, " %s:%d", c.names[s.k], int(math.Round(s.score*100)))
 			}
 			b.WriteByte('\n')
 		}
 	}
 	return b.String()
+}
+
+// counts are, per term ID, the units whose comments (nEng) or code
+// (nCode) have the term and the projects that do (projEng, projCode).
+type counts struct {
+	nEng, nCode       []float64
+	projEng, projCode []int
+}
+
+func (c *corpus) termCounts() counts {
+	nt := len(c.names)
+	tc := counts{make([]float64, nt), make([]float64, nt), make([]int, nt), make([]int, nt)}
+	for _, us := range c.projects {
+		inE, inC := map[uint32]bool{}, map[uint32]bool{}
+		for _, u := range us {
+			for _, e := range u.eng {
+				tc.nEng[e]++
+				inE[e] = true
+			}
+			for _, k := range u.code {
+				tc.nCode[k]++
+				inC[k] = true
+			}
+		}
+		for e := range inE {
+			tc.projEng[e]++
+		}
+		for k := range inC {
+			tc.projCode[k]++
+		}
+	}
+	return tc
+}
+
+// A pairStat counts the units (n) and projects (projs) where an English
+// word and a code word meet; last is the last project counted.
+type pairStat struct {
+	n     float64
+	projs int32
+	last  int32
+}
+
+// pairStats counts, for each English word of chunk, the code words of
+// at least minProj projects (projCode) that meet it, other than itself.
+func (c *corpus) pairStats(chunk []uint32, projCode []int, minProj int) []map[uint32]*pairStat {
+	at := make(map[uint32]int, len(chunk))
+	pairs := make([]map[uint32]*pairStat, len(chunk))
+	for i, e := range chunk {
+		at[e] = i
+		pairs[i] = map[uint32]*pairStat{}
+	}
+	for p, us := range c.projects {
+		for _, u := range us {
+			for _, e := range u.eng {
+				i, ok := at[e]
+				if !ok {
+					continue
+				}
+				for _, k := range u.code {
+					if k == e || projCode[k] < minProj {
+						continue
+					}
+					s := pairs[i][k]
+					if s == nil {
+						s = &pairStat{last: -1}
+						pairs[i][k] = s
+					}
+					s.n++
+					if s.last != int32(p) {
+						s.last = int32(p)
+						s.projs++
+					}
+				}
+			}
+		}
+	}
+	return pairs
+}
+
+// A scored partner is a code word and its NPMI with an English word.
+type scored struct {
+	k     uint32
+	score float64
+}
+
+// partners returns English word e's code words that pass the thresholds,
+// by NPMI over the corpus's units, strongest first (ties by name).
+func (c *corpus) partners(e uint32, pairs map[uint32]*pairStat, tc counts, minProj int, minPair, minScore float64) []scored {
+	N := float64(c.n)
+	var best []scored
+	for k, s := range pairs {
+		if int(s.projs) < minProj || s.n < minPair {
+			continue
+		}
+		pmi := math.Log(s.n * N / (tc.nEng[e] * tc.nCode[k]))
+		npmi := pmi / -math.Log(s.n/N)
+		if npmi >= minScore && !sameStem(c.names[e], c.names[k]) {
+			best = append(best, scored{k, npmi})
+		}
+	}
+	sort.Slice(best, func(x, y int) bool {
+		if best[x].score != best[y].score {
+			return best[x].score > best[y].score
+		}
+		return c.names[best[x].k] < c.names[best[y].k]
+	})
+	return best
 }
 
 // sameStem reports whether code word k is English word e written as code:

@@ -6,7 +6,8 @@
 #
 # GO_MODULES lists module@version lines (downloaded through the Go module proxy into a scratch module
 # cache), NPM_PACKAGES name@version lines (npm pack); both were drawn without the retrieval sets'
-# repositories. Besides those, the corpus takes what the machine has: the Go standard library, Python's,
+# repositories; the lists the committed table was mined from are bench/assoc/gomods.txt and npm.txt.
+# Besides those, the corpus takes what the machine has: the Go standard library, Python's,
 # the Python packages of the system, npm's own dependencies, the C headers and the Go module cache.
 #
 # It also writes CORPUS_DIR/exclude.txt, the repositories no project may be (owner/name a line), which

@@ -22,6 +22,10 @@ import (
 // removed; the SDK tells the clients (notifications/prompts/list_changed)
 // when the list changed.
 func (s *Server) addPrompts() error {
+	// Taken before the library is read: a change made while it is read
+	// differs from it, and the watch makes the prompts again.
+	sig := librarySignature(s.taskDir())
+	s.library.Store(&sig)
 	prompts, err := s.eng.Prompts()
 	if err != nil {
 		return err
@@ -54,10 +58,11 @@ const taskPoll = time.Second
 // watchTasks keeps the prompts current while ctx lasts: when a file of
 // the task library (.taskctl/tasks/*.xml) appears, changes or goes, the
 // prompts are made again. The library is one small directory, so it is
-// looked at (names, sizes, times) every taskPoll, on every platform.
+// looked at (names, sizes, times) every taskPoll, on every platform, and
+// compared with the library the prompts were last made from, so a change
+// made before the watch started is seen too.
 func (s *Server) watchTasks(ctx context.Context) {
 	dir := s.taskDir()
-	last := librarySignature(dir)
 	tick := time.NewTicker(taskPoll)
 	defer tick.Stop()
 	for {
@@ -66,8 +71,7 @@ func (s *Server) watchTasks(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		sig := librarySignature(dir)
-		if sig == last {
+		if librarySignature(dir) == *s.library.Load() {
 			continue
 		}
 		release, err := s.exclusive(ctx)
@@ -78,7 +82,6 @@ func (s *Server) watchTasks(ctx context.Context) {
 			fmt.Fprintf(os.Stderr, "taskctl: prompts not updated: %v\n", err)
 		}
 		release()
-		last = sig
 	}
 }
 

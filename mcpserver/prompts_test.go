@@ -18,24 +18,7 @@ func TestPromptsFollowTheLibrary(t *testing.T) {
 	f := newFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang, not a speed
 	defer cancel()
-	eng, err := engine.Open(ctx, engine.Options{Cwd: f.proj, ProjectDir: f.proj, Command: "mcp",
-		Getenv: func(k string) string {
-			if k == "XDG_CONFIG_HOME" {
-				return f.xdg
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	if err := eng.StartSession(ctx); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mcpserver.New(eng)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := promptServer(ctx, t, f)
 	st, ct := mcp.NewInMemoryTransports()
 	served := make(chan error, 1)
 	go func() { served <- srv.Run(ctx, st) }()
@@ -82,4 +65,65 @@ func TestPromptsFollowTheLibrary(t *testing.T) {
 	if err := <-served; err != nil && ctx.Err() == nil {
 		t.Logf("Run: %v", err)
 	}
+}
+
+// TestPromptsSeeAChangeBeforeTheWatch: a task added after the server was
+// built but before its session's watch first looked at the library
+// becomes a prompt. The watch compares with the library the prompts were
+// made from, not with what it finds when it starts.
+func TestPromptsSeeAChangeBeforeTheWatch(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang, not a speed
+	defer cancel()
+	srv := promptServer(ctx, t, f)
+	write(t, f.proj, map[string]string{".taskctl/tasks/more.xml": `<task name="explain"><description>Explain a file</description>` +
+		`<file_paths><path>README.md</path></file_paths></task>`})
+	st, ct := mcp.NewInMemoryTransports()
+	go func() { _ = srv.Run(ctx, st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for {
+		list, err := cs.ListPrompts(ctx, nil)
+		if err != nil {
+			t.Fatalf("prompts: %v (the task added before the watch never became one)", err)
+		}
+		for _, p := range list.Prompts {
+			if p.Name == "explain" {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the task added before the watch started never became a prompt")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// promptServer builds the server of f's project, on an engine closed when
+// the test ends.
+func promptServer(ctx context.Context, t *testing.T, f *fixture) *mcpserver.Server {
+	t.Helper()
+	eng, err := engine.Open(ctx, engine.Options{Cwd: f.proj, ProjectDir: f.proj, Command: "mcp",
+		Getenv: func(k string) string {
+			if k == "XDG_CONFIG_HOME" {
+				return f.xdg
+			}
+			return ""
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if err := eng.StartSession(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mcpserver.New(eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }

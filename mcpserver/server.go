@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,6 +30,9 @@ type Server struct {
 
 	errs    []error         // building the tools' schemas
 	prompts map[string]bool // the names of the prompts served
+	// library is the task library's signature (librarySignature) when
+	// the prompts were last made; the watch compares with it.
+	library atomic.Pointer[string]
 
 	runner Runner // what the run tool starts executors with
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/taskctl/taskctl/engine"
 	"github.com/taskctl/taskctl/mcpserver"
 )
 
@@ -107,23 +106,7 @@ func TestPromptsSeeAChangeBeforeTheWatch(t *testing.T) {
 // the test ends.
 func promptServer(ctx context.Context, t *testing.T, f *fixture) *mcpserver.Server {
 	t.Helper()
-	eng, err := engine.Open(ctx, engine.Options{Cwd: f.proj, ProjectDir: f.proj, Command: "mcp",
-		Getenv: func(k string) string {
-			if k == "XDG_CONFIG_HOME" {
-				return f.xdg
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, srv := serve(ctx, t, f, f.proj)
 	t.Cleanup(func() { eng.Close() })
-	if err := eng.StartSession(ctx); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mcpserver.New(eng)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return srv
 }

@@ -86,23 +86,7 @@ func connectAt(t *testing.T, f *fixture, cwd string) *mcp.ClientSession {
 func connectWith(t *testing.T, f *fixture, cwd string, c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	eng, err := engine.Open(ctx, engine.Options{Cwd: cwd, ProjectDir: f.proj, Command: "mcp",
-		Getenv: func(k string) string {
-			if k == "XDG_CONFIG_HOME" {
-				return f.xdg
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.StartSession(ctx); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mcpserver.New(eng)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, srv := serve(ctx, t, f, cwd)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(ctx, st, nil)
 	if err != nil {
@@ -118,6 +102,33 @@ func connectWith(t *testing.T, f *fixture, cwd string, c *mcp.Client, opts *mcp.
 		eng.Close()
 	})
 	return cs
+}
+
+// serve opens an engine of f's project as `taskctl mcp` run in cwd would
+// (the fixture's user config), starts its session and builds its server.
+// Closing the engine is the caller's.
+func serve(ctx context.Context, t *testing.T, f *fixture, cwd string) (*engine.Engine, *mcpserver.Server) {
+	t.Helper()
+	eng, err := engine.Open(ctx, engine.Options{Cwd: cwd, ProjectDir: f.proj, Command: "mcp",
+		Getenv: func(k string) string {
+			if k == "XDG_CONFIG_HOME" {
+				return f.xdg
+			}
+			return ""
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.StartSession(ctx); err != nil {
+		eng.Close()
+		t.Fatal(err)
+	}
+	srv, err := mcpserver.New(eng)
+	if err != nil {
+		eng.Close()
+		t.Fatal(err)
+	}
+	return eng, srv
 }
 
 // callTool calls a tool and fails the test on a protocol error.

@@ -69,6 +69,6 @@ func (st *state) addPrefixBase(q *qterm, w string) float64 {
 	if at == nil && ap == nil {
 		return 0
 	}
-	q.addAlt(at, ap, base, altWeight, false)
+	q.addAlt(at, ap, base, altWeight, sepAbbrev)
 	return float64(max(listDF(at), listDF(ap)))
 }

@@ -58,7 +58,7 @@ type qterm struct {
 	alts    [][2][]byte // text and path lists of partners: abbreviations, concepts, the compound's whole form
 	altTerm []string    // those partners
 	altW    []float64   // what a match of each counts for (altWeight, conceptWeight, minedWeightOf)
-	altSep  []string    // how its label joins it to the term: "~" an abbreviation, "≈" a concept, "≃" mined (mined.go)
+	altSep  []string    // how its label joins it to the term (sepAbbrev, sepConcept, sepMined)
 	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
 	hist    []histDoc   // the files whose commits' messages have the term (history.go)
 }
@@ -242,7 +242,7 @@ func partnerSubjects(p parsed, qs []qterm) map[string]string {
 	m := map[string]string{}
 	for _, q := range qs {
 		for i, alt := range q.altTerm {
-			if q.altSep[i] == "≃" {
+			if q.altSep[i] == sepMined {
 				continue // a mined partner is too loose to name the subject
 			}
 			if !p.subjects[alt] && m[alt] == "" {
@@ -377,7 +377,7 @@ func (st *state) addPartners(q *qterm, long bool) float64 {
 		// whole form the index keeps of ObjectUtils, which its stem
 		// (objectutil) is not: it matches as the word itself
 		if at, ap := st.text.find(w), st.path.find(w); at != nil || ap != nil {
-			q.addAlt(at, ap, w, 1, false)
+			q.addAlt(at, ap, w, 1, sepAbbrev)
 			df = max(df, float64(max(listDF(at), listDF(ap))))
 		}
 	}
@@ -390,7 +390,11 @@ func (st *state) addPartners(q *qterm, long bool) float64 {
 		}
 		at, ap := st.text.find(alt.term), st.path.find(alt.term)
 		if at != nil || ap != nil {
-			q.addAlt(at, ap, alt.term, alt.weight, alt.concept)
+			sep := sepAbbrev
+			if alt.concept {
+				sep = sepConcept
+			}
+			q.addAlt(at, ap, alt.term, alt.weight, sep)
 			if df == 0 {
 				df = float64(max(listDF(at), listDF(ap)))
 			}
@@ -423,8 +427,7 @@ func (st *state) addMined(q *qterm, df float64, query map[string]float64) float6
 		if at == nil && ap == nil {
 			continue
 		}
-		q.addAlt(at, ap, mp.term, minedWeightOf(mp.strength), false)
-		q.altSep[len(q.altSep)-1] = "≃"
+		q.addAlt(at, ap, mp.term, minedWeightOf(mp.strength), sepMined)
 		if df == 0 {
 			df = float64(max(listDF(at), listDF(ap)))
 		}
@@ -432,16 +435,21 @@ func (st *state) addMined(q *qterm, df float64, query map[string]float64) float6
 	return df
 }
 
+// How a partner's label joins it to the term it stands for (--explain:
+// "cfg~config", "sandbox≈chroot", "throttle≃rate").
+const (
+	sepAbbrev  = "~" // an abbreviation, a whole form, a base
+	sepConcept = "≈" // a concept of synonyms.go or thesaurus.go
+	sepMined   = "≃" // a partner mined from other projects (mined.go)
+)
+
 // addAlt adds a partner of q: its posting lists, its term, what a match
-// counts for and whether it is a concept partner.
-func (q *qterm) addAlt(text, path []byte, term string, w float64, concept bool) {
+// counts for and how its label joins it to q (sepAbbrev, sepConcept,
+// sepMined).
+func (q *qterm) addAlt(text, path []byte, term string, w float64, sep string) {
 	q.alts = append(q.alts, [2][]byte{text, path})
 	q.altTerm = append(q.altTerm, term)
 	q.altW = append(q.altW, w)
-	sep := "~"
-	if concept {
-		sep = "≈"
-	}
 	q.altSep = append(q.altSep, sep)
 }
 
@@ -467,7 +475,7 @@ func (st *state) compoundTerms(words []string, have map[string]float64) []qterm 
 		q := qterm{term: t, surface: x + " " + y, tf: 1, text: st.text.find(t), path: st.path.find(t)}
 		if joined != t {
 			if at := st.text.find(joined); at != nil {
-				q.addAlt(at, nil, joined, altWeight, false)
+				q.addAlt(at, nil, joined, altWeight, sepAbbrev)
 			}
 		}
 		df := float64(max(listDF(q.text), listDF(q.path)))

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"cmp"
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +71,7 @@ func parseMined(text string) map[string][]minedPartner {
 				ps = append(ps, minedPartner{t, float64(n) / 100})
 			}
 		}
+		slices.SortStableFunc(ps, func(a, b minedPartner) int { return cmp.Compare(b.strength, a.strength) })
 		m[fields[0]] = ps
 	}
 	return m
@@ -77,13 +80,12 @@ func parseMined(text string) map[string][]minedPartner {
 // minedPartners returns the partners the table gives the stemmed word
 // term that are at least minedMin strong, at most minedTop of them.
 func minedPartners(term string) []minedPartner {
-	var out []minedPartner
-	for _, p := range minedTable()[term] {
-		if p.strength >= minedMin && len(out) < minedTop {
-			out = append(out, p)
-		}
+	ps := minedTable()[term] // strongest first
+	n := 0
+	for n < len(ps) && n < minedTop && ps[n].strength >= minedMin {
+		n++
 	}
-	return out
+	return ps[:n]
 }
 
 // minedWeightOf is what a match of a mined partner of the given strength

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,16 @@ func TestParseMinedMalformed(t *testing.T) {
 	}
 	if len(m) != 2 {
 		t.Errorf("table = %v, want the two words' lines only", m)
+	}
+}
+
+// TestParseMinedOrder: a line's partners come out strongest first whatever
+// the order they are written in, as minedPartners, which stops at the
+// first too weak, expects.
+func TestParseMinedOrder(t *testing.T) {
+	m := parseMined("evict stale:19 lru:36 pop:30 fetch:30\n")
+	want := []minedPartner{{"lru", 0.36}, {"pop", 0.30}, {"fetch", 0.30}, {"stale", 0.19}}
+	if !slices.Equal(m["evict"], want) {
+		t.Errorf("evict's partners = %v, want %v", m["evict"], want)
 	}
 }

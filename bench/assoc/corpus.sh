@@ -10,38 +10,12 @@
 # Besides those, the corpus takes what the machine has: the Go standard library, Python's,
 # the Python packages of the system, npm's own dependencies, the C headers and the Go module cache.
 #
-# It also writes CORPUS_DIR/exclude.txt, the repositories no project may be (owner/name a line), which
-# bench/assoc -exclude then leaves out by name: those of every set under bench/retrieval (*.jsonl, the
-# held-out sets' manifests and READMEs), of ../shared/retrieval, the commit sets' (prometheus, terraform),
-# and MORE_EXCLUDED, a file of owner/name lines for a set this script must not read (the seventh
-# held-out set's list, which its builder wrote).
+# It also writes CORPUS_DIR/exclude.txt (bench/assoc/exclude.sh), the repositories no project may be,
+# which bench/assoc -exclude then leaves out by name; MORE_EXCLUDED is a file of owner/name lines for a
+# set this script must not read (the seventh held-out set's list, which its builder wrote).
 set -euo pipefail
 dir=$1 gomods=$2 npms=$3 more=${4:-/dev/null}
-top=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-shared=${SHARED:-$top/../shared} # the retrieval sets of ../shared (from a worktree: SHARED=/work/shared)
-{
-	{ cat "$top"/bench/retrieval/*.jsonl "$top"/bench/retrieval/heldout{,2,3,4,5,6}/*.jsonl \
-		"$shared"/retrieval/*.jsonl 2>/dev/null || true; } |
-		python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        d = json.loads(line)
-    except ValueError:
-        continue
-    for k in ("repo", "repository"):
-        if isinstance(d.get(k), str):
-            print(d[k])
-    iid = d.get("instance_id")
-    if isinstance(iid, str) and "__" in iid:
-        print(iid.split("-")[0].replace("__", "/"))'
-	grep -ohE 'github:[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+' "$top"/bench/retrieval/heldout{,2,3,4,5,6}/README.md \
-		"$top"/docs/benchmarks.md "$shared"/retrieval/README.md 2>/dev/null | sed 's/github://' || true
-	grep -ohE 'github.com/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+' "$top"/docs/benchmarks.md "$top"/bench/retrieval/*.go \
-		"$shared"/retrieval/* 2>/dev/null | sed 's#github.com/##' || true
-	printf '%s\n' prometheus/prometheus hashicorp/terraform
-	cat "$more"
-} | tr A-Z a-z | sed 's/[.,)`]*$//' | sort -u >"$dir/exclude.txt"
+"$(dirname "$0")"/exclude.sh "$more" >"$dir/exclude.txt"
 mkdir -p "$dir/gomod" "$dir/npm" "$dir/npmx" "$dir/dl"
 if [[ ! -s "$dir/dl-go.json" ]]; then
 	(cd "$dir/dl" && GOMODCACHE=$dir/gomod GOFLAGS=-mod=mod GOSUMDB=off GOTOOLCHAIN=local \

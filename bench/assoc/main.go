@@ -33,6 +33,10 @@
 // retrycount); a word keeps its -top strongest partners. -cache keeps the
 // units read, so that the thresholds can be tried again without reading
 // the corpus again.
+//
+// With -commits the manifest names git directories instead, and a unit is
+// a commit: its subject's words against the names of what it changed
+// (commits.go; bench/assoc/repos.txt lists the histories mined).
 package main
 
 import (
@@ -65,6 +69,10 @@ func main() {
 	flag.IntVar(&codeLines, "lines", codeLines, "code lines after a comment that its unit takes")
 	exclude := flag.String("exclude", "", "repositories no project may be (owner/name, one a line): a project named like one, by its whole name or its last part, is left out")
 	cache := flag.String("cache", "", "a file keeping the corpus's units between runs (read if it exists)")
+	commits := flag.Bool("commits", false, "the manifest's directories are git directories: a unit is a commit (commits.go)")
+	body := flag.Bool("body", false, "with -commits: a commit's English words are its subject's and its first paragraph's")
+	code := flag.String("code", "defs,files", "with -commits: the kinds of code words a commit gives (defs, files, lines)")
+	list := flag.String("list", "", "with -commits: write the repositories mined, their HEAD and units, to this file")
 	flag.Parse()
 	if *manifest == "" {
 		log.Fatal("assoc: -manifest is needed")
@@ -79,7 +87,11 @@ func main() {
 		}
 	}
 	c := newCorpus()
-	if *cache != "" && c.load(*cache, projects) == nil {
+	if *commits {
+		if err := c.readCommitCorpus(projects, *units, *body, *cache, *list, strings.Split(*code, ",")); err != nil {
+			log.Fatal(err)
+		}
+	} else if *cache != "" && c.load(*cache, projects) == nil {
 		log.Printf("corpus read from %s", *cache)
 	} else {
 		c.read(projects, *units)
@@ -92,13 +104,21 @@ func main() {
 	log.Printf("%d projects, %d units, %d terms, %d comment words, %d code words",
 		len(c.projects), c.n, len(c.names), c.commentWords, c.codeWords)
 	table := c.associate(*minProj, *minWord, *minPair, *minScore, *top)
+	source := fmt.Sprintf("-lines %d -units %d", codeLines, *units)
+	if *commits {
+		source = fmt.Sprintf("-commits -units %d -code %s -body=%v", *units, *code, *body)
+	}
+	what := "the doc comments and documented code"
+	if *commits {
+		what = "the commit subjects and changed code"
+	}
 	header := fmt.Sprintf(`# Associations between English words and code words, mined by bench/assoc
-# from the doc comments and documented code of %d projects (%d units, %d
-# comment words, %d code words), none a repository of a retrieval set, the
-# held-out sets' included (bench/assoc/corpus.sh, -exclude).
+# from %s of %d projects (%d units, %d
+# English words, %d code words), none a repository of a retrieval set, the
+# held-out sets' included (bench/assoc/exclude.sh, -exclude).
 # Per line: a stemmed English word, then up to %d stemmed code words with
-# their NPMI (x100): -lines %d -units %d -minproj %d -minpair %g -minword %d -min %g.
-`, len(c.projects), c.n, c.commentWords, c.codeWords, *top, codeLines, *units, *minProj, *minPair, *minWord, *minScore)
+# their NPMI (x100): %s -minproj %d -minpair %g -minword %d -min %g.
+`, what, len(c.projects), c.n, c.commentWords, c.codeWords, *top, source, *minProj, *minPair, *minWord, *minScore)
 	if err := os.WriteFile(*out, []byte(header+table), 0o644); err != nil {
 		log.Fatal(err)
 	}

@@ -87,33 +87,65 @@ func commitHashes(gitDir string, n int) ([]string, error) {
 	return kept, nil
 }
 
-// historyUnits reads the commits of hashes from the repository at gitDir,
-// with their patches (no context lines), and cuts them into units.
+// historyUnits reads the commits of hashes from the repository at gitDir
+// and cuts them into units, in two passes: their messages and the names
+// of the files they changed (no file is diffed), then, of the commits
+// kept, the patches (no context lines) of their source files only, which
+// spares diffing documentation, data and fixtures.
 func historyUnits(gitDir string, hashes []string, attrs string) ([]commitUnit, error) {
-	cmd := exec.Command("git", "--git-dir", gitDir, "-c", "core.attributesFile="+attrs, "-c", "core.quotePath=false",
-		"log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff",
-		"--format=%x1e%H%n%B%x1f")
+	var us []commitUnit
+	err := gitLog(gitDir, hashes, attrs, []string{"--name-only"}, func(r io.Reader) { us = parseHistory(r, true) })
+	if err != nil || len(us) == 0 {
+		return nil, err
+	}
+	kept := make([]string, len(us))
+	for i, u := range us {
+		kept[i] = u.hash
+	}
+	args := []string{"-p", "-U0", "--"}
+	for ext := range sourceExts {
+		args = append(args, "*"+ext)
+	}
+	patched := map[string]commitUnit{}
+	err = gitLog(gitDir, kept, attrs, args, func(r io.Reader) {
+		for _, u := range parseHistory(r, false) {
+			patched[u.hash] = u
+		}
+	})
+	for i, u := range us {
+		p := patched[u.hash]
+		us[i].defs, us[i].lines = p.defs, p.lines
+	}
+	return us, err
+}
+
+// gitLog runs git log on the commits of hashes, each "\x1e" hash,
+// message, "\x1f" and what args ask for, and gives its output to read.
+func gitLog(gitDir string, hashes []string, attrs string, args []string, read func(io.Reader)) error {
+	cmd := exec.Command("git", append([]string{"--git-dir", gitDir, "-c", "core.attributesFile=" + attrs,
+		"-c", "core.quotePath=false", "log", "--no-walk=unsorted", "--stdin", "--no-renames", "--no-color",
+		"--no-ext-diff", "--format=%x1e%H%n%B%x1f"}, args...)...)
 	cmd.Stdin = strings.NewReader(strings.Join(hashes, "\n") + "\n")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return err
 	}
-	us := parseHistory(out)
+	read(out)
 	io.Copy(io.Discard, out)
 	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("%s: log: %w", gitDir, err)
+		return fmt.Errorf("%s: log: %w", gitDir, err)
 	}
-	return us, nil
+	return nil
 }
 
 // parseHistory cuts git log's output (each commit "\x1e" hash, message,
-// "\x1f", patch) into units, leaving out the commits that give none
-// (commitUnitOf). Of a long patch only the first maxPatchLines lines are
+// "\x1f", patch or, with names, the changed files' names) into units,
+// leaving out the commits that give none (commitUnitOf). Of a long patch only the first maxPatchLines lines are
 // kept, and of the rest only the files' headers, which count its files.
-func parseHistory(r io.Reader) []commitUnit {
+func parseHistory(r io.Reader, names bool) []commitUnit {
 	tok := tokens{}
 	br := bufio.NewReaderSize(r, 1<<16)
 	var us []commitUnit
@@ -121,7 +153,7 @@ func parseHistory(r io.Reader) []commitUnit {
 	patchLines := -1 // before the patch
 	flush := func() {
 		if rec.Len() > 0 {
-			if u, ok := commitUnitOf(rec.String(), tok); ok {
+			if u, ok := commitUnitOf(rec.String(), names, tok); ok {
 				us = append(us, u)
 			}
 		}
@@ -154,9 +186,10 @@ func parseHistory(r io.Reader) []commitUnit {
 const maxPatchLines = 3000
 
 // commitUnitOf analyses one commit's record: its hash line, message,
-// "\x1f" and patch. A commit that reverts another, changes more than
+// "\x1f" and patch (or, with names, its changed files' names, a line
+// each). A commit that reverts another, changes more than
 // maxChangedFiles files or has no English or no code words gives no unit.
-func commitUnitOf(rec string, tok tokens) (commitUnit, bool) {
+func commitUnitOf(rec string, names bool, tok tokens) (commitUnit, bool) {
 	head, patch, ok := strings.Cut(rec, "\x1f")
 	if !ok {
 		return commitUnit{}, false
@@ -172,6 +205,9 @@ func commitUnitOf(rec string, tok tokens) (commitUnit, bool) {
 	nFiles := 0
 	source := false
 	for _, line := range strings.Split(patch, "\n") {
+		if names && line != "" {
+			line = "diff --git a/" + line + " b/" + line
+		}
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
 			name := line[strings.LastIndex(line, " b/")+3:]

@@ -21,7 +21,7 @@ func TestCommitUnitOf(t *testing.T) {
 		"+\tfunc redialBackoff(n int) time.Duration {\n" +
 		"+\t\treturn jitter(n)\n" +
 		"diff --git a/README.md b/README.md\n@@ -1 +1 @@\n-old words\n+new words\n"
-	u, ok := commitUnitOf(rec, tokens{})
+	u, ok := commitUnitOf(rec, false, tokens{})
 	if !ok {
 		t.Fatal("no unit")
 	}
@@ -56,16 +56,16 @@ func TestCommitUnitOf(t *testing.T) {
 func TestCommitUnitOfSkips(t *testing.T) {
 	patch := "diff --git a/a.go b/a.go\n@@ -1 +1 @@ func Foo() {\n+\tbar()\n"
 	for _, msg := range []string{"Revert \"add foo\"", "Merge branch 'x'"} {
-		if _, ok := commitUnitOf("ab\n"+msg+"\n\x1f\n"+patch, tokens{}); ok {
+		if _, ok := commitUnitOf("ab\n"+msg+"\n\x1f\n"+patch, false, tokens{}); ok {
 			t.Errorf("%q gave a unit", msg)
 		}
 	}
 	big := strings.Repeat(patch, maxChangedFiles+1)
-	if _, ok := commitUnitOf("ab\nrename everything\n\x1f\n"+big, tokens{}); ok {
+	if _, ok := commitUnitOf("ab\nrename everything\n\x1f\n"+big, false, tokens{}); ok {
 		t.Error("a commit of too many files gave a unit")
 	}
 	vendored := "diff --git a/vendor/x/y.go b/vendor/x/y.go\n@@ -1 +1 @@ func Foo() {\n+\tbar()\n"
-	if _, ok := commitUnitOf("ab\nupdate the vendored copy\n\x1f\n"+vendored, tokens{}); ok {
+	if _, ok := commitUnitOf("ab\nupdate the vendored copy\n\x1f\n"+vendored, false, tokens{}); ok {
 		t.Error("a vendored file gave code words")
 	}
 }
@@ -79,7 +79,7 @@ func TestParseHistory(t *testing.T) {
 	for range maxChangedFiles + 1 {
 		long += "diff --git a/f.go b/f.go\n" + strings.Repeat("+\tline()\n", maxPatchLines/10)
 	}
-	us := parseHistory(strings.NewReader(one + long + one))
+	us := parseHistory(strings.NewReader(one+long+one), false)
 	if len(us) != 2 || us[0].hash != "aaa" || us[1].hash != "aaa" {
 		t.Errorf("units %v, want aaa twice (bbb changes too many files)", us)
 	}
@@ -88,13 +88,21 @@ func TestParseHistory(t *testing.T) {
 // The subject's area prefix, of either common form, is not its words.
 func TestMessageText(t *testing.T) {
 	for msg, want := range map[string]string{
-		"fix(jobs): handle zero jobs":         "handle zero jobs",
-		"net/http: close idle conns":          "close idle conns",
-		"[core] spread load over backends":    "spread load over backends",
+		"fix(jobs): handle zero jobs":        "handle zero jobs",
+		"net/http: close idle conns":         "close idle conns",
+		"[core] spread load over backends":   "spread load over backends",
 		"Add a throttle to uploads\n\nbody.": "Add a throttle to uploads",
 	} {
 		if got, _ := messageText(msg); got != want {
 			t.Errorf("messageText(%q) = %q, want %q", msg, got, want)
 		}
+	}
+}
+
+// The first pass's records name the changed files, a line each.
+func TestCommitUnitOfNames(t *testing.T) {
+	u, ok := commitUnitOf("ab\nthrottle uploads\n\x1f\n\ninternal/limiter/rate.go\ndocs/upload.md\n", true, tokens{})
+	if !ok || !slices.Contains(u.files, "limit") || !slices.Contains(u.files, "upload") || len(u.defs) > 0 {
+		t.Errorf("unit %+v, ok %v: want the files' words only", u, ok)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/exec"
 	"path"
@@ -112,11 +113,17 @@ func historyUnits(gitDir string, hashes []string, attrs string) ([]commitUnit, e
 			patched[u.hash] = u
 		}
 	})
+	if err != nil {
+		// a snapshot may lack large blobs, and git log stops at the
+		// first it cannot diff: the commits before it keep their
+		// patches' words, the others their files' only
+		log.Printf("%v (%d of %d commits have their patches' words)", err, len(patched), len(us))
+	}
 	for i, u := range us {
 		p := patched[u.hash]
 		us[i].defs, us[i].lines = p.defs, p.lines
 	}
-	return us, err
+	return us, nil
 }
 
 // gitLog runs git log on the commits of hashes, each "\x1e" hash,
@@ -404,12 +411,15 @@ func (c *corpus) readHistories(ps []project, maxUnits int) ([]history, error) {
 	close(jobs)
 	<-done
 	<-done
-	for _, err := range errs {
+	var read []history
+	for i, err := range errs {
 		if err != nil {
-			return nil, err
+			log.Printf("left out: %v", err) // one history that cannot be read costs itself only
+			continue
 		}
+		read = append(read, hs[i])
 	}
-	return hs, nil
+	return read, nil
 }
 
 func (c *corpus) readHistory(p project, maxUnits int, attrs string) (history, error) {
@@ -497,7 +507,8 @@ func saveHistories(path string, names []string, hs []history) error {
 }
 
 // loadHistories reads the histories a cache keeps of the projects ps, by
-// name; a project the cache lacks is an error.
+// name; a project the cache lacks (one whose history could not be read) is
+// left out.
 func (c *corpus) loadHistories(path string, ps []project) ([]history, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -520,7 +531,8 @@ func (c *corpus) loadHistories(path string, ps []project) ([]history, error) {
 	for _, p := range ps {
 		h, ok := at[p.name]
 		if !ok {
-			return nil, fmt.Errorf("%s: no project %s", path, p.name)
+			log.Printf("left out: %s, which %s does not hold", p.name, path) // read, it failed
+			continue
 		}
 		hs = append(hs, history{h.Name, h.Head, h.Units})
 	}

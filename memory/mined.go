@@ -28,6 +28,18 @@ import (
 //go:embed mined.txt
 var minedText string
 
+// minedCommitsText is a second table of the same form, mined by bench/assoc
+// -commits from other projects' git histories: the words of a commit's
+// subject against the names of the definitions, files and lines it
+// changed. A subject says what was wanted in a user's words, as a request
+// does. A word no file has takes its partners after the first table's; a
+// word that only minedRareFiles files have, whose own matches may be the
+// wrong files, takes them alone (docs/benchmarks.md, issue 34's ninth
+// pass).
+//
+//go:embed minedcommits.txt
+var minedCommitsText string
+
 const (
 	// minedWeight is what a match of a mined partner of full strength
 	// counts for: below conceptWeight, as the table's partners are looser
@@ -39,6 +51,11 @@ const (
 	minedTop = 3
 	// minedFull is the strength from which a partner counts minedWeight.
 	minedFull = 0.5
+	// minedRareFiles is the most files whose text may have a word that
+	// the commit table expands all the same (on the short dev sets, 1 moved
+	// three items up and one down, 2 five up and three down, 5 and more
+	// churned; docs/benchmarks.md).
+	minedRareFiles = 1
 )
 
 // A minedPartner is a code word the table associates with an English
@@ -51,6 +68,9 @@ type minedPartner struct {
 // minedTable is the embedded table, parsed on the first short request
 // that needs it and kept for the process.
 var minedTable = sync.OnceValue(func() map[string][]minedPartner { return parseMined(minedText) })
+
+// minedCommitTable is the table of commit histories, parsed likewise.
+var minedCommitTable = sync.OnceValue(func() map[string][]minedPartner { return parseMined(minedCommitsText) })
 
 // parseMined parses a table: stemmed word → its partners, strongest
 // first. A line with no fields is skipped and so is a partner without a
@@ -77,15 +97,32 @@ func parseMined(text string) map[string][]minedPartner {
 	return m
 }
 
-// minedPartners returns the partners the table gives the stemmed word
-// term that are at least minedMin strong, at most minedTop of them.
-func minedPartners(term string) []minedPartner {
-	ps := minedTable()[term] // strongest first
+// minedPartners returns the partners of the stemmed word term: of a word
+// no file's text has, the doc comments' table's and then the commit
+// table's that the first did not give; of a word some files have
+// (written), the commit table's only.
+func minedPartners(term string, written bool) []minedPartner {
+	commits := leadingPartners(minedCommitTable()[term])
+	if written {
+		return commits
+	}
+	ps := leadingPartners(minedTable()[term])
+	for _, p := range commits {
+		if !slices.ContainsFunc(ps, func(q minedPartner) bool { return q.term == p.term }) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// leadingPartners returns a table's partners of a word (strongest first)
+// that are at least minedMin strong, at most minedTop of them.
+func leadingPartners(ps []minedPartner) []minedPartner {
 	n := 0
 	for n < len(ps) && n < minedTop && ps[n].strength >= minedMin {
 		n++
 	}
-	return ps[:n]
+	return ps[:n:n] // full: an append copies
 }
 
 // minedWeightOf is what a match of a mined partner of the given strength

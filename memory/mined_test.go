@@ -22,7 +22,7 @@ func TestMinedTable(t *testing.T) {
 		normalise("archive"):  "tar",
 		normalise("evict"):    "lru",
 	} {
-		ps := minedPartners(word)
+		ps := leadingPartners(minedTable()[word])
 		found := false
 		for i, p := range ps {
 			found = found || p.term == want
@@ -40,8 +40,45 @@ func TestMinedTable(t *testing.T) {
 	if w := minedWeightOf(1); w >= conceptWeight {
 		t.Errorf("a mined partner counts %g, want less than a concept's %g", w, conceptWeight)
 	}
-	if ps := minedPartners("no-such-word"); ps != nil {
+	if ps := minedPartners("no-such-word", false); ps != nil {
 		t.Errorf("minedPartners of an unknown word = %v", ps)
+	}
+}
+
+// The commit table is small enough to embed, says how it was made, and
+// gives a word the code words other projects' commits changed under it,
+// never the word's own stem. A word no file has takes both tables'
+// partners, the first table's first and none twice; a word some files
+// have, the commit table's only.
+func TestMinedCommitTable(t *testing.T) {
+	if len(minedCommitsText) > 256<<10 {
+		t.Errorf("minedcommits.txt is %d bytes, want at most 256 KiB", len(minedCommitsText))
+	}
+	if !strings.HasPrefix(minedCommitsText, "# ") || !strings.Contains(minedCommitsText[:400], "commit") {
+		t.Error("minedcommits.txt has no header saying how it was made")
+	}
+	for word, want := range map[string]string{
+		normalise("retry"):    "backoff",
+		normalise("balance"):  "robin",
+		normalise("archive"):  "tar",
+		normalise("circular"): normalise("cycle"),
+	} {
+		ps := minedPartners(word, true)
+		if !slices.ContainsFunc(ps, func(p minedPartner) bool { return p.term == want }) || len(ps) > minedTop {
+			t.Errorf("minedPartners(%q, written) = %v, want %s among at most %d", word, ps, want, minedTop)
+		}
+		all := minedPartners(word, false)
+		doc := leadingPartners(minedTable()[word])
+		if !slices.Equal(all[:len(doc)], doc) {
+			t.Errorf("%s: partners %v do not start with the first table's %v", word, all, doc)
+		}
+		seen := map[string]bool{}
+		for _, p := range all {
+			if seen[p.term] || p.term == word {
+				t.Errorf("%s: partner %s twice or the word itself: %v", word, p.term, all)
+			}
+			seen[p.term] = true
+		}
 	}
 }
 

@@ -16,6 +16,8 @@ func TestMinedPartners(t *testing.T) {
 		"upload/limiter.go": "package upload\n\n// Limiter caps the rate of the uploads.\ntype Limiter struct{ rate int }\n",
 		"upload/upload.go":  "package upload\n\n// Send sends the uploads to the server.\nfunc Send(uploads []string) error { return nil }\n",
 		"upload/retry.go":   "package upload\n\n// Again sends the uploads once more.\nfunc Again(uploads []string, max int) error { return nil }\n",
+		"upload/mail.go":    "package upload\n\n// Mail sends a note of the uploads sent.\nfunc Mail(sent []string) error { return nil }\n",
+		"upload/bucket.go":  "package upload\n\n// Bucket holds tokens.\ntype Bucket struct{ refill int }\n",
 	})
 	ix, _ := build(t, root)
 	ms := ix.Search("throttle the uploads", memory.SearchOptions{Explain: true})
@@ -33,11 +35,20 @@ func TestMinedPartners(t *testing.T) {
 			t.Errorf("long text expanded through the mined table: %s: %s", m.Rel, m.Reason.String())
 		}
 	}
-	// a word the project writes is not expanded, though the table gives
-	// it a partner the index has (cap≃max)
-	for _, m := range ix.Search("caps the uploads", memory.SearchOptions{Explain: true}) {
+	// a word that more than one file writes is not expanded, though the
+	// commit table gives it a partner the index has (send≃sent)
+	for _, m := range ix.Search("send the uploads", memory.SearchOptions{Explain: true}) {
 		if strings.Contains(m.Reason.String(), "≃") {
 			t.Errorf("a word the project has expanded: %s: %s", m.Rel, m.Reason.String())
 		}
+	}
+	// a word one file writes takes the commit table's partners
+	// (rate≃refil)
+	found := false
+	for _, m := range ix.Search("rate of the uploads", memory.SearchOptions{Explain: true}) {
+		found = found || m.Rel == "upload/bucket.go" && strings.Contains(m.Reason.String(), "rate≃refil")
+	}
+	if !found {
+		t.Error("rate, which one file writes, did not match upload/bucket.go through rate≃refil")
 	}
 }

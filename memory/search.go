@@ -410,16 +410,16 @@ func (st *state) addPartners(q *qterm, long bool) float64 {
 	return df
 }
 
-// addMined adds to a short query's term q, if no file's text has it, the
-// partners mined from other projects (mined.go) that the index has, that
-// q has not already and that are no term of the query (query's keys), and
-// returns the document frequency q counts with (df, or when that is 0 the
-// first such partner's).
+// addMined adds to a short query's term q, if no file's text has it or
+// at most minedRareFiles do, the partners mined from other projects
+// (mined.go) that the index has, that q has not already and that are no
+// term of the query (query's keys), and returns the document frequency q
+// counts with (df, or when that is 0 the first such partner's).
 func (st *state) addMined(q *qterm, df float64, query map[string]float64) float64 {
-	if q.text != nil {
+	if q.text != nil && listDF(q.text) > minedRareFiles {
 		return df // a word the project writes: its own matches say it
 	}
-	for _, mp := range minedPartners(q.term) {
+	for _, mp := range minedPartners(q.term, q.text != nil) {
 		if query[mp.term] > 0 || slices.Contains(q.altTerm, mp.term) {
 			continue // the query's own word counts already
 		}

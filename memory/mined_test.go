@@ -67,7 +67,11 @@ func TestMinedCommitTable(t *testing.T) {
 		if !slices.ContainsFunc(ps, func(p minedPartner) bool { return p.term == want }) || len(ps) > minedTop {
 			t.Errorf("minedPartners(%q, written) = %v, want %s among at most %d", word, ps, want, minedTop)
 		}
+		table := slices.Clone(minedTable()[word])
 		all := minedPartners(word, false)
+		if !slices.Equal(minedTable()[word], table) {
+			t.Errorf("%s: minedPartners changed the first table's line: %v, was %v", word, minedTable()[word], table)
+		}
 		doc := leadingPartners(minedTable()[word])
 		if !slices.Equal(all[:len(doc)], doc) {
 			t.Errorf("%s: partners %v do not start with the first table's %v", word, all, doc)

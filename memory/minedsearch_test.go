@@ -44,9 +44,13 @@ func TestMinedPartners(t *testing.T) {
 	}
 	// a word one file writes takes the commit table's partners
 	// (rate≃refil)
+	// and those alone: not the doc comments' table's (rate≃limit)
 	found := false
 	for _, m := range ix.Search("rate of the uploads", memory.SearchOptions{Explain: true}) {
 		found = found || m.Rel == "upload/bucket.go" && strings.Contains(m.Reason.String(), "rate≃refil")
+		if strings.Contains(m.Reason.String(), "rate≃limit") {
+			t.Errorf("rate, which one file writes, took the first table's partner: %s: %s", m.Rel, m.Reason.String())
+		}
 	}
 	if !found {
 		t.Error("rate, which one file writes, did not match upload/bucket.go through rate≃refil")

@@ -60,6 +60,9 @@ func TestCommitUnitOfSkips(t *testing.T) {
 			t.Errorf("%q gave a unit", msg)
 		}
 	}
+	if _, ok := commitUnitOf("ab\nrename a few\n\x1f\n"+strings.Repeat(patch, maxChangedFiles), false, tokens{}); !ok {
+		t.Error("a commit of maxChangedFiles files gave no unit")
+	}
 	big := strings.Repeat(patch, maxChangedFiles+1)
 	if _, ok := commitUnitOf("ab\nrename everything\n\x1f\n"+big, false, tokens{}); ok {
 		t.Error("a commit of too many files gave a unit")

@@ -150,8 +150,9 @@ func gitLog(gitDir string, hashes []string, attrs string, args []string, read fu
 
 // parseHistory cuts git log's output (each commit "\x1e" hash, message,
 // "\x1f", patch or, with names, the changed files' names) into units,
-// leaving out the commits that give none (commitUnitOf). Of a long patch only the first maxPatchLines lines are
-// kept, and of the rest only the files' headers, which count its files.
+// leaving out the commits that give none (commitUnitOf). Of a long patch
+// only the first maxPatchLines lines are kept, and of the rest only the
+// files' headers, which count its files.
 func parseHistory(r io.Reader, names bool) []commitUnit {
 	tok := tokens{}
 	br := bufio.NewReaderSize(r, 1<<16)
@@ -422,6 +423,9 @@ func (c *corpus) readHistories(ps []project, maxUnits int) ([]history, error) {
 	return read, nil
 }
 
+// readHistory reads the history of the project p (a git directory): its
+// HEAD and at most maxUnits commit units, spread evenly over its history,
+// their words as the corpus's term IDs.
 func (c *corpus) readHistory(p project, maxUnits int, attrs string) (history, error) {
 	h := history{name: p.name}
 	head, err := exec.Command("git", "--git-dir", p.dir, "rev-parse", "HEAD").Output()
@@ -551,8 +555,9 @@ func writeList(path string, hs []history) error {
 }
 
 // readCommitCorpus fills c with the commit units of the projects ps (git
-// directories), read from cache if it has them all, else from the
-// histories (and then kept in cache); list, if not "", gets the
+// directories), read from cache if it can be read (a project it lacks is
+// left out, and maxUnits is the one the cache was made with), else from
+// the histories (and then kept in cache); list, if not "", gets the
 // repositories mined (writeList).
 func (c *corpus) readCommitCorpus(ps []project, maxUnits int, body bool, cache, list string, kinds []string) error {
 	for _, k := range kinds {

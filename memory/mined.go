@@ -74,7 +74,7 @@ var minedCommitTable = sync.OnceValue(func() map[string][]minedPartner { return 
 
 // parseMined parses a table: stemmed word → its partners, strongest
 // first. A line with no fields is skipped and so is a partner without a
-// number for its strength, so that a damaged table costs its bad lines,
+// number for its strength or without its word, so that a damaged table costs its bad lines,
 // not the search.
 func parseMined(text string) map[string][]minedPartner {
 	m := map[string][]minedPartner{}
@@ -87,7 +87,7 @@ func parseMined(text string) map[string][]minedPartner {
 		for _, f := range fields[1:] {
 			t, s, ok := strings.Cut(f, ":")
 			n, err := strconv.Atoi(s)
-			if ok && err == nil {
+			if ok && err == nil && t != "" {
 				ps = append(ps, minedPartner{t, float64(n) / 100})
 			}
 		}

@@ -87,10 +87,10 @@ func TestMinedCommitTable(t *testing.T) {
 }
 
 // A malformed line of the table (blank but for spaces or a carriage
-// return, a partner without its strength) is skipped, not a panic on the
+// return, a partner without its strength or its word) is skipped, not a panic on the
 // first short request.
 func TestParseMinedMalformed(t *testing.T) {
-	m := parseMined("# header\n \r\n\t\nretri backoff:46 attempt jitter:x tri:\nlone\n")
+	m := parseMined("# header\n \r\n\t\nretri backoff:46 attempt jitter:x tri: :50\nlone\n")
 	if ps := m["retri"]; len(ps) != 1 || ps[0] != (minedPartner{"backoff", 0.46}) {
 		t.Errorf("retri's partners = %v, want backoff:0.46 only", ps)
 	}

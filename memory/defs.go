@@ -56,6 +56,9 @@ type defLang struct {
 	// constant (Python, Ruby: at the top level or in a class).
 	constants bool
 	comments  []string // line comment openers, whose lines are skipped
+	// docStrings: a string literal that opens a line with triple quotes
+	// is documentation (Python's docstrings)
+	docStrings bool
 
 	// the first bytes of the keywords and modifiers, and of the comment
 	// openers (made by newDefLangs from them)
@@ -108,10 +111,11 @@ func defLangOf(rel string) *defLang {
 
 func newDefLangs() map[string]*defLang {
 	defPython := &defLang{
-		keywords:  mergeKinds(kindSet("def", defName), kindSet("class", defScope)),
-		modifiers: wordSet("async"),
-		constants: true,
-		comments:  []string{"#"},
+		keywords:   mergeKinds(kindSet("def", defName), kindSet("class", defScope)),
+		modifiers:  wordSet("async"),
+		constants:  true,
+		comments:   []string{"#"},
+		docStrings: true,
 	}
 	defGo := &defLang{
 		keywords: mergeKinds(kindSet("func", defRecv), kindSet("type const var", defBlock)),
@@ -586,4 +590,19 @@ func appendDefKey(b []byte, name string) []byte {
 		}
 	}
 	return b
+}
+
+// docString returns the quotes that open a docstring on the line text
+// (after its indentation), in a language that has them (Python: three
+// double or three single quotes), or "".
+func (l *defLang) docString(text []byte) string {
+	if !l.docStrings {
+		return ""
+	}
+	for _, q := range []string{`"""`, `'''`} {
+		if bytes.HasPrefix(text, []byte(q)) {
+			return q
+		}
+	}
+	return ""
 }

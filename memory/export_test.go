@@ -38,3 +38,6 @@ func SetMaxPackIndexBytes(n int64) (restore func()) {
 	maxPackIndexBytes = n
 	return func() { maxPackIndexBytes = old }
 }
+
+// DocLines flags the lines of a code file that are doc comments (docLines).
+func DocLines(rel string, data []byte) []bool { return docLines(rel, data) }

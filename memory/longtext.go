@@ -232,3 +232,67 @@ func leadingComments(lang *defLang, data []byte) []byte {
 	}
 	return data
 }
+
+// docNoted is the part of a file's match left by its doc comments
+// (bestUnit) below which the demotion is noted.
+const docNoted = 0.9
+
+// demotedAsDoc reports whether a long text demotes rel as documentation
+// already, whatever its lines: documentation or example code, or a file in
+// no language whose comments are known.
+func demotedAsDoc(rel string) bool {
+	return defLangOf(rel) == nil || roleOf(rel)&roleDoc != 0 || isExample(rel)
+}
+
+// docLines flags the lines of data, the code file rel, that are doc
+// comments: a block opened by "/**" (Javadoc, JSDoc, KDoc, Doxygen), lines
+// opened by "///" or "//!" (Rust, C#, Doxygen), and Python's docstrings (a
+// line that opens with three quotes). They are the API's documentation,
+// kept beside the code: a Rust crate's "//!" lines are its README
+// (async-trait's src/lib.rs, 300 lines of them above the macro that calls
+// the expansion), a class's Javadoc its manual, and a report's words match
+// them as they match the docs, which a long text demotes, more than the
+// code the report is about. Other comments ("// the cache is cleared
+// first", "# see below") say how the code works, beside it, and stay code.
+func docLines(rel string, data []byte) []bool {
+	lang := defLangOf(rel)
+	var out []bool
+	inBlock, inString := false, ""
+	for rest := data; len(rest) > 0; {
+		line, next, _ := bytes.Cut(rest, []byte("\n"))
+		rest = next
+		_, text := indentOf(line)
+		doc := false
+		switch {
+		case inBlock:
+			doc = true
+			inBlock = !bytes.Contains(text, []byte("*/"))
+		case inString != "":
+			doc = true
+			inString = endsString(text, inString, 0)
+		case len(text) == 0:
+		case bytes.HasPrefix(text, []byte("///")) || bytes.HasPrefix(text, []byte("//!")):
+			doc = true
+		case bytes.HasPrefix(text, []byte("/**")):
+			doc = true
+			inBlock = !bytes.Contains(text[3:], []byte("*/"))
+		default:
+			if q := lang.docString(text); q != "" {
+				doc = true
+				inString = endsString(text, q, len(q))
+			}
+		}
+		out = append(out, doc)
+	}
+	return out
+}
+
+// endsString returns q, the quotes of a docstring open before the line
+// text, or "" when text closes it (after its first skip bytes, the
+// opening quotes of a docstring that opens on the line).
+func endsString(text []byte, q string, skip int) string {
+	if bytes.Contains(text[skip:], []byte(q)) {
+		return ""
+	}
+	return q
+}

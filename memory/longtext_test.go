@@ -56,6 +56,38 @@ func TestCommentsOnlyCodeIsDocumentation(t *testing.T) {
 	}
 }
 
+// A crate's root documents the crate in "//!" lines, with examples in the
+// users' words; the report's words match them, but the code it is about is
+// in the module the root's macro calls. Doc comments count as
+// documentation in a long text; other comments are code's.
+func TestDocCommentsAreDocumentation(t *testing.T) {
+	var root strings.Builder
+	for range 6 {
+		root.WriteString("//! An async fn in a trait returns a boxed future; the lifetimes of its arguments are\n")
+		root.WriteString("//! elided into one lifetime that the future captures, with the receiver's.\n")
+	}
+	root.WriteString("\nmod expand;\n\n#[proc_macro_attribute]\npub fn async_trait(args: TokenStream, input: TokenStream) -> TokenStream {\n" +
+		"    expand::expand(args, input)\n}\n")
+	expand := "// Rewrites each async fn of a trait: every elided lifetime of an argument gets a name of its own.\n" +
+		"pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {\n" +
+		"    let receiver_lifetime = receiver_lifetime(&input);\n    let mut elided = elided_lifetimes(&input);\n" +
+		"    for argument in async_fn_arguments(&input) {\n        elided.push(name_elided_lifetime(argument));\n    }\n" +
+		"    future_captures(receiver_lifetime, elided, boxed_future(input))\n}\n"
+	tree := writeTree(t, withFiller(map[string]string{"src/lib.rs": root.String(), "src/expand.rs": expand}))
+	ms := searchLong(t, tree, "Elided lifetimes of arguments in an async fn of a trait\n\n"+
+		"An async fn whose arguments have elided lifetimes fails to compile: the future captures the "+
+		"lifetime of the receiver and of each argument, and the expansion names only one lifetime.")
+	if got := rels(ms); len(got) < 2 || got[0] != "src/expand.rs" {
+		t.Errorf("ranked %v, want src/expand.rs first", got)
+	}
+	if m := matchOf(t, ms, "src/lib.rs"); !slices.Contains(m.Reason.Notes, "doc comments demoted") {
+		t.Errorf("src/lib.rs notes %v, want doc comments demoted", m.Reason.Notes)
+	}
+	if m := matchOf(t, ms, "src/expand.rs"); slices.Contains(m.Reason.Notes, "doc comments demoted") {
+		t.Errorf("src/expand.rs notes %v: its comment is no doc comment", m.Reason.Notes)
+	}
+}
+
 // An amalgamation (Catch2's extras/catch_amalgamated.cpp) or a file a
 // generator wrote holds the code a report is about, but the project's
 // change is in the source it was made from.
@@ -161,5 +193,25 @@ func TestV8StackTraceInnermostFrame(t *testing.T) {
 	checkOnlyNoted(t, ms, "innermost traceback frame in the project", "lib/rules/no-useless-rename.js")
 	if got := rels(ms); got[0] != "lib/rules/no-useless-rename.js" {
 		t.Errorf("ranked %v, want lib/rules/no-useless-rename.js first", got)
+	}
+}
+
+// Doc comments are the lines of Javadoc's and Rust's doc comments and
+// Python's docstrings; other comments, attributes and code are not.
+func TestDocLines(t *testing.T) {
+	for _, tc := range []struct {
+		rel, src string
+		want     []bool
+	}{
+		{"A.java", "/**\n * Parses.\n */\n@Override\n// a note\nint parse() { return 0; }\n/** One line. */\n",
+			[]bool{true, true, true, false, false, false, true}},
+		{"lib.rs", "//! The crate.\n#![doc = \"x\"]\n/// A fn.\n#[inline]\nfn f() {}\n/* plain\n block */\n",
+			[]bool{true, false, true, false, false, false, false}},
+		{"m.py", "\"\"\"Module.\n\nMore.\n\"\"\"\n# a note\ndef f():\n    '''One line.'''\n    return 1\n",
+			[]bool{true, true, true, true, false, false, true, false}},
+	} {
+		if got := memory.DocLines(tc.rel, []byte(tc.src)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: doc lines %v, want %v", tc.rel, got, tc.want)
+		}
 	}
 }

@@ -23,7 +23,8 @@ import (
 // unit's, relative to the best unit among the files read, and the match
 // reports that unit's lines so that a reader can read just those. In a
 // long text, a file read so that is no code the project writes (comments
-// only, or generated: readAs) is demoted as documentation is.
+// only, or generated: readAs) is demoted as documentation is, and so is the
+// part of a file's match that is in its doc comments (docLines).
 
 const (
 	unitCands = 24  // files read for their units
@@ -72,7 +73,8 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 		share float64
 		u     unit
 		ok    bool
-		form  string // what the file is read as beside code, in a long text (readAs)
+		form  string  // what the file is read as beside code, in a long text (readAs)
+		code  float64 // the part of its match left with its doc comments demoted, in a long text (bestUnit)
 	}
 	best := make([]found, n)
 	top := 0.0
@@ -86,8 +88,12 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 			data = data[:unitRead]
 		}
 		rel := st.docs[cands[i].doc].rel
-		u, share := bestUnit(rel, data, terms, docTF)
-		best[i] = found{share: share, u: u, ok: true}
+		var doc []bool
+		if long && !demotedAsDoc(rel) {
+			doc = docLines(rel, data)
+		}
+		u, share, codeShare := bestUnit(rel, data, terms, docTF, doc)
+		best[i] = found{share: share, u: u, ok: true, code: codeShare}
 		if long {
 			best[i].form = readAs(rel, data)
 		}
@@ -108,6 +114,13 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 			// with documentation
 			c.score *= demoteDocLong
 			c.notes = append(c.notes, f.form+" demoted")
+		} else if f.code > 0 {
+			// its doc comments count as documentation does
+			// (docLines): what is left of its match
+			c.score *= f.code
+			if f.code < docNoted {
+				c.notes = append(c.notes, "doc comments demoted")
+			}
 		}
 		if f.share > 0 {
 			c.lines = [2]int{f.u.start + 1, f.u.end}
@@ -163,7 +176,13 @@ func appendNeedle(ns []string, w string) []string {
 // matches the most of the terms' weight, and that share (BM25-saturated
 // per term, length-normalised against the file's mean unit), a match in a
 // definition line or a comment counting docTF times.
-func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64) (unit, float64) {
+//
+// With doc (a flag for each line: a doc comment's, docLines) it also
+// returns the part of the file's match, its terms saturated over the whole
+// file, that is left when the matches in doc comments count demoteDocLong
+// of a match: 1 when the terms match code only, demoteDocLong when they
+// match doc comments only. Without doc that part is 0.
+func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64, doc []bool) (unit, float64, float64) {
 	starts := []int{0}
 	for i, c := range data {
 		if c == '\n' && i+1 < len(data) {
@@ -172,7 +191,13 @@ func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64) (unit, f
 	}
 	units := cutUnits(rel, data, starts)
 	if len(units) == 0 {
-		return unit{}, 0
+		return unit{}, 0, 0
+	}
+	// inDoc[k], inCode[k]: the matches of term k in the file's doc
+	// comments and in its other lines
+	var inDoc, inCode []float64
+	if doc != nil {
+		inDoc, inCode = make([]float64, len(terms)), make([]float64, len(terms))
 	}
 	// tf[u*len(terms)+k]: the matches of term k in unit u
 	tf := make([]float64, len(units)*len(terms))
@@ -203,6 +228,13 @@ func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64) (unit, f
 					w = docTF
 				}
 				tf[u*len(terms)+k] += w
+				if doc != nil {
+					if line < len(doc) && doc[line] {
+						inDoc[k]++
+					} else {
+						inCode[k]++
+					}
+				}
 			}
 		}
 	}
@@ -224,7 +256,27 @@ func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64) (unit, f
 			bestU, best = u, s
 		}
 	}
-	return units[bestU], best / total
+	return units[bestU], best / total, codePart(terms, inDoc, inCode)
+}
+
+// codePart is the part of a file's match (each term's matches saturated
+// over the file, by k1) that is left when the matches in doc comments
+// (inDoc) count demoteDocLong and the others (inCode) whole; 0 without
+// the counts or a match.
+func codePart(terms []unitTerm, inDoc, inCode []float64) float64 {
+	if inDoc == nil {
+		return 0
+	}
+	all, cut := 0.0, 0.0
+	for k, t := range terms {
+		a, c := inDoc[k]+inCode[k], demoteDocLong*inDoc[k]+inCode[k]
+		all += t.weight * a / (a + k1)
+		cut += t.weight * c / (c + k1)
+	}
+	if all == 0 {
+		return 0
+	}
+	return cut / all
 }
 
 // defLine returns the line of u that defines its name: its first line that

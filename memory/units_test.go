@@ -78,7 +78,7 @@ func Other() {
 }
 `
 	terms := []unitTerm{{needles: []string{"replay"}, weight: 2}, {needles: []string{"log"}, weight: 1}}
-	u, share := bestUnit("wal/wal.go", []byte(src), terms, unitDocTF)
+	u, share, _ := bestUnit("wal/wal.go", []byte(src), terms, unitDocTF, nil)
 	if u.name != "Replay" || share <= 0 || share > 1 {
 		t.Errorf("bestUnit = %v %.3f, want Replay with a share in (0,1]", u, share)
 	}
@@ -100,7 +100,7 @@ func Encode() {
 }
 `
 	terms := []unitTerm{{needles: []string{"gorilla"}, weight: 1}, {needles: []string{"xor"}, weight: 1}}
-	if u, _ := bestUnit("chunk/chunk.go", []byte(src), terms, unitDocTF); u.name != "Encode" {
+	if u, _, _ := bestUnit("chunk/chunk.go", []byte(src), terms, unitDocTF, nil); u.name != "Encode" {
 		t.Errorf("bestUnit = %v, want Encode", u)
 	}
 }

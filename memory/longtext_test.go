@@ -86,6 +86,11 @@ func TestDocCommentsAreDocumentation(t *testing.T) {
 	if m := matchOf(t, ms, "src/expand.rs"); slices.Contains(m.Reason.Notes, "doc comments demoted") {
 		t.Errorf("src/expand.rs notes %v: its comment is no doc comment", m.Reason.Notes)
 	}
+	// a short request is not a long text: doc comments stay the file's
+	ms = searchLong(t, tree, "elided lifetimes of an async fn")
+	if m := matchOf(t, ms, "src/lib.rs"); slices.Contains(m.Reason.Notes, "doc comments demoted") {
+		t.Errorf("short request: src/lib.rs notes %v, want no doc comments demoted", m.Reason.Notes)
+	}
 }
 
 // An amalgamation (Catch2's extras/catch_amalgamated.cpp) or a file a
@@ -203,8 +208,8 @@ func TestDocLines(t *testing.T) {
 		rel, src string
 		want     []bool
 	}{
-		{"A.java", "/**\n * Parses.\n */\n@Override\n// a note\nint parse() { return 0; }\n/** One line. */\n",
-			[]bool{true, true, true, false, false, false, true}},
+		{"A.java", "/**\n * Parses.\n */\n@Override\n// a note\nint parse() { return 0; }\n/** One line. */\nint x;\n",
+			[]bool{true, true, true, false, false, false, true, false}},
 		{"lib.rs", "//! The crate.\n#![doc = \"x\"]\n/// A fn.\n#[inline]\nfn f() {}\n/* plain\n block */\n",
 			[]bool{true, false, true, false, false, false, false}},
 		{"m.py", "\"\"\"Module.\n\nMore.\n\"\"\"\n# a note\ndef f():\n    '''One line.'''\n    return 1\n",

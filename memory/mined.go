@@ -74,8 +74,8 @@ var minedCommitTable = sync.OnceValue(func() map[string][]minedPartner { return 
 
 // parseMined parses a table: stemmed word → its partners, strongest
 // first. A line with no fields is skipped and so is a partner without a
-// number for its strength or without its word, so that a damaged table costs its bad lines,
-// not the search.
+// number for its strength or without its word, so that a damaged table
+// costs its bad lines, not the search.
 func parseMined(text string) map[string][]minedPartner {
 	m := map[string][]minedPartner{}
 	for _, line := range strings.Split(text, "\n") {

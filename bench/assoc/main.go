@@ -101,8 +101,12 @@ func main() {
 			}
 		}
 	}
-	log.Printf("%d projects, %d units, %d terms, %d comment words, %d code words",
-		len(c.projects), c.n, len(c.names), c.commentWords, c.codeWords)
+	english := "comment"
+	if *commits {
+		english = "subject"
+	}
+	log.Printf("%d projects, %d units, %d terms, %d %s words, %d code words",
+		len(c.projects), c.n, len(c.names), c.commentWords, english, c.codeWords)
 	table := c.associate(*minProj, *minWord, *minPair, *minScore, *top)
 	source := fmt.Sprintf("-lines %d -units %d", codeLines, *units)
 	if *commits {

@@ -594,9 +594,10 @@ func appendDefKey(b []byte, name string) []byte {
 
 // docString returns the quotes that open a docstring on the line text
 // (after its indentation), in a language that has them (Python: three
-// double or three single quotes), or "".
+// double or three single quotes), or "" (also in no known language, l
+// nil).
 func (l *defLang) docString(text []byte) string {
-	if !l.docStrings {
+	if l == nil || !l.docStrings {
 		return ""
 	}
 	for _, q := range []string{`"""`, `'''`} {

@@ -214,6 +214,8 @@ func TestDocLines(t *testing.T) {
 			[]bool{true, false, true, false, false, false, false}},
 		{"m.py", "\"\"\"Module.\n\nMore.\n\"\"\"\n# a note\ndef f():\n    '''One line.'''\n    return 1\n",
 			[]bool{true, true, true, true, false, false, true, false}},
+		// no language known: its comment markers still count, no docstrings
+		{"notes.txt", "\"\"\"Quoted.\n/** Marked. */\n", []bool{false, true}},
 	} {
 		if got := memory.DocLines(tc.rel, []byte(tc.src)); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: doc lines %v, want %v", tc.rel, got, tc.want)

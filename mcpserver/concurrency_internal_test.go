@@ -37,29 +37,39 @@ func busyServer(t *testing.T) (s *Server, cs *mcp.ClientSession, release func())
 	if err := eng.StartSession(ctx); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { eng.Close() }) // after the session's close, which ConnectInMemory registers later
 	s, err = New(eng)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cs = ConnectInMemory(ctx, t, s, mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil), nil)
+	done, err := s.exclusive(ctx) // a long assemble, as far as the others can tell
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, cs, done
+}
+
+// ConnectInMemory connects client c (with opts) to s over in-memory
+// transports, and closes both ends when the test ends. The tests of
+// package mcpserver_test use it too.
+func ConnectInMemory(ctx context.Context, t *testing.T, s *Server, c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err = mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := c.Connect(ctx, ct, opts)
 	if err != nil {
-		t.Fatal(err)
-	}
-	done, err := s.exclusive(ctx) // a long assemble, as far as the others can tell
-	if err != nil {
+		ss.Close()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		cs.Close()
 		ss.Wait()
-		eng.Close()
 	})
-	return s, cs, done
+	return cs
 }
 
 // TestFileCallsBesideALongCall: while a context operation holds the
@@ -116,20 +126,10 @@ func TestProgress(t *testing.T) {
 	release()
 	// A client of its own, with a progress handler.
 	got := make(chan *mcp.ProgressNotificationParams, 4)
-	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := s.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+	cs := ConnectInMemory(ctx, t, s, mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params },
-	}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	}), nil)
 	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "package"}}
 	params.SetProgressToken("p1")
 	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {

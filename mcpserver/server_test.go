@@ -87,21 +87,8 @@ func connectWith(t *testing.T, f *fixture, cwd string, c *mcp.Client, opts *mcp.
 	t.Helper()
 	ctx := context.Background()
 	eng, srv := serve(ctx, t, f, cwd)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := c.Connect(ctx, ct, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		eng.Close()
-	})
-	return cs
+	t.Cleanup(func() { eng.Close() }) // after the session's close, which ConnectInMemory registers later
+	return mcpserver.ConnectInMemory(ctx, t, srv, c, opts)
 }
 
 // serve opens an engine of f's project as `taskctl mcp` run in cwd would

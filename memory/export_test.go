@@ -41,3 +41,6 @@ func SetMaxPackIndexBytes(n int64) (restore func()) {
 
 // DocLines flags the lines of a code file that are doc comments (docLines).
 func DocLines(rel string, data []byte) []bool { return docLines(rel, data) }
+
+// ReadHTML reads a long text that is HTML as its text (readHTML).
+func ReadHTML(q string) string { return readHTML(q) }

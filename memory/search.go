@@ -87,6 +87,10 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	a := newAnalyzer()
 	query = dropChecklists(dropListings(dropHTMLComments(query)))
 	p := parseQuery(query, a, st.dirExists)
+	html := false
+	if p.long {
+		query, p, html = st.readReport(query, p, a)
+	}
 	p.hist = hist
 	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
@@ -100,6 +104,11 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		out = st.search(a, p, opt)
 		for i := range out {
 			out[i].Reason.Notes = append(out[i].Reason.Notes, note)
+		}
+	}
+	if html {
+		for i := range out {
+			out[i].Reason.Notes = append(out[i].Reason.Notes, htmlNote)
 		}
 	}
 	return out

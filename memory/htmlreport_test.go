@@ -1,0 +1,63 @@
+package memory_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/taskctl/taskctl/memory"
+)
+
+// A report exported as HTML (Jira's page) is read as its text: an escaped
+// frame (TarArchiveEntry.&lt;init&gt;) no longer cuts the stack trace, so
+// its innermost frame, TarUtils.parseOctal, is found and lifted above the
+// files the reporter called; --explain says the report was read so.
+func TestHTMLReportStackTrace(t *testing.T) {
+	pkg := "package org.apache.commons.compress.archivers.tar;\n"
+	root := writeTree(t, withFiller(map[string]string{
+		"src/main/java/org/apache/commons/compress/archivers/tar/TarUtils.java": pkg +
+			"class TarUtils {\n  static long parseOctal(byte[] buffer, int offset, int length) { return 0; }\n" +
+			"  static long parseOctalOrBinary(byte[] buffer, int offset, int length) { return parseOctal(buffer, offset, length); }\n}\n",
+		"src/main/java/org/apache/commons/compress/archivers/tar/TarArchiveEntry.java": pkg +
+			"class TarArchiveEntry {\n  TarArchiveEntry(byte[] header) { parseTarHeader(header); }\n" +
+			"  void parseTarHeader(byte[] header) { userId = TarUtils.parseOctalOrBinary(header, 0, 8); }\n  long userId;\n}\n",
+		"src/main/java/org/apache/commons/compress/archivers/tar/TarArchiveInputStream.java": pkg +
+			"class TarArchiveInputStream {\n  TarArchiveEntry getNextTarEntry() { return new TarArchiveEntry(new byte[512]); }\n" +
+			"  // reads the entry with a big user id value\n}\n",
+	}))
+	at := "\tat org.apache.commons.compress.archivers.tar."
+	report := "TarArchiveInputStream fails to read entry with big user-id value\n\n" +
+		"<div class=\"user-content-block\">\n<p>Caused by: java.lang.IllegalArgumentException: Invalid byte 52 at offset 7 in '62410554' len=8<br/>\n" +
+		at + "TarUtils.parseOctal(TarUtils.java:130)<br/>\n" +
+		at + "TarUtils.parseOctalOrBinary(TarUtils.java:175)<br/>\n" +
+		at + "TarArchiveEntry.parseTarHeader(TarArchiveEntry.java:953)<br/>\n" +
+		at + "TarArchiveEntry.&lt;init&gt;(TarArchiveEntry.java:324)<br/>\n" +
+		at + "TarArchiveInputStream.getNextTarEntry(TarArchiveInputStream.java:247)<br/>\n" +
+		"\t... 5 more</p>\n</div>\n"
+	ms := searchLong(t, root, report)
+	checkOnlyNoted(t, ms, "innermost traceback frame in the project", "src/main/java/org/apache/commons/compress/archivers/tar/TarUtils.java")
+	if got := rels(ms); got[0] != "src/main/java/org/apache/commons/compress/archivers/tar/TarUtils.java" {
+		t.Errorf("ranked %v, want TarUtils.java first", got)
+	}
+	if notes := ms[0].Reason.Notes; !slices.Contains(notes, "report read as text: HTML markup dropped") {
+		t.Errorf("notes %v, want the report read as text", notes)
+	}
+}
+
+// Only HTML is read so (two paragraph tags, or two tags of prose and an
+// escaped character): a markdown report with a template's tag, tags in a
+// code block, and a text without tags are left as they are.
+func TestReadHTML(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Title\n\n<div class=\"x\">\n<p>Call <tt>A.b()</tt> with &quot;x&quot;:<br/>\nat a.B.&lt;init&gt;(B.java:1)<br/>\n</p></div>\n",
+			"Title\n\n\n\nCall A.b() with \"x\":\nat a.B.<init>(B.java:1)\n\n\n"},
+		// Google Code's reports: bold headings and escaped quotes
+		{"T\n\n<b>What steps will reproduce the problem?</b>\nIR.name(&quot;x&quot;)\n", "T\n\nWhat steps will reproduce the problem?\nIR.name(\"x\")\n"},
+		{"T\n\nUse `x` in the template's <tt>name</tt> field.\n", "T\n\nUse `x` in the template's <tt>name</tt> field.\n"},
+		{"T\n\n```jsx\n<p>a</p><p>b</p>\n```\n", "T\n\n```jsx\n<p>a</p><p>b</p>\n```\n"},
+		{"T\n\nNo markup at all, 1 < 2 &lt; 3.\n", "T\n\nNo markup at all, 1 < 2 &lt; 3.\n"},
+	} {
+		if got := memory.ReadHTML(tc.in); got != tc.want {
+			t.Errorf("ReadHTML(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

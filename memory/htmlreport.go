@@ -26,8 +26,8 @@ var (
 	// htmlPara is a paragraph's tag, and htmlProse a tag that marks up
 	// prose: no code sample and few markdown writers type them (a
 	// markdown report may have a <br> or a template's <tt>)
-	htmlPara  = lazyregexp.New(`(?i)</?p\b[^<>]*>`)
-	htmlProse = lazyregexp.New(`(?i)</?(?:p|div|br|span|pre|tt|b)\b[^<>]*>`)
+	htmlPara  = lazyregexp.New(`(?i)</?p(?:\s[^<>]*)?/?>`)
+	htmlProse = lazyregexp.New(`(?i)</?(?:p|div|br|span|pre|tt|b)(?:\s[^<>]*)?/?>`)
 	// htmlEntity is an escaped character, which a markdown writer does
 	// not type either
 	htmlEntity = lazyregexp.New(`&(?:lt|gt|quot|amp|#\d+);`)

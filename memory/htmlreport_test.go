@@ -55,6 +55,8 @@ func TestReadHTML(t *testing.T) {
 		{"T\n\nUse `x` in the template's <tt>name</tt> field.\n", "T\n\nUse `x` in the template's <tt>name</tt> field.\n"},
 		{"T\n\n```jsx\n<p>a</p><p>b</p>\n```\n", "T\n\n```jsx\n<p>a</p><p>b</p>\n```\n"},
 		{"T\n\nNo markup at all, 1 < 2 &lt; 3.\n", "T\n\nNo markup at all, 1 < 2 &lt; 3.\n"},
+		// addresses are no tags (a commit's trailers)
+		{"T\n\nSigned-off-by: P <p@x.org>\nCo-authored-by: Q <p@y.org> &amp; <b@z.org>\n", "T\n\nSigned-off-by: P <p@x.org>\nCo-authored-by: Q <p@y.org> &amp; <b@z.org>\n"},
 	} {
 		if got := memory.ReadHTML(tc.in); got != tc.want {
 			t.Errorf("ReadHTML(%q) = %q, want %q", tc.in, got, tc.want)

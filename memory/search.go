@@ -936,6 +936,7 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 		return c, false
 	}
 	c, demoted := p.demote(c, rel, role)
+	c = p.demoteNotCodeLong(c, rel)
 	if len(p.scopes) > 0 {
 		in := false
 		for _, s := range p.scopes {

@@ -1,0 +1,63 @@
+package memory
+
+import "strings"
+
+// Files that are not code, in a long text. A bug report is about the code
+// its fix changes; a project's files in no programming language (its CI
+// workflows, build files, configuration, XML and data) and its prose (a
+// licence, a change log, the pages of its site) have a report's words as
+// well, and took first place for reports about the code: rocketmq's CI
+// workflows for reports about its broker, checkstyle's src/xdocs/config.xml
+// (every check's name), jackson's release notes, askama's LICENSE-APACHE.
+// demote weighs them down a little (× 0.8, × 0.4); a long text weighs them
+// down again (demoteNotCodeReport) unless it names the file.
+
+// demoteNotCodeReport is what a long text multiplies a file that is not
+// code by, beside demote's weight: a file in no language then counts
+// 0.2 of its match, documentation 0.1.
+const demoteNotCodeReport = 0.25
+
+// isNotCode reports whether a long text reads rel as no code: a file of
+// documentation, or one in no programming language (defLangOf, codeExts).
+// A test, a report template and example code are weighed by demote alone;
+// so is a file in a language the text names ("the YAML").
+func (p *parsed) isNotCode(rel string) bool {
+	switch {
+	case isTest(rel) || isReportTemplate(rel) || isExample(rel) || hasExt(rel, p.langs):
+		return false
+	case roleOf(rel)&roleDoc != 0:
+		return true
+	}
+	return defLangOf(rel) == nil && !hasExt(rel, codeExts)
+}
+
+// demoteNotCodeLong weighs c, the long text's candidate rel, down again
+// when rel is not code (isNotCode) and the text does not name it
+// (mentionsFile): what a report asks for by name, its fix may change
+// (a change log's entry, a workflow, a manifest's dependency).
+func (p *parsed) demoteNotCodeLong(c cand, rel string) cand {
+	if !p.long || !p.isNotCode(rel) || p.mentionsFile(rel) {
+		return c
+	}
+	c.score *= demoteNotCodeReport
+	c.notes = append(c.notes, "not code in a report")
+	return c
+}
+
+// mentionsFile reports whether a long text spells rel's path
+// (".github/workflows/ci.yml", "crates/nu-json/Cargo.toml") or, for a file
+// at the top of the project, its name as a file's ("CHANGELOG.md",
+// "pom.xml", whatever its case). A word alone ("the changelog") does not:
+// a report links another project's change log as often. Nor does a base
+// name name a file deeper down: it is the reporter's own file as often
+// ("cat config.xml" shows the configuration the reporter ran, not
+// checkstyle's src/xdocs/config.xml).
+func (p *parsed) mentionsFile(rel string) bool {
+	top := !strings.Contains(rel, "/")
+	for _, m := range p.mentions {
+		if strings.Contains(m, "/") && pathMentioned(rel, m) || top && strings.EqualFold(m, rel) {
+			return true
+		}
+	}
+	return false
+}

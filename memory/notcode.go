@@ -20,10 +20,12 @@ const demoteNotCodeReport = 0.25
 // isNotCode reports whether a long text reads rel as no code: a file of
 // documentation, or one in no programming language (defLangOf, codeExts).
 // A test, a report template and example code are weighed by demote alone;
-// so is a file in a language the text names ("the YAML").
+// so is a file in a language the text names ("the YAML"), and a script:
+// a project's scripts are code its commits change (prometheus's
+// scripts/bump_go_version.sh, named by a commit message).
 func (p *parsed) isNotCode(rel string) bool {
 	switch {
-	case isTest(rel) || isReportTemplate(rel) || isExample(rel) || hasExt(rel, p.langs):
+	case isTest(rel) || isReportTemplate(rel) || isExample(rel) || hasExt(rel, p.langs) || hasExt(rel, scriptExts):
 		return false
 	case roleOf(rel)&roleDoc != 0:
 		return true
@@ -61,3 +63,7 @@ func (p *parsed) mentionsFile(rel string) bool {
 	}
 	return false
 }
+
+// scriptExts are the extensions of scripts, which codeExts leaves out (a
+// short request means the project's code more often than its tooling).
+var scriptExts = []string{".sh", ".bash", ".zsh", ".ps1", ".bat", ".cmd", ".pl", ".pm"}

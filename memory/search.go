@@ -193,7 +193,13 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 			scores[d] += w * share
 		}
 	}
+	documented := st.documentedCode(scores, p, opt)
 	cands := st.rankUnits(scores, p, qs, opt)
+	for i := range cands {
+		if page, ok := documented[cands[i].doc]; ok {
+			cands[i].notes = append(cands[i].notes, "documented in "+page)
+		}
+	}
 	noteDefs(cands, hits, p.evidence)
 	out := st.reasons(cands, qs, opt.Explain)
 	if opt.Source != nil {

@@ -1,0 +1,117 @@
+package memory
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// Documented code. A project that documents its features a page each names
+// the page as it names the code: goreleaser's
+// www/content/customization/builds/universalbinaries.md and its
+// internal/pipe/universalbinary/, celery's docs/userguide/canvas.rst and
+// celery/canvas.py. The page says what the feature does in its users'
+// words ("combine the Intel and Apple Silicon executables into one"), which
+// the code, in its own (lipo, fat binary), never does; a short request is
+// worded as the page is. So in a short request the code named as one of the
+// best pages scores, before boosts, at least what the page scores (the
+// page, documentation, is demoted below the code as before): the page
+// stands in for the code it documents. A page's name is its stem, compared
+// with a code file's and with its directory's, lower-case, without
+// separators and stemmed (universalbinaries and universalbinary agree). A
+// name that more than docTwinsMax code files have (index, utils) names no
+// feature.
+const (
+	docPages    = 3 // the best documentation pages whose code is lifted
+	docTwinsMax = 2 // code files a page's name may name, at most
+)
+
+// documentedCode raises to the score of each of the docPages best
+// documentation pages of a short request (p) the score of the code files
+// named as the page, and returns the documents it raised, each with its
+// page's path (the reason: "documented in …"). A page the request is
+// named after ("login" and docs/login.md) adds nothing: its code is named
+// after the request too, and ranks by its name (boostSubject). A page that
+// the globs of opt leave out is not read: the search was scoped away from it.
+func (st *state) documentedCode(scores []float64, p parsed, opt SearchOptions) map[int]string {
+	if p.long {
+		return nil
+	}
+	var pages []int
+	for d, s := range scores {
+		rel := st.docs[d].rel
+		if s > 0 && !st.dead[d] && isPage(rel) && globsAllow(rel, opt.Include, opt.Exclude) && p.subjectOf(rel) == "" {
+			pages = append(pages, d)
+		}
+	}
+	slices.SortFunc(pages, func(x, y int) int { return cmpFloat(scores[y], scores[x]) })
+	pages = pages[:min(len(pages), docPages)]
+	if len(pages) == 0 {
+		return nil
+	}
+	byName := st.codeByName()
+	raised := map[int]string{}
+	for _, pg := range pages {
+		code := byName[nameKey(baseName(st.docs[pg].rel))]
+		if len(code) == 0 || len(code) > docTwinsMax {
+			continue
+		}
+		for _, c := range code {
+			if scores[c] < scores[pg] {
+				scores[c] = scores[pg]
+				raised[int(c)] = st.docs[pg].rel
+			}
+		}
+	}
+	return raised
+}
+
+// isPage reports whether rel is a page of documentation: prose (a markup
+// format of documentation, not code), neither a change log nor a file
+// named for its role in a repository (README, LICENSE, CONTRIBUTING).
+func isPage(rel string) bool {
+	switch strings.ToLower(extOf(rel)) {
+	case ".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt":
+	default:
+		return false
+	}
+	stem := strings.TrimSuffix(baseName(rel), extOf(rel))
+	return !isChangeLog(rel) && !proseNames[strings.ToLower(stem)] && !isReportTemplate(rel)
+}
+
+// codeByName returns the live code files (of a known language, neither
+// tests, documentation nor examples) by the nameKey of their name and of
+// their directory's: universalbinary/targets.go is under both
+// "universalbinari" and "target". Built once per state.
+func (st *state) codeByName() map[string][]uint32 {
+	st.nameOnce.Do(func() {
+		st.byName = map[string][]uint32{}
+		for i, d := range st.docs {
+			if st.dead[i] || defLangOf(d.rel) == nil || roleOf(d.rel)&(roleTest|roleDoc) != 0 || isExample(d.rel) {
+				continue
+			}
+			k := nameKey(baseName(d.rel))
+			st.byName[k] = append(st.byName[k], uint32(i))
+			if dir := path.Dir(d.rel); dir != "." {
+				if dk := nameKey(baseName(dir)); dk != k {
+					st.byName[dk] = append(st.byName[dk], uint32(i))
+				}
+			}
+		}
+		delete(st.byName, "")
+	})
+	return st.byName
+}
+
+// nameKey is a file's or a directory's name without its extension,
+// lower-case, without separators, stemmed: "universalbinaries.md" and
+// "universalbinary" are "universalbinari", "Report-Sizes.md" and
+// "reportsizes" one name. "" for a name of fewer than three letters.
+func nameKey(name string) string {
+	stem := strings.ToLower(strings.TrimSuffix(name, extOf(name)))
+	k := normalise(wholeName(stem))
+	if len(k) < 3 {
+		return ""
+	}
+	return k
+}

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"path"
 	"slices"
 	"strings"
 )
@@ -49,10 +48,9 @@ func (st *state) documentedCode(scores []float64, p parsed, opt SearchOptions) m
 	if len(pages) == 0 {
 		return nil
 	}
-	byName := st.codeByName()
 	raised := map[int]string{}
 	for _, pg := range pages {
-		code := byName[nameKey(baseName(st.docs[pg].rel))]
+		code := st.codeNamed(nameKey(baseName(st.docs[pg].rel)))
 		if len(code) == 0 || len(code) > docTwinsMax {
 			continue
 		}
@@ -79,28 +77,61 @@ func isPage(rel string) bool {
 	return !isChangeLog(rel) && !proseNames[strings.ToLower(stem)] && !isReportTemplate(rel)
 }
 
-// codeByName returns the live code files (of a known language, neither
-// tests, documentation nor examples) by the nameKey of their name and of
-// their directory's: universalbinary/targets.go is under both
-// "universalbinari" and "target". Built once per state.
-func (st *state) codeByName() map[string][]uint32 {
-	st.nameOnce.Do(func() {
-		st.byName = map[string][]uint32{}
-		for i, d := range st.docs {
-			if st.dead[i] || defLangOf(d.rel) == nil || roleOf(d.rel)&(roleTest|roleDoc) != 0 || isExample(d.rel) {
-				continue
-			}
-			k := nameKey(baseName(d.rel))
-			st.byName[k] = append(st.byName[k], uint32(i))
-			if dir := path.Dir(d.rel); dir != "." {
-				if dk := nameKey(baseName(dir)); dk != k {
-					st.byName[dk] = append(st.byName[dk], uint32(i))
-				}
+// codeNamed returns the live code files (of a known language, neither
+// tests, documentation nor examples) whose name or directory's name has
+// the nameKey key: universalbinary/targets.go and universalbinary.go for
+// "universalbinari"; at most docTwinsMax+1 of them. The names are compared
+// in a pass over the paths, first by their leading letters (a stem is the
+// word's start but for its last letters), so that a search reads no table
+// built for it.
+func (st *state) codeNamed(key string) []uint32 {
+	if key == "" {
+		return nil
+	}
+	head := key[:max(3, len(key)-2)]
+	var out []uint32
+	for i, d := range st.docs {
+		if st.dead[i] {
+			continue
+		}
+		base, dir := baseName(d.rel), ""
+		if j := strings.LastIndexByte(d.rel, '/'); j > 0 {
+			dir = baseName(d.rel[:j])
+		}
+		if !leadsWith(base, head) && !leadsWith(dir, head) {
+			continue
+		}
+		if defLangOf(d.rel) == nil || roleOf(d.rel)&(roleTest|roleDoc) != 0 || isExample(d.rel) {
+			continue
+		}
+		if nameKey(base) == key || dir != "" && nameKey(dir) == key {
+			out = append(out, uint32(i))
+			if len(out) > docTwinsMax {
+				break
 			}
 		}
-		delete(st.byName, "")
-	})
-	return st.byName
+	}
+	return out
+}
+
+// leadsWith reports whether name, lower-case and without the separators
+// wholeName drops, starts with head.
+func leadsWith(name, head string) bool {
+	k := 0
+	for i := 0; i < len(name) && k < len(head); i++ {
+		c := name[i]
+		if c == '-' || c == '_' || c == '.' {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != head[k] {
+			return false
+		}
+		k++
+	}
+	return k == len(head)
 }
 
 // nameKey is a file's or a directory's name without its extension,

@@ -14,14 +14,12 @@ type state struct {
 	size   int64  // file size
 	filter uint32 // the filter its documents were analysed with (filterSum)
 
-	altOnce  sync.Once
-	alts     map[string][]partner
-	modOnce  sync.Once
-	mods     map[string][]uint32 // live documents by the base of their moduleStem
-	relOnce  sync.Once
-	byRel    map[string]uint32 // live documents by path (docsByRel)
-	nameOnce sync.Once
-	byName   map[string][]uint32 // live code files by the nameKey of their name and directory (codeByName)
+	altOnce sync.Once
+	alts    map[string][]partner
+	modOnce sync.Once
+	mods    map[string][]uint32 // live documents by the base of their moduleStem
+	relOnce sync.Once
+	byRel   map[string]uint32 // live documents by path (docsByRel)
 }
 
 // BM25F parameters: per-field weight and length normalisation, and the

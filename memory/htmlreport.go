@@ -31,31 +31,47 @@ var (
 	// htmlEntity is an escaped character, which a markdown writer does
 	// not type either
 	htmlEntity = lazyregexp.New(`&(?:lt|gt|quot|amp|#\d+);`)
-	// mdFence is a markdown code block, whose tags are code (JSX), not
-	// markup.
-	mdFence = lazyregexp.New("(?s)```.*?(?:```|$)")
+	// mdCode is markdown's code, a block or a span: its tags are code
+	// (JSX, List<String>, a traceback's "in <module>"), not markup.
+	mdCode = lazyregexp.New("(?s)```.*?(?:```|$)|`[^`\n]+`")
 )
 
 // isHTML reports whether the text q is HTML (a page's markup, not a
-// markdown report's tag or two): outside markdown's code blocks, two
+// markdown report's tag or two): outside markdown's code (mdCode), two
 // paragraph tags, or two tags of prose and an escaped character (Google
 // Code's reports: <b> and &quot;).
 func isHTML(q string) bool {
-	q = mdFence.Re().ReplaceAllString(q, "")
+	q = mdCode.Re().ReplaceAllString(q, "")
 	if len(htmlPara.Re().FindAllStringIndex(q, 2)) == 2 {
 		return true
 	}
 	return len(htmlProse.Re().FindAllStringIndex(q, 2)) == 2 && htmlEntity.Re().MatchString(q)
 }
 
-// readHTML returns the long text q as text when it is HTML (isHTML): block tags end
-// lines, other tags go, and entities are unescaped. Other texts are
-// returned as they are.
+// readHTML returns the long text q as text when it is HTML (isHTML): block
+// tags end lines, other tags go, and entities are unescaped; markdown's
+// code (mdCode) is kept as it is, since a markdown report that folds its
+// traceback into GitHub's <details><summary>…<p> is read so too. Other
+// texts are returned as they are.
 func readHTML(q string) string {
 	if !isHTML(q) {
 		return q
 	}
-	text := htmlMarkup.Re().ReplaceAllStringFunc(q, func(tag string) string {
+	var b strings.Builder
+	last := 0
+	for _, c := range mdCode.Re().FindAllStringIndex(q, -1) {
+		b.WriteString(htmlText(q[last:c[0]]))
+		b.WriteString(q[c[0]:c[1]])
+		last = c[1]
+	}
+	b.WriteString(htmlText(q[last:]))
+	return b.String()
+}
+
+// htmlText returns the markup s as text: block tags end lines, other
+// tags go, entities are unescaped.
+func htmlText(s string) string {
+	text := htmlMarkup.Re().ReplaceAllStringFunc(s, func(tag string) string {
 		// a line ends once: "frame<br/>\nframe" is two lines, not
 		// three, since a blank line ends a stack trace
 		if htmlBlock.Re().MatchString(tag) || strings.HasSuffix(tag, "\n") {

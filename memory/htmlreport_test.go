@@ -44,8 +44,9 @@ func TestHTMLReportStackTrace(t *testing.T) {
 }
 
 // Only HTML is read so (two paragraph tags, or two tags of prose and an
-// escaped character): a markdown report with a template's tag, tags in a
-// code block, and a text without tags are left as they are.
+// escaped character): a markdown report with a template's tag, tags in
+// markdown's code, and a text without tags are left as they are; in HTML,
+// markdown's code is kept as it is.
 func TestReadHTML(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Title\n\n<div class=\"x\">\n<p>Call <tt>A.b()</tt> with &quot;x&quot;:<br/>\nat a.B.&lt;init&gt;(B.java:1)<br/>\n</p></div>\n",
@@ -55,6 +56,12 @@ func TestReadHTML(t *testing.T) {
 		{"T\n\nUse `x` in the template's <tt>name</tt> field.\n", "T\n\nUse `x` in the template's <tt>name</tt> field.\n"},
 		{"T\n\n```jsx\n<p>a</p><p>b</p>\n```\n", "T\n\n```jsx\n<p>a</p><p>b</p>\n```\n"},
 		{"T\n\nNo markup at all, 1 < 2 &lt; 3.\n", "T\n\nNo markup at all, 1 < 2 &lt; 3.\n"},
+		// GitHub's <details> around a code block: the markup goes, the
+		// code stays
+		{"T\n\n<details><summary>Traceback</summary>\n<p>\n\n```\nFile \"a.py\", line 1, in <module>\n```\n\n</p>\n</details>\n",
+			"T\n\nTraceback\n\n\n```\nFile \"a.py\", line 1, in <module>\n```\n\n\n\n"},
+		// tags in code spans are code: a report about a renderer's output
+		{"T\n\nThe `<p>` is closed by `</p>` too early &amp; twice.\n", "T\n\nThe `<p>` is closed by `</p>` too early &amp; twice.\n"},
 		// addresses are no tags (a commit's trailers)
 		{"T\n\nSigned-off-by: P <p@x.org>\nCo-authored-by: Q <p@y.org> &amp; <b@z.org>\n", "T\n\nSigned-off-by: P <p@x.org>\nCo-authored-by: Q <p@y.org> &amp; <b@z.org>\n"},
 	} {
@@ -62,4 +69,22 @@ func TestReadHTML(t *testing.T) {
 			t.Errorf("ReadHTML(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// A markdown report that folds its traceback into GitHub's <details> (a
+// <summary>, a <p>) is read as HTML, but its code block is code: the
+// frames' <module> and <listcomp> stay, so the innermost frame is found.
+func TestMarkdownReportWithDetails(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"pkg/core.py": "def table(rows):\n    return [cell(r) for r in rows]\n\n\ndef cell(row):\n    return row.value\n",
+		"pkg/cli.py":  "from pkg.core import table\n\n\ndef main(rows):\n    # prints the table of the rows\n    print(table(rows))\n",
+	}))
+	report := "Printing the table of rows fails with an AttributeError\n\n" +
+		"When I print the table of some rows the command line stops with an error about the value.\n\n" +
+		"<details><summary>Traceback</summary>\n<p>\n\n```python\nTraceback (most recent call last):\n" +
+		"  File \"pkg/cli.py\", line 6, in <module>\n    print(table(rows))\n" +
+		"  File \"pkg/core.py\", line 2, in <listcomp>\n    return [cell(r) for r in rows]\n" +
+		"AttributeError: 'dict' object has no attribute 'value'\n```\n\n</p>\n</details>\n"
+	ms := searchLong(t, root, report)
+	checkOnlyNoted(t, ms, "innermost traceback frame in the project", "pkg/core.py")
 }

@@ -88,3 +88,20 @@ func TestMarkdownReportWithDetails(t *testing.T) {
 	ms := searchLong(t, root, report)
 	checkOnlyNoted(t, ms, "innermost traceback frame in the project", "pkg/core.py")
 }
+
+// A request whose markup alone makes it long (a title and a sentence in a
+// tracker's page) is read as it was, with the long text's rules, not as a
+// short request of its text.
+func TestShortTextInHTMLMarkup(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"src/login.c": "/* login_retry retries a login after a timeout */\nint login_retry(int timeout) { return timeout; }\n",
+	}))
+	q := "<div class=\"user-content-block preformatted panel\" style=\"border-width: 1px;\">\n" +
+		"<p>Login retry ignores the <span class=\"code-keyword\">timeout</span></p>\n" +
+		"<p>It retries at once.</p></div>\n"
+	for _, m := range searchLong(t, root, q) {
+		if slices.Contains(m.Reason.Notes, "report read as text: HTML markup dropped") {
+			t.Errorf("%s: notes %v, want the short text read as it was", m.Rel, m.Reason.Notes)
+		}
+	}
+}

@@ -81,14 +81,13 @@ func isPage(rel string) bool {
 // tests, documentation nor examples) whose name or directory's name has
 // the nameKey key: universalbinary/targets.go and universalbinary.go for
 // "universalbinari"; at most docTwinsMax+1 of them. The names are compared
-// in a pass over the paths, first by their leading letters (a stem is the
-// word's start but for its last letters), so that a search reads no table
-// built for it.
+// in a pass over the paths, first by their leading letters (nameHead), so
+// that a search reads no table built for it.
 func (st *state) codeNamed(key string) []uint32 {
 	if key == "" {
 		return nil
 	}
-	head := key[:max(3, len(key)-2)]
+	head := nameHead(key)
 	var out []uint32
 	for i, d := range st.docs {
 		if st.dead[i] {
@@ -114,14 +113,27 @@ func (st *state) codeNamed(key string) []uint32 {
 	return out
 }
 
+// nameHead returns the leading letters of every name whose nameKey is
+// key: the stem keeps a word's start but for its last letters, and a short
+// stem may have changed the last but one ("using" is "use", "pty" "pti").
+func nameHead(key string) string {
+	return key[:max(2, len(key)-2)]
+}
+
 // leadsWith reports whether name, lower-case and without the separators
-// wholeName drops, starts with head.
+// wholeName drops, may start with head: false only when its letters and
+// digits do not.
 func leadsWith(name, head string) bool {
 	k := 0
 	for i := 0; i < len(name) && k < len(head); i++ {
 		c := name[i]
 		if c == '-' || c == '_' || c == '.' {
 			continue
+		}
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			// a byte nameKey may read otherwise (a space, a letter
+			// strings.ToLower changes): nameKey decides
+			return true
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'

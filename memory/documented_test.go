@@ -65,3 +65,23 @@ func TestDocumentedCode(t *testing.T) {
 		t.Errorf("a long text lifted fatbinary.go: %q", n)
 	}
 }
+
+// codeNamed's pass over the paths skips a name that does not lead with
+// its key's head (nameHead): every name whose nameKey is the key must lead
+// with it, or the code it names is never lifted. A short stem changes its
+// last letters too ("using" is "use", "pty" "pti").
+func FuzzNameHead(f *testing.F) {
+	for _, name := range []string{"universalbinaries.md", "universalbinary", "Report-Sizes.md", "using.js", "Usings.cs",
+		"pty.go", "tty", "Spy.java", "copy.go", "relational.py", "possibility.rs", "hoping.c", "Über_Größe.go", "İstanbul.md"} {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		key := memory.NameKey(name)
+		if key == "" {
+			return
+		}
+		if head := memory.NameHead(key); !memory.LeadsWith(name, head) {
+			t.Errorf("NameKey(%q) = %q, but the name does not lead with its head %q", name, key, head)
+		}
+	})
+}

@@ -44,3 +44,9 @@ func DocLines(rel string, data []byte) []bool { return docLines(rel, data) }
 
 // ReadHTML reads a long text that is HTML as its text (readHTML).
 func ReadHTML(q string) string { return readHTML(q) }
+
+// NameKey, NameHead and LeadsWith are documented code's names
+// (nameKey, nameHead, leadsWith).
+func NameKey(name string) string       { return nameKey(name) }
+func NameHead(key string) string       { return nameHead(key) }
+func LeadsWith(name, head string) bool { return leadsWith(name, head) }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/taskctl/taskctl/memory"
 )
 
 // A project's licence has the words of many reports ("software", "use",
@@ -61,4 +63,47 @@ func TestReportNamingAFileThatIsNotCode(t *testing.T) {
 			t.Errorf("%s notes %v, want it not demoted again", c.want, m.Reason.Notes)
 		}
 	}
+}
+
+// What a long text leaves to the old demotions: a script, code in a
+// language the index has no table for, a file at the top that the text
+// names in another case, test data, a report template, example code, and a
+// file in a language the text names; a file deeper down named by its base
+// name alone is the reporter's own and is demoted again, as documentation
+// the text does not name is.
+func TestNotCodeExceptionsInAReport(t *testing.T) {
+	words := "archive checksum release version bump\n"
+	root := writeTree(t, withFiller(map[string]string{
+		"scripts/bump_version.sh":               "#!/bin/sh\n# " + words + "echo archive checksum\n",
+		"Sources/Archive/Archive.swift":         "// " + words + "struct Archive { var checksum: String }\n",
+		"CHANGELOG.md":                          "# Changes\n\n- " + words,
+		"src/xdocs/config.xml":                  "<config><!-- " + words + "--><archive checksum=\"on\"/></config>\n",
+		"testdata/archive.json":                 "{\"note\": \"" + strings.TrimSpace(words) + "\"}\n",
+		".github/ISSUE_TEMPLATE/bug_report.yml": "name: Bug\ndescription: " + words,
+		"examples/archive/release.toml":         "# " + words + "checksum = true\n",
+		"docs/archive.md":                       "# Archive\n\n" + words,
+		"ci/archive.yml":                        "# " + words + "steps: [archive]\n",
+		"src/archive.c":                         "/* " + words + "*/\nint archive_checksum(void) { return 0; }\n",
+	}))
+	text := "The archive checksum changes on a version bump\n\n" +
+		"After the release, changelog.md says the archive checksum of the version changed, but the version bump " +
+		"keeps the old archive checksum in the release. My config.xml sets the archive checksum on for the release " +
+		"and the archive is built again after the bump, with the same checksum as the version before."
+	demoted := map[string]bool{
+		"scripts/bump_version.sh": false, "Sources/Archive/Archive.swift": false, "CHANGELOG.md": false,
+		"src/xdocs/config.xml": true, "testdata/archive.json": false, ".github/ISSUE_TEMPLATE/bug_report.yml": false,
+		"examples/archive/release.toml": false, "docs/archive.md": true, "ci/archive.yml": true, "src/archive.c": false,
+	}
+	check := func(ms []memory.Match, want map[string]bool) {
+		t.Helper()
+		for rel, want := range want {
+			if got := slices.Contains(matchOf(t, ms, rel).Reason.Notes, "not code in a report"); got != want {
+				t.Errorf("%s: not code in a report %v, want %v", rel, got, want)
+			}
+		}
+	}
+	check(searchLong(t, root, text), demoted)
+	// the same text, naming YAML as the files' language
+	yaml := strings.Replace(text, "My config.xml", "The YAML files and my config.xml", 1)
+	check(searchLong(t, root, yaml), map[string]bool{"ci/archive.yml": false, "src/xdocs/config.xml": true})
 }

@@ -64,6 +64,11 @@ func TestDocumentedCode(t *testing.T) {
 	if n := documentedIn(ms, "internal/pipe/fatbinary/fatbinary.go"); n != "" {
 		t.Errorf("a long text lifted fatbinary.go: %q", n)
 	}
+	// a search scoped away from the page (--include 'internal/**') does not read it
+	ms = ix.Search("combine the Intel and ARM executables into a single file", memory.SearchOptions{Explain: true, Include: []string{"internal/**"}})
+	if n := documentedIn(ms, "internal/pipe/fatbinary/fatbinary.go"); n != "" {
+		t.Errorf("a page the globs leave out lifted fatbinary.go: %q", n)
+	}
 }
 
 // codeNamed's pass over the paths skips a name that does not lead with

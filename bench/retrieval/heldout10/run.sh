@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the tenth held-out set of issue 34, S (see README.md here; do not read the set while tuning the
+# ranker) through the retrieval harness and prints, for each ranker build given, the summary figures
+# only: Hit@1/5/10 and MRR on the short requests, for taskctl and for the plain BM25 baseline on the
+# same items. The bug-report set T of this pair was not built (README.md says why); this runner has
+# no bug set until it is.
+#
+#   bench/retrieval/heldout10/run.sh [BINARY_OR_COMMIT...]
+#
+# Each argument is either an executable file (a harness built from bench/retrieval) or a revision of
+# this repository: the harness is then built from that revision's tree (git archive into a temporary
+# directory, nothing checked out here). With no argument: HEAD. Two arguments give before/after.
+#
+# Environment:
+#   HELDOUT_MIRROR      directory of bare git mirrors as the fetch tool leaves them, OWNER+NAME/repo
+#                       (default /work/.mirror). Nothing is fetched; missing mirrors are named and the
+#                       run stops before any ranking.
+#   HELDOUT_KEEP=DIR    keep the harness's full output (per-repository tables) in DIR. Those tables are
+#                       figures per repository: keep them from whoever tunes.
+#   HELDOUT_ALLOW_SKIPS=1  report even when the harness skipped items (a mirror lacks a commit).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tag=heldout10
+manifest=
+short_name="set S, short requests"
+source "$here/../heldout/runsets.sh"

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"cmp"
 	"path"
 	"strings"
 	"sync"
@@ -42,6 +43,11 @@ const (
 	defAssign                     // a JavaScript const/let/var: the name, when a function or class is assigned
 	defMacro                      // C's #define: the next name
 	defTypedef                    // C's typedef: the last name before the semicolon
+	defLast                       // C#'s delegate and event, Dart's typedef: the last name before "(", ";", "{" or "="
+	defPath                       // Lua's and Julia's function, Kotlin's fun: a name that may be a path ("M.f", "M:f", "Type.f"), its last part the name, the part before its scope
+	defModule                     // Elixir's defmodule: a scope named by the last part of a dotted name ("Plug.Conn" is Conn)
+	defTop                        // Kotlin's val, Swift's var, OCaml's let: a name, only at the top level or among a scope's members (not a local one)
+	defZig                        // Zig's const and var: a scope when a type is assigned ("const Pool = struct {")
 )
 
 // defLang is a language's definition shapes.
@@ -55,7 +61,29 @@ type defLang struct {
 	// constants: an upper-case NAME assigned at the start of a line is a
 	// constant (Python, Ruby: at the top level or in a class).
 	constants bool
-	comments  []string // line comment openers, whose lines are skipped
+	// prototypes: a call's shape that ends before a body opens is a
+	// declaration (C, C++: see declaration)
+	prototypes bool
+	// abstracts: a member of the call's shape that ends in ';' is a
+	// definition, an interface's or abstract class's method (C#, Dart)
+	abstracts bool
+	// attributes: a line's leading "@name" or "@name(…)" words are read
+	// past, as modifiers (Swift's @discardableResult public func)
+	attributes bool
+	// bareDef reads a member line that starts with no keyword for the
+	// name it defines, in a language whose definitions have none
+	// (Haskell's "name :: Type", Erlang's "name(Args) ->", R's "name <-
+	// function"): the name and its scope, or "".
+	bareDef func(rest []byte) (name, qual string)
+	// clauses: a definition written as consecutive clauses of one name
+	// (Erlang, Elixir, Haskell) is one definition
+	clauses  bool
+	comments []string // line comment openers, whose lines are skipped
+	// blocks are the openers and closers of block comments and
+	// multi-line strings whose lines are skipped (Haskell's "{-" "-}",
+	// Elixir's and Swift's `"""`): a documentation's example of a
+	// definition is none
+	blocks [][2]string
 	// docStrings: a string literal that opens a line with triple quotes
 	// is documentation (Python's docstrings)
 	docStrings bool
@@ -70,7 +98,8 @@ type defLang struct {
 // shaped as a constant or a function without a keyword, where the
 // language has them (see line). Most lines of code do not.
 func (l *defLang) bare(c byte, indent int, qual string, member bool) bool {
-	return member && (l.constants && (c == '_' || c >= 'A' && c <= 'Z') || l.calls && indent == 0 || l.scopedCalls && qual != "")
+	return member && (l.constants && (c == '_' || c >= 'A' && c <= 'Z') || l.calls && indent == 0 || l.scopedCalls && qual != "" ||
+		l.bareDef != nil)
 }
 
 func wordSet(s string) map[string]bool {
@@ -147,8 +176,9 @@ func newDefLangs() map[string]*defLang {
 			kindSet("typedef", defTypedef)),
 		modifiers: wordSet("static inline extern virtual explicit constexpr const unsigned signed template<typename " +
 			"export friend __inline__ __attribute__"),
-		calls:    true,
-		comments: []string{"//", "/*", "*"},
+		calls:      true,
+		prototypes: true,
+		comments:   []string{"//", "/*", "*"},
 	}
 	defRuby := &defLang{
 		keywords:  mergeKinds(kindSet("def", defName), kindSet("class module", defScope)),
@@ -165,11 +195,14 @@ func newDefLangs() map[string]*defLang {
 		".py": defPython, ".pyi": defPython, ".pyx": defPython,
 		".go": defGo,
 		".js": defJS, ".jsx": defJS, ".mjs": defJS, ".cjs": defJS, ".ts": defJS, ".tsx": defJS, ".mts": defJS, ".cts": defJS,
-		".java": defJava, ".kt": defJava, ".kts": defJava, ".scala": defJava, ".cs": defJava,
-		".rs": defRust,
-		".c":  defC, ".h": defC, ".cc": defC, ".cpp": defC, ".cxx": defC, ".hpp": defC, ".hh": defC, ".hxx": defC,
+		".java": defJava,
+		".rs":   defRust,
+		".c":    defC, ".h": defC, ".cc": defC, ".cpp": defC, ".cxx": defC, ".hpp": defC, ".hh": defC, ".hxx": defC,
 		".rb":  defRuby,
 		".php": defPHP,
+	}
+	for ext, l := range moreDefLangs() {
+		langs[ext] = l
 	}
 	for _, l := range langs {
 		for w := range l.keywords {
@@ -181,6 +214,7 @@ func newDefLangs() map[string]*defLang {
 		for _, c := range l.comments {
 			l.commentStarts[c[0]] = true
 		}
+		l.starts['@'] = l.starts['@'] || l.attributes
 	}
 	return langs
 }
@@ -209,7 +243,15 @@ func definitionLines(lang *defLang, text []byte, emitAt func(line int, qual, nam
 	var scopes []scope
 	block := -1 // the indentation of a Go const/var/type block's lines, while in one
 	n := -1     // the line's number
-	emit := func(qual, name string) { emitAt(n, qual, name) }
+	var lastQual, lastName string
+	closer := "" // the closer of the block comment or string the line is in
+	emit := func(qual, name string) {
+		if lang.clauses && qual == lastQual && name == lastName {
+			return // the next clause of the same definition
+		}
+		lastQual, lastName = qual, name
+		emitAt(n, qual, name)
+	}
 	for len(text) > 0 {
 		n++
 		line := text
@@ -219,7 +261,16 @@ func definitionLines(lang *defLang, text []byte, emitAt func(line int, qual, nam
 			text = nil
 		}
 		indent, rest := indentOf(line)
-		if len(rest) == 0 || lang.comment(rest) {
+		if closer != "" {
+			if bytes.Contains(rest, []byte(closer)) {
+				closer = ""
+			}
+			continue
+		}
+		closer = lang.opensBlock(rest)
+		if len(rest) == 0 || lang.comment(rest) || rest[0] == '{' {
+			// a brace on a line of its own opens the body above it (C#'s
+			// style): it closes no scope
 			continue
 		}
 		for len(scopes) > 0 && indent <= scopes[len(scopes)-1].indent {
@@ -250,6 +301,17 @@ func definitionLines(lang *defLang, text []byte, emitAt func(line int, qual, nam
 	}
 }
 
+// opensBlock returns the closer of a block comment or multi-line string
+// that the line opens and does not close, or "".
+func (l *defLang) opensBlock(rest []byte) string {
+	for _, b := range l.blocks {
+		if i := bytes.Index(rest, []byte(b[0])); i >= 0 && !bytes.Contains(rest[i+len(b[0]):], []byte(b[1])) {
+			return b[1]
+		}
+	}
+	return ""
+}
+
 // comment reports whether a line (after its indentation) is a comment.
 func (l *defLang) comment(rest []byte) bool {
 	if !l.commentStarts[rest[0]] {
@@ -272,43 +334,97 @@ func (l *defLang) line(rest, next []byte, indent int, qual string, member bool, 
 	if !l.starts[rest[0]] && !l.bare(rest[0], indent, qual, member) {
 		return "", false
 	}
+	if l.attributes {
+		rest = skipAttributes(rest)
+		if len(rest) == 0 {
+			return "", false
+		}
+	}
 	first, after := nextWord(rest)
 	for l.modifiers[first] {
 		first, after = nextWord(after)
 	}
 	kind, ok := l.keywords[first]
+	for ok && kind != defTypedef {
+		// a keyword followed by another and a name is its modifier:
+		// Kotlin's "enum class", C#'s "record struct", Swift's "class
+		// func", OCaml's "let rec", TypeScript's "const enum" (C's
+		// "typedef struct" names its type last)
+		w, a := nextWord(after)
+		k, again := l.keywords[w]
+		if !again || identAt(a) == "" {
+			break
+		}
+		kind, after = k, a
+	}
 	if !ok {
 		switch {
 		case !member:
 		case l.constants && isConstant(first) && bytes.HasPrefix(trimBlanks(after), []byte("=")) &&
 			!bytes.HasPrefix(trimBlanks(after), []byte("==")):
 			emit(qual, first)
-		case l.calls && indent == 0 || l.scopedCalls && qual != "":
-			if n, q := callDef(rest); n != "" && !(l.calls && declaration(rest, next)) {
-				if q == "" {
-					q = qual
+		default:
+			if l.bareDef != nil {
+				if n, q := l.bareDef(rest); n != "" {
+					emit(cmp.Or(q, qual), n)
+					break
 				}
-				emit(q, n)
+			}
+			if l.calls && indent == 0 || l.scopedCalls && qual != "" {
+				if n, q := callDef(rest, l.abstracts && qual != ""); n != "" && !(l.prototypes && declaration(rest, next)) {
+					emit(cmp.Or(q, qual), n)
+				}
 			}
 		}
 		return "", false
 	}
+	return l.keyword(kind, after, indent, qual, member, block, emit)
+}
+
+// keyword reads what follows a keyword of kind on a line (after) for the
+// definition it introduces, as line does.
+func (l *defLang) keyword(kind defKind, after []byte, indent int, qual string, member bool, block *int, emit func(qual, name string)) (string, bool) {
 	switch kind {
 	case defName, defMacro:
 		if n := identAt(after); n != "" {
 			emit(qual, n)
 		}
-	case defScope:
-		if n := identAt(after); n != "" {
+	case defScope, defModule:
+		n := identAt(after)
+		if _, ctx, ok := bytes.Cut(after, []byte("=>")); ok && n == "" {
+			n = identAt(ctx) // Haskell's "class (Eq a) => Container f where"
+		}
+		if kind == defModule {
+			n = lastDotted(after)
+		}
+		if n != "" {
 			emit(qual, n)
-			if qual != "" {
-				n = qual + "." + n
-			}
-			return n, true
+			return qualified(qual, n), true
 		}
 	case defImpl:
 		if n := implType(after); n != "" {
 			return n, true
+		}
+	case defLast:
+		if n := lastName(after); n != "" {
+			emit(qual, n)
+		}
+	case defPath:
+		if n, q := pathName(after); n != "" {
+			emit(cmp.Or(q, qual), n)
+		}
+	case defTop:
+		if member {
+			if n := identAt(after); n != "" {
+				emit(qual, n)
+			}
+		}
+	case defZig:
+		if n, scope := zigConst(after); n != "" && member {
+			emit(qual, n)
+			if scope {
+				return qualified(qual, n), true
+			}
 		}
 	case defRecv:
 		recv, name := goFunc(after)
@@ -366,7 +482,7 @@ func isIdentByte(c byte) bool {
 func nextWord(b []byte) (string, []byte) {
 	b = trimBlanks(b)
 	i := 0
-	if i < len(b) && b[i] == '#' {
+	if i < len(b) && (b[i] == '#' || b[i] == '@') { // C's #define, Objective-C's @interface
 		i++
 	}
 	for i < len(b) && isIdentByte(b[i]) {
@@ -376,6 +492,10 @@ func nextWord(b []byte) (string, []byte) {
 	switch {
 	case i < len(b) && (b[i] == '!' || b[i] == '*') && (w == "macro_rules" || w == "function"):
 		i++
+	case (w == "private" || w == "protected") && bytes.HasPrefix(b[i:], []byte("[")): // Scala's private[pkg]
+		if j := bytes.IndexByte(b[i:], ']'); j > 0 {
+			return w, b[i+j+1:]
+		}
 	case w == "pub" && bytes.HasPrefix(b[i:], []byte("(")):
 		if j := bytes.IndexByte(b[i:], ')'); j > 0 {
 			i += j + 1
@@ -454,15 +574,15 @@ func isConstant(w string) bool {
 // callDef reads a line of the shape "[type words] name(…)" (a C, C++,
 // Java or C# function or method, a JavaScript method) for the name it
 // defines and the scope it names ("Foo::bar(" in C++). Statements ("if
-// (", "return f("), calls ending in ';', and assignments are not
-// definitions.
-func callDef(rest []byte) (name, qual string) {
+// (", "return f("), calls ending in ';' (unless abstract is set: a
+// member's declaration), and assignments are not definitions.
+func callDef(rest []byte, abstract bool) (name, qual string) {
 	open := bytes.IndexByte(rest, '(')
-	if open <= 0 || bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(";")) ||
+	if open <= 0 || !abstract && bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(";")) && !arrowBody(rest) ||
 		bytes.ContainsAny(rest[:open], "=.\"'") {
 		return "", ""
 	}
-	head := rest[:open]
+	head := cutTypeParams(rest[:open])
 	first, _ := nextWord(head)
 	if callStarts[first] {
 		return "", ""
@@ -477,6 +597,42 @@ func callDef(rest []byte) (name, qual string) {
 		qual = lastIdent(q)
 	}
 	return n, qual
+}
+
+// arrowBody reports whether a line that ends in ';' is a definition
+// whose body is one expression after "=>" (C#'s and Dart's "int Count()
+// => _n;", Dart's "Future<void> close() async => …;"), not a statement.
+func arrowBody(line []byte) bool {
+	i := bytes.Index(line, []byte("=>"))
+	if i < 0 {
+		return false
+	}
+	before := bytes.TrimRight(line[:i], " \t")
+	before = bytes.TrimSuffix(before, []byte("async"))
+	return bytes.HasSuffix(bytes.TrimRight(before, " \t"), []byte(")"))
+}
+
+// cutTypeParams returns head, the text before a call's "(", without the
+// type parameters that close it: "T max<T extends num>" is "T max"
+// (Dart, C#, Swift, TypeScript write them after the name).
+func cutTypeParams(head []byte) []byte {
+	t := bytes.TrimRight(head, " \t")
+	if !bytes.HasSuffix(t, []byte(">")) {
+		return head
+	}
+	depth := 0
+	for i := len(t) - 1; i >= 0; i-- {
+		switch t[i] {
+		case '>':
+			depth++
+		case '<':
+			depth--
+			if depth == 0 {
+				return t[:i]
+			}
+		}
+	}
+	return head
 }
 
 // declaration reports whether the C or C++ statement that starts on line
@@ -606,4 +762,81 @@ func (l *defLang) docString(text []byte) string {
 		}
 	}
 	return ""
+}
+
+// qualified returns name inside the scope qual ("" at the top level).
+func qualified(qual, name string) string {
+	if qual == "" {
+		return name
+	}
+	return qual + "." + name
+}
+
+// skipAttributes returns rest after its leading attributes, "@name" or
+// "@name(…)" words (Swift's @discardableResult, @available(*, deprecated)).
+func skipAttributes(rest []byte) []byte {
+	for len(rest) > 0 && rest[0] == '@' {
+		i := 1
+		for i < len(rest) && (isIdentByte(rest[i]) || rest[i] == '.') {
+			i++
+		}
+		if i < len(rest) && rest[i] == '(' {
+			j := bytes.IndexByte(rest[i:], ')')
+			if j < 0 {
+				return nil
+			}
+			i += j + 1
+		}
+		rest = trimBlanks(rest[i:])
+	}
+	return rest
+}
+
+// lastDotted returns the last part of the dotted name at the start of
+// after: "Phoenix.Router do" gives "Router".
+func lastDotted(after []byte) string {
+	t := trimBlanks(after)
+	i := 0
+	for i < len(t) && (isIdentByte(t[i]) || t[i] == '.') {
+		i++
+	}
+	t = t[:i]
+	if j := bytes.LastIndexByte(t, '.'); j >= 0 {
+		t = t[j+1:]
+	}
+	return identAt(t)
+}
+
+// lastName returns the last name before the first "(", ";", "{" or "="
+// of after, without its type parameters: C#'s "delegate void
+// Handler<T>(T e)" and "event EventHandler Changed;", Dart's "typedef
+// Callback = void Function()".
+func lastName(after []byte) string {
+	if i := bytes.IndexAny(after, "(;{="); i >= 0 {
+		after = after[:i]
+	}
+	return lastIdent(cutTypeParams(after))
+}
+
+// pathName reads a function's name that may be a path: "M.util.f(" (Lua,
+// Julia) gives f in util, "M:f(" (a Lua method) f in M, Kotlin's
+// "<T> List<T>.second(" second in List. Type parameters before the name
+// are skipped, as are those of the receiver's type.
+func pathName(after []byte) (name, qual string) {
+	t := trimBlanks(after)
+	if len(t) > 0 && t[0] == '<' {
+		if j := bytes.IndexByte(t, '>'); j > 0 {
+			t = trimBlanks(t[j+1:])
+		}
+	}
+	end := 0
+	for end < len(t) && (isIdentByte(t[end]) || t[end] == '.' || t[end] == ':' || t[end] == '<' || t[end] == '>') {
+		end++
+	}
+	p := t[:end]
+	i := bytes.LastIndexAny(p, ".:")
+	if i < 0 {
+		return identAt(p), ""
+	}
+	return identAt(p[i+1:]), lastIdent(cutTypeParams(p[:i]))
 }

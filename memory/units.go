@@ -312,6 +312,17 @@ func commentLine(data []byte, starts []int, line int) bool {
 	return false
 }
 
+// leadingLine reports whether line may lead a definition of lang: a
+// comment or a decorator (commentLine), or a comment of lang's own
+// ("--" in Haskell and Lua, "%" in Erlang).
+func leadingLine(lang *defLang, data []byte, starts []int, line int) bool {
+	if commentLine(data, starts, line) {
+		return true
+	}
+	rest := bytes.TrimRight(bytes.TrimLeft(lineAt(data, starts, line), " \t"), "\r\n")
+	return len(rest) > 0 && lang.comment(rest)
+}
+
 func lineAt(data []byte, starts []int, line int) []byte {
 	end := len(data)
 	if line+1 < len(starts) {
@@ -327,7 +338,8 @@ func lineAt(data []byte, starts []int, line int) []byte {
 func cutUnits(rel string, data []byte, starts []int) []unit {
 	nLines := len(starts)
 	var defs []unit
-	if lang := defLangOf(rel); lang != nil {
+	lang := defLangOf(rel)
+	if lang != nil {
 		definitionLines(lang, data, func(line int, qual, name string) {
 			if len(defs) > 0 && defs[len(defs)-1].start >= line {
 				return // a second name on one line
@@ -351,7 +363,7 @@ func cutUnits(rel string, data []byte, starts []int) []unit {
 		if i > 0 {
 			floor = defs[i-1].start + 1
 		}
-		for defs[i].start > floor && commentLine(data, starts, defs[i].start-1) {
+		for defs[i].start > floor && leadingLine(lang, data, starts, defs[i].start-1) {
 			defs[i].start--
 		}
 	}

@@ -578,13 +578,13 @@ func isConstant(w string) bool {
 // member's declaration), and assignments are not definitions.
 func callDef(rest []byte, abstract bool) (name, qual string) {
 	open := bytes.IndexByte(rest, '(')
-	if open <= 0 || !abstract && bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(";")) && !arrowBody(rest) ||
+	if open <= 0 || bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(";")) && !arrowBody(rest) && !(abstract && declared(rest)) ||
 		bytes.ContainsAny(rest[:open], "=.\"'") {
 		return "", ""
 	}
 	head := cutTypeParams(rest[:open])
 	first, _ := nextWord(head)
-	if callStarts[first] {
+	if callStarts[first] || first != "" && first[0] == '#' { // a preprocessor's line: "#if defined(X)"
 		return "", ""
 	}
 	n := lastIdent(head)
@@ -610,6 +610,16 @@ func arrowBody(line []byte) bool {
 	before := bytes.TrimRight(line[:i], " \t")
 	before = bytes.TrimSuffix(before, []byte("async"))
 	return bytes.HasSuffix(bytes.TrimRight(before, " \t"), []byte(")"))
+}
+
+// declared reports whether a line that ends in ';' ends as a method's
+// declaration does, its parameters closed and nothing after them: "Task
+// FlushAsync(CancellationToken ct);", not a field of a function's type,
+// Dart's "final void Function(int)? onDone;".
+func declared(line []byte) bool {
+	t := bytes.TrimRight(line, " \t")
+	t = bytes.TrimRight(t[:len(t)-1], " \t")
+	return bytes.HasSuffix(t, []byte(")"))
 }
 
 // cutTypeParams returns head, the text before a call's "(", without the

@@ -93,7 +93,7 @@ namespace Logging.Core
             Queue(evt);
         }
 
-        public T Pick<T>(int i) where T : class => default;
+        public T Pick<T>(int i) where T : class { return default; }
 
         public int Count() => _count;
     }
@@ -110,6 +110,7 @@ typedef ProgressCallback = void Function(int count, int total);
 
 abstract class HttpClient {
   Future<Response<T>> fetch<T>(String path, {Options? options});
+  final void Function(int sent)? onProgress;
 
   Future<void> close({bool force = false}) async {
     await _adapter.close();

@@ -107,7 +107,9 @@ buf_grow(struct buf *b, size_t n)
 int main(int argc, char **argv) {
 	buf_grow(b, 1);
 }
+#if defined(HAVE_BAR)
 void Foo::bar(int x) {}
+#endif
 template<typename T>
 T max_of(T a, T b) { return a > b ? a : b; }
 `, []string{"BUF_SIZE", "buf_t", "buf_grow", "main", "Foo.bar", "max_of"}},

@@ -1063,12 +1063,11 @@ func (p *parsed) demotesOther(rel string) bool {
 }
 
 // codeExts are the extensions of programming languages whose definitions
-// the index does not read (defLangOf): a Swift, Lua or Vue file is code
-// all the same, and no short request demotes it as a file in no language.
+// the index does not read (defLangOf): a Clojure or Vue file is code all
+// the same, and no short request demotes it as a file in no language.
 // Shell, Perl and PowerShell scripts are not among them: in a request, a
 // project's own scripts are its tooling more often than its code.
-var codeExts = []string{".swift", ".m", ".mm", ".dart", ".lua", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj",
-	".zig", ".jl", ".nim", ".vue", ".svelte", ".groovy"}
+var codeExts = []string{".clj", ".nim", ".vue", ".svelte", ".groovy"}
 
 // saysFormatOf reports whether a short request names the language or
 // format of rel, filtering or not: "SQL table definitions" does not keep

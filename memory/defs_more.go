@@ -15,6 +15,18 @@ import "bytes"
 // (defLangOf), and a short request demotes a project's scripts as its
 // tooling (codeExts).
 func moreDefLangs() map[string]*defLang {
+	langs := map[string]*defLang{}
+	for _, m := range []map[string]*defLang{jvmDefLangs(), scriptDefLangs(), functionalDefLangs(), nativeDefLangs()} {
+		for ext, l := range m {
+			langs[ext] = l
+		}
+	}
+	return langs
+}
+
+// jvmDefLangs are Kotlin's, Scala's, C#'s and Dart's shapes: classes whose
+// members are indented, methods with or without a keyword.
+func jvmDefLangs() map[string]*defLang {
 	defKotlin := &defLang{
 		keywords: mergeKinds(kindSet("class interface object", defScope), kindSet("fun", defPath),
 			kindSet("typealias", defName), kindSet("val var", defTop)),
@@ -48,6 +60,11 @@ func moreDefLangs() map[string]*defLang {
 		comments:    []string{"//", "/*", "*"},
 		blocks:      [][2]string{{`"""`, `"""`}, {`'''`, `'''`}},
 	}
+	return map[string]*defLang{".kt": defKotlin, ".kts": defKotlin, ".scala": defScala, ".sc": defScala, ".cs": defCSharp, ".dart": defDart}
+}
+
+// scriptDefLangs are Swift's, Lua's (and Teal's), Julia's and R's shapes.
+func scriptDefLangs() map[string]*defLang {
 	defSwift := &defLang{
 		keywords: mergeKinds(kindSet("class struct enum protocol actor", defScope), kindSet("extension", defImpl),
 			kindSet("func typealias", defName), kindSet("var let", defTop)),
@@ -65,6 +82,23 @@ func moreDefLangs() map[string]*defLang {
 		comments:  []string{"--"},
 		blocks:    [][2]string{{"[[", "]]"}},
 	}
+	defJulia := &defLang{
+		keywords:  mergeKinds(kindSet("function macro", defPath), kindSet("struct type module const", defName)),
+		modifiers: wordSet("mutable abstract primitive"),
+		bareDef:   juliaShort,
+		comments:  []string{"#"},
+		blocks:    [][2]string{{`"""`, `"""`}, {"#=", "=#"}},
+	}
+	defR := &defLang{
+		bareDef:  rAssign,
+		comments: []string{"#"},
+	}
+	return map[string]*defLang{".swift": defSwift, ".lua": defLua, ".tl": defLua, ".jl": defJulia, ".r": defR}
+}
+
+// functionalDefLangs are Haskell's, Elixir's, Erlang's and OCaml's shapes:
+// definitions written as clauses, or bound at the top level.
+func functionalDefLangs() map[string]*defLang {
 	defHaskell := &defLang{
 		keywords: mergeKinds(kindSet("data newtype type family", defName), kindSet("class", defScope)),
 		bareDef:  haskellSignature,
@@ -84,27 +118,21 @@ func moreDefLangs() map[string]*defLang {
 		clauses:  true,
 		comments: []string{"%"},
 	}
-	defJulia := &defLang{
-		keywords:  mergeKinds(kindSet("function macro", defPath), kindSet("struct type module const", defName)),
-		modifiers: wordSet("mutable abstract primitive"),
-		bareDef:   juliaShort,
-		comments:  []string{"#"},
-		blocks:    [][2]string{{`"""`, `"""`}, {"#=", "=#"}},
-	}
 	defOCaml := &defLang{
 		keywords: mergeKinds(kindSet("let and val external exception rec", defTop), kindSet("type", defName),
 			kindSet("module", defScope)),
 		comments: []string{"(*"},
 		blocks:   [][2]string{{"(*", "*)"}},
 	}
+	return map[string]*defLang{".hs": defHaskell, ".ex": defElixir, ".exs": defElixir, ".erl": defErlang, ".hrl": defErlang, ".ml": defOCaml, ".mli": defOCaml}
+}
+
+// nativeDefLangs are Zig's and Objective-C's shapes.
+func nativeDefLangs() map[string]*defLang {
 	defZig := &defLang{
 		keywords:  mergeKinds(kindSet("fn", defName), kindSet("const var", defZig)),
 		modifiers: wordSet("pub export extern inline noinline threadlocal"),
 		comments:  []string{"//"},
-	}
-	defR := &defLang{
-		bareDef:  rAssign,
-		comments: []string{"#"},
 	}
 	defObjC := &defLang{
 		keywords: mergeKinds(kindSet("@interface @implementation @protocol", defName), kindSet("struct union enum", defScope),
@@ -115,22 +143,7 @@ func moreDefLangs() map[string]*defLang {
 		prototypes: true,
 		comments:   []string{"//", "/*", "*"},
 	}
-	return map[string]*defLang{
-		".kt": defKotlin, ".kts": defKotlin,
-		".scala": defScala, ".sc": defScala,
-		".cs":    defCSharp,
-		".dart":  defDart,
-		".swift": defSwift,
-		".lua":   defLua, ".tl": defLua,
-		".hs": defHaskell,
-		".ex": defElixir, ".exs": defElixir,
-		".erl": defErlang, ".hrl": defErlang,
-		".jl": defJulia,
-		".ml": defOCaml, ".mli": defOCaml,
-		".zig": defZig,
-		".r":   defR,
-		".m":   defObjC, ".mm": defObjC,
-	}
+	return map[string]*defLang{".zig": defZig, ".m": defObjC, ".mm": defObjC}
 }
 
 // luaAssign reads a Lua function assigned to a name: "M.util.f =

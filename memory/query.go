@@ -121,6 +121,7 @@ type parsed struct {
 	hist      *history // the project's commits, nil for none
 	langs     []string // extensions; filter when short, boost when long
 	langWord  []string
+	langTyped bool     // a language word named a type of file ("Lua files", "Ruby code"), not an ecosystem ("Lua linter settings")
 	roles     int      // wanted roles
 	roleWords []string // the words that set roles, for a search again without them
 	notRoles  int      // unwanted roles
@@ -550,8 +551,11 @@ func (p *parsed) findTypes(words []string, dirExists func(string) bool) (consume
 			continue
 		}
 		_, roleNext := roleWords[next]
-		if exts, ok := langExts[w]; ok && !(converts && formats[w]) &&
+		if exts, ok := langExts[w]; ok && !(converts && formats[w]) && !(!p.long && producedInto(words, i)) &&
 			(!ambiguous[w] && !formats[w] || typeNouns[next] || formats[w] && roleNext) {
+			if typeNouns[next] || roleNext {
+				p.langTyped = true
+			}
 			if !slices.Contains(p.langWord, w) {
 				p.langs = append(p.langs, exts...)
 				p.langWord = append(p.langWord, w)
@@ -570,6 +574,27 @@ func converting(words []string) bool {
 	for i := 1; i < len(words); i++ {
 		if formats[words[i]] && conversionWords[words[i-1]] {
 			return true
+		}
+	}
+	return false
+}
+
+// producedInto reports whether words[i], a language word, is what a short
+// request's code makes something into ("compile the Teal sources into the
+// committed Lua files", "bundle the tool into one single Lua file"):
+// "into" at most three words before it, with no other language word
+// between. The files of that language are the product; the code that
+// makes them (a build script, a bundler) is what is asked for, in
+// whatever language it is written. "to" and "from" say it only just
+// before a format (converting): "add type hints to Python files" asks for
+// the Python files.
+func producedInto(words []string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		if words[j] == "into" {
+			return true
+		}
+		if _, ok := langExts[words[j]]; ok {
+			return false
 		}
 	}
 	return false

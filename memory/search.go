@@ -94,10 +94,12 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 	p.hist = hist
 	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
-	if len(out) == 0 && p.filters() {
+	if (len(out) == 0 || !p.langTyped && !p.anyInLanguage(out)) && p.filters() {
 		// A file-type word or a scope that filtered everything away was
 		// not meant as a filter ("tests fail because ...", "serialize
-		// responses to JSON files"): search again with its words as plain
+		// responses to JSON files"), nor was a language word that kept
+		// only files in no language ("FastCGI transport for PHP" in a Go
+		// project: its test data): search again with its words as plain
 		// words, and say so.
 		note := "no " + p.filterNames() + " matched: searched all files"
 		p.dropFilters()
@@ -112,6 +114,20 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		}
 	}
 	return out
+}
+
+// anyInLanguage reports whether a match of out is in a language the
+// query filters by, or the query filters by none.
+func (p *parsed) anyInLanguage(out []Match) bool {
+	if len(p.langs) == 0 || p.long {
+		return true
+	}
+	for _, m := range out {
+		if hasExt(m.Rel, p.langs) {
+			return true
+		}
+	}
+	return false
 }
 
 // filters reports whether the query filters files by type, role or scope.
@@ -930,9 +946,15 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 				c.score *= boostLang
 				c.notes = append(c.notes, "language "+strings.Join(p.langWord, "/"))
 			}
-		} else if !p.long && p.toolSubject(rel) == nil {
+		} else if !p.long && p.toolSubject(rel) == nil && (p.langTyped || !p.noLanguage(rel)) {
 			// a tool file the request names by its job passes: the
-			// linters of "the Go code" are configured in .golangci.yml
+			// linters of "the Go code" are configured in .golangci.yml;
+			// and a language word that names no type of file ("Lua
+			// linter settings", "publish the JavaScript client to npm",
+			// "running dart fix") is the ecosystem of what is asked
+			// for: it leaves out code in other languages, not the
+			// configuration and data a project in that language keeps
+			// (.luacheckrc, a workflow, fix_data/fix.yaml)
 			return c, false
 		}
 	}
@@ -1087,6 +1109,12 @@ func (p *parsed) saysFormatOf(rel string) bool {
 		}
 	}
 	return false
+}
+
+// noLanguage reports whether rel is a file in no programming language
+// and no documentation: configuration, data, a script without an extension.
+func (p *parsed) noLanguage(rel string) bool {
+	return defLangOf(rel) == nil && !hasExt(rel, codeExts) && !hasExt(rel, scriptExts) && roleOf(rel)&roleDoc == 0
 }
 
 // asksConfig reports whether a short request asks for configuration, by

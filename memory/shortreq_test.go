@@ -627,3 +627,64 @@ func TestLexicalisedPrefixNotStripped(t *testing.T) {
 		}
 	}
 }
+
+// A language word that names no type of file is the ecosystem of what a
+// request asks for: it leaves out code in other languages, not the
+// configuration a project in that language keeps. "lua linter settings"
+// finds .luacheckrc; "Lua files" still keeps only Lua files.
+func TestEcosystemWordKeepsConfiguration(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		".luacheckrc":      "-- linter settings: globals and ignored warnings\nstd = 'min'\nglobals = { 'linter', 'settings' }\nignore = { '212' }\n",
+		"src/lint.lua":     "-- the lint command checks a rockspec\nlocal function lint(rockspec) return true end\n",
+		"tools/linter.py":  "# linter settings, globals and ignored warnings of the Python helper\nSETTINGS = {}\n",
+		"docs/settings.md": "# Settings\n\nThe linter settings and ignored warnings.\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("lua linter settings for globals and ignored warnings", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != ".luacheckrc" {
+		t.Errorf("lua linter settings: ranking = %v, want .luacheckrc first", got)
+	}
+	if slices.Contains(got, "tools/linter.py") || slices.Contains(got, "docs/settings.md") {
+		t.Errorf("lua linter settings: ranking = %v, code in another language or a page passed the Lua filter", got)
+	}
+	got = rels(ix.Search("Lua files with linter settings", memory.SearchOptions{}))
+	if slices.Contains(got, ".luacheckrc") {
+		t.Errorf("Lua files: ranking = %v, a file in no language passed the filter", got)
+	}
+}
+
+// A language word that kept only files in no language was not a filter:
+// "FastCGI transport for PHP" in a project without PHP code searches all
+// files, not its test data.
+func TestEcosystemWordWithoutItsCode(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"modules/fastcgi/fastcgi.go":       "// Package fastcgi is a FastCGI transport for the reverse proxy.\npackage fastcgi\n\ntype Transport struct{}\n",
+		"testdata/php_fastcgi.caddyfile":   "php_fastcgi localhost:9000 # fastcgi transport for php\n",
+		"testdata/php_fastcgi_2.caddyfile": "php_fastcgi localhost:9001 # fastcgi transport for php, again\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("FastCGI transport for PHP", memory.SearchOptions{}))
+	if !slices.Contains(got, "modules/fastcgi/fastcgi.go") {
+		t.Errorf("ranking = %v, want modules/fastcgi/fastcgi.go among them", got)
+	}
+}
+
+// A language after "into" is what the code asked for makes: "compile the
+// Teal sources into the committed Lua files" asks for the script that
+// compiles, not for Lua files.
+func TestLanguageProducedInto(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"teal.sh":          "#!/bin/sh\n# compile the Teal sources into Lua\nfor f in src/*.tl; do tl gen \"$f\"; done\n",
+		"src/build.lua":    "-- build a rock\nlocal function build(rockspec) return true end\n",
+		"src/compiler.lua": "-- the committed files\nlocal committed = {}\n",
+	}))
+	ix, _ := build(t, root)
+	got := rels(ix.Search("compile the Teal sources into the committed Lua files", memory.SearchOptions{}))
+	if len(got) == 0 || got[0] != "teal.sh" {
+		t.Errorf("ranking = %v, want teal.sh first", got)
+	}
+	got = rels(ix.Search("the committed Lua files of the compiler", memory.SearchOptions{}))
+	if slices.Contains(got, "teal.sh") {
+		t.Errorf("Lua files, no \"into\": ranking = %v, teal.sh passed the filter", got)
+	}
+}

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Runs the tenth held-out set of issue 34, S (see README.md here; do not read the set while tuning the
-# ranker) through the retrieval harness and prints, for each ranker build given, the summary figures
-# only: Hit@1/5/10 and MRR on the short requests, for taskctl and for the plain BM25 baseline on the
-# same items. The bug-report set T of this pair was not built (README.md says why); this runner has
-# no bug set until it is.
+# Runs the tenth held-out sets of issue 34, S and T (see README.md here; do not read the sets while
+# tuning the ranker) through the retrieval harness and prints, for each ranker build given, the summary
+# figures only: Hit@1/5/10 and MRR on the short requests, Acc@1/5/10 and MRR on the bug reports, for
+# taskctl and for the plain BM25 baseline on the same items.
 #
 #   bench/retrieval/heldout10/run.sh [BINARY_OR_COMMIT...]
 #
@@ -15,13 +14,18 @@
 #   HELDOUT_MIRROR      directory of bare git mirrors as the fetch tool leaves them, OWNER+NAME/repo
 #                       (default /work/.mirror). Nothing is fetched; missing mirrors are named and the
 #                       run stops before any ranking.
-#   HELDOUT_KEEP=DIR    keep the harness's full output (per-repository tables) in DIR. Those tables are
-#                       figures per repository: keep them from whoever tunes.
+#   HELDOUT_KEEP=DIR    keep the harness's full output (per-repository tables) and the bug set as built
+#                       in DIR. Those tables are figures per repository: keep them from whoever tunes.
 #   HELDOUT_ALLOW_SKIPS=1  report even when the harness skipped items (a mirror lacks a commit).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tag=heldout10
-manifest=
+# BLIZZARD's replication package carries the reports' text; the fix commits, found in the projects'
+# histories, are pinned in the manifest, and the projects' own mirrors carry the code.
+text_repo="masud-technope/BLIZZARD-Replication-Package-ESEC-FSE2018"
+manifest=blizzard-manifest.jsonl
+materialize=blizzard.py
 short_name="set S, short requests"
+bugs_name="set T, bug reports"
 source "$here/../heldout/runsets.sh"

@@ -18,11 +18,11 @@ import "strings"
 const demoteNotCodeReport = 0.25
 
 // isNotCode reports whether a long text reads rel as no code: a file of
-// documentation, or one in no programming language (defLangOf, codeExts).
-// A test, a report template and example code are weighed by demote alone;
-// so is a file in a language the text names ("the YAML"), and a script:
-// a project's scripts are code its commits change (prometheus's
-// scripts/bump_go_version.sh, named by a commit message).
+// documentation, or one in no programming language (defLangOf, codeExts,
+// sourceExts). A test, a report template and example code are weighed by
+// demote alone; so is a file in a language the text names ("the YAML"),
+// and a script: a project's scripts are code its commits change
+// (prometheus's scripts/bump_go_version.sh, named by a commit message).
 func (p *parsed) isNotCode(rel string) bool {
 	switch {
 	case isTest(rel) || isReportTemplate(rel) || isExample(rel) || hasExt(rel, p.langs) || hasExt(rel, scriptExts):
@@ -30,7 +30,7 @@ func (p *parsed) isNotCode(rel string) bool {
 	case roleOf(rel)&roleDoc != 0:
 		return true
 	}
-	return defLangOf(rel) == nil && !hasExt(rel, codeExts)
+	return defLangOf(rel) == nil && !hasExt(rel, codeExts) && !hasExt(rel, sourceExts)
 }
 
 // demoteNotCodeLong weighs c, the long text's candidate rel, down again
@@ -67,3 +67,14 @@ func (p *parsed) mentionsFile(rel string) bool {
 // scriptExts are the extensions of scripts, which codeExts leaves out (a
 // short request means the project's code more often than its tooling).
 var scriptExts = []string{".sh", ".bash", ".zsh", ".ps1", ".bat", ".cmd", ".pl", ".pm"}
+
+// sourceExts are the extensions of source in languages no table of the
+// index reads (defLangOf) and codeExts leaves to short requests: a
+// stylesheet, a GPU shader or kernel, Cython's declarations, C++'s inline
+// definitions, Jsonnet. A report about a layout ("the counts are cut on
+// small screens"), a kernel or a deployment is fixed there; they are the
+// project's code, not its configuration or data, in a long text (a
+// stylesheet of the documentation's site is documentation).
+var sourceExts = []string{".css", ".scss", ".sass", ".less", ".styl",
+	".glsl", ".vert", ".frag", ".comp", ".geom", ".tesc", ".tese", ".hlsl", ".metal", ".wgsl", ".cu", ".cuh",
+	".pxd", ".pxi", ".inl", ".ipp", ".tcc", ".tpp", ".jsonnet", ".libsonnet"}

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -106,4 +107,31 @@ func TestNotCodeExceptionsInAReport(t *testing.T) {
 	// the same text, naming YAML as the files' language
 	yaml := strings.Replace(text, "My config.xml", "The YAML files and my config.xml", 1)
 	check(searchLong(t, root, yaml), map[string]bool{"ci/archive.yml": false, "src/xdocs/config.xml": true})
+}
+
+// Source in a language no table reads (a stylesheet, a shader, CUDA,
+// Jsonnet) is code a report's fix changes: a long text does not demote it
+// again, as it does a configuration file in no language and the
+// stylesheet of the documentation's site.
+func TestSourceInNoTableIsCodeInAReport(t *testing.T) {
+	words := "the sidebar counts are cut on small screens when the menu is taller than the window\n"
+	files := map[string]string{
+		"frontend/css/navigation.css": "/* " + words + "*/\n.sidebar .count { overflow: visible; }\n",
+		"src/shaders/blur.comp":       "// " + words + "#version 450\nvoid main() { }\n",
+		"src/kernels/blur.cu":         "// " + words + "__global__ void blur(float *x) { }\n",
+		"lib/sidebar.libsonnet":       "// " + words + "{ sidebar: { counts: true } }\n",
+		"config/sidebar.yml":          "# " + words + "sidebar:\n  counts: true\n",
+		"docs/_static/sidebar.css":    "/* " + words + "*/\n.sidebar { margin: 0; }\n",
+		"src/sidebar.js":              "// " + words + "export function sidebarCounts() { return 0 }\n",
+	}
+	root := writeTree(t, withFiller(maps.Clone(files)))
+	ms := searchLong(t, root, "Sidebar counts are cut on small screens\n\n"+
+		"When the window is less tall than the menu, the sidebar counts are cut on small screens and some "+
+		"numbers are not readable at all, in the browser and on the phone, with the menu open or closed.")
+	for rel := range files {
+		want := rel == "config/sidebar.yml" || rel == "docs/_static/sidebar.css" // configuration, the docs' site
+		if got := slices.Contains(matchOf(t, ms, rel).Reason.Notes, "not code in a report"); got != want {
+			t.Errorf("%s: not code in a report %v, want %v", rel, got, want)
+		}
+	}
 }

@@ -34,11 +34,12 @@ func (p *parsed) isNotCode(rel string) bool {
 }
 
 // demoteNotCodeLong weighs c, the long text's candidate rel, down again
-// when rel is not code (isNotCode) and the text does not name it
-// (mentionsFile): what a report asks for by name, its fix may change
-// (a change log's entry, a workflow, a manifest's dependency).
+// when rel is not code (isNotCode) and the text names neither it
+// (mentionsFile) nor its tool (saysTool): what a report asks for by name,
+// its fix may change (a change log's entry, a workflow, a manifest's
+// dependency, the Dockerfile of "the docker image").
 func (p *parsed) demoteNotCodeLong(c cand, rel string) cand {
-	if !p.long || !p.isNotCode(rel) || p.mentionsFile(rel) {
+	if !p.long || !p.isNotCode(rel) || p.mentionsFile(rel) || p.saysTool(rel) {
 		return c
 	}
 	c.score *= demoteNotCodeReport
@@ -78,3 +79,27 @@ var scriptExts = []string{".sh", ".bash", ".zsh", ".ps1", ".bat", ".cmd", ".pl",
 var sourceExts = []string{".css", ".scss", ".sass", ".less", ".styl",
 	".glsl", ".vert", ".frag", ".comp", ".geom", ".tesc", ".tese", ".hlsl", ".metal", ".wgsl", ".cu", ".cuh",
 	".pxd", ".pxi", ".inl", ".ipp", ".tcc", ".tpp", ".jsonnet", ".libsonnet"}
+
+// saysTool reports whether a long text says a word of the tool whose file
+// rel is (tools.go: a Dockerfile's "docker", a CMake module's "cmake", a
+// CI workflow's "ci" or "workflow"): a report about "the docker image"
+// or a build that "cmake" runs is about the tool's file. A tool file's
+// weak words count as its strong ones: a short request's caution with
+// them (tools.go) would keep "Docker builds fail" from the Dockerfiles.
+func (p *parsed) saysTool(rel string) bool {
+	ws := toolWordsOf(rel)
+	if ws == nil {
+		return false
+	}
+	for i, w := range p.words {
+		if ws.strong[w.lower] || ws.weak[w.lower] {
+			return true
+		}
+		if i+1 < len(p.words) {
+			if s, ok := toolPhrases[[2]string{w.lower, p.words[i+1].lower}]; ok && ws.strong[s] {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -109,6 +109,45 @@ func TestNotCodeExceptionsInAReport(t *testing.T) {
 	check(searchLong(t, root, yaml), map[string]bool{"ci/archive.yml": false, "src/xdocs/config.xml": true})
 }
 
+// A report about a build names the tool: a Dockerfile is what "the docker
+// image" is built from, a CMake module what "cmake" runs. Its files are
+// spared the long text's second demotion when the text says the tool,
+// and demoted again when it does not.
+func TestReportNamingATool(t *testing.T) {
+	root := writeTree(t, withFiller(map[string]string{
+		"docker/Dockerfile": "# the shaders are compiled to a header by the build\nFROM ubuntu:20.04\nRUN apt-get install -y python3.8 libexif\n" +
+			"ENV PYTHON_VERSION=3.8\nCMD [\"server\"]\n",
+		"cmake/shaders.cmake": "# compile each shader to a header of its binary, whatever the image or python version\n" +
+			"foreach(shader ${SHADERS})\n  add_custom_command(OUTPUT ${shader}.h COMMAND compiler -V ${shader})\nendforeach()\n",
+		"src/server.c": "/* server_start opens the image library and serves the python version */\n" +
+			"int server_start(const char *image) {\n    return open_image(image, PYTHON_VERSION);\n}\n",
+	}))
+	for _, c := range []struct {
+		text    string
+		demoted map[string]bool
+	}{
+		{"The docker image runs the wrong python version\n\n" +
+			"The image tagged with python 3.8 runs python 3.7: docker run --rm server python --version prints 3.7. " +
+			"The image should install the python version its tag names, and the server should start with it.",
+			map[string]bool{"docker/Dockerfile": false, "cmake/shaders.cmake": true}},
+		{"Building the shaders fails\n\n" +
+			"After cmake -DWITH_SHADERS=ON .. the make step fails: the compiler is run on each shader and the header " +
+			"of the shader is not written, so the server does not start with the image library.",
+			map[string]bool{"docker/Dockerfile": true, "cmake/shaders.cmake": false}},
+		{"The server image runs the wrong python version\n\n" +
+			"The image tagged with python 3.8 runs python 3.7 when the server starts. " +
+			"The image should install the python version its tag names, and the server should start with it.",
+			map[string]bool{"docker/Dockerfile": true, "cmake/shaders.cmake": true}},
+	} {
+		ms := searchLong(t, root, c.text)
+		for rel, want := range c.demoted {
+			if got := slices.Contains(matchOf(t, ms, rel).Reason.Notes, "not code in a report"); got != want {
+				t.Errorf("%q: %s not code in a report %v, want %v", c.text[:30], rel, got, want)
+			}
+		}
+	}
+}
+
 // Source in a language no table reads (a stylesheet, a shader, CUDA,
 // Jsonnet) is code a report's fix changes: a long text does not demote it
 // again, as it does a configuration file in no language and the

@@ -1,6 +1,9 @@
 package memory
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Files that are not code, in a long text. A bug report is about the code
 // its fix changes; a project's files in no programming language (its CI
@@ -80,15 +83,20 @@ var sourceExts = []string{".css", ".scss", ".sass", ".less", ".styl",
 	".glsl", ".vert", ".frag", ".comp", ".geom", ".tesc", ".tese", ".hlsl", ".metal", ".wgsl", ".cu", ".cuh",
 	".pxd", ".pxi", ".inl", ".ipp", ".tcc", ".tpp", ".jsonnet", ".libsonnet"}
 
-// saysTool reports whether a long text says a word of the tool whose file
-// rel is (tools.go: a Dockerfile's "docker", a CMake module's "cmake", a
-// CI workflow's "ci" or "workflow"): a report about "the docker image"
-// or a build that "cmake" runs is about the tool's file. A tool file's
-// weak words count as its strong ones: a short request's caution with
-// them (tools.go) would keep "Docker builds fail" from the Dockerfiles.
+// saysTool reports whether a long text says a word of the tool that
+// builds the product from the file rel (tools.go's entries of productTools:
+// a Dockerfile's "docker", a CMake module's "cmake"): a report about "the
+// docker image" or a build that "cmake" runs is about the tool's file. The
+// project's other tooling is not spared: a CI's, a linter's, a test
+// runner's or a dependency manifest's words say where a reporter ran the
+// code ("on Travis CI, I get …") or what a commit touched in passing
+// ("update dev dependencies"), and lifted .travis.yml, .eslintrc.yml and
+// package.json above the code of JavaScript commits. A tool file's weak
+// words count as its strong ones: a short request's caution with them
+// would keep "Docker builds fail" from the Dockerfiles.
 func (p *parsed) saysTool(rel string) bool {
 	ws := toolWordsOf(rel)
-	if ws == nil {
+	if ws == nil || !slices.ContainsFunc(productTools, func(w string) bool { return ws.strong[w] }) {
 		return false
 	}
 	for i, w := range p.words {
@@ -103,3 +111,7 @@ func (p *parsed) saysTool(rel string) bool {
 	}
 	return false
 }
+
+// productTools are strong words of tools.go's entries for the tools that
+// build a product: its container image and its native build.
+var productTools = []string{"dockerfile", "cmake", "makefile"}

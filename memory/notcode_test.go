@@ -112,13 +112,15 @@ func TestNotCodeExceptionsInAReport(t *testing.T) {
 // A report about a build names the tool: a Dockerfile is what "the docker
 // image" is built from, a CMake module what "cmake" runs. Its files are
 // spared the long text's second demotion when the text says the tool,
-// and demoted again when it does not.
+// and demoted again when it does not. A CI's file is not spared: "on
+// Travis CI" says where the reporter ran the code.
 func TestReportNamingATool(t *testing.T) {
 	root := writeTree(t, withFiller(map[string]string{
 		"docker/Dockerfile": "# the shaders are compiled to a header by the build\nFROM ubuntu:20.04\nRUN apt-get install -y python3.8 libexif\n" +
 			"ENV PYTHON_VERSION=3.8\nCMD [\"server\"]\n",
 		"cmake/shaders.cmake": "# compile each shader to a header of its binary, whatever the image or python version\n" +
 			"foreach(shader ${SHADERS})\n  add_custom_command(OUTPUT ${shader}.h COMMAND compiler -V ${shader})\nendforeach()\n",
+		".travis.yml": "# build the image and run the server with each python version\nlanguage: c\nscript: make image\n",
 		"src/server.c": "/* server_start opens the image library and serves the python version */\n" +
 			"int server_start(const char *image) {\n    return open_image(image, PYTHON_VERSION);\n}\n",
 	}))
@@ -128,8 +130,9 @@ func TestReportNamingATool(t *testing.T) {
 	}{
 		{"The docker image runs the wrong python version\n\n" +
 			"The image tagged with python 3.8 runs python 3.7: docker run --rm server python --version prints 3.7. " +
-			"The image should install the python version its tag names, and the server should start with it.",
-			map[string]bool{"docker/Dockerfile": false, "cmake/shaders.cmake": true}},
+			"The image should install the python version its tag names, and the server should start with it. " +
+			"On Travis CI the image runs python 3.7 as well.",
+			map[string]bool{"docker/Dockerfile": false, "cmake/shaders.cmake": true, ".travis.yml": true}},
 		{"Building the shaders fails\n\n" +
 			"After cmake -DWITH_SHADERS=ON .. the make step fails: the compiler is run on each shader and the header " +
 			"of the shader is not written, so the server does not start with the image library.",

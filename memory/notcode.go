@@ -73,7 +73,7 @@ func (p *parsed) mentionsFile(rel string) bool {
 var scriptExts = []string{".sh", ".bash", ".zsh", ".ps1", ".bat", ".cmd", ".pl", ".pm"}
 
 // sourceExts are the extensions of source in languages no table of the
-// index reads (defLangOf) and codeExts leaves to short requests: a
+// index reads (defLangOf) and codeExts does not name: a
 // stylesheet, a GPU shader or kernel, Cython's declarations, C++'s inline
 // definitions, Jsonnet. A report about a layout ("the counts are cut on
 // small screens"), a kernel or a deployment is fixed there; they are the

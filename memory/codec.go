@@ -14,8 +14,9 @@ import (
 // The index file:
 //
 //	header (32 bytes): magic "TCTLIDX\n", version u32, flags u32,
-//	                   body length u64, CRC-32C of the body u32, filter u32
-//	                   (CRC-32C of the source's FilterID, 0 for none)
+//	                   body length u64, CRC-32C of the body u32, analysis
+//	                   u32 (filterSum: CRC-32C of analysisID and the
+//	                   source's FilterID, never 0)
 //	body:              documents, then the text dictionary (content and
 //	                   identifier fields), then the path dictionary (path and
 //	                   file-name fields)
@@ -37,6 +38,14 @@ import (
 // start with defPrefix ("@queryset.bulkcreate"), their count in a
 // document as the second term frequency; they add nothing to the field
 // lengths.
+//
+// Two versions: formatVersion is the layout above; an index of another
+// is not read (a warning, INDEX_CORRUPT, and a rebuild). The analysis
+// word is what the documents' terms were made by: when the analysis
+// changes (a language's definitions read, a word no longer indexed),
+// analysisID changes (source.go), and the next Refresh analyses every
+// file again, quietly, as it does for another filter; the layout and
+// the postings of an old analysis stay readable until then.
 const (
 	magic         = "TCTLIDX\n"
 	formatVersion = 2

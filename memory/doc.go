@@ -150,7 +150,10 @@
 //     on the rename anyway.
 //   - A corrupt, truncated or old-format index is detected (magic, version,
 //     length, checksum and bounds checks), reported as a diag.Warning and rebuilt
-//     by the next Refresh; it is never trusted. Decoding never panics.
+//     by the next Refresh; it is never trusted. Decoding never panics. An
+//     index that an older analysis made (analysisID, source.go: a newer
+//     taskctl reads more) is analysed again by the next Refresh, every
+//     file, without a warning.
 //   - An Index is safe for concurrent use.
 //   - The index directory is a state.Dir, named by its real path:
 //     reached without following a symbolic link, and its files (the index,

@@ -587,6 +587,13 @@ func callDef(rest []byte, abstract bool) (name, qual string) {
 	if callStarts[first] || first != "" && first[0] == '#' { // a preprocessor's line: "#if defined(X)"
 		return "", ""
 	}
+	if h := trimBlanks(head); len(h) > 0 && bytes.IndexByte([]byte(":)},"), h[0]) >= 0 && !bytes.HasPrefix(h, []byte("::")) {
+		// a line that continues the one above: a constructor's
+		// initializers (Dart's "}) : assert(x != null)", ") : super(msg);"),
+		// the end of a block ("} while (0)", "} else if (x)"); C++'s
+		// "::std::string name()" is a definition
+		return "", ""
+	}
 	n := lastIdent(head)
 	if n == "" || len(bytes.TrimRight(head, " \t")) == 0 || !isIdentByte(head[len(bytes.TrimRight(head, " \t"))-1]) {
 		return "", ""

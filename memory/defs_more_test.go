@@ -439,3 +439,34 @@ func FuzzDefinitions(f *testing.F) {
 		}
 	})
 }
+
+// TestInitializersAreNotDefinitions checks that a Dart constructor's
+// initializers on a line of their own ("}) : assert(…)", ") :
+// super(…);") define nothing: the constructor above them does.
+func TestInitializersAreNotDefinitions(t *testing.T) {
+	text := `class Options {
+  Options({
+    this.timeout,
+  })  : assert(timeout == null || !timeout.isNegative);
+
+  final Duration? timeout;
+}
+
+class NotSupported implements Exception {
+  NotSupported(
+    String message,
+  ) : super('not supported');
+}
+`
+	var got []string
+	definitions(defLangOf("lib/options.dart"), []byte(text), func(qual, name string) { got = append(got, qualified(qual, name)) })
+	if want := []string{"Options", "Options.Options", "NotSupported", "NotSupported.NotSupported"}; !slices.Equal(got, want) {
+		t.Errorf("definitions = %q, want %q: an initializer is no definition", got, want)
+	}
+	got = nil
+	cpp := "} while (0)\n::std::vector<std::string> GetArgvs() {\n  return {};\n}\n"
+	definitions(defLangOf("src/flags.cc"), []byte(cpp), func(qual, name string) { got = append(got, qualified(qual, name)) })
+	if want := []string{"GetArgvs"}; !slices.Equal(got, want) {
+		t.Errorf("definitions(C++) = %q, want %q: a block's end is none, a name after :: is one", got, want)
+	}
+}

@@ -147,11 +147,14 @@ func nativeDefLangs() map[string]*defLang {
 }
 
 // luaAssign reads a Lua function assigned to a name: "M.util.f =
-// function(" gives f in util, "handler = function(" handler.
+// function(" gives f in util, "local handler = function(" handler.
 func luaAssign(rest []byte) (name, qual string) {
 	lhs, rhs, ok := bytes.Cut(rest, []byte("="))
 	if !ok || !bytes.HasPrefix(trimBlanks(rhs), []byte("function")) || bytes.ContainsAny(lhs, "([\"'") {
 		return "", ""
+	}
+	if w, after := nextWord(lhs); w == "local" || w == "global" { // (Teal's global)
+		lhs = after
 	}
 	return pathName(lhs)
 }

@@ -470,3 +470,15 @@ class NotSupported implements Exception {
 		t.Errorf("definitions(C++) = %q, want %q: a block's end is none, a name after :: is one", got, want)
 	}
 }
+
+// TestLuaLocalFunctionValue checks that a function assigned to a local
+// (or Teal's global) at the top level is defined by its name, not by
+// the keyword "local".
+func TestLuaLocalFunctionValue(t *testing.T) {
+	text := "local handler = function(req)\n  return req\nend\n\nglobal on_exit = function()\nend\n"
+	var got []string
+	definitions(defLangOf("src/server.lua"), []byte(text), func(qual, name string) { got = append(got, qualified(qual, name)) })
+	if want := []string{"handler", "on_exit"}; !slices.Equal(got, want) {
+		t.Errorf("definitions = %q, want %q", got, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -577,12 +578,12 @@ func isConstant(w string) bool {
 // (", "return f("), calls ending in ';' (unless abstract is set: a
 // member's declaration), and assignments are not definitions.
 func callDef(rest []byte, abstract bool) (name, qual string) {
-	open := bytes.IndexByte(rest, '(')
+	open, head := paramsOpen(rest)
 	if open <= 0 || bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(";")) && !arrowBody(rest) && !(abstract && declared(rest)) ||
-		bytes.ContainsAny(rest[:open], "=.\"'") {
+		bytes.ContainsAny(head, "=.\"'") {
 		return "", ""
 	}
-	head := cutTypeParams(rest[:open])
+	head = cutTypeParams(head)
 	first, _ := nextWord(head)
 	if callStarts[first] || first != "" && first[0] == '#' { // a preprocessor's line: "#if defined(X)"
 		return "", ""
@@ -595,7 +596,7 @@ func callDef(rest []byte, abstract bool) (name, qual string) {
 		return "", ""
 	}
 	n := lastIdent(head)
-	if n == "" || len(bytes.TrimRight(head, " \t")) == 0 || !isIdentByte(head[len(bytes.TrimRight(head, " \t"))-1]) {
+	if n == "" || tupleAfter[n] || len(bytes.TrimRight(head, " \t")) == 0 || !isIdentByte(head[len(bytes.TrimRight(head, " \t"))-1]) {
 		return "", ""
 	}
 	before := bytes.TrimRight(head, " \t")
@@ -605,6 +606,41 @@ func callDef(rest []byte, abstract bool) (name, qual string) {
 	}
 	return n, qual
 }
+
+// paramsOpen returns the index of the "(" that opens the parameters of
+// a call's shape (-1 for none) and the text before it: the first "(",
+// unless a modifier stands just before it, when those parentheses are
+// the return type, a tuple (C#'s "public (int, string) Parse(…)"), and
+// the parameters open after them; head then leaves the tuple out.
+func paramsOpen(rest []byte) (open int, head []byte) {
+	open = bytes.IndexByte(rest, '(')
+	if open < 0 {
+		return -1, nil
+	}
+	if !tupleAfter[lastIdent(bytes.TrimRight(rest[:open], " \t"))] {
+		return open, rest[:open]
+	}
+	depth := 0
+	for i := open; i < len(rest); i++ {
+		switch rest[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				next := bytes.IndexByte(rest[i+1:], '(')
+				if next < 0 {
+					return -1, nil
+				}
+				return i + 1 + next, append(slices.Clip(rest[:open]), rest[i+1:i+1+next]...)
+			}
+		}
+	}
+	return -1, nil
+}
+
+// tupleAfter are the modifiers after which "(" opens a return type.
+var tupleAfter = wordSet("public private protected internal static async override virtual abstract sealed new extern unsafe readonly partial")
 
 // arrowBody reports whether a line that ends in ';' is a definition
 // whose body is one expression after "=>" (C#'s and Dart's "int Count()

@@ -482,3 +482,27 @@ func TestLuaLocalFunctionValue(t *testing.T) {
 		t.Errorf("definitions = %q, want %q", got, want)
 	}
 }
+
+// TestTupleReturnTypes checks that a C# method returning a tuple is
+// defined by its name, not by the modifier before the tuple.
+func TestTupleReturnTypes(t *testing.T) {
+	text := `public class Binder
+{
+    public (MessageTemplate, int) BindZero()
+    {
+        return (null, 0);
+    }
+
+    public static (int Count, string Name) Parse(string text) => (0, text);
+
+    public Binder(int size)
+    {
+    }
+}
+`
+	var got []string
+	definitions(defLangOf("src/Binder.cs"), []byte(text), func(qual, name string) { got = append(got, qualified(qual, name)) })
+	if want := []string{"Binder", "Binder.BindZero", "Binder.Parse", "Binder.Binder"}; !slices.Equal(got, want) {
+		t.Errorf("definitions = %q, want %q", got, want)
+	}
+}

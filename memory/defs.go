@@ -49,6 +49,7 @@ const (
 	defModule                     // Elixir's defmodule: a scope named by the last part of a dotted name ("Plug.Conn" is Conn)
 	defTop                        // Kotlin's val, Swift's var, OCaml's let: a name, only at the top level or among a scope's members (not a local one)
 	defZig                        // Zig's const and var: a scope when a type is assigned ("const Pool = struct {")
+	defImplFor                    // Elixir's defimpl: a scope named by the module after "for:", or the enclosing one; it defines no name
 )
 
 // defLang is a language's definition shapes.
@@ -78,8 +79,13 @@ type defLang struct {
 	bareDef func(rest []byte) (name, qual string)
 	// clauses: a definition written as consecutive clauses of one name
 	// (Erlang, Elixir, Haskell) is one definition
-	clauses  bool
-	comments []string // line comment openers, whose lines are skipped
+	clauses bool
+	// continues are the words that open a line continuing a
+	// definition's header: Java's "implements" under "class Foo extends
+	// Bar", Scala's "with" (indented deeper than the class's members, such
+	// a line was taken for the first of them)
+	continues map[string]bool
+	comments  []string // line comment openers, whose lines are skipped
 	// blocks are the openers and closers of block comments and
 	// multi-line strings whose lines are skipped (Haskell's "{-" "-}",
 	// Elixir's and Swift's `"""`): a documentation's example of a
@@ -155,6 +161,7 @@ func newDefLangs() map[string]*defLang {
 		keywords: mergeKinds(kindSet("function function* interface type enum namespace", defName),
 			kindSet("class", defScope), kindSet("const let var", defAssign)),
 		modifiers:   wordSet("export default async declare abstract public private protected static readonly get set override"),
+		continues:   wordSet("extends implements"),
 		scopedCalls: true,
 		comments:    []string{"//", "/*", "*"},
 	}
@@ -163,6 +170,7 @@ func newDefLangs() map[string]*defLang {
 			kindSet("fun val def delegate event", defName)),
 		modifiers: wordSet("public private protected internal static final abstract sealed open data inner " +
 			"synchronized native default override virtual async partial readonly unsafe extern new companion suspend inline"),
+		continues:   wordSet("extends implements permits throws"),
 		scopedCalls: true,
 		comments:    []string{"//", "/*", "*", "@"},
 	}
@@ -190,6 +198,7 @@ func newDefLangs() map[string]*defLang {
 	defPHP := &defLang{
 		keywords:  mergeKinds(kindSet("function const", defName), kindSet("class interface trait enum", defScope)),
 		modifiers: wordSet("public private protected static final abstract readonly"),
+		continues: wordSet("extends implements"),
 		comments:  []string{"//", "/*", "*", "#"},
 	}
 	langs := map[string]*defLang{
@@ -241,65 +250,188 @@ func definitions(lang *defLang, text []byte, emit func(qual, name string)) {
 // definitionLines is definitions that also says on which line (0-based)
 // each name is defined.
 func definitionLines(lang *defLang, text []byte, emitAt func(line int, qual, name string)) {
-	var scopes []scope
-	block := -1 // the indentation of a Go const/var/type block's lines, while in one
-	n := -1     // the line's number
-	var lastQual, lastName string
-	closer := "" // the closer of the block comment or string the line is in
-	emit := func(qual, name string) {
-		if lang.clauses && qual == lastQual && name == lastName {
-			return // the next clause of the same definition
-		}
-		lastQual, lastName = qual, name
-		emitAt(n, qual, name)
-	}
+	s := defScan{lang: lang, emitAt: emitAt, block: -1, n: -1}
 	for len(text) > 0 {
-		n++
 		line := text
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
 			line, text = text[:i], text[i+1:]
 		} else {
 			text = nil
 		}
-		indent, rest := indentOf(line)
-		if closer != "" {
-			if bytes.Contains(rest, []byte(closer)) {
-				closer = ""
+		s.n++
+		s.at = s.n
+		s.read(line, text)
+	}
+}
+
+// defScan is definitionLines' state from one line of a text to the next.
+type defScan struct {
+	lang   *defLang
+	emitAt func(line int, qual, name string)
+	scopes []scope
+	block  int    // the indentation of a Go const/var/type block's lines, while in one, or -1
+	closer string // the closer of the block comment or string the line is in
+	// header is the parentheses a definition's line left open, its
+	// parameters or bases running onto the lines below (Kotlin's "class
+	// Cache(", Python's "class A(\n    Base,\n):"), read over headerLines
+	// lines so far; headerAt is the definition's line, headerIndent its
+	// indentation, and headerScope says that it opened a scope
+	header, headerLines, headerAt, headerIndent int
+	headerScope                                 bool
+	after                                       bool // the line above defined a name or continued its header
+	defined                                     bool // the line defined a name
+	n, at                                       int  // the line's number, and the one its names are reported on
+	lastQual, lastName                          string
+}
+
+func (s *defScan) emit(qual, name string) {
+	s.defined = true
+	if s.lang.clauses && qual == s.lastQual && name == s.lastName {
+		return // the next clause of the same definition
+	}
+	s.lastQual, s.lastName = qual, name
+	s.emitAt(s.at, qual, name)
+}
+
+// read reads a line; next is the text after it.
+func (s *defScan) read(line, next []byte) {
+	lang := s.lang
+	indent, rest := indentOf(line)
+	if s.closer != "" {
+		if bytes.Contains(rest, []byte(s.closer)) {
+			s.closer = ""
+		}
+		return
+	}
+	if s.inHeader(indent, rest, next) {
+		return
+	}
+	s.closer = lang.opensBlock(rest)
+	if len(rest) == 0 || lang.comment(rest) || rest[0] == '{' {
+		// a brace on a line of its own opens the body above it (C#'s
+		// style): it closes no scope
+		return
+	}
+	qual, member := s.scopeOf(indent)
+	if s.block >= 0 {
+		if rest[0] == ')' {
+			s.block = -1
+		} else if indent > 0 {
+			if n := identAt(rest); n != "" {
+				s.emit("", n)
 			}
-			continue
 		}
-		closer = lang.opensBlock(rest)
-		if len(rest) == 0 || lang.comment(rest) || rest[0] == '{' {
-			// a brace on a line of its own opens the body above it (C#'s
-			// style): it closes no scope
-			continue
-		}
-		for len(scopes) > 0 && indent <= scopes[len(scopes)-1].indent {
-			scopes = scopes[:len(scopes)-1]
-		}
-		qual := ""
-		member := indent == 0 // a line at the top level or of a scope's members
-		if len(scopes) > 0 {
-			top := &scopes[len(scopes)-1]
-			if top.member < 0 {
-				top.member = indent
+		return
+	}
+	s.defined = false
+	name, opened := lang.line(rest, next, indent, qual, member, &s.block, s.emit)
+	if opened {
+		s.scopes = append(s.scopes, scope{indent, -1, name})
+	}
+	if (s.defined || opened) && s.block < 0 {
+		s.header, s.headerLines, s.headerAt, s.headerIndent, s.headerScope, s.after = lang.parenDepth(rest), 0, s.n, indent, opened, true
+	}
+}
+
+// inHeader reports whether a line (rest, after its indentation) continues
+// the header of the definition above it. Such a line closes no scope, and
+// the one that closes the header ("):", ") : Base {", "implements Handler
+// {") none either: the class's members follow. It defines nothing of its
+// own; a scope's parameters that are its members (Kotlin's "val size:
+// Int," in "class Cache(") are defined on the header's line, so that they
+// do not cut the class's unit.
+func (s *defScan) inHeader(indent int, rest, next []byte) bool {
+	open := s.header > 0 && s.headerLines < maxHeaderLines && (indent > s.headerIndent || len(rest) == 0 || rest[0] == ')')
+	if !(open || s.after && s.continues(rest)) {
+		s.header, s.after = 0, false
+		return false
+	}
+	s.headerLines++
+	if len(rest) == 0 || s.lang.comment(rest) {
+		return true // a parameter's doc comment
+	}
+	if s.headerScope && s.header == 1 {
+		block := -1
+		s.at = s.headerAt
+		s.lang.line(rest, next, indent, s.scopes[len(s.scopes)-1].name, true, &block, s.emit)
+	}
+	s.header += s.lang.parenDepth(rest)
+	return true
+}
+
+// continues reports whether a line opens with a word that continues a
+// header (defLang.continues), after its modifiers: Kotlin's "private
+// constructor(" below "class Adapter<T>".
+func (s *defScan) continues(rest []byte) bool {
+	w, after := nextWord(rest)
+	for s.lang.modifiers[w] {
+		w, after = nextWord(after)
+	}
+	return s.lang.continues[w]
+}
+
+// scopeOf closes the scopes a line indented by indent ends, and returns
+// the innermost scope's name ("" at the top level) and whether the line is
+// at the top level or of that scope's members (not in a body).
+func (s *defScan) scopeOf(indent int) (qual string, member bool) {
+	for len(s.scopes) > 0 && indent <= s.scopes[len(s.scopes)-1].indent {
+		s.scopes = s.scopes[:len(s.scopes)-1]
+	}
+	if len(s.scopes) == 0 {
+		return "", indent == 0
+	}
+	top := &s.scopes[len(s.scopes)-1]
+	if top.member < 0 {
+		top.member = indent
+	}
+	return top.name, indent == top.member
+}
+
+// maxHeaderLines bounds the lines a definition's header is read over
+// (okhttp's Response has 77, its properties' doc comments): a parenthesis
+// left open by mistake (in a string the scan misreads) ends its header
+// there, or a line indented no deeper than the definition that does not
+// close it.
+const maxHeaderLines = 200
+
+// parenDepth returns the parentheses a line opens less those it closes,
+// outside its double-quoted strings and before its comment (an opener of
+// the language's other than "*", "[" and "@", which also start code).
+func (l *defLang) parenDepth(rest []byte) int {
+	depth := 0
+	quoted := false
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
 			}
-			qual, member = top.name, indent == top.member
-		}
-		if block >= 0 {
-			if rest[0] == ')' {
-				block = -1
-			} else if indent > 0 {
-				if n := identAt(rest); n != "" {
-					emit("", n)
-				}
-			}
-			continue
-		}
-		if s, ok := lang.line(rest, text, indent, qual, member, &block, emit); ok {
-			scopes = append(scopes, scope{indent, -1, s})
+		case c == '"':
+			quoted = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case l.commentStarts[c] && l.commentAt(rest[i:]):
+			return depth
 		}
 	}
+	return depth
+}
+
+// commentAt reports whether b starts with a comment opener of l that
+// only opens comments (not "*", "[" or "@": a pointer, an index, an
+// annotation).
+func (l *defLang) commentAt(b []byte) bool {
+	for _, c := range l.comments {
+		if c != "*" && c != "[" && c != "@" && bytes.HasPrefix(b, []byte(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // opensBlock returns the closer of a block comment or multi-line string
@@ -391,7 +523,15 @@ func (l *defLang) keyword(kind defKind, after []byte, indent int, qual string, m
 			emit(qual, n)
 		}
 	case defScope, defModule:
-		n := identAt(after)
+		n := cmp.Or(identAt(after), backquoted(after))
+		if l.continues[n] {
+			// Dart's "extension on Stream<int> {" has no name: its
+			// members are called as the type's, and it defined "on"
+			if t := identAt(trimBlanks(after)[len(n):]); t != "" {
+				return t, true
+			}
+			return "", false
+		}
 		if _, ctx, ok := bytes.Cut(after, []byte("=>")); ok && n == "" {
 			n = identAt(ctx) // Haskell's "class (Eq a) => Container f where"
 		}
@@ -406,6 +546,11 @@ func (l *defLang) keyword(kind defKind, after []byte, indent int, qual string, m
 		if n := implType(after); n != "" {
 			return n, true
 		}
+	case defImplFor:
+		if _, mod, ok := bytes.Cut(after, []byte("for:")); ok {
+			return lastDotted(mod), true
+		}
+		return qual, true
 	case defLast:
 		if n := lastName(after); n != "" {
 			emit(qual, n)
@@ -609,16 +754,20 @@ func callDef(rest []byte, abstract bool) (name, qual string) {
 
 // paramsOpen returns the index of the "(" that opens the parameters of
 // a call's shape (-1 for none) and the text before it: the first "(",
-// unless a modifier stands just before it, when those parentheses are
-// the return type, a tuple (C#'s "public (int, string) Parse(…)"), and
-// the parameters open after them; head then leaves the tuple out.
+// unless it is a return type's, a tuple or a record (C#'s "public (int,
+// string) Parse(…)", Dart's "(int, String) parse(…)" and "Future<(int,
+// int)> size()"): at the start of the line, after a modifier or inside
+// a type's angle brackets. The parameters open after it; head then
+// leaves the tuple out.
 func paramsOpen(rest []byte) (open int, head []byte) {
 	open = bytes.IndexByte(rest, '(')
 	if open < 0 {
 		return -1, nil
 	}
-	if !tupleAfter[lastIdent(bytes.TrimRight(rest[:open], " \t"))] {
-		return open, rest[:open]
+	before := rest[:open]
+	if len(trimBlanks(before)) > 0 && !tupleAfter[lastIdent(bytes.TrimRight(before, " \t"))] &&
+		bytes.Count(before, []byte("<")) <= bytes.Count(before, []byte(">")) {
+		return open, before
 	}
 	depth := 0
 	for i := open; i < len(rest); i++ {
@@ -632,7 +781,7 @@ func paramsOpen(rest []byte) (open int, head []byte) {
 				if next < 0 {
 					return -1, nil
 				}
-				return i + 1 + next, append(slices.Clip(rest[:open]), rest[i+1:i+1+next]...)
+				return i + 1 + next, append(slices.Clip(before), rest[i+1:i+1+next]...)
 			}
 		}
 	}
@@ -830,7 +979,7 @@ func qualified(qual, name string) string {
 func skipAttributes(rest []byte) []byte {
 	for len(rest) > 0 && rest[0] == '@' {
 		i := 1
-		for i < len(rest) && (isIdentByte(rest[i]) || rest[i] == '.') {
+		for i < len(rest) && (isIdentByte(rest[i]) || rest[i] == '.' || rest[i] == ':') { // Kotlin's @get:JvmName
 			i++
 		}
 		if i < len(rest) && rest[i] == '(' {
@@ -843,6 +992,22 @@ func skipAttributes(rest []byte) []byte {
 		rest = trimBlanks(rest[i:])
 	}
 	return rest
+}
+
+// backquoted returns the name quoted in backquotes at the start of
+// after, without the characters a name cannot hold: Kotlin's "class
+// `-JsonUtf8Reader`" (moshi's internal classes) is JsonUtf8Reader. A quoted
+// sentence (a test's "fun `reads a null`()") is no name: "".
+func backquoted(after []byte) string {
+	t := trimBlanks(after)
+	if len(t) == 0 || t[0] != '`' {
+		return ""
+	}
+	end := bytes.IndexByte(t[1:], '`')
+	if end < 0 || bytes.ContainsAny(t[1:1+end], " \t") {
+		return ""
+	}
+	return identAt(bytes.TrimLeft(t[1:1+end], "-"))
 }
 
 // lastDotted returns the last part of the dotted name at the start of

@@ -32,15 +32,19 @@ func jvmDefLangs() map[string]*defLang {
 			kindSet("typealias", defName), kindSet("val var", defTop)),
 		modifiers: wordSet("public private protected internal abstract final open sealed data inner enum annotation value " +
 			"companion override suspend inline infix operator tailrec external lateinit const expect actual"),
+		continues:  wordSet("constructor"),
 		attributes: true,
 		comments:   []string{"//", "/*", "*"},
+		blocks:     [][2]string{{`"""`, `"""`}},
 	}
 	defScala := &defLang{
 		keywords: mergeKinds(kindSet("class object trait enum", defScope), kindSet("def type", defName),
 			kindSet("val var", defTop)),
-		modifiers:  wordSet("private protected final abstract sealed implicit lazy override case inline opaque transparent open"),
+		modifiers:  wordSet("private protected final abstract sealed implicit lazy override case inline opaque transparent open package"),
+		continues:  wordSet("extends with derives"),
 		attributes: true,
 		comments:   []string{"//", "/*", "*"},
+		blocks:     [][2]string{{`"""`, `"""`}},
 	}
 	defCSharp := &defLang{
 		keywords: mergeKinds(kindSet("class interface enum record struct", defScope), kindSet("delegate event", defLast)),
@@ -53,6 +57,8 @@ func jvmDefLangs() map[string]*defLang {
 	defDart := &defLang{
 		keywords:    mergeKinds(kindSet("class mixin enum extension", defScope), kindSet("typedef", defLast)),
 		modifiers:   wordSet("abstract base final sealed interface static external late const factory"),
+		continues:   wordSet("extends with implements on"),
+		bareDef:     dartGetter,
 		calls:       true,
 		scopedCalls: true,
 		abstracts:   true,
@@ -107,7 +113,7 @@ func functionalDefLangs() map[string]*defLang {
 		blocks:   [][2]string{{"{-", "-}"}},
 	}
 	defElixir := &defLang{
-		keywords: mergeKinds(kindSet("defmodule defprotocol", defModule),
+		keywords: mergeKinds(kindSet("defmodule defprotocol", defModule), kindSet("defimpl", defImplFor),
 			kindSet("def defp defmacro defmacrop defguard defguardp defdelegate", defName)),
 		clauses:  true,
 		comments: []string{"#"},
@@ -157,6 +163,26 @@ func luaAssign(rest []byte) (name, qual string) {
 		lhs = after
 	}
 	return pathName(lhs)
+}
+
+// dartGetter reads a Dart getter, "int get retries => 3;", "Stream<int>
+// get stream {" or an abstract "bool get isEmpty;", for its name. (A
+// setter has the shape of a call and is read as one.)
+func dartGetter(rest []byte) (name, qual string) {
+	i := bytes.Index(rest, []byte(" get "))
+	if i <= 0 || bytes.IndexByte(rest[:i], '=') >= 0 {
+		return "", ""
+	}
+	after := trimBlanks(rest[i+len(" get "):])
+	n := identAt(after)
+	if n == "" {
+		return "", ""
+	}
+	after = trimBlanks(after[len(n):])
+	if bytes.HasPrefix(after, []byte("=>")) || bytes.HasPrefix(after, []byte("{")) || bytes.HasPrefix(after, []byte(";")) {
+		return n, ""
+	}
+	return "", ""
 }
 
 // haskellSignature reads a Haskell type signature, "name :: Type" or

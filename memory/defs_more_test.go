@@ -138,7 +138,7 @@ enum Method { get, post }
 Future<void> main(List<String> args) async {
   print(args);
 }
-`, []string{"ProgressCallback", "HttpClient", "HttpClient.fetch", "HttpClient.close", "HttpClient.describe", "Retrying",
+`, []string{"ProgressCallback", "HttpClient", "HttpClient.fetch", "HttpClient.close", "HttpClient.retries", "HttpClient.describe", "Retrying",
 		"Retrying.retry", "StatusText", "StatusText.isOk", "Method", "main"}},
 	{"Sources/Net/Channel.swift", `import Foundation
 

@@ -97,7 +97,14 @@ ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOP
 			t.Fatal(err)
 		}
 	}
-	for _, s := range moreDefSamples { // the languages of moreDefLangs
+	samples := slices.Clone(moreDefSamples) // the languages of moreDefLangs
+	for _, h := range headerSamples {       // and headers over several lines
+		samples = append(samples, struct {
+			rel, text string
+			want      []string
+		}{"headers/" + h.rel, h.text, h.want})
+	}
+	for _, s := range samples {
 		p := filepath.Join(root, "more", filepath.FromSlash(s.rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -115,7 +122,7 @@ ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOP
 // goldenFile. A change to the analyser that changes it changes what the
 // index holds: make sure it is meant to, and give analysisID a new number
 // and the new hash's first eight digits.
-const goldenIndexHash = "97016f97f6a588befa4f0b3b6ecc2a8b4e9b22678a89e599805628ad7afbb6d4"
+const goldenIndexHash = "49d9a81ede72c1dfe699ac89c83f66c7c789dbe586fb63690b733a07e4467bea"
 
 // goldenFile holds canonicalDump of goldenTree's index, so that a change
 // shows as the documents and terms that changed (see dumpDiff).

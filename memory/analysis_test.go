@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,48 @@ func TestOlderAnalysisReanalysed(t *testing.T) {
 	}
 	if _, st, _ = Update(context.Background(), dir, DirSource(root), false, nil); st.Reread != 0 {
 		t.Errorf("a refresh after that read %d files again, want 0", st.Reread)
+	}
+}
+
+// TestOlderLayoutRebuiltQuietly opens an index that taskctl wrote in the
+// layout before the definitions (format 1, testdata/format1-index.bin,
+// written by aa022e8^ over the two files below): it is rebuilt, every
+// file read again, without a warning (it said INDEX_CORRUPT, as if the
+// file were damaged), and the rebuilt index has the definitions. A
+// layout newer than this taskctl's is rebuilt quietly too.
+func TestOlderLayoutRebuiltQuietly(t *testing.T) {
+	old, err := os.ReadFile("testdata/format1-index.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := slices.Clone(old)
+	binary.LittleEndian.PutUint32(newer[8:], formatVersion+1)
+	for name, data := range map[string][]byte{"format 1": old, "a newer format": newer} {
+		root := t.TempDir()
+		writeFile(t, root, "src/retry.py", "class RetryBudget:\n    def spend(self, n):\n        return n\n")
+		writeFile(t, root, "README.md", "A client that retries.\n")
+		dir := filepath.Join(t.TempDir(), "index")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, indexFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, warns, err := Open(dir); err != nil || len(warns) > 0 {
+			t.Errorf("%s: Open = %v, %v; want no warning", name, warns, err)
+		}
+		ix, st, err := Update(context.Background(), dir, DirSource(root), false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Warnings) > 0 || st.Reread != 2 || !st.Written {
+			t.Errorf("%s: refresh: warnings %v, %d files read, written %v; want none, 2, true", name, st.Warnings, st.Reread, st.Written)
+		}
+		if st.Defs == 0 {
+			t.Errorf("%s: the rebuilt index has no definitions", name)
+		}
+		if ms := ix.Search("RetryBudget.spend", SearchOptions{}); len(ms) == 0 || ms[0].Rel != "src/retry.py" {
+			t.Errorf("%s: Search(RetryBudget.spend) = %v, want src/retry.py first", name, ms)
+		}
 	}
 }

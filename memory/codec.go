@@ -40,7 +40,9 @@ import (
 // lengths.
 //
 // Two versions: formatVersion is the layout above; an index of another
-// is not read (a warning, INDEX_CORRUPT, and a rebuild). The analysis
+// is not read, and is rebuilt quietly (errOtherLayout: an older or newer
+// taskctl wrote it; it said INDEX_CORRUPT until issue 34's twelfth pass,
+// as if it were damaged; a damaged one still does). The analysis
 // word is what the documents' terms were made by: when the analysis
 // changes (a language's definitions read, a word no longer indexed),
 // analysisID changes (source.go), and the next Refresh analyses every
@@ -152,6 +154,11 @@ func (d *dict) find(term string) []byte {
 // of the current format.
 var ErrCorrupt = errors.New("corrupt index")
 
+// errOtherLayout is wrapped by the error of an index whose header is
+// taskctl's and whose layout is another (formatVersion): an older
+// taskctl's, or a newer one's. It is no damage: Open rebuilds it quietly.
+var errOtherLayout = errors.New("index of another layout")
+
 func corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
 }
@@ -171,7 +178,7 @@ func decode(data []byte) (*decoded, error) {
 		return nil, corrupt("bad magic")
 	}
 	if v := binary.LittleEndian.Uint32(data[8:]); v != formatVersion {
-		return nil, corrupt("format version %d, want %d", v, formatVersion)
+		return nil, fmt.Errorf("%w: %w: version %d, want %d", ErrCorrupt, errOtherLayout, v, formatVersion)
 	}
 	body := data[headerSize:]
 	if n := binary.LittleEndian.Uint64(data[16:]); n != uint64(len(body)) {

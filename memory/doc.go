@@ -148,12 +148,14 @@
 //     does not wait for the disk. Its blocks are reserved before it
 //     is written (fallocate, on Linux), or ext4 would flush it to the disk
 //     on the rename anyway.
-//   - A corrupt, truncated or old-format index is detected (magic, version,
-//     length, checksum and bounds checks), reported as a diag.Warning and rebuilt
+//   - A corrupt or truncated index is detected (magic, version, length,
+//     checksum and bounds checks), reported as a diag.Warning and rebuilt
 //     by the next Refresh; it is never trusted. Decoding never panics. An
-//     index that an older analysis made (analysisID, source.go: a newer
-//     taskctl reads more) is analysed again by the next Refresh, every
-//     file, without a warning.
+//     index of another layout (its header's version: an older or newer
+//     taskctl wrote it) is rebuilt too, without a warning; one that an
+//     older analysis made (analysisID, source.go: a newer taskctl reads
+//     more) is analysed again by the next Refresh, every file, without a
+//     warning.
 //   - An Index is safe for concurrent use.
 //   - The index directory is a state.Dir, named by its real path:
 //     reached without following a symbolic link, and its files (the index,

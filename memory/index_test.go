@@ -352,20 +352,17 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 	}
 	flip := slices.Clone(good)
 	flip[len(flip)/2] ^= 0x40
-	oldVersion := slices.Clone(good)
-	binary.LittleEndian.PutUint32(oldVersion[8:], 0)
 	badBody := slices.Clone(good)
 	for i := 40; i < 60 && i < len(badBody); i++ {
 		badBody[i] = 0xff
 	}
 	rewriteHeader(badBody)
 	cases := map[string][]byte{
-		"bit flip":    flip,
-		"truncated":   good[:len(good)*2/3],
-		"empty":       {},
-		"old version": oldVersion,
-		"bad body":    badBody,
-		"not ours":    []byte("hello, world\n"),
+		"bit flip":  flip,
+		"truncated": good[:len(good)*2/3],
+		"empty":     {},
+		"bad body":  badBody,
+		"not ours":  []byte("hello, world\n"),
 	}
 	for name2, data := range cases {
 		if err := os.WriteFile(name, data, 0o644); err != nil {

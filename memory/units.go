@@ -193,6 +193,7 @@ func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64, doc []bo
 	if len(units) == 0 {
 		return unit{}, 0, 0
 	}
+	blocks := docBlocks(defLangOf(rel), data, starts)
 	// inDoc[k], inCode[k]: the matches of term k in the file's doc
 	// comments and in its other lines
 	var inDoc, inCode []float64
@@ -224,7 +225,7 @@ func bestUnit(rel string, data []byte, terms []unitTerm, docTF float64, doc []bo
 					continue
 				}
 				w := 1.0
-				if line == units[u].defLine(data, starts) || commentLine(data, starts, line) {
+				if line == units[u].defLine(data, starts, blocks) || commentLine(data, starts, line) {
 					w = docTF
 				}
 				tf[u*len(terms)+k] += w
@@ -280,17 +281,44 @@ func codePart(terms []unitTerm, inDoc, inCode []float64) float64 {
 }
 
 // defLine returns the line of u that defines its name: its first line that
-// is not a comment or a decorator (u starts at its leading comment).
-func (u unit) defLine(data []byte, starts []int) int {
+// is not a comment or a decorator, nor in a block (u starts at its leading
+// comment or doc: blocks, see docBlocks).
+func (u unit) defLine(data []byte, starts []int, blocks []int) int {
 	if u.name == "" {
 		return -1
 	}
 	for l := u.start; l < u.end; l++ {
-		if !commentLine(data, starts, l) {
+		if !commentLine(data, starts, l) && (blocks == nil || blocks[l] < 0) {
 			return l
 		}
 	}
 	return u.start
+}
+
+// docBlocks returns, for each line of data that is in a block comment or
+// a multi-line string of lang (defLang.blocks: Elixir's and Julia's `"""`),
+// the line that opens it, and -1 for the others; nil when lang has none.
+func docBlocks(lang *defLang, data []byte, starts []int) []int {
+	if lang == nil || len(lang.blocks) == 0 {
+		return nil
+	}
+	in := make([]int, len(starts))
+	closer, opener := "", -1
+	for l := range starts {
+		in[l] = -1
+		_, rest := indentOf(bytes.TrimRight(lineAt(data, starts, l), "\n"))
+		if closer != "" {
+			in[l] = opener
+			if bytes.Contains(rest, []byte(closer)) {
+				closer = ""
+			}
+			continue
+		}
+		if closer = lang.opensBlock(rest); closer != "" {
+			in[l], opener = l, l
+		}
+	}
+	return in
 }
 
 // commentLine reports whether line is a comment or a decorator, by its
@@ -357,14 +385,24 @@ func cutUnits(rel string, data []byte, starts []int) []unit {
 		}
 		return out
 	}
-	// a definition starts at its leading comments and decorators
+	// a definition starts at its leading comments and decorators, and
+	// at the doc above it that is a block: Elixir's @doc """ … """ and
+	// Julia's docstring (the text between the quotes is no comment line)
+	blocks := docBlocks(lang, data, starts)
 	for i := range defs {
 		floor := 0
 		if i > 0 {
 			floor = defs[i-1].start + 1
 		}
-		for defs[i].start > floor && leadingLine(lang, data, starts, defs[i].start-1) {
-			defs[i].start--
+		for defs[i].start > floor {
+			prev := defs[i].start - 1
+			if blocks != nil && blocks[prev] >= floor && blocks[prev] < prev && leadingLine(lang, data, starts, blocks[prev]) {
+				defs[i].start = blocks[prev]
+			} else if leadingLine(lang, data, starts, prev) {
+				defs[i].start--
+			} else {
+				break
+			}
 		}
 	}
 	var out []unit

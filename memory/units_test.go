@@ -104,3 +104,46 @@ func Encode() {
 		t.Errorf("bestUnit = %v, want Encode", u)
 	}
 }
+
+// TestCutUnitsDocBlocks checks that a doc written as a block above its
+// definition (Elixir's @doc heredoc) starts the definition's unit: it was
+// the end of the unit above (the text between the quotes is no comment
+// line), so each function's unit held the next one's doc, and a request
+// in a doc's words met the function before it. Its name's line is the
+// def's, not the doc's first line.
+func TestCutUnitsDocBlocks(t *testing.T) {
+	ex := `defmodule App.Export do
+  @moduledoc """
+  Exports notebooks.
+  """
+
+  @doc """
+  Renders a notebook as Markdown.
+  """
+  @spec markdown(map()) :: String.t()
+  def markdown(notebook) do
+    notebook
+  end
+
+  @doc """
+  Renders a notebook as an Elixir script.
+  """
+  def script(notebook), do: notebook
+end
+`
+	starts := []int{0}
+	for i := 0; i+1 < len(ex); i++ {
+		if ex[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	got := cutUnits("lib/app/export.ex", []byte(ex), starts)
+	want := []unit{{0, 5, "Export"}, {5, 13, "Export.markdown"}, {13, 18, "Export.script"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cutUnits =\n%v\nwant\n%v", got, want)
+	}
+	blocks := docBlocks(defLangOf("lib/app/export.ex"), []byte(ex), starts)
+	if def := got[1].defLine([]byte(ex), starts, blocks); def != 9 {
+		t.Errorf("defLine(markdown) = %d, want 9 (the def's line)", def)
+	}
+}

@@ -136,6 +136,7 @@ type parsed struct {
 	kebabs    map[string]bool   // a long text's names spelled with hyphens, whole (kebabNames)
 	suffixed  map[string]bool   // a long text's class names that lead a code file's name (suffixedNames)
 	words     []word            // content words, in order
+	phrases   map[string][]int  // a long text's plain words, each term to its places in the prose (prosePhrases)
 }
 
 // word is a content word of a query, lower-case and as the query spells

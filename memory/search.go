@@ -92,6 +92,9 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		query, p, html = st.readReport(query, p, a)
 	}
 	p.hist = hist
+	if p.long {
+		p.phrases = prosePhrases(query)
+	}
 	st.readEvidence(&p, query, a)
 	out := st.search(a, p, opt)
 	if (len(out) == 0 || !p.langTyped && !p.anyInLanguage(out)) && p.filters() {
@@ -748,7 +751,7 @@ func (p *parsed) maxBoost() float64 {
 	if !p.long {
 		b *= boostSubject
 	} else {
-		b *= boostSubjectLong
+		b *= max(boostSubjectLong, boostPhraseLong)
 	}
 	if p.deepest != "" {
 		b *= boostFrame
@@ -995,6 +998,9 @@ func (p *parsed) adjust(c cand, rel string, opt SearchOptions) (_ cand, ok bool)
 			c.score *= boostSubject
 		}
 		c.notes = append(c.notes, "named after "+t)
+	} else if t := p.phraseSubject(rel); t != "" && !demoted {
+		c.score *= boostPhraseLong
+		c.notes = append(c.notes, "named after "+t+" (a phrase)")
 	} else if t := p.partnerOf(rel); t != "" && !demoted {
 		c.score *= boostPartner
 		c.notes = append(c.notes, "named after "+t)

@@ -594,9 +594,10 @@ func allDigits[S string | []byte](b S) bool {
 	return len(b) > 0
 }
 
-// stopWords holds English function words and the keywords and noise words of
-// common programming languages, compared before and after stemming.
-var stopWords = func() map[string]bool {
+// proseStop is the prose among the stop words: English's function words,
+// without the code's keywords (a file's name has "this", "import",
+// "static" as words: ThisReference, ImportDeclaration).
+var proseStop = func() map[string]bool {
 	const prose = `a about above after again against all also am an and any are as at be because been
 before being below between both but by can could did do does doing done down during each either else
 ever few for from further get got had has have having he her here hers herself him himself his how however
@@ -605,6 +606,16 @@ other our ours ourselves out over own same she should so some such than that the
 themselves then there these they this those through thus to too under until up upon us very via was we
 were what when where which while who whom why will with within without would yet you your yours yourself
 yourselves etc eg ie e.g i.e`
+	m := make(map[string]bool, 200)
+	for _, w := range strings.Fields(prose) {
+		m[w] = true
+	}
+	return m
+}()
+
+// stopWords holds English function words and the keywords and noise words of
+// common programming languages, compared before and after stemming.
+var stopWords = func() map[string]bool {
 	const code = `func function def fn return returns var val let const import imports package
 true false nil null none undefined void self this super new delete
 int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float float32 float64 bool boolean str
@@ -615,7 +626,10 @@ try catch finally throw throws raise except assert
 todo fixme xxx nolint noqa pragma
 www com org`
 	m := make(map[string]bool, 400)
-	for _, w := range strings.Fields(prose + " " + code) {
+	for w := range proseStop {
+		m[w] = true
+	}
+	for _, w := range strings.Fields(code) {
 		m[w] = true
 	}
 	return m

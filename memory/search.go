@@ -57,8 +57,8 @@ type qterm struct {
 	path    []byte
 	alts    [][2][]byte // text and path lists of partners: abbreviations, concepts, the compound's whole form
 	altTerm []string    // those partners
-	altW    []float64   // what a match of each counts for (altWeight, conceptWeight, minedWeightOf)
-	altSep  []string    // how its label joins it to the term (sepAbbrev, sepConcept, sepMined)
+	altW    []float64   // what a match of each counts for (altWeight, conceptWeight, minedWeightOf, wordnetWeight)
+	altSep  []string    // how its label joins it to the term (sepAbbrev, sepConcept, sepMined, sepWordNet)
 	acronym bool        // the initials of the query's words (acronymTerms), which the words stand for
 	hist    []histDoc   // the files whose commits' messages have the term (history.go)
 }
@@ -276,8 +276,8 @@ func partnerSubjects(p parsed, qs []qterm) map[string]string {
 	m := map[string]string{}
 	for _, q := range qs {
 		for i, alt := range q.altTerm {
-			if q.altSep[i] == sepMined {
-				continue // a mined partner is too loose to name the subject
+			if q.altSep[i] == sepMined || q.altSep[i] == sepWordNet {
+				continue // a mined partner or an attribute is too loose to name the subject
 			}
 			if !p.subjects[alt] && m[alt] == "" {
 				m[alt] = q.surface + q.altSep[i] + alt
@@ -372,6 +372,7 @@ func (st *state) queryTerms(a *analyzer, p parsed) []qterm {
 		df := st.addPartners(&q, p.long)
 		if !p.long {
 			df = st.addMined(&q, df, qtf)
+			df = st.addWordNet(&q, df, qtf)
 		}
 		if p.hist != nil {
 			q.hist = st.historyDocs(p.hist, t)
@@ -470,16 +471,17 @@ func (st *state) addMined(q *qterm, df float64, query map[string]float64) float6
 }
 
 // How a partner's label joins it to the term it stands for (--explain:
-// "cfg~config", "sandbox≈chroot", "throttle≃rate").
+// "cfg~config", "sandbox≈chroot", "throttle≃rate", "old≅age").
 const (
 	sepAbbrev  = "~" // an abbreviation, a whole form, a base
 	sepConcept = "≈" // a concept of synonyms.go or thesaurus.go
 	sepMined   = "≃" // a partner mined from other projects (mined.go)
+	sepWordNet = "≅" // an adjective's attribute in WordNet (wordnet.go)
 )
 
 // addAlt adds a partner of q: its posting lists, its term, what a match
 // counts for and how its label joins it to q (sepAbbrev, sepConcept,
-// sepMined).
+// sepMined, sepWordNet).
 func (q *qterm) addAlt(text, path []byte, term string, w float64, sep string) {
 	q.alts = append(q.alts, [2][]byte{text, path})
 	q.altTerm = append(q.altTerm, term)

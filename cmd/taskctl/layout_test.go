@@ -91,6 +91,7 @@ func TestLayout(t *testing.T) {
 		"contextgen":          {"template", "project", "command", "memory", "contextgen/sources", "contextgen/reading", "contextgen/budget", "contextgen/tokens"},
 		"workflow":            {"template", "contextgen", "state", "internal/sandbox"},
 		"bench/assoc":         {"memory"},
+		"bench/wordnet":       {"memory"},
 		"bench/retrieval":     {"memory", "project", "root"},
 		// The engine may import everything below it; nothing below
 		// imports it (no other row names it).

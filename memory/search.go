@@ -85,19 +85,9 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		return nil
 	}
 	a := newAnalyzer()
-	query = dropChecklists(dropListings(dropHTMLComments(query)))
-	p := parseQuery(query, a, st.dirExists)
-	html := false
-	if p.long {
-		query, p, html = st.readReport(query, p, a)
-	}
-	p.hist = hist
-	if p.long {
-		p.phrases = prosePhrases(query)
-	}
-	st.readEvidence(&p, query, a)
+	p, html := st.parse(query, hist, a)
 	out := st.search(a, p, opt)
-	if (len(out) == 0 || !p.langTyped && !p.anyInLanguage(out)) && p.filters() {
+	if p.searchAgain(out) {
 		// A file-type word or a scope that filtered everything away was
 		// not meant as a filter ("tests fail because ...", "serialize
 		// responses to JSON files"), nor was a language word that kept
@@ -117,6 +107,29 @@ func (ix *Index) Search(query string, opt SearchOptions) []Match {
 		}
 	}
 	return out
+}
+
+// parse reads query as Search does: its checklists, listings and HTML
+// comments dropped, a long text read as a report (html: it was HTML), its
+// evidence looked up.
+func (st *state) parse(query string, hist *history, a *analyzer) (p parsed, html bool) {
+	query = dropChecklists(dropListings(dropHTMLComments(query)))
+	p = parseQuery(query, a, st.dirExists)
+	if p.long {
+		query, p, html = st.readReport(query, p, a)
+	}
+	p.hist = hist
+	if p.long {
+		p.phrases = prosePhrases(query)
+	}
+	st.readEvidence(&p, query, a)
+	return p, html
+}
+
+// searchAgain reports whether the query's filters are to be dropped after
+// a search that found out (see Search).
+func (p *parsed) searchAgain(out []Match) bool {
+	return (len(out) == 0 || !p.langTyped && !p.anyInLanguage(out)) && p.filters()
 }
 
 // anyInLanguage reports whether a match of out is in a language the
@@ -181,19 +194,42 @@ func (st *state) readEvidence(p *parsed, query string, a *analyzer) {
 
 // search ranks st's documents for the parsed query p.
 func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
-	qs := st.queryTerms(a, p)
-	p.subjects = subjects(p, qs)
-	p.heads = heads(p.subjects)
-	p.partners = partnerSubjects(p, qs)
-	p.kebabs = kebabNames(p)
-	p.suffixed = st.suffixedNames(p)
-	acc, total := st.accumulate(qs)
-	defAcc, hits, defTotal := st.defScores(p.evidence)
-	named := st.namedAfter(p)
-	if total == 0 && defTotal == 0 && len(named) == 0 {
+	qs, scores, hits := st.score(a, &p)
+	if scores == nil {
 		return nil
 	}
-	scores := combine(acc, total, defAcc, defTotal)
+	documented := st.documentedCode(scores, p, opt)
+	cands := st.rankUnits(scores, p, qs, opt)
+	for i := range cands {
+		if page, ok := documented[cands[i].doc]; ok {
+			cands[i].notes = append(cands[i].notes, "documented in "+page)
+		}
+	}
+	noteDefs(cands, hits, p.evidence)
+	out := st.reasons(cands, qs, opt.Explain)
+	if opt.Source != nil {
+		bestLines(out, qs, opt.Source)
+	}
+	return out
+}
+
+// score completes p with what its terms qs name and returns each
+// document's score before boosts (nil when nothing scored) and the
+// definitions of the query's evidence each document has.
+func (st *state) score(a *analyzer, p *parsed) (qs []qterm, scores []float64, hits map[uint32][]defHit) {
+	qs = st.queryTerms(a, *p)
+	p.subjects = subjects(*p, qs)
+	p.heads = heads(p.subjects)
+	p.partners = partnerSubjects(*p, qs)
+	p.kebabs = kebabNames(*p)
+	p.suffixed = st.suffixedNames(*p)
+	acc, total := st.accumulate(qs)
+	defAcc, hits, defTotal := st.defScores(p.evidence)
+	named := st.namedAfter(*p)
+	if total == 0 && defTotal == 0 && len(named) == 0 {
+		return qs, nil, nil
+	}
+	scores = combine(acc, total, defAcc, defTotal)
 	for _, d := range named {
 		// a file named after a word of a short request is a candidate
 		// even when the word has no term ("exceptions", whose stem is a
@@ -212,19 +248,7 @@ func (st *state) search(a *analyzer, p parsed, opt SearchOptions) []Match {
 			scores[d] += w * share
 		}
 	}
-	documented := st.documentedCode(scores, p, opt)
-	cands := st.rankUnits(scores, p, qs, opt)
-	for i := range cands {
-		if page, ok := documented[cands[i].doc]; ok {
-			cands[i].notes = append(cands[i].notes, "documented in "+page)
-		}
-	}
-	noteDefs(cands, hits, p.evidence)
-	out := st.reasons(cands, qs, opt.Explain)
-	if opt.Source != nil {
-		bestLines(out, qs, opt.Source)
-	}
-	return out
+	return qs, scores, hits
 }
 
 // subjects returns the words of p (with its terms qs) that a file may be

@@ -69,35 +69,11 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 		return cands
 	}
 	n := min(len(cands), unitCands)
-	type found struct {
-		share float64
-		u     unit
-		ok    bool
-		form  string  // what the file is read as beside code, in a long text (readAs)
-		code  float64 // the part of its match left with its doc comments demoted, in a long text (bestUnit)
-	}
-	best := make([]found, n)
+	best := make([]unitFound, n)
 	top := 0.0
 	for i := range n {
-		data, err := src.ReadFile(st.docs[cands[i].doc].rel)
-		if err != nil {
-			continue
-		}
-		data = filter(src, data)
-		if len(data) > unitRead {
-			data = data[:unitRead]
-		}
-		rel := st.docs[cands[i].doc].rel
-		var doc []bool
-		if long && !demotedAsDoc(rel) {
-			doc = docLines(rel, data)
-		}
-		u, share, codeShare := bestUnit(rel, data, terms, docTF, doc)
-		best[i] = found{share: share, u: u, ok: true, code: codeShare}
-		if long {
-			best[i].form = readAs(rel, data)
-		}
-		top = max(top, share)
+		best[i] = st.readUnit(st.docs[cands[i].doc].rel, terms, docTF, src, long)
+		top = max(top, best[i].share)
 	}
 	if top == 0 {
 		return cands
@@ -129,6 +105,37 @@ func (st *state) unitScores(cands []cand, qs []qterm, src Source, long bool) []c
 	}
 	slices.SortStableFunc(cands[:n], func(x, y cand) int { return cmpFloat(y.score, x.score) })
 	return cands
+}
+
+// unitFound is what unitScores reads of a file.
+type unitFound struct {
+	share float64
+	u     unit
+	ok    bool    // the file was read
+	form  string  // what the file is read as beside code, in a long text (readAs)
+	code  float64 // the part of its match left with its doc comments demoted, in a long text (bestUnit)
+}
+
+// readUnit reads the file rel through src for its best unit (bestUnit).
+func (st *state) readUnit(rel string, terms []unitTerm, docTF float64, src Source, long bool) unitFound {
+	data, err := src.ReadFile(rel)
+	if err != nil {
+		return unitFound{}
+	}
+	data = filter(src, data)
+	if len(data) > unitRead {
+		data = data[:unitRead]
+	}
+	var doc []bool
+	if long && !demotedAsDoc(rel) {
+		doc = docLines(rel, data)
+	}
+	u, share, codeShare := bestUnit(rel, data, terms, docTF, doc)
+	f := unitFound{share: share, u: u, ok: true, code: codeShare}
+	if long {
+		f.form = readAs(rel, data)
+	}
+	return f
 }
 
 // unitTermsOf returns the heaviest terms of the query with the words they

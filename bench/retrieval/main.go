@@ -78,6 +78,12 @@ type query struct {
 	commit     string
 }
 
+// tuneItem, in a harness built with -tags tuning, writes a query's
+// candidates before the boosts to $TUNE_DUMP (tune.go, bench/tune); limit
+// is the Limit its search asked for (40: a bug-report run's, tests left
+// out; 10: a commit run's).
+var tuneItem = func(ix *memory.Index, src memory.Source, query, id string, gold, ranked []string, limit int) {}
+
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "retrieval:", err)
@@ -340,6 +346,7 @@ func evaluate(qs []query, stdout, stderr io.Writer, verbose bool) error {
 		for _, m := range ms {
 			rankedOurs = append(rankedOurs, m.Rel)
 		}
+		tuneItem(r.ix, src, q.Query, q.commit, q.Gold, rankedOurs, 10)
 		t0 = time.Now()
 		rankedBase := r.plain.search(q.Query, 10)
 		dBase := time.Since(t0)

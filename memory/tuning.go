@@ -42,13 +42,15 @@ type TuneCand struct {
 type TuneQuery struct {
 	Long     bool
 	Units    bool       // the query has terms to look for in units
-	Cands    []TuneCand // the k best by Raw, ties by path
+	Cands    []TuneCand // the k best by Raw, ties by path, and boosted ones further down
 	RawCut   float64    // the Raw of the best candidate left out, 0 for none
 	Mismatch int        // candidates whose notes did not account for Adj
 }
 
 // TuneDump returns query's k best candidates by their scores before boosts,
-// as Search with opt (its Source for the units) would rank them.
+// as Search with opt (its Source for the units) would rank them, and the
+// boosted ones among the tuneDeep*k best: a file named after the query
+// ranks high from far down.
 func (ix *Index) TuneDump(query string, opt SearchOptions, k int) TuneQuery {
 	ix.mu.RLock()
 	st, hist := ix.st, ix.hist
@@ -87,19 +89,27 @@ func (ix *Index) TuneDump(query string, opt SearchOptions, k int) TuneQuery {
 	if p.long {
 		docTF = unitDocTFLong
 	}
+	kept := 0 // candidates that passed the filters
 	for _, r := range raw {
 		rel := st.docs[r.doc].rel
 		c, ok := p.adjust(r, rel, opt)
 		if !ok {
 			continue
 		}
-		if len(out.Cands) == k {
-			out.RawCut = r.score
+		if kept++; kept > tuneDeep*k {
 			break
 		}
 		tc := TuneCand{Rel: rel, Raw: r.score, Adj: c.score}
 		if !p.tuneFactors(&tc, c.notes) {
 			out.Mismatch++
+		}
+		if kept > k && !tc.boosted() {
+			// past the k best, only a boost can lift a file
+			// into the first ten
+			if out.RawCut == 0 {
+				out.RawCut = r.score
+			}
+			continue
 		}
 		if out.Units && opt.Source != nil {
 			f := st.readUnit(rel, terms, docTF, opt.Source, p.long)
@@ -108,6 +118,18 @@ func (ix *Index) TuneDump(query string, opt SearchOptions, k int) TuneQuery {
 		out.Cands = append(out.Cands, tc)
 	}
 	return out
+}
+
+const tuneDeep = 10
+
+// boosted reports whether a boost applied to tc.
+func (tc *TuneCand) boosted() bool {
+	for name := range tc.F {
+		if strings.HasPrefix(name, "boost") {
+			return true
+		}
+	}
+	return false
 }
 
 // tuneFactors sets tc.F from the notes adjust left, and reports whether

@@ -357,6 +357,9 @@ func objective(sets []*set, v []float64) float64 {
 	return sum / float64(len(sets))
 }
 
+// debugDiff prints the items ranked otherwise than the harness did (-diff).
+var debugDiff bool
+
 // ridge weighs the fit's distance from the dump's constants (-ridge).
 var ridge float64
 
@@ -436,6 +439,7 @@ func fit(sets []*set, start []float64) []float64 {
 func main() {
 	cv := flag.Bool("cv", false, "leave one set out: fit on the others, score on it")
 	doFit := flag.Bool("fit", false, "fit on all sets and print the vector")
+	flag.BoolVar(&debugDiff, "diff", false, "print each item the dump's constants rank otherwise than the harness did")
 	flag.Float64Var(&ridge, "ridge", 0, "what the fit pays, in mean MRR, for each constant's squared log ratio to the dump's value")
 	try := flag.String("try", "", "score this vector instead of fitting: name=value,... (the others the dump's)")
 	flag.Parse()
@@ -556,11 +560,3 @@ func compare(sets []*set, cur, v []float64, what string) {
 	fmt.Printf("  objective %.4f -> %.4f\n", objective(sets, cur), objective(sets, v))
 }
 
-func init() {
-	if os.Getenv("TUNE_DEBUG") == "" {
-		return
-	}
-	debugDiff = true
-}
-
-var debugDiff bool

@@ -559,4 +559,3 @@ func compare(sets []*set, cur, v []float64, what string) {
 	sort.Float64s(ds)
 	fmt.Printf("  objective %.4f -> %.4f\n", objective(sets, cur), objective(sets, v))
 }
-

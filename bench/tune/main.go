@@ -35,7 +35,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -549,13 +548,10 @@ func printVector(cur, v []float64) {
 // compare prints each set's figures with cur and with v.
 func compare(sets []*set, cur, v []float64, what string) {
 	fmt.Printf("\ncurrent vs %s:\n", what)
-	var ds []float64
 	for _, s := range sets {
 		a, _ := s.score(cur)
 		b, _, in := s.scoreInexact(v)
 		fmt.Printf("  %-12s %s  %s  %+.3f  (%d may miss a file)\n", s.name, a, b, b.mrr-a.mrr, in)
-		ds = append(ds, b.mrr-a.mrr)
 	}
-	sort.Float64s(ds)
 	fmt.Printf("  objective %.4f -> %.4f\n", objective(sets, cur), objective(sets, v))
 }

@@ -365,7 +365,10 @@ var ridge float64
 // fit climbs from v, one constant at a time, over multiplicative steps
 // that shrink when no step helps, and returns the best vector found. A
 // step of a constant scores again only the sets it applies in.
-func fit(sets []*set, start []float64) []float64 {
+func fit(sets []*set, start []float64) []float64 { return fitOnly(sets, start, nil) }
+
+// fitOnly is fit moving only the constants free names (all when nil).
+func fitOnly(sets []*set, start []float64, free []bool) []float64 {
 	v := slices.Clone(start)
 	mrr := make([]float64, len(sets))
 	for i, s := range sets {
@@ -393,6 +396,9 @@ func fit(sets []*set, start []float64) []float64 {
 		for pass := 0; pass < 6; pass++ {
 			moved := false
 			for k, p := range params {
+				if free != nil && !free[k] {
+					continue
+				}
 				base := v[k]
 				bestK := base
 				for _, m := range steps {
@@ -437,6 +443,7 @@ func fit(sets []*set, start []float64) []float64 {
 
 func main() {
 	cv := flag.Bool("cv", false, "leave one set out: fit on the others, score on it")
+	each := flag.Bool("each", false, "leave one set out, fitting one constant at a time")
 	doFit := flag.Bool("fit", false, "fit on all sets and print the vector")
 	flag.BoolVar(&debugDiff, "diff", false, "print each item the dump's constants rank otherwise than the harness did")
 	flag.Float64Var(&ridge, "ridge", 0, "what the fit pays, in mean MRR, for each constant's squared log ratio to the dump's value")
@@ -482,6 +489,9 @@ func main() {
 	}
 	if *cv {
 		crossValidate(sets, cur)
+	}
+	if *each {
+		crossValidateEach(sets, cur)
 	}
 	if *doFit {
 		v := fit(sets, cur)
@@ -554,4 +564,41 @@ func compare(sets []*set, cur, v []float64, what string) {
 		fmt.Printf("  %-12s %s  %s  %+.3f  (%d may miss a file)\n", s.name, a, b, b.mrr-a.mrr, in)
 	}
 	fmt.Printf("  objective %.4f -> %.4f\n", objective(sets, cur), objective(sets, v))
+}
+
+// crossValidateEach is crossValidate for each constant alone, the others
+// kept at the dump's values: which constant's fit holds on a set it was
+// not fitted on.
+func crossValidateEach(sets []*set, cur []float64) {
+	fmt.Println("\none constant at a time, leave one set out (ΔMRR on the set left out; the fit on all sets):")
+	for k, p := range params {
+		free := make([]bool, len(params))
+		free[k] = true
+		var used []*set
+		for _, s := range sets {
+			if s.uses[k] {
+				used = append(used, s)
+			}
+		}
+		if len(used) < 2 {
+			continue
+		}
+		up, down, sum := 0, 0, 0.0
+		for i, s := range used {
+			v := fitOnly(slices.Concat(used[:i], used[i+1:]), cur, free)
+			a, _ := s.score(cur)
+			b, _ := s.score(v)
+			d := b.mrr - a.mrr
+			sum += d
+			switch {
+			case d > 0.0005:
+				up++
+			case d < -0.0005:
+				down++
+			}
+		}
+		all := fitOnly(used, cur, free)
+		fmt.Printf("  %-20s %2d sets  mean ΔMRR %+.4f  %2d up %2d down   all: %.3g -> %.3g\n",
+			p.name, len(used), sum/float64(len(sets)), up, down, cur[k], all[k])
+	}
 }

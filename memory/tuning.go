@@ -19,7 +19,7 @@ import (
 // this build.
 var TuneConsts = map[string]float64{
 	"boostMention": boostMention, "boostSubject": boostSubject, "boostSubjectLong": boostSubjectLong,
-	"boostPartner": boostPartner, "boostFrame": boostFrame, "boostScope": boostScope, "boostLang": boostLang,
+	"boostPartner": boostPartner, "boostPhraseLong": boostPhraseLong, "boostFrame": boostFrame, "boostScope": boostScope, "boostLang": boostLang,
 	"demoteRole": demoteRole, "demoteDoc": demoteDoc, "demoteDocLong": demoteDocLong,
 	"demoteOtherLong": demoteOtherLong, "demoteOtherShort": demoteOtherShort,
 	"demoteTemplateLong": demoteTemplateLong, "demoteNotCodeReport": demoteNotCodeReport,
@@ -166,6 +166,8 @@ func (p *parsed) tuneFactors(tc *TuneCand, notes []string) bool {
 			f["boostMention"]++
 		case n == "innermost traceback frame in the project":
 			f["boostFrame"]++
+		case strings.HasPrefix(n, "named after ") && strings.HasSuffix(n, " (a phrase)"):
+			f["boostPhraseLong"]++
 		case strings.HasPrefix(n, "named after "):
 			named = true
 		}

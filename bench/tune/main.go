@@ -44,7 +44,7 @@ var params = []struct {
 	name   string
 	lo, hi float64
 }{
-	{"boostMention", 1, 6}, {"boostSubject", 1, 4}, {"boostSubjectLong", 1, 4}, {"boostPartner", 1, 4},
+	{"boostMention", 1, 6}, {"boostSubject", 1, 4}, {"boostSubjectLong", 1, 4}, {"boostPartner", 1, 4}, {"boostPhraseLong", 1, 4},
 	{"boostFrame", 1, 6}, {"boostScope", 1, 4}, {"boostLang", 1, 4},
 	{"demoteRole", 0.02, 1}, {"demoteDoc", 0.02, 1}, {"demoteDocLong", 0.02, 1},
 	{"demoteOtherLong", 0.02, 1}, {"demoteOtherShort", 0.02, 1}, {"demoteTemplateLong", 0.005, 1},
@@ -144,7 +144,7 @@ func load(name string) (*set, []float64, error) {
 	for i, p := range params {
 		v, ok := consts[p.name]
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: no constant %s", name, p.name)
+			v = 1 // a dump made before the constant came in: it applies nowhere
 		}
 		cur[i] = v
 	}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"math/bits"
 	"path"
 	"slices"
 	"strings"
@@ -143,11 +144,11 @@ func (p *parsed) phraseSubject(rel string) string {
 			}
 			seen |= 1 << b.part
 		}
-		if bitCount(seen) > bitCount(best) {
+		if bits.OnesCount(uint(seen)) > bits.OnesCount(uint(best)) {
 			best = seen
 		}
 	}
-	if n := bitCount(best); n < minPhraseParts || 2*n < len(terms) {
+	if n := bits.OnesCount(uint(best)); n < minPhraseParts || 2*n < len(terms) {
 		return ""
 	}
 	var said []string
@@ -157,15 +158,6 @@ func (p *parsed) phraseSubject(rel string) string {
 		}
 	}
 	return strings.Join(said, " ")
-}
-
-// bitCount is the number of bits set in x.
-func bitCount(x int) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
 
 // boostPhraseLong lifts a code file a long text names by its name's words

@@ -167,16 +167,14 @@ func load(dir string) (*state, []diag.Warning, error) {
 		return newState(nil, dict{}, dict{}, 0), []diag.Warning{{Code: diag.IndexUnreadable, Message: err.Error(), Path: name}}, nil
 	}
 	dec, err := decode(data)
-	if errors.Is(err, errOtherLayout) {
-		// an older taskctl's index (or a newer one's): rebuilt, as
-		// an index of an older analysis is analysed again, quietly
-		st := newState(nil, dict{}, dict{}, 0)
-		release(st)
-		return st, nil, nil
-	}
 	if err != nil {
 		st := newState(nil, dict{}, dict{}, 0)
 		release(st)
+		if errors.Is(err, errOtherLayout) {
+			// an older taskctl's index (or a newer one's): rebuilt
+			// quietly, as one of an older analysis is analysed again
+			return st, nil, nil
+		}
 		return st, []diag.Warning{{Code: diag.IndexCorrupt,
 			Message: fmt.Sprintf("%s: %v; it will be rebuilt", name, err), Path: name}}, nil
 	}
